@@ -1,0 +1,32 @@
+"""The Python verifier against the shared vectors (the JS one reads the same file)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from server.modules.credentials.verifier import parse_time, prepare_trust, verify
+
+VECTORS = json.loads((Path(__file__).parent / "vectors/credentials/vectors.json").read_text())
+CASES = [(g, c) for g in VECTORS["groups"] for c in g["cases"]]
+
+
+@pytest.mark.parametrize("group,case", CASES, ids=[f"{g['name']}:{c['name']}" for g, c in CASES])
+def test_vector(group, case):
+    result = verify(case["payload"], prepare_trust(group["trust"]), parse_time(group["now"]))
+    assert (result["verdict"], result["reason_code"]) == (
+        case["expected"]["verdict"], case["expected"]["reason_code"])
+    assert result["data_age_seconds"] == int(
+        (parse_time(group["now"]) - parse_time(group["trust"]["generated_at"])).total_seconds())
+
+
+def test_vectors_cover_every_verdict():
+    verdicts = {c["expected"]["verdict"] for _, c in CASES}
+    assert verdicts == {"VÁLIDO", "INVÁLIDO", "SUSPENSO", "CASSADO", "VENCIDO", "DESCONHECIDO"}
+
+
+def test_valid_verdict_carries_signed_fields():
+    group = VECTORS["groups"][0]
+    result = verify(group["cases"][0]["payload"], prepare_trust(group["trust"]), parse_time(group["now"]))
+    assert result["credential"] == {"version": 1, "kid": 2, "ibge_code": 5106307, "serial": 1,
+                                    "expires_on": "2026-12-31", "permit_number": "PNT-2026/0001"}
+    assert result["reason_pt"] == "Credencial autêntica, permissão ativa."
