@@ -1,0 +1,46 @@
+// The JS credential verifier against the shared vectors, once with WebCrypto Ed25519 and once
+// with the @noble/ed25519 fallback.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as noble from '../../pwa/node_modules/@noble/ed25519/index.js';
+import { prepareTrust, verify, setNoble } from '../../pwa/js/credentials/verify.js';
+import { b45encode, b45decode } from '../../pwa/js/credentials/base45.js';
+
+setNoble(noble);
+const vectors = JSON.parse(readFileSync(new URL('../vectors/credentials/vectors.json', import.meta.url)));
+
+for (const forceNoble of [false, true]) {
+  test(`vectors (${forceNoble ? '@noble/ed25519' : 'WebCrypto'})`, async () => {
+    let n = 0;
+    for (const group of vectors.groups) {
+      const trust = await prepareTrust(group.trust, { forceNoble });
+      const now = Date.parse(group.now);
+      for (const c of group.cases) {
+        const r = await verify(c.payload, trust, now);
+        assert.deepEqual([r.verdict, r.reason_code], [c.expected.verdict, c.expected.reason_code], `${group.name}:${c.name}`);
+        assert.equal(r.data_age_seconds, (now - Date.parse(group.trust.generated_at)) / 1000);
+        n++;
+      }
+    }
+    assert.equal(n, vectors.groups.reduce((s, g) => s + g.cases.length, 0));
+  });
+}
+
+test('valid verdict carries the signed fields', async () => {
+  const group = vectors.groups[0];
+  const r = await verify(group.cases[0].payload, await prepareTrust(group.trust), Date.parse(group.now));
+  assert.deepEqual(r.credential, {
+    version: 1, kid: 2, ibge_code: 5106307, serial: 1, expires_on: '2026-12-31', permit_number: 'PNT-2026/0001',
+  });
+  assert.equal(r.reason_pt, 'Credencial autêntica, permissão ativa.');
+});
+
+test('base45 RFC 9285 vectors', () => {
+  const enc = new TextEncoder();
+  for (const [raw, text] of [['AB', 'BB8'], ['Hello!!', '%69 VD92EX0'], ['base-45', 'UJCLQE7W581'], ['ietf!', 'QED8WEX0']]) {
+    assert.equal(b45encode(enc.encode(raw)), text);
+    assert.deepEqual(b45decode(text), enc.encode(raw));
+  }
+  for (const bad of ['A', 'GGW', 'ZZZ', '::', 'abc', 'ÇÇÇ']) assert.throws(() => b45decode(bad));
+});
