@@ -1,0 +1,63 @@
+// fetch wrapper for the server's JSON API (/api/v1): bearer token, JSON bodies, and the error
+// envelope {"error": {"code", "message", "fields"}} turned into an ApiError the screens show.
+
+const API_ROOT = '/api/v1';
+
+export class ApiError extends Error {
+  constructor({ status, code, message, fields = {} }) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status; // 0 when the server could not be reached
+    this.code = code;
+    this.fields = fields; // {field: ["reason", …]} for forms
+  }
+
+  get offline() {
+    return this.status === 0;
+  }
+}
+
+function url(path) {
+  return path.startsWith('/api/') ? path : `${API_ROOT}${path}`;
+}
+
+async function send(path, { method = 'GET', body, token, accept = 'application/json' } = {}) {
+  const headers = { Accept: accept };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(url(path), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit', // the API trusts bearer tokens only
+      cache: 'no-store',   // personal data: keep it out of the HTTP cache
+    });
+  } catch {
+    throw new ApiError({ status: 0, code: 'offline', message: 'Sem conexão com o servidor.' });
+  }
+  if (response.ok) return response;
+  let error = null;
+  try {
+    error = (await response.json()).error;
+  } catch {
+    // not an envelope (proxy error page…): fall through to a generic message
+  }
+  throw new ApiError({
+    status: response.status,
+    code: (error && error.code) || `http_${response.status}`,
+    message: (error && error.message) || 'O servidor não respondeu como esperado. Tente novamente.',
+    fields: (error && error.fields) || {},
+  });
+}
+
+export async function apiJson(path, options) {
+  const response = await send(path, options);
+  return response.status === 204 ? null : response.json();
+}
+
+export async function apiBlob(path, options = {}) {
+  const response = await send(path, { ...options, accept: '*/*' });
+  return response.blob();
+}

@@ -1,0 +1,82 @@
+// Operator mode: first access (code → token), the operator's own crachá kept on the phone so it
+// shows offline, and sign-out. Screens read the crachá only through this module.
+//
+// Stored: meta/"operator-session" = {token, municipality}; credential/"operator" = the /me
+// answer (no CPF, no address: the server never sends them) + photo Blob + fetched_at.
+import { apiBlob, apiJson } from './api.js';
+import { del, get, put } from './db.js';
+
+const SESSION_KEY = 'operator-session';
+const BADGE_KEY = 'operator';
+
+export function listMunicipalities() {
+  return apiJson('/operator/municipalities');
+}
+
+export async function activate(municipality, code) {
+  const answer = await apiJson('/operator/activate', {
+    method: 'POST',
+    body: { municipality, code: code.trim() },
+  });
+  await put('meta', { token: answer.token, municipality, expires_at: answer.expires_at }, SESSION_KEY);
+  return refreshBadge();
+}
+
+export async function hasSession() {
+  return Boolean(await get('meta', SESSION_KEY));
+}
+
+/** The crachá as last saved on this phone, or null. */
+export function savedBadge() {
+  return get('credential', BADGE_KEY);
+}
+
+/**
+ * Fetch the current crachá and save it. A refused token (revoked device, expired access) wipes
+ * the operator's data from the phone, as a lost phone must not keep showing a valid crachá.
+ */
+export async function refreshBadge() {
+  const session = await get('meta', SESSION_KEY);
+  if (!session) return null;
+  let me;
+  try {
+    me = await apiJson('/operator/me', { token: session.token });
+  } catch (error) {
+    if (error.status === 401) await signOut();
+    throw error;
+  }
+  const previous = await savedBadge();
+  let photo = null;
+  if (me.photo_url) {
+    try {
+      photo = await apiBlob(me.photo_url, { token: session.token });
+    } catch {
+      photo = previous ? previous.photo : null; // keep the last photo rather than none
+    }
+  }
+  const badge = { ...me, photo, fetched_at: new Date().toISOString() };
+  await put('credential', badge, BADGE_KEY);
+  return badge;
+}
+
+export async function signOut() {
+  await del('meta', SESSION_KEY);
+  await del('credential', BADGE_KEY);
+}
+
+/**
+ * Status to show, judged on this phone too: a crachá saved weeks ago must not keep saying
+ * "Ativo" after its validity date. Returns {code, label}.
+ */
+export function effectiveStatus(badge, today = new Date()) {
+  const isoToday = localIsoDate(today);
+  if (badge.status === 'ativo' && badge.valid_until && badge.valid_until < isoToday) {
+    return { code: 'vencido', label: 'Vencido' };
+  }
+  return { code: badge.status, label: badge.status_label || badge.status };
+}
+
+export function localIsoDate(date) {
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

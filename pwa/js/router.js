@@ -1,0 +1,52 @@
+// Hash router: "#/operador/cracha?x=1" → the screen registered for "/operador/cracha".
+// A screen module exports render(root, ctx) and may return a cleanup function (called before
+// the next screen renders) — e.g. to release a wake lock or stop a camera.
+
+let current = { cleanup: null, seq: 0 };
+
+export function navigate(path, { replace = false } = {}) {
+  const hash = `#${path}`;
+  if (replace) {
+    history.replaceState(null, '', hash);
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  } else {
+    location.hash = hash;
+  }
+}
+
+export function startRouter({ routes, outlet, notFound = '/' }) {
+  async function show() {
+    const [path, query = ''] = (location.hash.replace(/^#/, '') || '/').split('?');
+    const route = routes.find((r) => r.path === path) || routes.find((r) => r.path === notFound);
+    const seq = ++current.seq;
+    let screen;
+    try {
+      screen = await route.load();
+    } catch (error) {
+      outlet.replaceChildren(errorBox('Não foi possível abrir esta tela.', error));
+      return;
+    }
+    if (seq !== current.seq) return; // the user navigated again meanwhile
+    if (typeof current.cleanup === 'function') current.cleanup();
+    current.cleanup = null;
+    outlet.replaceChildren();
+    document.title = route.title ? `${route.title} · Motofiscal` : 'Motofiscal';
+    document.body.dataset.route = path;
+    try {
+      current.cleanup = await screen.render(outlet, { params: new URLSearchParams(query), navigate });
+    } catch (error) {
+      outlet.replaceChildren(errorBox('Erro ao mostrar esta tela.', error));
+    }
+    outlet.focus({ preventScroll: true });
+  }
+  window.addEventListener('hashchange', show);
+  return show();
+}
+
+function errorBox(message, error) {
+  console.error(error);
+  const box = document.createElement('p');
+  box.className = 'notice notice-error';
+  box.textContent = message;
+  return box;
+}

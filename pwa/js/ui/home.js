@@ -1,0 +1,25 @@
+// Start screen: choose the mode. The fiscal's screens arrive in later versions.
+import { hasSession } from '../data/operator.js';
+import { shellVersion } from '../sw-bridge.js';
+import { el } from './format.js';
+
+export async function render(root, { navigate }) {
+  const signedIn = await hasSession().catch(() => false);
+  const version = el('p', { class: 'footnote', id: 'shell-version' });
+  root.append(
+    el('h1', {}, 'Motofiscal'),
+    el('p', { class: 'lead' }, 'Fiscalização de mototáxi e crachá digital. Funciona sem internet depois de aberto uma vez.'),
+    el('div', { class: 'stack' },
+      el('button', {
+        type: 'button',
+        class: 'button button-primary button-big',
+        id: 'go-operator',
+        onclick: () => navigate(signedIn ? '/operador/cracha' : '/operador/entrar'),
+      }, signedIn ? 'Meu crachá' : 'Sou mototaxista'),
+      el('button', { type: 'button', class: 'button button-big', disabled: true },
+        'Sou fiscal', el('small', {}, 'em breve')),
+    ),
+    version,
+  );
+  shellVersion().then((v) => { version.textContent = v ? `Versão do app: ${v}` : ''; });
+}

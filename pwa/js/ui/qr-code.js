@@ -1,0 +1,39 @@
+// Renders a QR code as inline SVG, client-side, so the crachá works offline.
+// Crachá payloads are base45 (RFC 9285): QR alphanumeric mode, error correction Q
+// (see ARCHITECTURE.md, "Credential QR").
+import qrcode from '../../vendor/qrcode-generator/qrcode.mjs';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const QUIET_ZONE = 4; // modules of white border the QR standard asks for
+
+export function qrSvg(payload, { label = 'Código QR do crachá' } = {}) {
+  const qr = qrcode(0, 'Q'); // 0 = smallest version that fits
+  // Alphanumeric only accepts 0-9 A-Z space $%*+-./: — anything else falls back to bytes.
+  const mode = /^[0-9A-Z $%*+\-./:]*$/.test(payload) ? 'Alphanumeric' : 'Byte';
+  qr.addData(payload, mode);
+  qr.make();
+  const count = qr.getModuleCount();
+  const size = count + QUIET_ZONE * 2;
+  let path = '';
+  for (let row = 0; row < count; row += 1) {
+    for (let col = 0; col < count; col += 1) {
+      if (qr.isDark(row, col)) path += `M${col + QUIET_ZONE} ${row + QUIET_ZONE}h1v1h-1z`;
+    }
+  }
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  svg.setAttribute('shape-rendering', 'crispEdges');
+  svg.setAttribute('class', 'qr');
+  svg.dataset.modules = String(count);
+  const background = document.createElementNS(SVG_NS, 'rect');
+  background.setAttribute('width', String(size));
+  background.setAttribute('height', String(size));
+  background.setAttribute('fill', '#fff');
+  const modules = document.createElementNS(SVG_NS, 'path');
+  modules.setAttribute('d', path);
+  modules.setAttribute('fill', '#000');
+  svg.append(background, modules);
+  return svg;
+}

@@ -1,0 +1,1 @@
+"""The field app (PWA under pwa/), served at /app/ with its service worker."""

@@ -1,0 +1,65 @@
+"""Serves the field app at /app/: shell files, the service worker with its version injected.
+
+Every file is sent with `Cache-Control: no-cache` (revalidate by ETag): the service worker's
+versioned cache is what makes the app fast and offline, and the HTTP cache must never hand it a
+stale file while it builds a new shell.
+"""
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, current_app, send_from_directory
+
+from ...core.security import CSP
+from .shell import build_shell, shipped_files
+
+bp = Blueprint("fieldapp", __name__, url_prefix="/app")
+
+DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "pwa"
+# Explicit types: module scripts are refused under a wrong MIME type, and Python's mimetypes
+# table varies between machines (.mjs and .webmanifest are often missing).
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+    ".webmanifest": "application/manifest+json", ".json": "application/json",
+    ".png": "image/png", ".svg": "image/svg+xml", ".ico": "image/x-icon",
+    ".woff2": "font/woff2", ".wasm": "application/wasm",
+}
+
+
+def pwa_root() -> Path:
+    # FIELDAPP_ROOT lets tests serve a copy of pwa/ they can modify (e.g. to publish an update).
+    return Path(current_app.config.get("FIELDAPP_ROOT") or DEFAULT_ROOT)
+
+
+@bp.after_request
+def _headers(response):
+    # Same policy as the rest of the app, set here explicitly so /app/ never depends on order.
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/")
+def index():
+    return _send("index.html")
+
+
+@bp.get("/sw.js")
+def service_worker():
+    shell = build_shell(pwa_root())
+    response = Response(shell["sw"], mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/app/"
+    response.headers["X-Shell-Version"] = shell["version"]
+    return response
+
+
+@bp.get("/<path:filename>")
+def shell_file(filename):
+    return _send(filename)
+
+
+def _send(filename):
+    root = pwa_root()
+    if filename not in shipped_files(root):
+        abort(404)  # never expose package.json, node_modules/, scripts/…
+    mimetype = MIME_TYPES.get(Path(filename).suffix.lower())
+    return send_from_directory(root, filename, mimetype=mimetype, max_age=0)
