@@ -1,0 +1,63 @@
+# Motofiscal — two commands: `make run` and `make test` (both set everything up first).
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+PYTHON ?= python3
+PG_TEST_URL ?= postgresql://postgres@127.0.0.1:5432/test
+HOST ?= 127.0.0.1
+PORT ?= 5000
+export FLASK_APP := server
+
+.PHONY: run test setup venv pwa-deps browser-deps db demo test-sqlite test-postgres test-js bench clean
+
+run: db
+	@$(BIN)/flask demo logins
+	@echo "Back office: http://localhost:$(PORT)/   ·   Aplicativo de campo: http://localhost:$(PORT)/app/"
+	$(BIN)/flask run --host $(HOST) --port $(PORT)
+
+test: setup browser-deps test-sqlite test-postgres test-js
+
+setup: venv pwa-deps
+
+venv: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+# Third-party browser modules arrive through npm and are copied into pwa/vendor/ (never committed).
+pwa-deps:
+	@if [ -f pwa/package.json ]; then \
+	  if [ -f pwa/package-lock.json ]; then (cd pwa && npm ci --no-audit --no-fund --loglevel=error); \
+	  else (cd pwa && npm install --no-audit --no-fund --loglevel=error); fi; \
+	  if [ -f pwa/scripts/vendor.mjs ]; then node pwa/scripts/vendor.mjs; fi; \
+	fi
+
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download).
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "Installing Debian's chromium for browser tests..."; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+db: setup
+	$(BIN)/flask db upgrade
+	$(BIN)/flask demo load
+
+test-sqlite:
+	$(BIN)/pytest -q
+
+# Everything that touches the database, again on PostgreSQL (browser tests ran once above).
+test-postgres:
+	MOTOFISCAL_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest -q -m "db and not browser"
+
+test-js:
+	@if ls tests/js/*.test.mjs >/dev/null 2>&1; then node --test tests/js/; else echo "no JS tests"; fi
+
+bench: setup
+	@for f in bench/*.py; do [ -e "$$f" ] && $(BIN)/python "$$f"; done; \
+	for f in bench/*.mjs; do [ -e "$$f" ] && node "$$f"; done; true
+
+clean:
+	rm -rf $(VENV) pwa/node_modules pwa/vendor

@@ -1,0 +1,30 @@
+"""Motofiscal server: registry, rule packs, signed crachás and the field app, behind one factory."""
+from flask import Flask
+
+from .config import load_config
+
+
+def create_app(test_config=None):
+    """Build the application; `test_config` overrides every other configuration source."""
+    app = Flask(__name__, instance_relative_config=True)
+    load_config(app, test_config)
+
+    from .extensions import init_extensions
+    from .core import errors, security, auth
+    from .blueprints import register_blueprints
+    from .cli import register_cli
+
+    init_extensions(app)
+    errors.init_app(app)
+    security.init_app(app)
+    auth.init_app(app)
+    register_blueprints(app)
+    register_cli(app)
+
+    @app.get("/healthz")
+    def healthz():
+        from .extensions import db
+        db.session.execute(db.text("SELECT 1"))
+        return {"status": "ok"}
+
+    return app

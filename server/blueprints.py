@@ -1,0 +1,12 @@
+"""Every blueprint of the app, registered in one place (one line per feature)."""
+
+
+def register_blueprints(app):
+    from . import models  # noqa: F401  (the whole schema is known before any request)
+    from .modules.accounts.blueprint import bp as accounts_bp
+    from .modules.accounts.api import bp as accounts_api_bp
+    from .modules.backoffice.blueprint import bp as backoffice_bp
+    from .modules.fieldapp.blueprint import bp as fieldapp_bp
+
+    for bp in (accounts_bp, accounts_api_bp, backoffice_bp, fieldapp_bp):
+        app.register_blueprint(bp)

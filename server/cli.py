@@ -1,0 +1,8 @@
+"""Flask CLI commands: one click group per feature, registered in one place."""
+
+
+def register_cli(app):
+    from .modules.registry.cli import demo_cli, registry_cli
+
+    for command in (demo_cli, registry_cli):
+        app.cli.add_command(command)

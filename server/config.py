@@ -1,0 +1,74 @@
+"""Configuration: one defaults mapping, then instance/config.py, then the environment, then tests."""
+import os
+import secrets
+from pathlib import Path
+
+DEFAULTS = {
+    "SQLALCHEMY_DATABASE_URI": None,  # filled in below: SQLite under instance/
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "SECRET_KEY": None,  # filled in below: persisted per instance so sessions survive restarts
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_SECURE": False,  # set True behind HTTPS (see README)
+    "WTF_CSRF_CHECK_DEFAULT": False,  # CSRF is enforced by core.security for non-API forms
+    "WTF_CSRF_TIME_LIMIT": None,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_HEADERS_ENABLED": True,
+    "LOGIN_RATE_LIMIT": "10 per minute",
+    "API_TOKEN_TTL_HOURS": 24 * 30,
+    "PAGE_SIZE": 25,
+    "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    # Freshness limit of a device's reference data; older data gives DESCONHECIDO, never VÁLIDO.
+    "TRUST_DATA_MAX_AGE_HOURS": 72,
+    "TIMEZONE": "America/Cuiaba",
+}
+
+# Environment variables read on top of the instance config (name -> config key).
+ENV_KEYS = {
+    "DATABASE_URL": "SQLALCHEMY_DATABASE_URI",
+    "SECRET_KEY": "SECRET_KEY",
+    "SESSION_COOKIE_SECURE": "SESSION_COOKIE_SECURE",
+    "RATELIMIT_STORAGE_URI": "RATELIMIT_STORAGE_URI",
+    "TRUST_DATA_MAX_AGE_HOURS": "TRUST_DATA_MAX_AGE_HOURS",
+}
+
+
+def _coerce(value: str, default):
+    if isinstance(default, bool):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    if isinstance(default, int):
+        return int(value)
+    return value
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept the usual postgres:// spellings and pin the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _instance_secret(instance: Path) -> str:
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def load_config(app, test_config=None):
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_pyfile("config.py", silent=True)
+    for env_name, key in ENV_KEYS.items():
+        if os.environ.get(env_name):
+            app.config[key] = _coerce(os.environ[env_name], DEFAULTS.get(key))
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config["SQLALCHEMY_DATABASE_URI"]:
+        app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'motofiscal.sqlite3'}"
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret(instance)

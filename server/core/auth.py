@@ -1,0 +1,166 @@
+"""Who is asking, what they may do, and which municipality's data they may touch.
+
+Back office: session cookie (user id) + CSRF. API (/api/): bearer token only, stored hashed.
+Every view declares its roles; every query goes through the municipality scope helpers, and a
+record of another municipality answers 404 (not 403) so ids of other municipalities leak nothing.
+"""
+import functools
+import hashlib
+import secrets
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app, g, redirect, request, session, url_for
+
+from ..extensions import db
+from .errors import ApiError
+
+ROLES = ("admin", "backoffice", "fiscal", "operator")
+ROLE_LABELS_PT = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal",
+                  "operator": "Operador"}
+STAFF_ROLES = ("admin", "backoffice")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+def _aware(dt):
+    # SQLite returns naive datetimes; treat them as UTC.
+    return dt if dt is None or dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def _user_from_bearer():
+    from ..modules.accounts.models import ApiToken
+
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return None
+    token = ApiToken.query.filter_by(token_hash=hash_token(header[7:].strip())).first()
+    if token is None or token.revoked_at is not None or _aware(token.expires_at) < utcnow():
+        return None
+    if token.device is not None and token.device.status != "active":
+        return None
+    g.api_token = token
+    return token.user
+
+
+def _user_from_session():
+    from ..modules.accounts.models import User
+
+    user_id = session.get("user_id")
+    if not user_id:
+        return None
+    user = db.session.get(User, user_id)
+    # A password change or deactivation invalidates sessions through the session epoch.
+    if user is None or session.get("epoch") != user.session_epoch:
+        session.clear()
+        return None
+    return user
+
+
+def init_app(app):
+    @app.before_request
+    def _load_user():
+        g.api_token = None
+        if request.path.startswith("/api/"):
+            user = _user_from_bearer()
+        else:
+            user = _user_from_session()
+        g.user = user if user is not None and user.active else None
+
+
+def issue_api_token(user, device=None, ttl_hours=None):
+    """Create a bearer token; only its hash is stored. Returns (token_text, ApiToken)."""
+    from ..modules.accounts.models import ApiToken
+
+    ttl = ttl_hours or current_app.config["API_TOKEN_TTL_HOURS"]
+    text = new_token()
+    row = ApiToken(user=user, device=device, token_hash=hash_token(text), created_at=utcnow(),
+                   expires_at=utcnow() + timedelta(hours=ttl))
+    db.session.add(row)
+    return text, row
+
+
+def _check_roles(user, roles):
+    return user is not None and (not roles or user.role in roles)
+
+
+def login_required(*roles):
+    """HTML views: redirect to login when anonymous, 403 when the role does not fit."""
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapped(*args, **kwargs):
+            if g.get("user") is None:
+                return redirect(url_for("accounts.login", next=request.full_path))
+            if not _check_roles(g.user, roles):
+                raise ApiError(403, "forbidden")
+            return view(*args, **kwargs)
+        return wrapped
+    return decorator
+
+
+def api_auth(*roles):
+    """API views: 401 envelope without a valid bearer token, 403 when the role does not fit."""
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapped(*args, **kwargs):
+            if g.get("user") is None:
+                raise ApiError(401, "unauthorized")
+            if not _check_roles(g.user, roles):
+                raise ApiError(403, "forbidden")
+            return view(*args, **kwargs)
+        return wrapped
+    return decorator
+
+
+def is_global_admin(user=None) -> bool:
+    user = user or g.get("user")
+    return user is not None and user.role == "admin" and user.municipality_id is None
+
+
+def current_municipality_id():
+    """The municipality the current user works on (a global admin picks one in the session)."""
+    user = g.get("user")
+    if user is None:
+        return None
+    if is_global_admin(user):
+        return session.get("municipality_id")
+    return user.municipality_id
+
+
+def require_municipality_id():
+    mid = current_municipality_id()
+    if mid is None:
+        raise ApiError(409, "no_municipality", "Selecione um município antes de continuar.")
+    return mid
+
+
+def scoped(model):
+    """A query limited to the current municipality (model must have municipality_id)."""
+    return model.query.filter(model.municipality_id == require_municipality_id())
+
+
+def get_scoped_or_404(model, ident):
+    obj = db.session.get(model, ident)
+    if obj is None or obj.municipality_id != require_municipality_id():
+        raise ApiError(404, "not_found")
+    return obj
+
+
+def check_municipality_slug(slug):
+    """For URLs that name a municipality: it must be the caller's own (global admin: any)."""
+    from ..modules.registry.models import Municipality
+
+    muni = Municipality.query.filter_by(slug=slug).first()
+    user = g.get("user")
+    if muni is None or user is None or (not is_global_admin(user) and user.municipality_id != muni.id):
+        raise ApiError(404, "not_found")
+    return muni

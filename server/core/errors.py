@@ -1,0 +1,84 @@
+"""One JSON error envelope under /api/v1; friendly HTML pages elsewhere. Never a 500 for client input.
+
+Envelope: {"error": {"code": str, "message": str (pt-BR), "fields": {field: [reason, ...]}}}
+"""
+from flask import jsonify, render_template, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+MESSAGES_PT = {
+    400: "Requisição inválida.",
+    401: "Autenticação necessária.",
+    403: "Acesso negado.",
+    404: "Não encontrado.",
+    405: "Método não permitido.",
+    409: "Conflito com o estado atual.",
+    413: "Conteúdo grande demais.",
+    415: "Tipo de conteúdo não suportado.",
+    422: "Dados inválidos.",
+    429: "Muitas tentativas. Aguarde um pouco e tente novamente.",
+    500: "Erro interno. A equipe foi avisada.",
+}
+
+
+class ApiError(Exception):
+    """An error the client can act on: raised anywhere, rendered as the envelope (or an HTML page)."""
+
+    def __init__(self, status=400, code="bad_request", message=None, fields=None):
+        super().__init__(message or code)
+        self.status = status
+        self.code = code
+        self.message = message or MESSAGES_PT.get(status, "Erro.")
+        self.fields = fields or {}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def envelope(status, code, message, fields=None):
+    body = {"error": {"code": code, "message": message, "fields": fields or {}}}
+    return jsonify(body), status
+
+
+def flatten_fields(messages) -> dict:
+    """Marshmallow nests messages for nested schemas; flatten to dotted field names."""
+    out = {}
+
+    def walk(prefix, value):
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), sub)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out[prefix or "_schema"] = list(value)
+        else:
+            out[prefix or "_schema"] = [str(value)]
+
+    walk("", messages)
+    return out
+
+
+def _render(status, code, message, fields=None):
+    if wants_json():
+        return envelope(status, code, message, fields)
+    return render_template("error.html", status=status, message=message, fields=fields or {}), status
+
+
+def init_app(app):
+    @app.errorhandler(ApiError)
+    def _api_error(err):
+        return _render(err.status, err.code, err.message, err.fields)
+
+    @app.errorhandler(ValidationError)
+    def _validation_error(err):
+        return _render(422, "validation_error", MESSAGES_PT[422], flatten_fields(err.messages))
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err):
+        code = (err.name or "error").lower().replace(" ", "_")
+        return _render(err.code, code, MESSAGES_PT.get(err.code, err.description or "Erro."))
+
+    @app.errorhandler(Exception)
+    def _unexpected(err):  # pragma: no cover - exercised only by real bugs
+        app.logger.exception("Unhandled error")
+        return _render(500, "internal_error", MESSAGES_PT[500])

@@ -1,0 +1,154 @@
+"""Brazilian identifiers and pt-BR validation messages shared by every schema."""
+import re
+from datetime import date
+
+from marshmallow import ValidationError, fields
+
+# pt-BR defaults for the marshmallow messages our users can see.
+_PT = {
+    fields.Field: {"required": "Campo obrigatório.", "null": "Campo obrigatório.",
+                   "validator_failed": "Valor inválido."},
+    fields.String: {"invalid": "Texto inválido."},
+    fields.Integer: {"invalid": "Informe um número inteiro.", "too_large": "Número grande demais."},
+    fields.Decimal: {"invalid": "Informe um número.", "special": "Informe um número."},
+    fields.Float: {"invalid": "Informe um número."},
+    fields.Boolean: {"invalid": "Informe sim ou não."},
+    fields.Date: {"invalid": "Data inválida (use AAAA-MM-DD).", "format": "Data inválida."},
+    fields.DateTime: {"invalid": "Data e hora inválidas.", "format": "Data e hora inválidas."},
+    fields.Email: {"invalid": "E-mail inválido."},
+    fields.List: {"invalid": "Informe uma lista."},
+    fields.Nested: {"type": "Formato inválido."},
+    fields.Dict: {"invalid": "Formato inválido."},
+}
+for _cls, _msgs in _PT.items():
+    _cls.default_error_messages = {**_cls.default_error_messages, **_msgs}
+
+from marshmallow import Schema  # noqa: E402  (after the messages are patched)
+
+Schema.error_messages = {"unknown": "Campo desconhecido.", "type": "Formato inválido."}
+
+
+def only_digits(value: str) -> str:
+    return re.sub(r"\D", "", value or "")
+
+
+def cpf_is_valid(value: str) -> bool:
+    digits = only_digits(value)
+    if len(digits) != 11 or digits == digits[0] * 11:
+        return False
+    for size in (9, 10):
+        total = sum(int(d) * w for d, w in zip(digits[:size], range(size + 1, 1, -1)))
+        check = (total * 10) % 11 % 10
+        if check != int(digits[size]):
+            return False
+    return True
+
+
+def format_cpf(value: str) -> str:
+    d = only_digits(value)
+    return f"{d[:3]}.{d[3:6]}.{d[6:9]}-{d[9:]}"
+
+
+def mask_cpf(value: str) -> str:
+    d = only_digits(value)
+    return f"***.{d[3:6]}.{d[6:9]}-**" if len(d) == 11 else "***"
+
+
+def cnpj_is_valid(value: str) -> bool:
+    digits = only_digits(value)
+    if len(digits) != 14 or digits == digits[0] * 14:
+        return False
+    for size in (12, 13):
+        weights = ([5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] if size == 12
+                   else [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+        total = sum(int(d) * w for d, w in zip(digits[:size], weights))
+        check = 0 if total % 11 < 2 else 11 - total % 11
+        if check != int(digits[size]):
+            return False
+    return True
+
+
+PLATE_OLD = re.compile(r"^[A-Z]{3}[0-9]{4}$")
+PLATE_MERCOSUL = re.compile(r"^[A-Z]{3}[0-9][A-Z][0-9]{2}$")
+
+
+def normalize_plate(value: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "", value or "").upper()
+
+
+def plate_is_valid(value: str) -> bool:
+    plate = normalize_plate(value)
+    return bool(PLATE_OLD.match(plate) or PLATE_MERCOSUL.match(plate))
+
+
+def renavam_is_valid(value: str) -> bool:
+    digits = only_digits(value)
+    if len(digits) != 11:
+        return False
+    weights = [3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+    total = sum(int(d) * w for d, w in zip(digits[:10], weights))
+    check = (total * 10) % 11 % 10
+    return check == int(digits[10])
+
+
+VIN = re.compile(r"^[A-HJ-NPR-Z0-9]{17}$")
+
+
+def chassis_is_valid(value: str) -> bool:
+    return bool(VIN.match((value or "").strip().upper()))
+
+
+CNH_CATEGORIES = ("A", "AB", "AC", "AD", "AE")
+
+
+def cnh_number_is_valid(value: str) -> bool:
+    """CNH registration number: 11 digits, two check digits (the DENATRAN algorithm)."""
+    digits = only_digits(value)
+    if len(digits) != 11 or digits == digits[0] * 11:
+        return False
+    base = [int(d) for d in digits[:9]]
+    dv1 = sum(d * w for d, w in zip(base, range(9, 0, -1))) % 11
+    discount = 0
+    if dv1 >= 10:
+        dv1, discount = 0, 2
+    rest = sum(d * w for d, w in zip(base, range(1, 10))) % 11
+    dv2 = 0 if rest >= 10 else rest - discount
+    return dv1 == int(digits[9]) and dv2 == int(digits[10])
+
+
+BLOOD_TYPES = ("A+", "A-", "B+", "B-", "AB+", "AB-", "O+", "O-")
+
+
+def validate_cpf(value):
+    if not cpf_is_valid(value):
+        raise ValidationError("CPF inválido (dígitos verificadores não conferem).")
+
+
+def validate_cnpj(value):
+    if not cnpj_is_valid(value):
+        raise ValidationError("CNPJ inválido (dígitos verificadores não conferem).")
+
+
+def validate_plate(value):
+    if not plate_is_valid(value):
+        raise ValidationError("Placa inválida: use o formato antigo (ABC1234) ou Mercosul (ABC1D23).")
+
+
+def validate_renavam(value):
+    if not renavam_is_valid(value):
+        raise ValidationError("RENAVAM inválido (11 dígitos com dígito verificador).")
+
+
+def validate_chassis(value):
+    if not chassis_is_valid(value):
+        raise ValidationError("Chassi inválido: 17 caracteres, sem as letras I, O e Q.")
+
+
+def validate_cnh_number(value):
+    if not cnh_number_is_valid(value):
+        raise ValidationError("Número da CNH inválido (dígitos verificadores não conferem).")
+
+
+def validate_past_date(value):
+    if value > date.today():
+        raise ValidationError("A data não pode estar no futuro.")

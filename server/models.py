@@ -1,0 +1,7 @@
+"""Imports every model module so that SQLAlchemy and Alembic see the whole schema.
+
+Add one line per feature package that defines models.
+"""
+from .core import audit  # noqa: F401
+from .modules.accounts import models as accounts_models  # noqa: F401
+from .modules.registry import models as registry_models  # noqa: F401

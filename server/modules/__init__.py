@@ -1,0 +1,1 @@
+"""Feature packages; each has blueprint, views, models, schemas and operations modules."""

@@ -1,0 +1,1 @@
+"""Users, sessions, API tokens, devices and operator first-access codes."""

@@ -1,0 +1,52 @@
+"""API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
+from flask import Blueprint, current_app, g, request
+from marshmallow import Schema, fields, validate
+
+from ...core.audit import record
+from ...core.auth import api_auth, issue_api_token, utcnow
+from ...core.errors import ApiError
+from ...extensions import db, limiter
+from .models import User
+
+bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
+
+
+class LoginSchema(Schema):
+    username = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    device_name = fields.String(load_default=None, validate=validate.Length(max=80))
+
+
+def json_body():
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "invalid_json", "Envie um objeto JSON no corpo da requisição.")
+    return data
+
+
+@bp.post("/token")
+@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+def token():
+    data = LoginSchema().load(json_body())
+    user = User.query.filter_by(username=data["username"].strip().lower()).first()
+    if user is None or not user.active or not user.check_password(data["password"]):
+        raise ApiError(401, "bad_credentials", "Usuário ou senha incorretos.")
+    text, row = issue_api_token(user)
+    user.last_login_at = utcnow()
+    record("token_issued", "user", user.id, actor=user, municipality_id=user.municipality_id)
+    db.session.commit()
+    return {
+        "token": text,
+        "expires_at": row.expires_at.isoformat(),
+        "user": {"id": user.id, "name": user.name, "role": user.role,
+                 "municipality": user.municipality.slug if user.municipality else None},
+    }
+
+
+@bp.delete("/token")
+@api_auth()
+def revoke():
+    g.api_token.revoked_at = utcnow()
+    record("token_revoked", "user", g.user.id, municipality_id=g.user.municipality_id)
+    db.session.commit()
+    return {"revoked": True}

@@ -1,0 +1,1 @@
+"""Server-rendered back office (pt-BR): dashboard, registry screens, permit actions."""

@@ -1,0 +1,48 @@
+"""Back-office pages. Thin handlers: parse → check access → operation → render."""
+from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
+
+from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
+from ...extensions import db
+from ..registry.models import Municipality, Permit
+
+bp = Blueprint("backoffice", __name__)
+
+
+@bp.app_context_processor
+def _inject():
+    mid = current_municipality_id() if g.get("user") else None
+    return {
+        "current_municipality": db.session.get(Municipality, mid) if mid else None,
+        "is_global_admin": is_global_admin() if g.get("user") else False,
+    }
+
+
+@bp.get("/")
+def root():
+    return redirect(url_for("backoffice.dashboard"))
+
+
+@bp.get("/bo/")
+@login_required(*STAFF_ROLES)
+def dashboard():
+    mid = current_municipality_id()
+    if mid is None:
+        return redirect(url_for("backoffice.choose_municipality"))
+    counts = dict(db.session.query(Permit.status, db.func.count(Permit.id))
+                  .filter(Permit.municipality_id == mid).group_by(Permit.status).all())
+    return render_template("backoffice/dashboard.html", counts=counts)
+
+
+@bp.route("/bo/municipio", methods=["GET", "POST"])
+@login_required("admin")
+def choose_municipality():
+    if not is_global_admin():
+        abort(403)
+    if request.method == "POST":
+        muni = db.session.get(Municipality, request.form.get("municipality_id", type=int) or 0)
+        if muni is None:
+            abort(404)
+        session["municipality_id"] = muni.id
+        return redirect(url_for("backoffice.dashboard"))
+    return render_template("backoffice/choose_municipality.html",
+                           municipalities=Municipality.query.order_by(Municipality.name).all())

@@ -1,0 +1,1 @@
+"""The municipal registry: municipalities, companies, operators, vehicles, pontos and permits."""

@@ -1,0 +1,186 @@
+"""Demo data: the three municipalities of the seed laws with fictitious people and vehicles.
+
+Deterministic (fixed random seed) so screenshots and manual tests are repeatable. Identifiers are
+generated with valid check digits but belong to nobody.
+"""
+import random
+from datetime import date, timedelta
+
+from ...core.validation import cnh_number_is_valid
+from ...extensions import db
+from ..accounts.models import User
+from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle, utcnow
+
+DEMO_PASSWORD = "demo-motofiscal"
+
+MUNICIPALITIES = [
+    {"slug": "nortelandia", "ibge_code": "5106000", "name": "Nortelândia", "uf": "MT",
+     "regimes": ["federal-base", "nortelandia-lei-030-1998"],
+     "settings": {"permit_label": "Alvará de autorização", "holder": "company"}},
+    {"slug": "sapezal", "ibge_code": "5107875", "name": "Sapezal", "uf": "MT",
+     "regimes": ["federal-base", "sapezal-lei-125-1999"],
+     "settings": {"permit_label": "Alvará de autorização", "holder": "person"}},
+    {"slug": "paranatinga", "ibge_code": "5106307", "name": "Paranatinga", "uf": "MT",
+     "regimes": ["federal-base", "paranatinga-lei-311-2007"],
+     "settings": {"permit_label": "Termo de permissão", "holder": "person",
+                  "vacancy_limit": 45, "vacancy_limit_basis": "Lei 311/2007, art. 4º"}},
+]
+
+# Sapezal's pontos are set by the law itself (Lei 125/1999, art. 20, I–III).
+PONTOS = {
+    "sapezal": [("Cowtry Lanches", 3, "Lei 125/1999, art. 20, I"),
+                ("Loteamento Águas Claras – Lanchonete Queen", 2, "Lei 125/1999, art. 20, II"),
+                ("Hospital e Maternidade Renato Sucupira", 1, "Lei 125/1999, art. 20, III")],
+    "nortelandia": [("Praça da Matriz", 6, None), ("Rodoviária", 4, None)],
+    "paranatinga": [("Rodoviária Municipal", 8, None), ("Praça Central", 8, None),
+                    ("Hospital Municipal", 4, None)],
+}
+
+FIRST = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Juliana", "Paulo",
+         "Adriana", "Lucas", "Márcia", "Luiz", "Aline", "Pedro", "Sandra", "Marcos", "Patrícia",
+         "Rafael", "Cláudia", "Edson", "Rosângela", "Wellington", "Josiane"]
+LAST = ["Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves", "Pereira",
+        "Lima", "Gomes", "Ribeiro", "Carvalho", "Almeida", "Lopes", "Barbosa", "Cardoso",
+        "Moraes", "Campos", "Arruda", "Macedo"]
+BIKES = [("Honda", "CG 160 Fan", 162), ("Honda", "CG 125 Fan", 124), ("Yamaha", "Factor 150", 149),
+         ("Honda", "Pop 110i", 109), ("Yamaha", "YBR 125", 124), ("Honda", "Bros 160", 162),
+         ("Suzuki", "Yes 125", 124)]
+STREETS = ["Rua das Palmeiras", "Av. Mato Grosso", "Rua Rio Branco", "Rua Cuiabá", "Av. Brasil",
+           "Rua dos Ipês"]
+BLOOD = ["O+", "A+", "B+", "O-", "AB+", "A-"]
+
+
+def _cpf(rng):
+    base = [rng.randint(0, 9) for _ in range(9)]
+    for size in (9, 10):
+        total = sum(d * w for d, w in zip(base, range(size + 1, 1, -1)))
+        base.append((total * 10) % 11 % 10)
+    return "".join(map(str, base))
+
+
+def _cnh(rng):
+    while True:
+        candidate = "".join(str(rng.randint(0, 9)) for _ in range(9))
+        for dv in range(100):
+            number = f"{candidate}{dv:02d}"
+            if cnh_number_is_valid(number):
+                return number
+
+
+def _renavam(rng):
+    base = [rng.randint(0, 9) for _ in range(10)]
+    total = sum(d * w for d, w in zip(base, [3, 2, 9, 8, 7, 6, 5, 4, 3, 2]))
+    return "".join(map(str, base)) + str((total * 10) % 11 % 10)
+
+
+def _chassis(rng):
+    alphabet = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
+    return "9C2" + "".join(rng.choice(alphabet) for _ in range(14))
+
+
+def _plate(rng, mercosul):
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3))
+    if mercosul:
+        return f"{letters}{rng.randint(0, 9)}{rng.choice('ABCDEFGHIJ')}{rng.randint(0, 99):02d}"
+    return f"{letters}{rng.randint(0, 9999):04d}"
+
+
+def _operator(rng, muni, today, company=None):
+    birth = today - timedelta(days=rng.randint(22 * 365, 55 * 365))
+    first_cnh = birth + timedelta(days=rng.randint(18 * 365 + 30, 21 * 365))
+    return Operator(
+        municipality_id=muni.id, name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.choice(LAST)}",
+        cpf=_cpf(rng), cnh_number=_cnh(rng), cnh_category=rng.choice(["A", "AB", "AB"]),
+        cnh_first_issue_date=first_cnh, cnh_expiry=today + timedelta(days=rng.randint(-60, 1500)),
+        birth_date=birth, blood_type=rng.choice(BLOOD),
+        address=f"{rng.choice(STREETS)}, {rng.randint(10, 2500)} – {muni.name}/MT",
+        residence_since=birth + timedelta(days=rng.randint(5 * 365, 15 * 365)),
+        phone=f"(66) 9{rng.randint(8000, 9999)}-{rng.randint(1000, 9999)}", company=company)
+
+
+def _vehicle(rng, muni, today, index):
+    make, model, cc = BIKES[index % len(BIKES)]
+    return Vehicle(municipality_id=muni.id, plate=_plate(rng, index % 2 == 0), renavam=_renavam(rng),
+                   chassis=_chassis(rng), make=make, model=model,
+                   year_manufacture=today.year - rng.randint(0, 14), engine_cc=cc,
+                   plate_category="aluguel" if index % 9 else "particular",
+                   plate_colour="vermelha" if index % 9 else "cinza")
+
+
+# (status, days until expiry relative to today) — every status appears in every municipality.
+PERMIT_PLAN = [("ativo", 200), ("ativo", 320), ("ativo", 45), ("ativo", 150), ("ativo", 12),
+               ("ativo", 260), ("vencido", -20), ("suspenso", 90), ("cassado", 100),
+               ("caducado", -400), ("extinto", 30)]
+
+
+def demo_logins():
+    """The demo logins present in the database (for `make run` to print every time)."""
+    users = User.query.filter(User.role != "operator").order_by(User.id).all()
+    return [(u.username, u.role, u.municipality.name if u.municipality else "todos")
+            for u in users if u.check_password(DEMO_PASSWORD)]
+
+
+def load_demo(today=None):
+    """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB."""
+    if Municipality.query.first() is not None:
+        return None
+    today = today or date.today()
+    rng = random.Random(20261129)
+    logins = []
+    admin = User(username="admin", name="Administrador da plataforma", role="admin")
+    admin.set_password(DEMO_PASSWORD)
+    db.session.add(admin)
+    logins.append(("admin", "admin", "todos"))
+    for spec in MUNICIPALITIES:
+        muni = Municipality(**spec)
+        db.session.add(muni)
+        db.session.flush()
+        pontos = [Ponto(municipality_id=muni.id, name=n, capacity=c, legal_basis=b,
+                        location=f"{n}, {muni.name}/MT") for n, c, b in PONTOS[muni.slug]]
+        db.session.add_all(pontos)
+        companies = []
+        if muni.slug == "nortelandia":
+            companies = [Company(municipality_id=muni.id, legal_name=name, trade_name=trade,
+                                 cnpj=cnpj, address=f"Av. Pref. João Macaúba, {100 + i} – Nortelândia/MT")
+                         for i, (name, trade, cnpj) in enumerate([
+                             ("Norte Moto Táxi Ltda.", "Norte Moto Táxi", "11222333000181"),
+                             ("Moto Rápido Nortelândia ME", "Moto Rápido", "45723174000110")])]
+            db.session.add_all(companies)
+        db.session.flush()
+        seats = [p for p in pontos for _ in range(p.capacity)]
+        for i, (status, days) in enumerate(PERMIT_PLAN):
+            company = companies[i % 2] if companies else None
+            operator = _operator(rng, muni, today, company)
+            vehicle = _vehicle(rng, muni, today, i)
+            db.session.add_all([operator, vehicle])
+            db.session.flush()
+            valid_until = today + timedelta(days=days)
+            valid_from = valid_until - timedelta(days=730 if muni.slug == "paranatinga" else 365)
+            permit = Permit(
+                municipality_id=muni.id, number=f"{i + 1:03d}/{valid_from.year}",
+                kind="termo_permissao" if muni.slug == "paranatinga" else "alvara",
+                holder_company=company, holder_operator=None if company else operator,
+                vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
+                issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status=status,
+                status_changed_at=utcnow(), insurance_policy=f"APS-{rng.randint(100000, 999999)}",
+                insurance_expiry=today + timedelta(days=rng.choice([-15, 120, 240, 300])),
+                last_vistoria_date=today - timedelta(days=rng.choice([30, 120, 200, 400])),
+                issqn_status=rng.choice(["em_dia", "em_dia", "em_dia", "atrasado"]),
+                suspended_until=today + timedelta(days=30) if status == "suspenso" else None)
+            if company:
+                permit.drivers = [operator]
+            db.session.add(permit)
+            db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue",
+                                              reason="Carga de demonstração", valid_until=valid_until))
+            if status != "ativo":
+                db.session.add(PermitStatusChange(permit=permit, from_status="ativo", to_status=status,
+                                                  action=status, reason="Carga de demonstração"))
+        for role, username in (("backoffice", f"backoffice.{muni.slug}"), ("fiscal", f"fiscal.{muni.slug}")):
+            user = User(username=username, name=f"{'Back office' if role == 'backoffice' else 'Fiscal'} de {muni.name}",
+                        role=role, municipality_id=muni.id,
+                        registration=f"MAT-{rng.randint(1000, 9999)}" if role == "fiscal" else None)
+            user.set_password(DEMO_PASSWORD)
+            db.session.add(user)
+            logins.append((username, role, muni.name))
+    db.session.commit()
+    return logins

@@ -1,0 +1,227 @@
+"""Every registry state change: validated data in, audited change out. No request parsing here."""
+from datetime import date
+
+from ...core.audit import record
+from ...core.errors import ApiError
+from ...extensions import db
+from .models import Company, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
+from .signals import permit_status_changed
+
+# Statuses that still hold a vacancy and a place at a ponto.
+OCCUPYING = ("ativo", "suspenso", "vencido")
+
+# action -> (statuses it may start from, status it leads to)
+TRANSITIONS = {
+    "renew": ({"ativo", "vencido"}, "ativo"),
+    "suspend": ({"ativo"}, "suspenso"),
+    "reinstate": ({"suspenso"}, "ativo"),
+    "cassar": ({"ativo", "suspenso", "vencido"}, "cassado"),
+    "extinguish": ({"ativo", "suspenso", "vencido"}, "extinto"),
+    "expire": ({"ativo"}, "vencido"),
+    "lapse": ({"vencido"}, "caducado"),
+}
+ACTION_LABELS = {
+    "issue": "Emissão", "renew": "Renovação", "suspend": "Suspensão", "reinstate": "Fim da suspensão",
+    "cassar": "Cassação", "extinguish": "Extinção", "expire": "Vencimento", "lapse": "Caducidade",
+}
+
+
+def snapshot(obj, exclude=("created_at", "updated_at")):
+    """Column values of a row, for the audit log's before/after."""
+    return {c.key: getattr(obj, c.key) for c in obj.__table__.columns if c.key not in exclude}
+
+
+def _field_error(field, message, status=422):
+    return ApiError(status, "validation_error", "Dados inválidos.", {field: [message]})
+
+
+def _check_unique(model, municipality_id, field, value, exclude_id=None, message=None):
+    query = model.query.filter(model.municipality_id == municipality_id, getattr(model, field) == value)
+    if exclude_id is not None:
+        query = query.filter(model.id != exclude_id)
+    if db.session.query(query.exists()).scalar():
+        raise _field_error(field, message or "Já cadastrado neste município.", 409)
+
+
+def _owned(model, ident, municipality_id, field):
+    """A referenced row must exist in the same municipality (ids from forms are untrusted)."""
+    if ident is None:
+        return None
+    obj = db.session.get(model, ident)
+    if obj is None or obj.municipality_id != municipality_id:
+        raise _field_error(field, "Registro não encontrado neste município.")
+    return obj
+
+
+def _rule_problems(municipality, entity, data):
+    """Registry checks that come from the municipality's rule packs (citing the article)."""
+    from .rule_checks import registry_problems
+
+    problems = registry_problems(municipality, entity, data)
+    if problems:
+        raise ApiError(422, "validation_error", "Dados inválidos segundo a lei municipal.", problems)
+
+
+# ---- simple entities -------------------------------------------------------------------------
+
+UNIQUE_FIELDS = {Company: ("cnpj",), Operator: ("cpf",), Vehicle: ("plate",), Ponto: ("name",)}
+ENTITY_NAMES = {Company: "company", Operator: "operator", Vehicle: "vehicle", Ponto: "ponto"}
+
+
+def save_entity(model, municipality, data, obj=None):
+    """Create (obj None) or update one registry row of a simple entity, with audit."""
+    for field in UNIQUE_FIELDS[model]:
+        if field in data:
+            _check_unique(model, municipality.id, field, data[field], getattr(obj, "id", None))
+    if model is Operator and data.get("company_id") is not None:
+        _owned(Company, data["company_id"], municipality.id, "company_id")
+    if model in (Operator, Vehicle):
+        _rule_problems(municipality, ENTITY_NAMES[model], data)
+    if model is Ponto and obj is not None and "capacity" in data:
+        occupied = Permit.query.filter(Permit.ponto_id == obj.id, Permit.status.in_(OCCUPYING)).count()
+        if data["capacity"] < occupied:
+            raise _field_error("capacity", f"O ponto já tem {occupied} permissões ativas; a capacidade não pode ser menor.")
+    before = snapshot(obj) if obj is not None else None
+    if obj is None:
+        obj = model(municipality_id=municipality.id)
+        db.session.add(obj)
+    for key, value in data.items():
+        setattr(obj, key, value)
+    db.session.flush()
+    record("create" if before is None else "update", ENTITY_NAMES[model], obj.id, before, snapshot(obj),
+           municipality_id=municipality.id)
+    db.session.commit()
+    return obj
+
+
+def add_unit_value(municipality, data):
+    exists = UnitValue.query.filter_by(municipality_id=municipality.id, unit=data["unit"],
+                                       valid_from=data["valid_from"]).first()
+    if exists:
+        raise _field_error("valid_from", "Já existe um valor desta unidade com esta data.", 409)
+    row = UnitValue(municipality_id=municipality.id, **data)
+    db.session.add(row)
+    db.session.flush()
+    record("create", "unit_value", row.id, None, snapshot(row), municipality_id=municipality.id)
+    db.session.commit()
+    return row
+
+
+# ---- permits ---------------------------------------------------------------------------------
+
+def _check_capacity(municipality, ponto, exclude_permit_id=None):
+    if ponto is not None:
+        query = Permit.query.filter(Permit.ponto_id == ponto.id, Permit.status.in_(OCCUPYING))
+        if exclude_permit_id:
+            query = query.filter(Permit.id != exclude_permit_id)
+        if query.count() >= ponto.capacity:
+            raise _field_error("ponto_id", f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).", 409)
+    limit = municipality.setting("vacancy_limit")
+    if limit is not None and exclude_permit_id is None:
+        occupied = Permit.query.filter(Permit.municipality_id == municipality.id,
+                                       Permit.status.in_(OCCUPYING)).count()
+        if occupied >= int(limit):
+            basis = municipality.setting("vacancy_limit_basis", "configuração do município")
+            raise _field_error("number", f"Limite de {limit} permissões atingido ({basis}).", 409)
+
+
+def _apply_permit_fields(permit, municipality, data):
+    holder = _owned(Operator, data.get("holder_operator_id"), municipality.id, "holder_operator_id")
+    company = _owned(Company, data.get("holder_company_id"), municipality.id, "holder_company_id")
+    vehicle = _owned(Vehicle, data.get("vehicle_id"), municipality.id, "vehicle_id")
+    ponto = _owned(Ponto, data.get("ponto_id"), municipality.id, "ponto_id")
+    drivers = [_owned(Operator, i, municipality.id, "driver_ids") for i in data.get("driver_ids", [])]
+    if company is not None and not drivers:
+        raise _field_error("driver_ids", "Permissão de empresa exige ao menos um condutor.")
+    if ponto is not None and ponto.id != permit.ponto_id:
+        _check_capacity(municipality, ponto, exclude_permit_id=permit.id)
+    simple = {k: v for k, v in data.items() if k not in ("driver_ids",)}
+    for key, value in simple.items():
+        setattr(permit, key, value)
+    permit.holder_operator, permit.holder_company, permit.vehicle, permit.ponto = holder, company, vehicle, ponto
+    permit.drivers = drivers
+
+
+def issue_permit(municipality, data):
+    _check_unique(Permit, municipality.id, "number", data["number"],
+                  message="Já existe uma permissão com este número neste município.")
+    _check_capacity(municipality, None)
+    permit = Permit(municipality_id=municipality.id, status="ativo", status_changed_at=utcnow())
+    db.session.add(permit)
+    _apply_permit_fields(permit, municipality, data)
+    _rule_problems(municipality, "permit", {"permit": permit})
+    db.session.flush()
+    db.session.add(PermitStatusChange(permit=permit, from_status=None, to_status="ativo", action="issue",
+                                      actor_id=_actor_id(), valid_until=permit.valid_until,
+                                      reason="Emissão"))
+    record("issue", "permit", permit.id, None, _permit_snapshot(permit), municipality_id=municipality.id)
+    permit_status_changed.send(permit, old=None, new="ativo")
+    db.session.commit()
+    return permit
+
+
+def update_permit(permit, municipality, data):
+    if data["number"] != permit.number:
+        _check_unique(Permit, municipality.id, "number", data["number"], permit.id,
+                      "Já existe uma permissão com este número neste município.")
+    before = _permit_snapshot(permit)
+    _apply_permit_fields(permit, municipality, data)
+    db.session.flush()
+    record("update", "permit", permit.id, before, _permit_snapshot(permit), municipality_id=municipality.id)
+    db.session.commit()
+    return permit
+
+
+def change_permit_status(permit, action, reason, valid_until=None, suspended_until=None, actor=None):
+    """Apply one lifecycle action (renew, suspend, reinstate, cassar, extinguish, expire, lapse)."""
+    if action not in TRANSITIONS:
+        raise ApiError(400, "unknown_action", "Ação desconhecida.")
+    allowed_from, new_status = TRANSITIONS[action]
+    if permit.status not in allowed_from:
+        raise ApiError(409, "invalid_transition",
+                       f"{ACTION_LABELS[action]} não é possível com a permissão {permit.status}.")
+    before = _permit_snapshot(permit)
+    if action == "renew":
+        if valid_until is None:
+            raise _field_error("valid_until", "Informe a nova validade.")
+        if valid_until <= permit.valid_until:
+            raise _field_error("valid_until", "A nova validade deve ser posterior à atual.")
+        permit.valid_until = valid_until
+    if action == "suspend":
+        if suspended_until is not None and suspended_until <= date.today():
+            raise _field_error("suspended_until", "O fim da suspensão deve estar no futuro.")
+        permit.suspended_until = suspended_until
+    if action == "reinstate":
+        permit.suspended_until = None
+    old_status = permit.status
+    permit.status = new_status
+    permit.status_changed_at = utcnow()
+    actor_id = getattr(actor, "id", None) or _actor_id()
+    db.session.add(PermitStatusChange(permit=permit, from_status=old_status, to_status=new_status,
+                                      action=action, actor_id=actor_id, reason=reason,
+                                      valid_until=permit.valid_until))
+    record(action, "permit", permit.id, before, _permit_snapshot(permit), reason=reason,
+           municipality_id=permit.municipality_id, actor=actor)
+    permit_status_changed.send(permit, old=old_status, new=new_status)
+    db.session.commit()
+    return permit
+
+
+def expire_due_permits(today=None):
+    """Daily job: permits past their validity become 'vencido' (system actor). Returns the count."""
+    today = today or date.today()
+    due = Permit.query.filter(Permit.status == "ativo", Permit.valid_until < today).all()
+    for permit in due:
+        change_permit_status(permit, "expire", f"Validade encerrada em {permit.valid_until.isoformat()}.")
+    return len(due)
+
+
+def _actor_id():
+    from ...core.audit import current_actor
+    return getattr(current_actor(), "id", None)
+
+
+def _permit_snapshot(permit):
+    data = snapshot(permit)
+    data["driver_ids"] = [d.id for d in permit.drivers]
+    return data

@@ -1,0 +1,7 @@
+"""Signals other features listen to (e.g. credentials append permit changes to the status list)."""
+from blinker import Namespace
+
+_signals = Namespace()
+
+# Sent inside the transaction that changes a permit's status: sender=permit, old=..., new=...
+permit_status_changed = _signals.signal("permit-status-changed")

@@ -1,0 +1,122 @@
+"""Shared fixtures. Database tests run on SQLite, and again on PostgreSQL when
+MOTOFISCAL_TEST_DATABASE_URL points at one (`make test` does both).
+
+The schema is built once per session by the real Alembic migrations; each test then starts from
+empty tables. Any test that uses the `app` fixture is marked `db` automatically.
+"""
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from server import create_app
+from server.extensions import db as _db
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_URL = os.environ.get("MOTOFISCAL_TEST_DATABASE_URL")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "app" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.db)
+
+
+def _base_config(url, instance):
+    return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
+            "INSTANCE_DIR": str(instance), "RATELIMIT_ENABLED": True}
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory):
+    """A migrated, empty database for the whole session."""
+    if PG_URL:
+        from server.config import normalize_database_url
+        url = normalize_database_url(PG_URL)
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+    instance = tmp_path_factory.mktemp("instance")
+    app = create_app(_base_config(url, instance))
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade(directory=str(ROOT / "migrations"))
+    return url
+
+
+def _empty_tables():
+    tables = [t for t in reversed(_db.metadata.sorted_tables)]
+    if _db.engine.dialect.name == "postgresql":
+        names = ", ".join(f'"{t.name}"' for t in tables)
+        _db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    else:
+        for table in tables:
+            _db.session.execute(table.delete())
+    _db.session.commit()
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    """A fresh app over empty tables. No app context stays pushed while the test runs: requests
+    must each get their own `g` (as in production), so use `with app.app_context():` for direct
+    database access in a test."""
+    app = create_app(_base_config(database_url, tmp_path))
+    app.instance_path = str(tmp_path)
+    with app.app_context():
+        _empty_tables()
+    yield app
+    with app.app_context():
+        _db.session.remove()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def demo(app):
+    """The demo data set (three municipalities, users, permits in every status)."""
+    from server.modules.registry.demo import load_demo
+    with app.app_context():
+        return load_demo()
+
+
+DEMO_PASSWORD = "demo-motofiscal"
+
+
+def csrf_token(client, path="/login"):
+    page = client.get(path)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def login(client, username, password=DEMO_PASSWORD):
+    response = client.post("/login", data={"username": username, "password": password,
+                                           "csrf_token": csrf_token(client)})
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    return response
+
+
+def api_token(client, username, password=DEMO_PASSWORD):
+    response = client.post("/api/v1/auth/token", json={"username": username, "password": password})
+    assert response.status_code == 200, response.json
+    return {"Authorization": f"Bearer {response.json['token']}"}
+
+
+@pytest.fixture
+def login_as(client):
+    return lambda username, password=DEMO_PASSWORD: login(client, username, password)
