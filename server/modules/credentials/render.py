@@ -1,0 +1,275 @@
+"""Printing: the crachá (ID-1 card, 85.6 x 54 mm) as a 300-dpi PNG and a PDF of that exact page
+size, and an A4 sheet of vest stickers (QR + permit number, large). No database here: callers
+pass a CardData. QR: error correction Q, whole pixels per module, 4-module quiet zone.
+"""
+import io
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import qrcode
+from fpdf import FPDF
+from PIL import Image, ImageDraw, ImageFont
+
+DPI = 300
+CARD_MM = (85.6, 54.0)
+CARD_PX = (1011, 638)  # round(85.6 / 25.4 * 300), round(54 / 25.4 * 300)
+QUIET_ZONE = 4
+MAX_QR_VERSION = 8
+
+NAVY = (17, 54, 104)
+YELLOW = (255, 204, 0)  # the service's identifying colour band
+INK = (20, 20, 20)
+GREY = (110, 110, 110)
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
+
+
+@dataclass
+class CardData:
+    municipality_name: str
+    uf: str
+    permit_number: str
+    operator_name: str
+    plate: str
+    ponto: str
+    valid_until: date
+    serial: int
+    payload: str
+    issued_on: date
+    blood_type: str | None = None  # printed only when the municipality's setting asks for it
+    photo_path: str | None = None
+    legal_basis: str | None = None  # e.g. "Lei 311/2007, art. 11, XV"
+
+
+def _font(size: int, bold: bool = False):
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    for folder in FONT_DIRS:
+        if (Path(folder) / name).exists():
+            return ImageFont.truetype(str(Path(folder) / name), size)
+    return ImageFont.load_default(size)  # Pillow's bundled font: fine, less pretty
+
+
+def qr_matrix(payload: str) -> list[list[bool]]:
+    """Module matrix including the quiet zone; raises when the payload needs more than v8."""
+    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_Q, border=QUIET_ZONE)
+    qr.add_data(payload)
+    qr.make(fit=True)
+    if qr.version > MAX_QR_VERSION:
+        raise ValueError(f"payload needs QR version {qr.version} > {MAX_QR_VERSION}")
+    return qr.get_matrix()
+
+
+def qr_version(payload: str) -> int:
+    return (len(qr_matrix(payload)) - 2 * QUIET_ZONE - 17) // 4
+
+
+def qr_image(payload: str, module_px: int) -> Image.Image:
+    matrix = qr_matrix(payload)
+    size = len(matrix) * module_px
+    img = Image.new("1", (size, size), 1)
+    draw = ImageDraw.Draw(img)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                draw.rectangle([x * module_px, y * module_px, (x + 1) * module_px - 1,
+                                (y + 1) * module_px - 1], fill=0)
+    return img.convert("RGB")
+
+
+def _silhouette(size):
+    img = Image.new("RGB", size, (226, 230, 236))
+    d = ImageDraw.Draw(img)
+    w, h = size
+    d.ellipse([w * 0.30, h * 0.16, w * 0.70, h * 0.52], fill=(160, 168, 180))
+    d.ellipse([w * 0.12, h * 0.56, w * 0.88, h * 1.25], fill=(160, 168, 180))
+    return img
+
+
+def _photo(path, size):
+    if path and Path(path).is_file():
+        with Image.open(path) as src:
+            src = src.convert("RGB")
+            # Crop to the box's aspect ratio around the centre, then scale.
+            ratio = size[0] / size[1]
+            w, h = src.size
+            if w / h > ratio:
+                nw = int(h * ratio)
+                src = src.crop(((w - nw) // 2, 0, (w - nw) // 2 + nw, h))
+            else:
+                nh = int(w / ratio)
+                src = src.crop((0, (h - nh) // 4, w, (h - nh) // 4 + nh))
+            return src.resize(size, Image.LANCZOS)
+    return _silhouette(size)
+
+
+def _fit(draw, text, max_width, size, bold=False, min_size=18):
+    """Largest font (down to min_size) at which text fits max_width; ellipsis as a last resort."""
+    while size > min_size and draw.textlength(text, font=_font(size, bold)) > max_width:
+        size -= 1
+    font = _font(size, bold)
+    while draw.textlength(text, font=font) > max_width and len(text) > 1:
+        text = text[:-2] + "…"
+    return text, font
+
+
+def _wrap(draw, text, max_width, font, max_lines=2):
+    """Greedy word wrap into at most max_lines; the last line gets an ellipsis if cut."""
+    lines, current = [], ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if draw.textlength(trial, font=font) <= max_width or not current:
+            current = trial
+        else:
+            lines.append(current)
+            current = word
+    lines.append(current)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+    last = lines[-1]
+    while draw.textlength(last, font=font) > max_width and len(last) > 1:
+        last = last[:-2] + "…"
+    return lines[:-1] + [last]
+
+
+def card_png(card: CardData) -> Image.Image:
+    """The crachá at 1011 x 638 px (85.6 x 54 mm at 300 dpi)."""
+    W, H = CARD_PX
+    img = Image.new("RGB", CARD_PX, "white")
+    d = ImageDraw.Draw(img)
+
+    # Header: issuing municipality and service name.
+    d.rectangle([0, 0, W, 118], fill=NAVY)
+    d.rectangle([0, 118, W, 132], fill=YELLOW)
+    title, font = _fit(d, f"PREFEITURA MUNICIPAL DE {card.municipality_name.upper()} – {card.uf}", W - 60, 30, True)
+    d.text((30, 16), title, font=font, fill="white")
+    d.text((30, 58), "MOTO-TÁXI", font=_font(44, True), fill=YELLOW)
+    d.text((W - 30, 74), "CREDENCIAL DO CONDUTOR", font=_font(24, True), fill="white", anchor="ra")
+
+    # Photo, 3:4, left.
+    photo_box = (30, 156, 30 + 228, 156 + 304)
+    img.paste(_photo(card.photo_path, (228, 304)), photo_box[:2])
+    d.rectangle(photo_box, outline=NAVY, width=3)
+
+    # QR, right: whole pixels per module, quiet zone included in the white square.
+    module_px = 6 if qr_version(card.payload) >= 7 else 7
+    qr = qr_image(card.payload, module_px)
+    qx, qy = W - 24 - qr.width, 132 + (H - 62 - 132 - qr.height) // 2
+    img.paste(qr, (qx, qy))
+
+    # Fields between photo and QR.
+    x, right = 282, qx - 8
+    width = right - x
+    y = 150
+    size = 30
+    while size > 22 and "…" in "".join(_wrap(d, card.operator_name.upper(), width, _font(size, True))):
+        size -= 2
+    for line in _wrap(d, card.operator_name.upper(), width, _font(size, True)):
+        d.text((x, y), line, font=_font(size, True), fill=INK)
+        y += size + 6
+    y += 14
+
+    def field(label, value, value_size=32):
+        nonlocal y
+        d.text((x, y), label, font=_font(19, True), fill=GREY)
+        text, f = _fit(d, value, width, value_size, True, min_size=20)
+        d.text((x, y + 22), text, font=f, fill=INK)
+        y += 22 + value_size + 16
+
+    field("PERMISSÃO Nº", card.permit_number)
+    field("PLACA", card.plate)
+    field("PONTO", card.ponto or "—", 26)
+    field("VALIDADE", card.valid_until.strftime("%d/%m/%Y"))
+    if card.blood_type:
+        # Placed under the photo so it never crowds the identifying fields.
+        d.text((30, 474), "TIPO SANGUÍNEO", font=_font(19, True), fill=GREY)
+        d.text((30, 496), card.blood_type, font=_font(40, True), fill=(170, 20, 30))
+
+    # Footer.
+    d.rectangle([0, H - 62, W, H], fill=NAVY)
+    left = f"Série {card.serial:06d} · emitida em {card.issued_on.strftime('%d/%m/%Y')}"
+    if card.legal_basis:
+        left += f" · {card.legal_basis}"
+    text, font = _fit(d, left, W - 60 - 300, 20)
+    d.text((30, H - 44), text, font=font, fill="white")
+    d.text((W - 30, H - 44), "Verifique pelo QR", font=_font(20, True), fill=YELLOW, anchor="ra")
+    return img
+
+
+def card_png_bytes(card: CardData) -> bytes:
+    buf = io.BytesIO()
+    card_png(card).save(buf, format="PNG", dpi=(DPI, DPI))
+    return buf.getvalue()
+
+
+def card_pdf_bytes(card: CardData) -> bytes:
+    """One page of exactly 85.6 x 54 mm holding the 300-dpi card image edge to edge."""
+    pdf = FPDF(unit="mm", format=CARD_MM)
+    pdf.set_auto_page_break(False)
+    pdf.set_margin(0)
+    pdf.add_page()
+    buf = io.BytesIO(card_png_bytes(card))
+    pdf.image(buf, x=0, y=0, w=CARD_MM[0], h=CARD_MM[1])
+    pdf.set_title(f"Crachá {card.permit_number}")
+    return bytes(pdf.output())
+
+
+# Vest stickers: 2 x 3 on A4, each 90 x 88 mm, QR 64 mm wide (modules ~1.1 mm at v8).
+STICKER_MM = (90.0, 88.0)
+STICKER_QR_MM = 64.0
+
+
+def _pdf_font(pdf):
+    for folder in FONT_DIRS:
+        if (Path(folder) / "DejaVuSans-Bold.ttf").exists():
+            pdf.add_font("dejavu", "B", str(Path(folder) / "DejaVuSans-Bold.ttf"))
+            return "dejavu"
+    return "helvetica"  # core font: Latin-1 only, enough for "PERMISSÃO Nº"
+
+
+def _pdf_qr(pdf, payload, x, y, size_mm):
+    """QR as vector squares: exact at any printer resolution."""
+    matrix = qr_matrix(payload)
+    m = size_mm / len(matrix)
+    pdf.set_fill_color(0, 0, 0)
+    for row_i, row in enumerate(matrix):
+        col = 0
+        while col < len(row):  # one rectangle per horizontal run of dark modules
+            if row[col]:
+                start = col
+                while col < len(row) and row[col]:
+                    col += 1
+                pdf.rect(x + start * m, y + row_i * m, (col - start) * m, m, style="F")
+            else:
+                col += 1
+
+
+def sticker_sheet_pdf_bytes(card: CardData, count: int = 6) -> bytes:
+    """A4 sheet of vest stickers for one credential: QR + permit number, large, with cut marks."""
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_margin(0)
+    pdf.add_page()
+    font = _pdf_font(pdf)
+    cols, rows = 2, 3
+    left = (210 - cols * STICKER_MM[0]) / 2
+    top = (297 - rows * STICKER_MM[1]) / 2
+    for i in range(min(count, cols * rows)):
+        x = left + (i % cols) * STICKER_MM[0]
+        y = top + (i // cols) * STICKER_MM[1]
+        pdf.set_draw_color(170, 170, 170)
+        pdf.set_line_width(0.2)
+        pdf.rect(x, y, *STICKER_MM)  # cut line
+        _pdf_qr(pdf, card.payload, x + (STICKER_MM[0] - STICKER_QR_MM) / 2, y + 3, STICKER_QR_MM)
+        pdf.set_text_color(0, 0, 0)
+        size = 26
+        pdf.set_font(font, "B", size)
+        while size > 12 and pdf.get_string_width(card.permit_number) > STICKER_MM[0] - 6:
+            size -= 1
+            pdf.set_font(font, "B", size)
+        pdf.set_xy(x, y + 3 + STICKER_QR_MM + 0.5)
+        pdf.cell(STICKER_MM[0], 11, card.permit_number, align="C")
+        pdf.set_font(font, "B", 9)
+        pdf.set_xy(x, y + 3 + STICKER_QR_MM + 12)
+        pdf.cell(STICKER_MM[0], 5, f"MOTO-TÁXI · {card.municipality_name.upper()}", align="C")
+    pdf.set_title(f"Adesivos do colete {card.permit_number}")
+    return bytes(pdf.output())
