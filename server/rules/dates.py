@@ -1,0 +1,126 @@
+"""Calendar arithmetic on day numbers (SPEC §4). Dates are proleptic Gregorian ordinals
+(date.toordinal()), so comparisons and differences are plain integer operations."""
+import calendar
+import datetime
+import re
+
+from .errors import EvalError
+
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+MIN_ORD = 1                                   # 0001-01-01
+MAX_ORD = datetime.date(9999, 12, 31).toordinal()
+
+
+def parse_iso(text):
+    """ISO YYYY-MM-DD -> ordinal, or None when the text is not a valid date."""
+    if not isinstance(text, str):
+        return None
+    m = _ISO.match(text)
+    if not m:
+        return None
+    try:
+        return datetime.date(int(m[1]), int(m[2]), int(m[3])).toordinal()
+    except ValueError:
+        return None
+
+
+def to_iso(ordinal):
+    return datetime.date.fromordinal(ordinal).isoformat()
+
+
+def to_br(ordinal):
+    d = datetime.date.fromordinal(ordinal)
+    return f"{d.day:02d}/{d.month:02d}/{d.year:04d}"
+
+
+def _check(ordinal):
+    if ordinal < MIN_ORD or ordinal > MAX_ORD:
+        raise EvalError("date_out_of_range")
+    return ordinal
+
+
+def _int(n):
+    if n != n or n != int(n):
+        raise EvalError("not_integer")
+    return int(n)
+
+
+def add_days(d, n):
+    return _check(d + _int(n))
+
+
+def add_months(d, n):
+    date = datetime.date.fromordinal(d)
+    total = date.year * 12 + (date.month - 1) + _int(n)
+    year, month = divmod(total, 12)
+    month += 1
+    if year < 1 or year > 9999:
+        raise EvalError("date_out_of_range")
+    day = min(date.day, calendar.monthrange(year, month)[1])
+    return datetime.date(year, month, day).toordinal()
+
+
+def add_years(d, n):
+    return add_months(d, _int(n) * 12)
+
+
+def days_between(a, b):
+    return b - a
+
+
+def months_between(a, b):
+    da, db = datetime.date.fromordinal(a), datetime.date.fromordinal(b)
+    k = (db.year - da.year) * 12 + (db.month - da.month)
+    # add_months clamps, so the candidate may overshoot by one; step down until it fits.
+    while _add_months_unchecked(a, k) > b:
+        k -= 1
+    while _add_months_unchecked(a, k + 1) <= b:
+        k += 1
+    return k
+
+
+def years_between(a, b):
+    da, db = datetime.date.fromordinal(a), datetime.date.fromordinal(b)
+    k = db.year - da.year
+    while _add_months_unchecked(a, k * 12) > b:
+        k -= 1
+    while _add_months_unchecked(a, (k + 1) * 12) <= b:
+        k += 1
+    return k
+
+
+def _add_months_unchecked(d, n):
+    try:
+        return add_months(d, n)
+    except EvalError:
+        return MAX_ORD + 1 if n > 0 else MIN_ORD - 1
+
+
+def year(d):
+    return datetime.date.fromordinal(d).year
+
+
+def month(d):
+    return datetime.date.fromordinal(d).month
+
+
+def day(d):
+    return datetime.date.fromordinal(d).day
+
+
+def make_date(y, m, dd):
+    y, m, dd = _int(y), _int(m), _int(dd)
+    if m < 1 or m > 12 or dd < 1:
+        raise EvalError("invalid_date")
+    if y < 1 or y > 9999:
+        raise EvalError("date_out_of_range")
+    return datetime.date(y, m, min(dd, calendar.monthrange(y, m)[1])).toordinal()
+
+
+def add_period(d, period, sign=1):
+    """period = {"days"|"months"|"years": N}; sign -1 subtracts."""
+    if "days" in period:
+        return add_days(d, sign * period["days"])
+    if "months" in period:
+        return add_months(d, sign * period["months"])
+    return add_years(d, sign * period["years"])

@@ -1,0 +1,466 @@
+"""evaluate() and checklist() (SPEC §5, §7, §8). The JS twin is pwa/js/rules/engine.js:
+keep both in step, key order included."""
+import datetime
+
+from . import dates, money
+from .errors import FactError, HistoryError
+from .expr import DATE_VAR, UNKNOWN
+from .compose import SPEC_VERSION
+
+SELECTED = "$selected"
+
+
+def _in_effect(entry, d):
+    return entry["_from"] <= d <= entry["_to"]
+
+
+def _parse_date_arg(date):
+    if isinstance(date, datetime.date):
+        return date.toordinal()
+    d = dates.parse_iso(date)
+    if d is None:
+        raise FactError(DATE_VAR, "invalid_date")
+    return d
+
+
+def _fact_values(rules, facts):
+    """Validate facts; returns (ctx, na_facts, selected)."""
+    ctx, na, selected = {}, set(), []
+    for name, value in (facts or {}).items():
+        if name == SELECTED:
+            selected = _selected(rules, value)
+            continue
+        decl = rules.facts.get(name)
+        if decl is None:
+            raise FactError(name, "unknown_fact")
+        if value is None:
+            continue
+        if value == "na" and (decl.get("na_allowed") or decl["type"] in ("bool", "number", "date")):
+            if not decl.get("na_allowed"):
+                raise FactError(name, "na_not_allowed")
+            na.add(name)
+            continue
+        ctx[name] = _convert(name, decl, value)
+    return ctx, na, selected
+
+
+def _convert(name, decl, value):
+    t = decl["type"]
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise FactError(name, "wrong_type")
+        return value
+    if t == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise FactError(name, "wrong_type")
+        return float(value)
+    if not isinstance(value, str):
+        raise FactError(name, "wrong_type")
+    if t == "enum" and value not in decl["values"]:
+        raise FactError(name, "not_in_values")
+    if t == "date":
+        d = dates.parse_iso(value)
+        if d is None:
+            raise FactError(name, "invalid_date")
+        return d
+    return value
+
+
+def _selected(rules, value):
+    if not isinstance(value, list):
+        raise FactError(SELECTED, "wrong_type")
+    for ref in value:
+        inf = rules.by_id.get(ref) if isinstance(ref, str) else None
+        if inf is None or inf["_section"] != "infractions" or not inf.get("selectable"):
+            raise FactError(SELECTED, "not_selectable")
+    return value
+
+
+def _history(rules, history, d):
+    kept = []
+    for i, h in enumerate(history or ()):
+        if not isinstance(h, dict):
+            raise HistoryError(i, "not_an_object")
+        inf = rules.by_id.get(h.get("infraction"))
+        if inf is None or inf["_section"] != "infractions":
+            raise HistoryError(i, "unknown_infraction")
+        hd = dates.parse_iso(h.get("date"))
+        if hd is None:
+            raise HistoryError(i, "invalid_date")
+        penalty = h.get("penalty") or inf["penalty"]["kind"]
+        if not isinstance(penalty, str):
+            raise HistoryError(i, "wrong_type")
+        if hd <= d:
+            kept.append((hd, inf, penalty))
+    kept.sort(key=lambda e: e[0])
+    for rule in rules.history_cancellation:
+        period = rule["quiet_period"]
+        cut = 0
+        for i, (hd, _, _) in enumerate(kept):
+            nxt = kept[i + 1][0] if i + 1 < len(kept) else d
+            if dates.add_period(hd, period) <= nxt:
+                cut = i + 1
+        kept = kept[cut:]
+    return kept
+
+
+def _missing(ctx, compiled_list):
+    out = []
+    for c in compiled_list:
+        if c is None:
+            continue
+        for name in c.refs:
+            if name not in ctx and name not in out:
+                out.append(name)
+    return out
+
+
+def _citation(entry):
+    return entry.get("citation")
+
+
+def evaluate(rules, date, facts, history=()):
+    d = _parse_date_arg(date)
+    ctx, na, selected = _fact_values(rules, facts)
+    ctx[DATE_VAR] = d
+    hist = _history(rules, history, d)
+    cfg = rules.config
+    result = {
+        "spec_version": SPEC_VERSION, "municipality": rules.municipality,
+        "date": dates.to_iso(d),
+        "packs": [{"id": p["id"], "version": p["version"]} for p in rules.packs],
+        "failed": [], "passed": [], "not_applicable": [], "undecided": [],
+        "infractions": [], "escalations": [], "deadlines": [],
+    }
+    undecided = result["undecided"]
+    triggered = {}                          # infraction id -> [requirement ids]
+    for sel in selected:
+        triggered.setdefault(sel, []).append(SELECTED)
+
+    for req in rules.requirements:
+        if req["_mode"] == "ignored" or not _in_effect(req, d):
+            continue
+        if any(f in na for f in req["_na_facts"]):
+            result["not_applicable"].append(req["id"])
+            continue
+        applies = req["_applies"].fn(ctx)
+        if applies is False:
+            result["not_applicable"].append(req["id"])
+            continue
+        holds = UNKNOWN if applies is UNKNOWN else req["_holds"].fn(ctx)
+        if req["_mode"] == "pending":
+            undecided.append({"kind": "requirement", "id": req["id"], "reason": "vetoed_pending",
+                              "facts": _missing(ctx, [req["_applies"], req["_holds"]]),
+                              "would_fail": None if holds is UNKNOWN else (not holds)})
+            continue
+        if applies is UNKNOWN or holds is UNKNOWN:
+            undecided.append({"kind": "requirement", "id": req["id"], "reason": "missing_fact",
+                              "facts": _missing(ctx, [req["_applies"], req["_holds"]])})
+        elif holds:
+            result["passed"].append(req["id"])
+        else:
+            proposed = []
+            for ref in req.get("on_fail") or []:
+                inf = rules.by_id[ref]
+                if inf["_mode"] != "ignored" and _in_effect(inf, d):
+                    triggered.setdefault(ref, []).append(req["id"])
+                    if inf["_mode"] == "active":
+                        proposed.append(ref)
+            result["failed"].append({"requirement": req["id"], "pack": rules.packs[req["_pack"]]["id"],
+                                     "citation": _citation(req), "label_pt": req["label_pt"],
+                                     "infractions": proposed})
+
+    for inf in rules.infractions:
+        if inf["id"] not in triggered:
+            continue
+        if inf["_mode"] == "pending":
+            undecided.append({"kind": "infraction", "id": inf["id"], "reason": "vetoed_pending"})
+            continue
+        if inf["_mode"] == "ignored" or not _in_effect(inf, d):
+            continue
+        result["infractions"].append(_infraction(rules, inf, d, triggered[inf["id"]], hist, cfg, undecided))
+
+    for esc in rules.escalations:
+        if esc["_mode"] != "active" or not _in_effect(esc, d):
+            continue
+        out = _escalation(esc, rules.packs[esc["_pack"]]["id"], d, hist, result["infractions"], cfg, undecided)
+        if out is not None:
+            result["escalations"].append(out)
+
+    for dl in rules.deadlines:
+        if dl["_mode"] == "ignored" or not _in_effect(dl, d):
+            continue
+        if dl["_mode"] == "pending":
+            undecided.append({"kind": "deadline", "id": dl["id"], "reason": "vetoed_pending"})
+            continue
+        days = dl.get("days")
+        key = dl.get("config_key")
+        if days is None and key:
+            days = (cfg.get("deadlines") or {}).get(key)
+            if days is None:
+                undecided.append({"kind": "deadline", "id": dl["id"],
+                                  "reason": "unconfigured_deadline", "config_key": key})
+        result["deadlines"].append({
+            "id": dl["id"], "kind": dl["kind"], "label_pt": dl["label_pt"],
+            "citation": _citation(dl), "days": days, "starts": dl["starts"],
+            "instance_pt": dl.get("instance_pt"), "suspensive": dl.get("suspensive"),
+            "due": _due(d, days, dl["starts"])})
+    return result
+
+
+def _due(d, days, starts):
+    if days is None or starts != "autuacao":
+        return None
+    return dates.to_iso(dates.add_days(d, days))
+
+
+def _select_row(rows, d):
+    best = None
+    for row in rows or ():
+        vf = dates.parse_iso(row["valid_from"])
+        if vf is not None and vf <= d and (best is None or vf >= best[0]):
+            best = (vf, row)
+    return best[1] if best else None
+
+
+def _measure(m, d, cfg, inf_id, undecided):
+    dl = m.get("deadline") or {}
+    days = dl.get("days")
+    if days is None and dl.get("config_key"):
+        days = (cfg.get("deadlines") or {}).get(dl["config_key"])
+        if days is None:
+            undecided.append({"kind": "infraction", "id": inf_id, "reason": "unconfigured_deadline",
+                              "config_key": dl["config_key"]})
+    starts = dl.get("starts")
+    return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
+            "days": days, "extendable_days": dl.get("extendable_days"), "starts": starts,
+            "due": _due(d, days, starts)}
+
+
+def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided):
+    rec_out, effect, extra_measures, window_undecided = None, None, [], None
+    if inf.get("recidivism"):
+        rule = rules.by_id[inf["recidivism"]]
+        rec_out, applied, window_undecided = _recidivism(rule, inf, d, hist, cfg)
+        if applied:
+            effect = rule["effect"]
+            extra_measures = rule.get("add_measures") or []
+    amount = _amount(inf, d, cfg, effect, undecided)
+    if window_undecided:
+        undecided.append(window_undecided)
+    measures = [_measure(m, d, cfg, inf["id"], undecided)
+                for m in list(inf.get("measures") or []) + list(extra_measures)]
+    return {
+        "id": inf["id"], "pack": rules.packs[inf["_pack"]]["id"], "citation": _citation(inf),
+        "label_pt": inf["label_pt"], "group": inf.get("group"), "item": inf.get("item"),
+        "jurisdiction": inf.get("jurisdiction", "municipal"), "triggered_by": triggered_by,
+        "penalty": {"kind": inf["penalty"]["kind"],
+                    "alternatives": inf["penalty"].get("alternatives") or []},
+        "amount": amount, "recidivism": rec_out, "measures": measures,
+    }
+
+
+def _amount(inf, d, cfg, effect, undecided):
+    a = inf.get("amount")
+    if a is None:
+        return None
+    out = {"basis": None, "unit": None, "value": None, "max": None, "brl_cents": None,
+           "max_brl_cents": None, "unit_value_brl": None, "unit_value_from": None, "decree": None}
+    value = maximum = None
+    key = a.get("decree_key")
+    row = _select_row((cfg.get("decree_amounts") or {}).get(key), d) if key else None
+    if "max" in a:
+        out["basis"], unit, maximum = "cap", a["unit"], money.dec(a["max"])
+        if row is not None and "value" in row:
+            value, out["decree"] = money.dec(row["value"]), row.get("decree")
+    elif key:
+        out["basis"] = "decree"
+        if row is None:
+            undecided.append({"kind": "infraction", "id": inf["id"],
+                              "reason": "unconfigured_amount", "config_key": key})
+            return out
+        unit, out["decree"] = row["unit"], row.get("decree")
+        value = money.dec(row["value"]) if "value" in row else None
+        maximum = money.dec(row["max"]) if "max" in row else None
+        if maximum is not None:
+            out["basis"] = "cap"
+    else:
+        out["basis"], unit, value = "fixed", a["unit"], money.dec(a["value"])
+    if effect is not None and "multiply" in effect:
+        value = money.mul(value, effect["multiply"]) if value is not None else None
+        maximum = money.mul(maximum, effect["multiply"]) if maximum is not None else None
+    elif effect is not None and "set_max" in effect:
+        maximum = money.dec(effect["set_max"])
+    out["unit"] = unit
+    out["value"] = money.to_number(value) if value is not None else None
+    out["max"] = money.to_number(maximum) if maximum is not None else None
+    if unit == "BRL":
+        uv, uv_from = money.dec(1), None
+    else:
+        urow = _select_row((cfg.get("unit_values") or {}).get(unit), d)
+        if urow is None:
+            undecided.append({"kind": "infraction", "id": inf["id"],
+                              "reason": "unit_value_missing", "unit": unit})
+            return out
+        uv, uv_from = money.dec(urow["brl"]), urow["valid_from"]
+    out["unit_value_brl"] = money.to_number(uv) if unit != "BRL" else 1
+    out["unit_value_from"] = uv_from
+    if value is not None:
+        out["brl_cents"] = money.cents(value, uv)
+    if maximum is not None:
+        out["max_brl_cents"] = money.cents(maximum, uv)
+    return out
+
+
+def _matches(rule, inf, prior_inf):
+    match = rule["match"]
+    if match == "same_infraction":
+        return prior_inf["id"] == inf["id"]
+    if match == "same_group":
+        return (prior_inf["_pack"] == inf["_pack"] and inf.get("group") is not None
+                and prior_inf.get("group") == inf.get("group"))
+    return True
+
+
+def _phrase(n):
+    if n == 0:
+        return "nenhuma infração anterior correspondente"
+    if n == 1:
+        return "1 infração anterior correspondente"
+    return f"{n} infrações anteriores correspondentes"
+
+
+def _effect_pt(effect, unit):
+    if "multiply" in effect:
+        k = effect["multiply"]
+        return "multa em dobro" if k == 2 else f"multa multiplicada por {money.fmt(k)}"
+    return f"teto elevado para {money.fmt(effect['set_max'])} {unit or ''}".rstrip()
+
+
+def _recidivism(rule, inf, d, hist, cfg):
+    """-> (output dict, applied True/False/None, undecided entry or None)."""
+    window = rule.get("window")
+    matching = [h for h in hist if _matches(rule, inf, h[1])]
+    min_prior = rule.get("min_prior", 1)
+    unit = (inf.get("amount") or {}).get("unit")
+    base = {"rule": rule["id"], "applied": None, "prior_count": None, "window_from": None,
+            "window_to": dates.to_iso(d), "effect": rule["effect"], "why_pt": None}
+    if window is not None and "config_key" in window:
+        period = (cfg.get("periods") or {}).get(window["config_key"])
+        if period is None:
+            if not matching:
+                base.update(applied=False, prior_count=0,
+                            why_pt=f"Sem reincidência: {_phrase(0)} no histórico.")
+                return base, False, None
+            base["why_pt"] = ("Reincidência indeterminada: prazo não configurado "
+                              f"({window['config_key']}); {_phrase(len(matching))} no histórico.")
+            return base, None, {"kind": "infraction", "id": inf["id"],
+                                "reason": "unconfigured_window", "config_key": window["config_key"]}
+        window = period
+    if window is None:
+        priors = matching
+        span = f"até {dates.to_br(d)}"
+    else:
+        start = dates.add_period(d, window, -1)
+        base["window_from"] = dates.to_iso(start)
+        priors = [h for h in matching if start <= h[0] <= d]
+        span = f"entre {dates.to_br(start)} e {dates.to_br(d)}"
+    n = len(priors)
+    applied = n >= min_prior
+    base["applied"], base["prior_count"] = applied, n
+    if applied:
+        base["why_pt"] = (f"Reincidência ({rule['label_pt']}): {_phrase(n)} {span}; "
+                          f"{_effect_pt(rule['effect'], unit)}.")
+    else:
+        base["why_pt"] = f"Sem reincidência: {_phrase(n)} {span}."
+    return base, applied, None
+
+
+def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
+    start = dates.add_period(d, esc["window"], -1)
+    in_window = [h for h in hist if start <= h[0] <= d and h[1]["_pack"] == esc["_pack"]]
+    for clause in esc["any_of"]:
+        penalty = clause["penalty"]
+        prior = sum(1 for h in in_window if h[2] == penalty)
+        current = sum(1 for p in proposed if p["penalty"]["kind"] == penalty and p["pack"] == pack_id)
+        if current >= 1 and prior + current >= clause["count"]:
+            return {
+                "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
+                "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],
+                "window_from": dates.to_iso(start), "window_to": dates.to_iso(d),
+                "measure": _measure(esc["measure"], d, cfg, esc["id"], undecided),
+                "why_pt": (f"{esc['label_pt']}: {prior + current} penalidade(s) de {penalty} entre "
+                           f"{dates.to_br(start)} e {dates.to_br(d)} ({prior} anterior(es), "
+                           f"{current} nesta fiscalização); limite {clause['count']}."),
+            }
+    return None
+
+
+_INPUTS = {"number": "number", "enum": "choice", "date": "date", "string": "text", "photo": "photo"}
+
+
+def checklist(rules, date, facts_so_far=None):
+    d = _parse_date_arg(date)
+    ctx, na, _ = _fact_values(rules, facts_so_far or {})
+    ctx[DATE_VAR] = d
+    items = {}
+    for req in rules.requirements:
+        if req["_mode"] == "ignored" or not _in_effect(req, d):
+            continue
+        holds_refs = req["_holds"].refs
+        for name in _refs(req):
+            decl = rules.facts[name]
+            if decl.get("source") != "checklist":
+                continue
+            item = items.get(name)
+            if item is None:
+                item = items[name] = {"decl": decl, "reqs": [], "applies": [], "gate": False}
+            item["reqs"].append(req)
+            if name in holds_refs:
+                item["applies"].append(req["_applies"])
+            else:
+                item["gate"] = True         # asked to decide applicability: always shown
+    out = []
+    for name, item in items.items():
+        decl = item["decl"]
+        ck = decl.get("checklist") or {}
+        if decl["_ask"] is not None:
+            applicable = decl["_ask"].fn(ctx)
+        elif item["gate"]:
+            applicable = True
+        else:
+            applicable = False
+            for c in item["applies"]:
+                v = c.fn(ctx)
+                if v is True:
+                    applicable = True
+                    break
+                if v is UNKNOWN:
+                    applicable = UNKNOWN
+        t = decl["type"]
+        out.append({
+            "fact": name,
+            "input": ("yes_no_na" if decl.get("na_allowed") else "yes_no") if t == "bool" else _INPUTS[t],
+            "label_pt": ck.get("prompt_pt") or decl["label_pt"],
+            "unit": decl.get("unit"), "values": decl.get("values"),
+            "photo": ck.get("photo", "none"),
+            "requirements": [r["id"] for r in item["reqs"]],
+            "citations": [r.get("citation") for r in item["reqs"]],
+            "applicable": None if applicable is UNKNOWN else applicable,
+            "answered": name in ctx or name in na,
+            "_order": ck.get("order"),
+        })
+    # Stable sort: items with an order first by order, then the rest in composition order.
+    out.sort(key=lambda it: (it["_order"] is None, it["_order"] if it["_order"] is not None else 0))
+    for it in out:
+        del it["_order"]
+    return out
+
+
+def _refs(req):
+    names = []
+    for c in (req["_applies"], req["_holds"]):
+        for n in c.refs:
+            if n not in names:
+                names.append(n)
+    return names

@@ -1,0 +1,102 @@
+"""Runs conformance vector cases (SPEC §10). Shared by the pytest runner and the benchmark;
+the JS twin is pwa/js/rules/vectors.js."""
+import json
+from pathlib import Path
+
+from . import dates
+from .compose import compose, deep_merge, load_municipality
+from .engine import _fact_values, _parse_date_arg
+from .errors import CompileError, PackError, RulesError
+from .expr import DATE_VAR, UNKNOWN, compile_expr
+
+
+def load_vector_files(root):
+    root = Path(root)
+    return [(p.name, json.loads(p.read_text(encoding="utf-8")))
+            for p in sorted((root / "shared_rules" / "vectors").glob("*.json"))]
+
+
+def cases_of(doc):
+    defaults = doc.get("defaults") or {}
+    return [{**defaults, **case} for case in doc["cases"]]
+
+
+def _rules_for(root, case):
+    if case.get("municipality"):
+        return load_municipality(case["municipality"], packs_dir=Path(root) / "shared_rules" / "packs",
+                                 config_dir=Path(root) / "shared_rules" / "config",
+                                 config_overrides=case.get("config_overrides"))
+    packs = []
+    for ref in case.get("packs") or []:
+        packs.append(json.loads((Path(root) / ref).read_text(encoding="utf-8"))
+                     if isinstance(ref, str) else ref)
+    config = case.get("config") or {"spec_version": "1.0.0", "municipality": "test"}
+    if case.get("config_overrides"):
+        config = deep_merge(config, case["config_overrides"])
+    names = [r if isinstance(r, str) else f"inline:{p.get('id')}"
+             for r, p in zip(case.get("packs") or [], packs)]
+    return compose(packs, config, file_names=names)
+
+
+def _expr_value(value, type_):
+    if value is UNKNOWN:
+        return {"value": None, "type": "unknown"}
+    if type_ == "date":
+        return {"value": dates.to_iso(value), "type": "date"}
+    if type_ == "number":
+        return {"value": int(value) if value == int(value) else value, "type": "number"}
+    if type_.startswith("list:"):
+        return {"value": [_expr_value(v, type_[5:])["value"] for v in value], "type": type_}
+    return {"value": value, "type": type_}
+
+
+def run_case(root, case):
+    """-> the actual JSON result of one case (an evaluation, an expression value, or an error)."""
+    from .engine import evaluate
+    try:
+        if "expr" in case:
+            decls = case.get("fact_decls") or {}
+            try:
+                compiled = compile_expr(case["expr"], decls)
+            except CompileError as exc:
+                return PackError([{"file": "inline", "path": exc.path, "reason": exc.reason}]).to_json()
+
+            class _R:
+                facts = decls
+                by_id = {}
+            ctx, _, _ = _fact_values(_R, case.get("facts") or {})
+            ctx[DATE_VAR] = _parse_date_arg(case.get("date", "2000-01-01"))
+            return _expr_value(compiled.fn(ctx), compiled.type)
+        rules = _rules_for(root, case)
+        return evaluate(rules, case["date"], case.get("facts") or {}, case.get("history") or [])
+    except RulesError as exc:
+        return exc.to_json()
+
+
+def matches(expected, actual, path=""):
+    """Subset comparison (SPEC §10). Returns None when it matches, else a description."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{path}: expected object, got {json.dumps(actual, ensure_ascii=False)[:300]}"
+        for k, v in expected.items():
+            if k not in actual:
+                return f"{path}/{k}: missing"
+            r = matches(v, actual[k], f"{path}/{k}")
+            if r:
+                return r
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{path}: expected {json.dumps(expected, ensure_ascii=False)[:300]}, got {json.dumps(actual, ensure_ascii=False)[:300]}"
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            r = matches(e, a, f"{path}/{i}")
+            if r:
+                return r
+        return None
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        ok = expected is actual
+    elif isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        ok = expected == actual
+    else:
+        ok = expected == actual
+    return None if ok else f"{path}: expected {json.dumps(expected, ensure_ascii=False)}, got {json.dumps(actual, ensure_ascii=False)[:300]}"
