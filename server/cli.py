@@ -3,6 +3,7 @@
 
 def register_cli(app):
     from .modules.registry.cli import demo_cli, registry_cli
+    from .modules.rules.cli import rules_cli
 
-    for command in (demo_cli, registry_cli):
+    for command in (demo_cli, registry_cli, rules_cli):
         app.cli.add_command(command)

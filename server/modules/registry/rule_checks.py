@@ -1,8 +1,56 @@
-"""Registry validation that comes from the rule packs (filled in once the packs exist).
+"""Registry validation that comes from the rule packs, citing the article.
 
-Returns {field: [pt-BR reason citing the article]}; empty when nothing is wrong.
+An operator's or vehicle's registry data is evaluated as registry facts (`operator.*`,
+`vehicle.*`) against the municipality's composed packs on today's date. A registration-scope
+requirement that fails, and that depends only on facts we supplied, refuses the record with the
+requirement's label and citation next to the form field. Vetoed provisions whose outcome is
+pending never refuse anything (the engine reports them as undecided).
 """
+from datetime import date
+
+from ...core.errors import ApiError
+from ...rules import evaluate
+
+ENTITY_PREFIX = {"operator": "operator.", "vehicle": "vehicle."}
 
 
-def registry_problems(municipality, entity, data):
-    return {}
+def _fact_value(value, kind):
+    if kind == "date" and isinstance(value, date):
+        return value.isoformat()
+    if kind == "number" and not isinstance(value, bool):
+        return value
+    return value
+
+
+def registry_problems(municipality, entity, data, today=None):
+    from ..rules.citations import format_citation
+    from ..rules.service import composed_for
+
+    prefix = ENTITY_PREFIX.get(entity)
+    if prefix is None:
+        return {}
+    try:
+        composed = composed_for(municipality)
+    except ApiError:  # no rule pack for this municipality: nothing to check
+        return {}
+    facts = {}
+    for name, decl in composed.facts.items():
+        if decl.get("source") == "registry" and name.startswith(prefix):
+            value = data.get(name[len(prefix):])
+            if value is not None and decl.get("type") in ("number", "date", "string", "bool", "enum"):
+                facts[name] = _fact_value(value, decl["type"])
+    if not facts:
+        return {}
+    result = evaluate(composed, today or date.today(), facts)
+    problems = {}
+    for failed in result["failed"]:
+        requirement = composed.by_id[failed["requirement"]]
+        refs = list(requirement["_holds"].refs) if requirement.get("_holds") is not None else []
+        if requirement.get("scope") == "roadside" or not refs:
+            continue
+        if any(ref not in facts for ref in refs):
+            continue
+        message = f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})."
+        for ref in refs:
+            problems.setdefault(ref[len(prefix):], []).append(message)
+    return problems

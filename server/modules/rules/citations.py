@@ -1,0 +1,38 @@
+"""Human-readable citations ("Lei 125/1999, art. 5º, II, §1º") from a composed rule set."""
+
+KIND_PREFIX = {"federal": "Lei", "municipal": "Lei"}
+
+
+def _ordinal(art):
+    art = str(art)
+    return f"{art}º" if art.isdigit() and int(art) < 10 else art
+
+
+def law_short_name(composed, law_key):
+    for pack in composed.packs:
+        law = (pack.get("laws") or {}).get(law_key)
+        if law:
+            number = law.get("number")
+            if law_key.upper().startswith("R") and number:
+                return f"Res. CONTRAN {number}"
+            if law_key == "CTB":
+                return "CTB"
+            return f"Lei {number}" if number else law.get("title", law_key)
+    return law_key
+
+
+def format_citation(composed, citation):
+    if not citation:
+        return ""
+    parts = [law_short_name(composed, citation.get("law"))]
+    if citation.get("art"):
+        parts.append(f"art. {_ordinal(citation['art'])}")
+    if citation.get("paragrafo"):
+        p = str(citation["paragrafo"])
+        parts.append("parágrafo único" if p.lower().startswith("unico") or p.lower().startswith("único")
+                     else f"§{_ordinal(p)}")
+    if citation.get("inciso"):
+        parts.append(str(citation["inciso"]))
+    if citation.get("alinea"):
+        parts.append(f"alínea “{citation['alinea']}”")
+    return ", ".join(parts)

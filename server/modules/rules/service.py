@@ -1,0 +1,51 @@
+"""Composed rules for a municipality: packs + file defaults + what the municipality configured.
+
+The municipality's own values live in the database (UnitValue rows; settings["rules"] for decree
+amounts, deadlines, periods and veto outcomes) and override the defaults in
+shared_rules/config/<slug>.json. The composed result is cached per configuration fingerprint.
+"""
+import hashlib
+import json
+from functools import lru_cache
+
+from ...core.errors import ApiError
+from ...rules import UnknownMunicipality, load_municipality
+from ..registry.models import UnitValue
+
+RULE_SETTING_KEYS = ("decree_amounts", "deadlines", "periods", "options")
+
+
+def _defaults(slug):
+    from ...rules.compose import CONFIG_DIR
+    path = CONFIG_DIR / f"{slug}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def config_overrides(municipality):
+    """The municipality's configuration as a config_overrides mapping (SPEC §6)."""
+    defaults = _defaults(municipality.slug).get("unit_values", {})
+    units = {unit: {row["valid_from"]: row for row in rows} for unit, rows in defaults.items()}
+    for row in UnitValue.query.filter_by(municipality_id=municipality.id).order_by(UnitValue.valid_from):
+        units.setdefault(row.unit, {})[row.valid_from.isoformat()] = {
+            "valid_from": row.valid_from.isoformat(), "brl": float(row.value_brl), "source": row.source}
+    overrides = {"unit_values": {unit: [rows[k] for k in sorted(rows)] for unit, rows in units.items()}}
+    rules_settings = (municipality.settings or {}).get("rules", {})
+    for key in RULE_SETTING_KEYS:
+        if rules_settings.get(key):
+            overrides[key] = rules_settings[key]
+    return overrides
+
+
+@lru_cache(maxsize=32)
+def _composed(slug, fingerprint, overrides_json):
+    return load_municipality(slug, config_overrides=json.loads(overrides_json))
+
+
+def composed_for(municipality):
+    overrides = config_overrides(municipality)
+    overrides_json = json.dumps(overrides, sort_keys=True, ensure_ascii=False)
+    fingerprint = hashlib.sha256(overrides_json.encode()).hexdigest()
+    try:
+        return _composed(municipality.slug, fingerprint, overrides_json)
+    except UnknownMunicipality as exc:
+        raise ApiError(409, "no_rule_pack", "Não há pacote de regras para este município.") from exc
