@@ -7,6 +7,7 @@ def register_blueprints(app):
     from .modules.accounts.api import bp as accounts_api_bp
     from .modules.backoffice.blueprint import bp as backoffice_bp
     from .modules.fieldapp.blueprint import bp as fieldapp_bp
+    from .modules.operator_portal.blueprint import bp as operator_portal_bp
 
-    for bp in (accounts_bp, accounts_api_bp, backoffice_bp, fieldapp_bp):
+    for bp in (accounts_bp, accounts_api_bp, backoffice_bp, fieldapp_bp, operator_portal_bp):
         app.register_blueprint(bp)

@@ -31,8 +31,8 @@ export async function render(root, { params, navigate }) {
       await activate(municipalityField.value, code.value);
       navigate('/operador/cracha', { replace: true });
     } catch (error) {
-      const fieldReasons = Object.values(error.fields || {}).flat();
-      showError(message, [error.message, ...fieldReasons].join(' '));
+      const reasons = Object.values(error.fields || {}).flat().filter((r) => r !== error.message);
+      showError(message, [error.message, ...reasons].join(' '));
       submit.disabled = false;
       submit.textContent = 'Entrar';
     }

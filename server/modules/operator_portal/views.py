@@ -1,0 +1,51 @@
+"""Thin handlers: parse → check access → operation → JSON."""
+from pathlib import Path
+
+from flask import current_app, g, request, send_from_directory
+
+from ...core.auth import api_auth
+from ...core.errors import ApiError
+from ...extensions import limiter
+from ..registry.models import Municipality
+from . import operations
+from .blueprint import bp
+from .schemas import ActivateSchema
+
+
+def _json_body():
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "invalid_json", "Envie um objeto JSON no corpo da requisição.")
+    return data
+
+
+@bp.get("/municipalities")
+def municipalities():
+    """Public list for the first-access form (names only)."""
+    rows = Municipality.query.order_by(Municipality.name).all()
+    return [{"slug": m.slug, "name": m.name, "uf": m.uf} for m in rows]
+
+
+@bp.post("/activate")
+@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+def activate():
+    data = ActivateSchema().load(_json_body())
+    text, token = operations.activate(data["municipality"], data["code"])
+    return {"token": text, "expires_at": token.expires_at.isoformat()}
+
+
+@bp.get("/me")
+@api_auth("operator")
+def me():
+    return operations.badge_for(g.user)
+
+
+@bp.get("/photo")
+@api_auth("operator")
+def photo():
+    operator = g.user.operator
+    if operator is None or not operator.photo_path:
+        raise ApiError(404, "not_found")
+    response = send_from_directory(Path(current_app.instance_path) / "photos", operator.photo_path)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,128 @@
+"""Browser tests: the real app on a live server, driven by Debian's headless Chromium.
+
+The server runs in a thread (werkzeug make_server) on 127.0.0.1 and is opened as
+http://localhost:<port>, a secure context, so service workers run. It uses its own temporary
+SQLite database (migrated with the real migrations, demo data loaded) and a private copy of
+pwa/, which a test may change to publish a new version of the shell.
+"""
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+from werkzeug.serving import make_server
+
+from server import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def pwa_root(tmp_path_factory):
+    return Path(shutil.copytree(ROOT / "pwa", tmp_path_factory.mktemp("shell") / "pwa",
+                                ignore=shutil.ignore_patterns("node_modules")))
+
+
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory, pwa_root):
+    from flask_migrate import upgrade
+
+    from server.modules.registry.demo import load_demo
+
+    instance = tmp_path_factory.mktemp("instance")
+    app = create_app({"TESTING": True, "SECRET_KEY": "e2e",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'e2e.sqlite3'}",
+                      "FIELDAPP_ROOT": str(pwa_root)})
+    app.instance_path = str(instance)
+    with app.app_context():
+        upgrade(directory=str(ROOT / "migrations"))
+        load_demo()
+    return app
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app):
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+                                  timezone_id="America/Cuiaba", service_workers="allow")
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+@pytest.fixture
+def operator_access(live_app):
+    """Give a demo operator of `slug` a photo and a first-access code, as the back office does."""
+    from server.extensions import db
+    from server.modules.operator_portal.operations import create_operator_access
+    from server.modules.registry.models import Municipality, Permit
+
+    def make(slug="sapezal", status="ativo"):
+        with live_app.app_context():
+            muni = Municipality.query.filter_by(slug=slug).one()
+            permit = (Permit.query.filter_by(municipality_id=muni.id, status=status)
+                      .order_by(Permit.id).first())
+            operator = permit.main_driver
+            photos = Path(live_app.instance_path) / "photos"
+            photos.mkdir(exist_ok=True)
+            photo = Image.new("RGB", (240, 300), (90, 120, 160))
+            ImageDraw.Draw(photo).ellipse((60, 50, 180, 190), fill=(230, 200, 170))
+            photo.save(photos / f"operator-{operator.id}.jpg", quality=80)
+            operator.photo_path = f"operator-{operator.id}.jpg"
+            code = create_operator_access(operator)
+            db.session.commit()
+            return {"slug": slug, "code": code, "name": operator.name,
+                    "permit_number": permit.number, "plate": permit.vehicle.plate}
+    return make
+
+
+def wait_for_service_worker(page):
+    """Wait until the page is controlled by the service worker (the shell is precached then)."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=15000)
+
+
+def shell_version(page):
+    """Version of the worker controlling the page, asked the way the app asks it."""
+    return page.evaluate("""() => new Promise((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (event) => resolve(event.data.version);
+        navigator.serviceWorker.controller.postMessage({ type: 'GET_VERSION' }, [channel.port2]);
+    })""")

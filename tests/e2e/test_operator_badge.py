@@ -1,0 +1,117 @@
+"""The operator's digital crachá in a real browser: first access, offline reload, updates."""
+import os
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from conftest import shell_version, wait_for_service_worker
+
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+
+
+def _shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _first_access(page, live_server, access):
+    page.goto(f"{live_server}/app/")
+    page.get_by_role("button", name="Sou mototaxista").click()
+    page.wait_for_selector("#access-code")
+    page.select_option("#municipality", access["slug"])
+    page.fill("#access-code", access["code"])
+    _shot(page, "operator-login")
+    page.get_by_role("button", name="Entrar").click()
+    expect(page.locator("#badge-name")).to_have_text(access["name"])
+
+
+def test_badge_shows_offline_after_reload(page, context, live_server, operator_access):
+    access = operator_access("sapezal")
+    _first_access(page, live_server, access)
+    expect(page.locator("#badge-permit")).to_have_text(access["permit_number"])
+    expect(page.locator("#badge-status")).to_have_text("Ativo")
+    expect(page.locator("#badge-sync")).to_contain_text("Atualizado agora")
+    wait_for_service_worker(page)
+    _shot(page, "operator-badge")
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#badge-name")).to_have_text(access["name"])
+    expect(page.locator("#badge-permit")).to_have_text(access["permit_number"])
+    expect(page.locator("#net-status")).to_be_visible()
+    expect(page.locator("#badge-sync")).to_contain_text("Sem conexão")
+    # The photo comes from IndexedDB, not from the network.
+    photo = page.locator("img.badge-photo")
+    expect(photo).to_be_visible()
+    assert photo.evaluate("img => img.complete && img.naturalWidth") == 240
+    _shot(page, "operator-badge-offline")
+
+    page.get_by_role("button", name="Minhas autuações").click()
+    expect(page.locator("#autos-empty")).to_be_visible()
+    _shot(page, "operator-autos")
+
+    # API answers (personal data) never land in the shell cache.
+    cached = page.evaluate("""async () => {
+        const urls = [];
+        for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+        }
+        return urls;
+    }""")
+    assert cached and not [u for u in cached if "/api/" in u]
+
+
+def test_a_used_code_is_refused_in_the_form(page, live_server, operator_access, browser):
+    access = operator_access("paranatinga")
+    _first_access(page, live_server, access)
+    other = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        second = other.new_page()
+        second.goto(f"{live_server}/app/#/operador/entrar?m={access['slug']}&c={access['code']}")
+        expect(second.locator("#access-code")).to_have_value(access["code"])
+        second.get_by_role("button", name="Entrar").click()
+        expect(second.get_by_role("alert").first).to_contain_text("Código inválido")
+        _shot(second, "operator-login-error")
+    finally:
+        other.close()
+
+
+def test_new_version_prompts_and_never_reloads_by_itself(page, live_server, pwa_root):
+    page.goto(f"{live_server}/app/")
+    wait_for_service_worker(page)
+    first = shell_version(page)
+    _shot(page, "home")
+    page.evaluate("() => { window.__sameDocument = true; }")
+
+    css = pwa_root / "css" / "app.css"
+    original = css.read_text()
+    css.write_text(original + "\n/* next release */\n")
+    try:
+        page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        prompt = page.locator("#update-prompt")
+        expect(prompt).to_be_visible()
+        expect(prompt).to_contain_text("Nova versão disponível")
+        _shot(page, "update-prompt")
+
+        # Installed but waiting: same document, same controlling version, until the user agrees.
+        page.wait_for_timeout(1000)
+        assert page.evaluate("() => window.__sameDocument === true")
+        assert page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.waiting !== null)")
+        assert shell_version(page) == first
+
+        # A screen holding a draft hides the prompt until it is done.
+        page.evaluate("() => import('./js/sw-bridge.js').then((m) => m.setBusy(true))")
+        expect(prompt).to_be_hidden()
+        page.evaluate("() => import('./js/sw-bridge.js').then((m) => m.setBusy(false))")
+        expect(prompt).to_be_visible()
+
+        with page.expect_navigation():
+            page.get_by_role("button", name="Atualizar").click()
+        wait_for_service_worker(page)
+        assert page.evaluate("() => window.__sameDocument === undefined")
+        second = shell_version(page)
+        assert second != first
+        expect(page.locator("#shell-version")).to_have_text(f"Versão do app: {second}")
+        assert page.evaluate("() => caches.keys()") == [f"shell-{second}"]
+    finally:
+        css.write_text(original)
