@@ -1,0 +1,405 @@
+// evaluate() and checklist() (SPEC §5, §7, §8); twin of server/rules/engine.py — keep both in
+// step, key order included, so both print the same JSON.
+import * as dates from "./dates.js";
+import * as money from "./money.js";
+import { FactError, HistoryError } from "./errors.js";
+import { DATE_VAR, UNKNOWN } from "./expr.js";
+import { SPEC_VERSION } from "./compose.js";
+
+const SELECTED = "$selected";
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const inEffect = (entry, d) => entry._from <= d && d <= entry._to;
+const orNull = (v) => (v === undefined ? null : v);
+
+export function parseDateArg(date) {
+  const d = dates.parseIso(date);
+  if (d === null) throw new FactError(DATE_VAR, "invalid_date");
+  return d;
+}
+
+export function factValues(rules, facts) {
+  const ctx = {}, na = new Set();
+  let selected = [];
+  for (const [name, value] of Object.entries(facts || {})) {
+    if (name === SELECTED) { selected = selectedOf(rules, value); continue; }
+    const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
+    if (decl === undefined) throw new FactError(name, "unknown_fact");
+    if (value === null) continue;
+    if (value === "na" && (decl.na_allowed || ["bool", "number", "date"].includes(decl.type))) {
+      if (!decl.na_allowed) throw new FactError(name, "na_not_allowed");
+      na.add(name);
+      continue;
+    }
+    ctx[name] = convert(name, decl, value);
+  }
+  return [ctx, na, selected];
+}
+
+function convert(name, decl, value) {
+  const t = decl.type;
+  if (t === "bool") {
+    if (typeof value !== "boolean") throw new FactError(name, "wrong_type");
+    return value;
+  }
+  if (t === "number") {
+    if (typeof value !== "number") throw new FactError(name, "wrong_type");
+    return value;
+  }
+  if (typeof value !== "string") throw new FactError(name, "wrong_type");
+  if (t === "enum" && !decl.values.includes(value)) throw new FactError(name, "not_in_values");
+  if (t === "date") {
+    const d = dates.parseIso(value);
+    if (d === null) throw new FactError(name, "invalid_date");
+    return d;
+  }
+  return value;
+}
+
+function selectedOf(rules, value) {
+  if (!Array.isArray(value)) throw new FactError(SELECTED, "wrong_type");
+  for (const ref of value) {
+    const inf = typeof ref === "string" && hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined;
+    if (inf === undefined || inf._section !== "infractions" || !inf.selectable) throw new FactError(SELECTED, "not_selectable");
+  }
+  return value;
+}
+
+function historyOf(rules, history, d) {
+  let kept = [];
+  (history || []).forEach((h, i) => {
+    if (h === null || typeof h !== "object" || Array.isArray(h)) throw new HistoryError(i, "not_an_object");
+    const inf = typeof h.infraction === "string" && hasOwn(rules.byId, h.infraction) ? rules.byId[h.infraction] : undefined;
+    if (inf === undefined || inf._section !== "infractions") throw new HistoryError(i, "unknown_infraction");
+    const hd = dates.parseIso(h.date);
+    if (hd === null) throw new HistoryError(i, "invalid_date");
+    const penalty = h.penalty || inf.penalty.kind;
+    if (typeof penalty !== "string") throw new HistoryError(i, "wrong_type");
+    if (hd <= d) kept.push([hd, inf, penalty]);
+  });
+  kept.sort((a, b) => a[0] - b[0]);
+  for (const rule of rules.history_cancellation) {
+    let cut = 0;
+    kept.forEach(([hd], i) => {
+      const next = i + 1 < kept.length ? kept[i + 1][0] : d;
+      if (dates.addPeriod(hd, rule.quiet_period) <= next) cut = i + 1;
+    });
+    kept = kept.slice(cut);
+  }
+  return kept;
+}
+
+function missing(ctx, compiledList) {
+  const out = [];
+  for (const c of compiledList) {
+    if (c === null) continue;
+    for (const name of c.refs) if (!hasOwn(ctx, name) && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+export function evaluate(rules, date, facts, history = []) {
+  const d = parseDateArg(date);
+  const [ctx, na, selected] = factValues(rules, facts);
+  ctx[DATE_VAR] = d;
+  const hist = historyOf(rules, history, d);
+  const cfg = rules.config;
+  const result = {
+    spec_version: SPEC_VERSION, municipality: rules.municipality, date: dates.toIso(d),
+    packs: rules.packs.map((p) => ({ id: p.id, version: p.version })),
+    failed: [], passed: [], not_applicable: [], undecided: [],
+    infractions: [], escalations: [], deadlines: [],
+  };
+  const undecided = result.undecided;
+  const triggered = new Map();
+  const trigger = (id, by) => { if (!triggered.has(id)) triggered.set(id, []); triggered.get(id).push(by); };
+  for (const sel of selected) trigger(sel, SELECTED);
+
+  for (const req of rules.requirements) {
+    if (req._mode === "ignored" || !inEffect(req, d)) continue;
+    if (req._naFacts.some((f) => na.has(f))) { result.not_applicable.push(req.id); continue; }
+    const applies = req._applies.fn(ctx);
+    if (applies === false) { result.not_applicable.push(req.id); continue; }
+    const holds = applies === UNKNOWN ? UNKNOWN : req._holds.fn(ctx);
+    if (req._mode === "pending") {
+      undecided.push({ kind: "requirement", id: req.id, reason: "vetoed_pending",
+        facts: missing(ctx, [req._applies, req._holds]), would_fail: holds === UNKNOWN ? null : !holds });
+      continue;
+    }
+    if (applies === UNKNOWN || holds === UNKNOWN) {
+      undecided.push({ kind: "requirement", id: req.id, reason: "missing_fact", facts: missing(ctx, [req._applies, req._holds]) });
+    } else if (holds) {
+      result.passed.push(req.id);
+    } else {
+      const proposed = [];
+      for (const ref of req.on_fail || []) {
+        const inf = rules.byId[ref];
+        if (inf._mode !== "ignored" && inEffect(inf, d)) {
+          trigger(ref, req.id);
+          if (inf._mode === "active") proposed.push(ref);
+        }
+      }
+      result.failed.push({ requirement: req.id, pack: rules.packs[req._pack].id, citation: orNull(req.citation),
+        label_pt: req.label_pt, infractions: proposed });
+    }
+  }
+
+  for (const inf of rules.infractions) {
+    if (!triggered.has(inf.id)) continue;
+    if (inf._mode === "pending") { undecided.push({ kind: "infraction", id: inf.id, reason: "vetoed_pending" }); continue; }
+    if (inf._mode === "ignored" || !inEffect(inf, d)) continue;
+    result.infractions.push(infraction(rules, inf, d, triggered.get(inf.id), hist, cfg, undecided));
+  }
+
+  for (const esc of rules.escalations) {
+    if (esc._mode !== "active" || !inEffect(esc, d)) continue;
+    const out = escalation(esc, rules.packs[esc._pack].id, d, hist, result.infractions, cfg, undecided);
+    if (out !== null) result.escalations.push(out);
+  }
+
+  for (const dl of rules.deadlines) {
+    if (dl._mode === "ignored" || !inEffect(dl, d)) continue;
+    if (dl._mode === "pending") { undecided.push({ kind: "deadline", id: dl.id, reason: "vetoed_pending" }); continue; }
+    let days = orNull(dl.days);
+    const key = dl.config_key;
+    if (days === null && key) {
+      days = orNull((cfg.deadlines || {})[key]);
+      if (days === null) undecided.push({ kind: "deadline", id: dl.id, reason: "unconfigured_deadline", config_key: key });
+    }
+    result.deadlines.push({ id: dl.id, kind: dl.kind, label_pt: dl.label_pt, citation: orNull(dl.citation), days,
+      starts: dl.starts, instance_pt: orNull(dl.instance_pt), suspensive: orNull(dl.suspensive), due: due(d, days, dl.starts) });
+  }
+  return result;
+}
+
+function due(d, days, starts) {
+  if (days === null || days === undefined || starts !== "autuacao") return null;
+  return dates.toIso(dates.addDays(d, days));
+}
+
+function selectRow(rows, d) {
+  let best = null;
+  for (const row of rows || []) {
+    const vf = dates.parseIso(row.valid_from);
+    if (vf !== null && vf <= d && (best === null || vf >= best[0])) best = [vf, row];
+  }
+  return best ? best[1] : null;
+}
+
+function measure(m, d, cfg, infId, undecided) {
+  const dl = m.deadline || {};
+  let days = orNull(dl.days);
+  if (days === null && dl.config_key) {
+    days = orNull((cfg.deadlines || {})[dl.config_key]);
+    if (days === null) undecided.push({ kind: "infraction", id: infId, reason: "unconfigured_deadline", config_key: dl.config_key });
+  }
+  const starts = orNull(dl.starts);
+  return { kind: m.kind, label_pt: m.label_pt, citation: orNull(m.citation), days,
+    extendable_days: orNull(dl.extendable_days), starts, due: due(d, days, starts) };
+}
+
+function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided) {
+  let recOut = null, effect = null, extra = [], windowUndecided = null;
+  if (inf.recidivism) {
+    const rule = rules.byId[inf.recidivism];
+    let applied;
+    [recOut, applied, windowUndecided] = recidivism(rule, inf, d, hist, cfg);
+    if (applied) { effect = rule.effect; extra = rule.add_measures || []; }
+  }
+  const amt = amount(inf, d, cfg, effect, undecided);
+  if (windowUndecided) undecided.push(windowUndecided);
+  const measures = [...(inf.measures || []), ...extra].map((m) => measure(m, d, cfg, inf.id, undecided));
+  return {
+    id: inf.id, pack: rules.packs[inf._pack].id, citation: orNull(inf.citation), label_pt: inf.label_pt,
+    group: orNull(inf.group), item: orNull(inf.item), jurisdiction: inf.jurisdiction || "municipal",
+    triggered_by: triggeredBy,
+    penalty: { kind: inf.penalty.kind, alternatives: inf.penalty.alternatives || [] },
+    amount: amt, recidivism: recOut, measures,
+  };
+}
+
+function amount(inf, d, cfg, effect, undecided) {
+  const a = inf.amount;
+  if (a === null || a === undefined) return null;
+  const out = { basis: null, unit: null, value: null, max: null, brl_cents: null, max_brl_cents: null,
+    unit_value_brl: null, unit_value_from: null, decree: null };
+  let value = null, maximum = null, unit;
+  const key = a.decree_key;
+  const row = key ? selectRow((cfg.decree_amounts || {})[key], d) : null;
+  if ("max" in a) {
+    out.basis = "cap"; unit = a.unit; maximum = money.dec(a.max);
+    if (row !== null && "value" in row) { value = money.dec(row.value); out.decree = orNull(row.decree); }
+  } else if (key) {
+    out.basis = "decree";
+    if (row === null) {
+      undecided.push({ kind: "infraction", id: inf.id, reason: "unconfigured_amount", config_key: key });
+      return out;
+    }
+    unit = row.unit; out.decree = orNull(row.decree);
+    value = "value" in row ? money.dec(row.value) : null;
+    maximum = "max" in row ? money.dec(row.max) : null;
+    if (maximum !== null) out.basis = "cap";
+  } else {
+    out.basis = "fixed"; unit = a.unit; value = money.dec(a.value);
+  }
+  if (effect !== null && "multiply" in effect) {
+    value = value !== null ? money.mul(value, effect.multiply) : null;
+    maximum = maximum !== null ? money.mul(maximum, effect.multiply) : null;
+  } else if (effect !== null && "set_max" in effect) {
+    maximum = money.dec(effect.set_max);
+  }
+  out.unit = unit;
+  out.value = value !== null ? money.toNumber(value) : null;
+  out.max = maximum !== null ? money.toNumber(maximum) : null;
+  let uv, uvFrom;
+  if (unit === "BRL") { uv = money.dec(1); uvFrom = null; } else {
+    const urow = selectRow((cfg.unit_values || {})[unit], d);
+    if (urow === null) {
+      undecided.push({ kind: "infraction", id: inf.id, reason: "unit_value_missing", unit });
+      return out;
+    }
+    uv = money.dec(urow.brl); uvFrom = urow.valid_from;
+  }
+  out.unit_value_brl = unit !== "BRL" ? money.toNumber(uv) : 1;
+  out.unit_value_from = uvFrom;
+  if (value !== null) out.brl_cents = money.cents(value, uv);
+  if (maximum !== null) out.max_brl_cents = money.cents(maximum, uv);
+  return out;
+}
+
+function matches(rule, inf, prior) {
+  if (rule.match === "same_infraction") return prior.id === inf.id;
+  if (rule.match === "same_group") {
+    return prior._pack === inf._pack && inf.group !== undefined && inf.group !== null && prior.group === inf.group;
+  }
+  return true;
+}
+
+function phrase(n) {
+  if (n === 0) return "nenhuma infração anterior correspondente";
+  if (n === 1) return "1 infração anterior correspondente";
+  return `${n} infrações anteriores correspondentes`;
+}
+
+function effectPt(effect, unit) {
+  if ("multiply" in effect) {
+    const k = effect.multiply;
+    return k === 2 ? "multa em dobro" : `multa multiplicada por ${money.fmt(k)}`;
+  }
+  return `teto elevado para ${money.fmt(effect.set_max)} ${unit || ""}`.trimEnd();
+}
+
+function recidivism(rule, inf, d, hist, cfg) {
+  let window = orNull(rule.window);
+  const matching = hist.filter((h) => matches(rule, inf, h[1]));
+  const minPrior = rule.min_prior ?? 1;
+  const unit = (inf.amount || {}).unit;
+  const base = { rule: rule.id, applied: null, prior_count: null, window_from: null,
+    window_to: dates.toIso(d), effect: rule.effect, why_pt: null };
+  if (window !== null && "config_key" in window) {
+    const period = (cfg.periods || {})[window.config_key];
+    if (period === undefined || period === null) {
+      if (!matching.length) {
+        Object.assign(base, { applied: false, prior_count: 0, why_pt: `Sem reincidência: ${phrase(0)} no histórico.` });
+        return [base, false, null];
+      }
+      base.why_pt = `Reincidência indeterminada: prazo não configurado (${window.config_key}); ${phrase(matching.length)} no histórico.`;
+      return [base, null, { kind: "infraction", id: inf.id, reason: "unconfigured_window", config_key: window.config_key }];
+    }
+    window = period;
+  }
+  let priors, span;
+  if (window === null) {
+    priors = matching;
+    span = `até ${dates.toBr(d)}`;
+  } else {
+    const start = dates.addPeriod(d, window, -1);
+    base.window_from = dates.toIso(start);
+    priors = matching.filter((h) => start <= h[0] && h[0] <= d);
+    span = `entre ${dates.toBr(start)} e ${dates.toBr(d)}`;
+  }
+  const n = priors.length;
+  const applied = n >= minPrior;
+  base.applied = applied; base.prior_count = n;
+  base.why_pt = applied
+    ? `Reincidência (${rule.label_pt}): ${phrase(n)} ${span}; ${effectPt(rule.effect, unit)}.`
+    : `Sem reincidência: ${phrase(n)} ${span}.`;
+  return [base, applied, null];
+}
+
+function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
+  const start = dates.addPeriod(d, esc.window, -1);
+  const inWindow = hist.filter((h) => start <= h[0] && h[0] <= d && h[1]._pack === esc._pack);
+  for (const clause of esc.any_of) {
+    const penalty = clause.penalty;
+    const prior = inWindow.filter((h) => h[2] === penalty).length;
+    const current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
+    if (current >= 1 && prior + current >= clause.count) {
+      return {
+        id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
+        count: clause.count, window_from: dates.toIso(start), window_to: dates.toIso(d),
+        measure: measure(esc.measure, d, cfg, esc.id, undecided),
+        why_pt: `${esc.label_pt}: ${prior + current} penalidade(s) de ${penalty} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
+      };
+    }
+  }
+  return null;
+}
+
+const INPUTS = { number: "number", enum: "choice", date: "date", string: "text", photo: "photo" };
+
+export function checklist(rules, date, factsSoFar = null) {
+  const d = parseDateArg(date);
+  const [ctx, na] = factValues(rules, factsSoFar || {});
+  ctx[DATE_VAR] = d;
+  const items = new Map();
+  for (const req of rules.requirements) {
+    if (req._mode === "ignored" || !inEffect(req, d)) continue;
+    const holdsRefs = req._holds.refs;
+    for (const name of refsOf(req)) {
+      const decl = rules.facts[name];
+      if (decl.source !== "checklist") continue;
+      if (!items.has(name)) items.set(name, { decl, reqs: [], applies: [], gate: false });
+      const item = items.get(name);
+      item.reqs.push(req);
+      if (holdsRefs.includes(name)) item.applies.push(req._applies);
+      else item.gate = true;
+    }
+  }
+  const out = [];
+  for (const [name, item] of items) {
+    const decl = item.decl;
+    const ck = decl.checklist || {};
+    let applicable;
+    if (decl._ask !== null) applicable = decl._ask.fn(ctx);
+    else if (item.gate) applicable = true;
+    else {
+      applicable = false;
+      for (const c of item.applies) {
+        const v = c.fn(ctx);
+        if (v === true) { applicable = true; break; }
+        if (v === UNKNOWN) applicable = UNKNOWN;
+      }
+    }
+    const t = decl.type;
+    out.push({
+      fact: name,
+      input: t === "bool" ? (decl.na_allowed ? "yes_no_na" : "yes_no") : INPUTS[t],
+      label_pt: ck.prompt_pt || decl.label_pt,
+      unit: orNull(decl.unit), values: orNull(decl.values), photo: ck.photo || "none",
+      requirements: item.reqs.map((r) => r.id),
+      citations: item.reqs.map((r) => orNull(r.citation)),
+      applicable: applicable === UNKNOWN ? null : applicable,
+      answered: hasOwn(ctx, name) || na.has(name),
+      _order: ck.order === undefined ? null : ck.order,
+    });
+  }
+  const keyed = out.map((it, i) => [it._order === null ? 1 : 0, it._order === null ? 0 : it._order, i, it]);
+  keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  return keyed.map(([, , , it]) => { delete it._order; return it; });
+}
+
+function refsOf(req) {
+  const names = [];
+  for (const c of [req._applies, req._holds]) for (const n of c.refs) if (!names.includes(n)) names.push(n);
+  return names;
+}

@@ -1,0 +1,257 @@
+// Expression compiler (SPEC §4); twin of server/rules/expr.py. Type-checks once against the
+// declared facts and returns a closure over a context object {fact: value, $date: day}.
+import * as dates from "./dates.js";
+import { CompileError } from "./errors.js";
+
+export const UNKNOWN = Object.freeze({ unknown: true });
+export const DATE_VAR = "$date";
+const SCALARS = ["bool", "number", "string", "date"];
+const FACT_TYPE = { bool: "bool", number: "number", string: "string", date: "date", enum: "string", photo: "photo" };
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+export function compileExpr(expr, factDecls) {
+  const refs = [];
+  const [fn, type] = compile(expr, factDecls, refs, "");
+  return { fn, type, refs };
+}
+
+const konst = (v) => () => v;
+
+function compile(e, decls, refs, path) {
+  if (typeof e === "boolean") return [konst(e), "bool"];
+  if (typeof e === "number") return [konst(e), "number"];
+  if (typeof e === "string") return [konst(e), "string"];
+  if (Array.isArray(e)) return compileList(e, decls, refs, path);
+  if (e === null || typeof e !== "object") throw new CompileError("invalid_expression", path);
+  const keys = Object.keys(e);
+  if (keys.length !== 1) throw new CompileError("invalid_expression", path);
+  const op = keys[0];
+  if (!hasOwn(OPS, op)) throw new CompileError("unknown_operator", path);
+  const args = Array.isArray(e[op]) ? e[op] : [e[op]];
+  return OPS[op](args, decls, refs, `${path}/${op}`);
+}
+
+function compileList(items, decls, refs, path) {
+  const fns = [];
+  let elem = null;
+  items.forEach((item, i) => {
+    const [fn, t] = compile(item, decls, refs, `${path}/${i}`);
+    if (!SCALARS.includes(t)) throw new CompileError("type_error", `${path}/${i}`);
+    if (elem !== null && t !== elem) throw new CompileError("type_error", `${path}/${i}`);
+    elem = t;
+    fns.push(fn);
+  });
+  return [(ctx) => fns.map((f) => f(ctx)), `list:${elem || "any"}`];
+}
+
+function compileArgs(args, decls, refs, path, { n = null, minN = null } = {}) {
+  if (n !== null && args.length !== n) throw new CompileError("arity", path);
+  if (minN !== null && args.length < minN) throw new CompileError("arity", path);
+  return args.map((a, i) => compile(a, decls, refs, `${path}/${i}`));
+}
+
+function expect(c, types, path, index) {
+  if (!types.includes(c[1])) throw new CompileError("type_error", `${path}/${index}`);
+}
+
+function opVar(args, decls, refs, path) {
+  if (args.length !== 1 || typeof args[0] !== "string") throw new CompileError("arity", path);
+  const name = args[0];
+  if (name === DATE_VAR) return [(ctx) => ctx[DATE_VAR], "date"];
+  if (!hasOwn(decls, name)) throw new CompileError("unknown_fact", path);
+  if (!refs.includes(name)) refs.push(name);
+  return [(ctx) => (hasOwn(ctx, name) ? ctx[name] : UNKNOWN), FACT_TYPE[decls[name].type]];
+}
+
+function opKnown(args, decls, refs, path) {
+  const [[fn]] = compileArgs(args, decls, refs, path, { n: 1 });
+  return [(ctx) => fn(ctx) !== UNKNOWN, "bool"];
+}
+
+function opAnd(args, decls, refs, path) {
+  const cs = compileArgs(args, decls, refs, path, { minN: 1 });
+  cs.forEach((c, i) => expect(c, ["bool"], path, i));
+  const fns = cs.map((c) => c[0]);
+  return [(ctx) => {
+    let unknown = false;
+    for (const f of fns) {
+      const v = f(ctx);
+      if (v === false) return false;
+      if (v === UNKNOWN) unknown = true;
+    }
+    return unknown ? UNKNOWN : true;
+  }, "bool"];
+}
+
+function opOr(args, decls, refs, path) {
+  const cs = compileArgs(args, decls, refs, path, { minN: 1 });
+  cs.forEach((c, i) => expect(c, ["bool"], path, i));
+  const fns = cs.map((c) => c[0]);
+  return [(ctx) => {
+    let unknown = false;
+    for (const f of fns) {
+      const v = f(ctx);
+      if (v === true) return true;
+      if (v === UNKNOWN) unknown = true;
+    }
+    return unknown ? UNKNOWN : false;
+  }, "bool"];
+}
+
+function opNot(args, decls, refs, path) {
+  const [c] = compileArgs(args, decls, refs, path, { n: 1 });
+  expect(c, ["bool"], path, 0);
+  const fn = c[0];
+  return [(ctx) => { const v = fn(ctx); return v === UNKNOWN ? UNKNOWN : !v; }, "bool"];
+}
+
+function opIf(args, decls, refs, path) {
+  if (args.length < 3 || args.length % 2 === 0) throw new CompileError("arity", path);
+  const cs = compileArgs(args, decls, refs, path);
+  const resultType = cs[cs.length - 1][1];
+  const pairs = [];
+  for (let i = 0; i < cs.length - 1; i += 2) {
+    expect(cs[i], ["bool"], path, i);
+    if (cs[i + 1][1] !== resultType) throw new CompileError("type_error", `${path}/${i + 1}`);
+    pairs.push([cs[i][0], cs[i + 1][0]]);
+  }
+  const dflt = cs[cs.length - 1][0];
+  return [(ctx) => {
+    for (const [cond, then] of pairs) {
+      const v = cond(ctx);
+      if (v === UNKNOWN) return UNKNOWN;
+      if (v) return then(ctx);
+    }
+    return dflt(ctx);
+  }, resultType];
+}
+
+function equality(negate) {
+  return (args, decls, refs, path) => {
+    const [a, b] = compileArgs(args, decls, refs, path, { n: 2 });
+    expect(a, SCALARS, path, 0);
+    if (b[1] !== a[1]) throw new CompileError("type_error", `${path}/1`);
+    const fa = a[0], fb = b[0];
+    return [(ctx) => {
+      const x = fa(ctx);
+      if (x === UNKNOWN) return UNKNOWN;
+      const y = fb(ctx);
+      if (y === UNKNOWN) return UNKNOWN;
+      return negate ? x !== y : x === y;
+    }, "bool"];
+  };
+}
+
+function ordering(cmp, allowBetween) {
+  return (args, decls, refs, path) => {
+    if (args.length === 3 && !allowBetween) throw new CompileError("arity", path);
+    if (args.length !== 2 && args.length !== 3) throw new CompileError("arity", path);
+    const cs = compileArgs(args, decls, refs, path);
+    expect(cs[0], ["number", "date"], path, 0);
+    for (let i = 1; i < cs.length; i++) {
+      if (cs[i][1] !== cs[0][1]) throw new CompileError("type_error", `${path}/${i}`);
+    }
+    const fns = cs.map((c) => c[0]);
+    return [(ctx) => {
+      const vals = [];
+      for (const f of fns) {
+        const v = f(ctx);
+        if (v === UNKNOWN) return UNKNOWN;
+        vals.push(v);
+      }
+      if (vals.length === 2) return cmp(vals[0], vals[1]);
+      return cmp(vals[0], vals[1]) && cmp(vals[1], vals[2]);
+    }, "bool"];
+  };
+}
+
+function opIn(args, decls, refs, path) {
+  const [a, b] = compileArgs(args, decls, refs, path, { n: 2 });
+  expect(a, SCALARS, path, 0);
+  if (!b[1].startsWith("list:") || (b[1] !== `list:${a[1]}` && b[1] !== "list:any")) {
+    throw new CompileError("type_error", `${path}/1`);
+  }
+  const fa = a[0], fb = b[0];
+  return [(ctx) => {
+    const x = fa(ctx);
+    if (x === UNKNOWN) return UNKNOWN;
+    let unknown = false;
+    for (const y of fb(ctx)) {
+      if (y === UNKNOWN) unknown = true;
+      else if (y === x) return true;
+    }
+    return unknown ? UNKNOWN : false;
+  }, "bool"];
+}
+
+function arith(kind) {
+  return (args, decls, refs, path) => {
+    let cs;
+    if (kind === "-") {
+      cs = compileArgs(args, decls, refs, path);
+      if (cs.length !== 1 && cs.length !== 2) throw new CompileError("arity", path);
+    } else {
+      cs = compileArgs(args, decls, refs, path, { minN: 2 });
+    }
+    cs.forEach((c, i) => expect(c, ["number"], path, i));
+    const fns = cs.map((c) => c[0]);
+    return [(ctx) => {
+      const vals = [];
+      for (const f of fns) {
+        const v = f(ctx);
+        if (v === UNKNOWN) return UNKNOWN;
+        vals.push(v);
+      }
+      if (kind === "-") return vals.length === 1 ? -vals[0] : vals[0] - vals[1];
+      let acc = vals[0];
+      for (let i = 1; i < vals.length; i++) acc = kind === "+" ? acc + vals[i] : acc * vals[i];
+      return acc;
+    }, "number"];
+  };
+}
+
+function opDate(args, decls, refs, path) {
+  if (args.length !== 1 || typeof args[0] !== "string") throw new CompileError("arity", path);
+  const day = dates.parseIso(args[0]);
+  if (day === null) throw new CompileError("invalid_date", path);
+  return [konst(day), "date"];
+}
+
+function func(argTypes, resultType, impl) {
+  return (args, decls, refs, path) => {
+    const cs = compileArgs(args, decls, refs, path, { n: argTypes.length });
+    cs.forEach((c, i) => expect(c, [argTypes[i]], path, i));
+    const fns = cs.map((c) => c[0]);
+    if (fns.length === 1) {
+      const f0 = fns[0];
+      return [(ctx) => { const v = f0(ctx); return v === UNKNOWN ? UNKNOWN : impl(v); }, resultType];
+    }
+    return [(ctx) => {
+      const vals = [];
+      for (const f of fns) {
+        const v = f(ctx);
+        if (v === UNKNOWN) return UNKNOWN;
+        vals.push(v);
+      }
+      return impl(...vals);
+    }, resultType];
+  };
+}
+
+const OPS = {
+  var: opVar, known: opKnown, and: opAnd, or: opOr, not: opNot, if: opIf,
+  "==": equality(false), "!=": equality(true),
+  "<": ordering((a, b) => a < b, true), "<=": ordering((a, b) => a <= b, true),
+  ">": ordering((a, b) => a > b, false), ">=": ordering((a, b) => a >= b, false),
+  in: opIn, "+": arith("+"), "-": arith("-"), "*": arith("*"), date: opDate,
+  add_days: func(["date", "number"], "date", dates.addDays),
+  add_months: func(["date", "number"], "date", dates.addMonths),
+  add_years: func(["date", "number"], "date", dates.addYears),
+  days_between: func(["date", "date"], "number", dates.daysBetween),
+  months_between: func(["date", "date"], "number", dates.monthsBetween),
+  years_between: func(["date", "date"], "number", dates.yearsBetween),
+  year: func(["date"], "number", dates.year),
+  month: func(["date"], "number", dates.month),
+  day: func(["date"], "number", dates.day),
+  make_date: func(["number", "number", "number"], "date", dates.makeDate),
+};
