@@ -10,28 +10,20 @@ const pwaRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // [package file, destination under vendor/]; add a line per module a screen needs.
 const FILES = [
-  ['qrcode-generator/dist/qrcode.mjs', 'qrcode-generator/qrcode.mjs'],
-];
-// Modules other helpers may add to package.json (e.g. @noble/ed25519 for js/credentials/):
-// copied when installed, skipped silently otherwise so this script never blocks set-up.
-const OPTIONAL = [
-  ['@noble/ed25519/index.js', '@noble/ed25519/index.js'],
+  ['qrcode-generator/dist/qrcode.mjs', 'qrcode-generator/qrcode.mjs'], // crachá QR (js/ui/qr-code.js)
+  ['@noble/ed25519/index.js', '@noble/ed25519/index.js'], // Ed25519 fallback (js/credentials/verify.js)
 ];
 
 const vendorDir = join(pwaRoot, 'vendor');
 rmSync(vendorDir, { recursive: true, force: true });
 
-function copy([from, to], optional) {
+function copy([from, to]) {
   const src = join(pwaRoot, 'node_modules', from);
-  if (!existsSync(src)) {
-    if (optional) return;
-    throw new Error(`missing ${src}: run "npm ci" in pwa/ first`);
-  }
+  if (!existsSync(src)) throw new Error(`missing ${src}: run "npm ci" in pwa/ first`);
   const dest = join(vendorDir, to);
   mkdirSync(dirname(dest), { recursive: true });
   copyFileSync(src, dest);
   console.log(`vendor/${to}`);
 }
 
-FILES.forEach((f) => copy(f, false));
-OPTIONAL.forEach((f) => copy(f, true));
+FILES.forEach(copy);
