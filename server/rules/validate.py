@@ -8,7 +8,8 @@ import jsonschema
 
 from .compose import ComposedRules, deep_merge, select_packs
 
-_ARTICLE = re.compile(r"\bArt\.\s*(\d+)(?:\s*-\s*([A-Z])\b)?")
+# "Art. 139-A" (no spaces around the hyphen); "Art. 12 - A autorizada" is article 12.
+_ARTICLE = re.compile(r"\bArt\.\s*(\d+)(?:-([A-Z])\b)?")
 
 
 def _schema(root, name):
@@ -62,7 +63,7 @@ def _citations(node, path):
 
 
 def citation_problems(pack, rel, root, seeds_dirs):
-    problems, cache = [], {}
+    problems, cache, reported = [], {}, {}
     laws = pack.get("laws") or {}
     for path, cit in _citations(pack, ""):
         law = laws.get(cit.get("law"))
@@ -76,8 +77,10 @@ def citation_problems(pack, rel, root, seeds_dirs):
             text = _law_text(root, src, seeds_dirs)
             cache[src] = law_articles(text) if text is not None else None
         if cache[src] is None:
-            problems.append({"file": rel, "path": f"{path}/law",
-                             "reason": f"source_file_not_found: {src}"})
+            if not reported.get(src):      # once per law, not once per citation
+                problems.append({"file": rel, "path": f"/laws/{cit.get('law')}/source_file",
+                                 "reason": f"source_file_not_found: {src}"})
+                reported[src] = True
         elif str(cit.get("art")) not in cache[src]:
             problems.append({"file": rel, "path": f"{path}/art",
                              "reason": f"article_not_in_law: art. {cit.get('art')} not in {src}"})
@@ -85,7 +88,7 @@ def citation_problems(pack, rel, root, seeds_dirs):
 
 
 def validate_all(root, seeds_dirs=None):
-    root = Path(root)
+    root = Path(root).resolve()
     sr = root / "shared_rules"
     if seeds_dirs is None:
         seeds_dirs = [sr / "laws", root.parent / "shared" / "seeds"]
