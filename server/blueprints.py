@@ -11,3 +11,5 @@ def register_blueprints(app):
 
     for bp in (accounts_bp, accounts_api_bp, backoffice_bp, fieldapp_bp, operator_portal_bp):
         app.register_blueprint(bp)
+    from .modules.credentials.blueprint import bp as credentials_bp
+    app.register_blueprint(credentials_bp)

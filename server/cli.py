@@ -7,3 +7,6 @@ def register_cli(app):
 
     for command in (demo_cli, registry_cli, rules_cli):
         app.cli.add_command(command)
+    from .modules.credentials.cli import credentials_cli, keys_cli
+    for command in (keys_cli, credentials_cli):
+        app.cli.add_command(command)

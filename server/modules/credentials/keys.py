@@ -1,0 +1,63 @@
+"""Issuer private keys at rest: PKCS#8 PEM files encrypted with a key-encryption passphrase,
+under <instance>/keys/<municipality slug>/<kid>.pem (the instance folder is outside the
+repository and never committed).
+
+Passphrase, first found wins:
+  1. environment variable MOTOFISCAL_KEY_PASSPHRASE (production: from the secret store);
+  2. config KEY_PASSPHRASE (instance/config.py);
+  3. <instance>/keys/master.key, generated on first use with mode 0600 (development).
+With option 3 the passphrase sits next to the keys: it protects against a copied database or a
+leaked key file alone, not against a copied instance folder. Say so to whoever deploys.
+"""
+import os
+import secrets
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from flask import current_app
+
+ENV_PASSPHRASE = "MOTOFISCAL_KEY_PASSPHRASE"
+
+
+def keys_dir() -> Path:
+    path = Path(current_app.instance_path) / "keys"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def _passphrase() -> bytes:
+    value = os.environ.get(ENV_PASSPHRASE) or current_app.config.get("KEY_PASSPHRASE")
+    if value:
+        return value.encode()
+    master = keys_dir() / "master.key"
+    if not master.exists():
+        fd = os.open(master, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_hex(32))
+    return master.read_text().strip().encode()
+
+
+def store_private_key(slug: str, kid: int, key: Ed25519PrivateKey) -> str:
+    """Write the encrypted key; returns its path relative to the keys folder."""
+    folder = keys_dir() / slug
+    folder.mkdir(mode=0o700, exist_ok=True)
+    relative = f"{slug}/{kid}.pem"
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.BestAvailableEncryption(_passphrase()))
+    fd = os.open(keys_dir() / relative, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(pem)
+    return relative
+
+
+def load_private_key(relative: str) -> Ed25519PrivateKey:
+    pem = (keys_dir() / relative).read_bytes()
+    return serialization.load_pem_private_key(pem, password=_passphrase())
+
+
+def destroy_private_key(relative: str) -> None:
+    """Revoked keys must never sign again: remove the file (the public key stays in the DB)."""
+    path = keys_dir() / relative
+    if path.exists():
+        path.unlink()

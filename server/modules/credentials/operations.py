@@ -1,0 +1,290 @@
+"""Every state change of keys and credentials, and the status list that devices sync.
+
+Each status change of a permit, credential or key appends one StatusListEntry in the same
+transaction, so a device that fetched entries up to cursor N and then fetches "after N" misses
+nothing. Permit changes arrive through registry's permit_status_changed signal.
+"""
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from flask import current_app
+from sqlalchemy import func
+
+from ...core.audit import record
+from ...core.errors import ApiError
+from ...extensions import db
+from ..registry.models import Municipality, Permit
+from ..registry.signals import permit_status_changed
+from . import keys as keystore
+from . import signing
+from .codec import Body, check_permit_number, encode_body, make_payload
+from .models import Credential, IssuerKey, StatusListEntry
+from .render import CardData
+
+MAX_KID = 255
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+def municipality_by_slug(slug) -> Municipality:
+    muni = Municipality.query.filter_by(slug=slug).first()
+    if muni is None:
+        raise ApiError(404, "not_found", f"Município '{slug}' não encontrado.")
+    return muni
+
+
+def append_status(municipality_id, kind, ref, status, reason=None) -> StatusListEntry:
+    entry = StatusListEntry(municipality_id=municipality_id, kind=kind, ref=str(ref), status=status,
+                            reason=reason, changed_at=utcnow())
+    db.session.add(entry)
+    return entry
+
+
+def on_permit_status_changed(permit, old, new):
+    """Registry hook: every permit status change (including issue and renewal) enters the list."""
+    append_status(permit.municipality_id, "permit", permit.number, new)
+
+
+def backfill_status_list(municipality) -> int:
+    """Append an entry for every permit whose current status the list does not show yet (data
+    loaded without going through registry operations, e.g. imports or the demo). Idempotent."""
+    latest = {}
+    for ref, status in (db.session.query(StatusListEntry.ref, StatusListEntry.status)
+                        .filter_by(municipality_id=municipality.id, kind="permit")
+                        .order_by(StatusListEntry.id)):
+        latest[ref] = status
+    added = 0
+    for permit in Permit.query.filter_by(municipality_id=municipality.id).order_by(Permit.id):
+        if latest.get(permit.number) != permit.status:
+            append_status(municipality.id, "permit", permit.number, permit.status)
+            added += 1
+    return added
+
+
+@permit_status_changed.connect
+def _permit_signal(permit, old=None, new=None, **_):
+    on_permit_status_changed(permit, old, new)
+
+
+# --- keys -------------------------------------------------------------------------------------
+
+def active_key(municipality) -> IssuerKey | None:
+    return IssuerKey.query.filter_by(municipality_id=municipality.id, status="active").first()
+
+
+def create_key(municipality, actor=None) -> IssuerKey:
+    """First key of a municipality (or a new one after the active key was revoked)."""
+    if active_key(municipality) is not None:
+        raise ApiError(409, "key_exists", "O município já tem uma chave ativa: use a rotação.")
+    key = _new_key(municipality, actor)
+    backfill_status_list(municipality)  # onboarding: devices must know every permit from now on
+    db.session.commit()
+    return key
+
+
+def _new_key(municipality, actor) -> IssuerKey:
+    last = db.session.query(func.max(IssuerKey.kid)).filter_by(municipality_id=municipality.id).scalar() or 0
+    if last >= MAX_KID:
+        raise ApiError(409, "kid_exhausted", "Identificadores de chave esgotados (máximo 255).")
+    kid = last + 1
+    private = signing.generate()
+    path = keystore.store_private_key(municipality.slug, kid, private)
+    key = IssuerKey(municipality_id=municipality.id, kid=kid, status="active", created_at=utcnow(),
+                    public_key=signing.b64url(signing.public_raw(private)), private_key_file=path)
+    db.session.add(key)
+    db.session.flush()
+    append_status(municipality.id, "key", kid, "active")
+    record("key_create", "issuer_key", key.id, None, {"kid": kid, "public_key": key.public_key},
+           municipality_id=municipality.id, actor=actor)
+    return key
+
+
+def rotate_key(municipality, actor=None) -> IssuerKey:
+    """New active key; the previous one is retired (still verifies what it signed)."""
+    old = active_key(municipality)
+    if old is not None:
+        old.status, old.retired_at = "retired", utcnow()
+        append_status(municipality.id, "key", old.kid, "retired")
+        record("key_retire", "issuer_key", old.id, {"status": "active"}, {"status": "retired"},
+               municipality_id=municipality.id, actor=actor)
+    key = _new_key(municipality, actor)
+    db.session.commit()
+    return key
+
+
+def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
+    """Compromised key: everything it signed verifies as INVÁLIDO; its private file is deleted."""
+    if not reason:
+        raise ApiError(422, "validation_error", "Informe o motivo.", {"reason": ["Obrigatório."]})
+    key = IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid).first()
+    if key is None:
+        raise ApiError(404, "not_found", f"Chave {kid} não encontrada.")
+    if key.status == "revoked":
+        raise ApiError(409, "already_revoked", "Chave já revogada.")
+    before = {"status": key.status}
+    key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
+    keystore.destroy_private_key(key.private_key_file)
+    append_status(municipality.id, "key", kid, "revoked", reason)
+    record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
+           municipality_id=municipality.id, actor=actor)
+    db.session.commit()
+    return key
+
+
+# --- credentials ------------------------------------------------------------------------------
+
+def issue_credential(permit, actor=None, reason="emissão") -> Credential:
+    """Sign a new credential for the permit and its driver. Any earlier active credential of the
+    permit (renewal, vehicle change, lost crachá) becomes superseded in the same transaction."""
+    if permit.status != "ativo":
+        raise ApiError(409, "permit_not_active", "Só se emite crachá para permissão ativa.")
+    today = date.today()
+    if permit.valid_until < today:
+        raise ApiError(409, "permit_expired", "A validade da permissão já terminou.")
+    try:
+        check_permit_number(permit.number)
+    except ValueError as err:
+        raise ApiError(422, "validation_error", "Número de permissão não cabe no crachá.",
+                       {"number": [str(err)]}) from None
+    municipality = db.session.get(Municipality, permit.municipality_id)
+    key = active_key(municipality)
+    if key is None:
+        raise ApiError(409, "no_active_key", "O município não tem chave ativa: crie uma (flask keys create).")
+    serial = (db.session.query(func.max(Credential.serial))
+              .filter_by(municipality_id=municipality.id).scalar() or 0) + 1
+    body = Body(kid=key.kid, ibge_code=int(municipality.ibge_code), serial=serial,
+                expires_on=permit.valid_until, permit_number=permit.number)
+    body_bytes = encode_body(body)
+    payload = make_payload(body_bytes, signing.sign(keystore.load_private_key(key.private_key_file), body_bytes))
+    driver = permit.main_driver
+    credential = Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
+                            operator_id=driver.id if driver else None, issuer_key_id=key.id,
+                            permit_number=permit.number, issued_at=utcnow(), expires_on=permit.valid_until,
+                            payload=payload, status="active")
+    db.session.add(credential)
+    db.session.flush()
+    previous = Credential.query.filter(Credential.permit_id == permit.id, Credential.status == "active",
+                                       Credential.id != credential.id).all()
+    for old in previous:
+        old.status, old.revoked_reason, old.revoked_at = "superseded", reason, utcnow()
+        old.superseded_by_id = credential.id
+        append_status(municipality.id, "credential", old.serial, "superseded", reason)
+        record("credential_supersede", "credential", old.id, {"status": "active"}, {"status": "superseded"},
+               reason=reason, municipality_id=municipality.id, actor=actor)
+    append_status(municipality.id, "credential", serial, "active")
+    record("credential_issue", "credential", credential.id, None,
+           {"serial": serial, "permit": permit.number, "kid": key.kid,
+            "expires_on": credential.expires_on.isoformat()},
+           reason=reason, municipality_id=municipality.id, actor=actor)
+    db.session.commit()
+    return credential
+
+
+def revoke_credential(credential, reason, actor=None) -> Credential:
+    if not reason:
+        raise ApiError(422, "validation_error", "Informe o motivo.", {"reason": ["Obrigatório."]})
+    if credential.status != "active":
+        raise ApiError(409, "not_active", "A credencial não está ativa.")
+    credential.status, credential.revoked_reason, credential.revoked_at = "revoked", reason, utcnow()
+    append_status(credential.municipality_id, "credential", credential.serial, "revoked", reason)
+    record("credential_revoke", "credential", credential.id, {"status": "active"}, {"status": "revoked"},
+           reason=reason, municipality_id=credential.municipality_id, actor=actor)
+    db.session.commit()
+    return credential
+
+
+def latest_credential(permit) -> Credential | None:
+    return Credential.query.filter_by(permit_id=permit.id).order_by(Credential.id.desc()).first()
+
+
+def find_permit(municipality, number) -> Permit:
+    permit = Permit.query.filter_by(municipality_id=municipality.id, number=number).first()
+    if permit is None:
+        raise ApiError(404, "not_found", f"Permissão {number} não encontrada.")
+    return permit
+
+
+# --- trust data for devices -------------------------------------------------------------------
+
+def _aware(dt):
+    return dt if dt is None or dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def _iso(dt):
+    return _aware(dt).astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def trust_keys(municipality, today=None):
+    """Public keys a device needs: the active one, and retired or revoked ones while any
+    credential they signed is unexpired (a revoked key must keep saying INVÁLIDO until then)."""
+    today = today or date.today()
+    still_needed = {kid for (kid,) in db.session.query(IssuerKey.kid).join(
+        Credential, Credential.issuer_key_id == IssuerKey.id).filter(
+        IssuerKey.municipality_id == municipality.id, Credential.expires_on >= today).distinct()}
+    keys = IssuerKey.query.filter_by(municipality_id=municipality.id).order_by(IssuerKey.kid).all()
+    return [{"kid": k.kid, "public_key": k.public_key, "status": k.status, "revoked_reason": k.revoked_reason}
+            for k in keys if k.status == "active" or k.kid in still_needed]
+
+
+def trust_state_tag(municipality) -> str:
+    """ETag base: changes whenever an entry or a key changes."""
+    last = db.session.query(func.max(StatusListEntry.id)).filter_by(municipality_id=municipality.id).scalar() or 0
+    return f"{municipality.id}-{last}-{date.today().isoformat()}"
+
+
+def trust_data(municipality, cursor=0, limit=5000) -> dict:
+    entries = (StatusListEntry.query.filter(StatusListEntry.municipality_id == municipality.id,
+                                            StatusListEntry.id > cursor)
+               .order_by(StatusListEntry.id).limit(limit).all())
+    next_cursor = entries[-1].id if entries else cursor
+    more = bool(entries) and len(entries) == limit
+    return {
+        "municipality": {"ibge_code": int(municipality.ibge_code), "slug": municipality.slug,
+                         "name": municipality.name,
+                         "utc_offset_minutes": int(municipality.setting("utc_offset_minutes", -240))},
+        "generated_at": _iso(utcnow()),
+        "max_age_seconds": int(current_app.config.get("TRUST_DATA_MAX_AGE_HOURS", 72)) * 3600,
+        "keys": trust_keys(municipality),
+        "entries": [{"cursor": e.id, "kind": e.kind, "ref": e.ref, "status": e.status, "reason": e.reason,
+                     "changed_at": _iso(e.changed_at)} for e in entries],
+        "next_cursor": next_cursor,
+        "more": more,
+    }
+
+
+# --- printing ---------------------------------------------------------------------------------
+
+def card_data(credential) -> CardData:
+    permit, operator = credential.permit, credential.operator
+    municipality = db.session.get(Municipality, credential.municipality_id)
+    photo = None
+    if operator is not None and operator.photo_path:
+        photo = str(Path(current_app.instance_path) / "photos" / operator.photo_path)
+    blood = operator.blood_type if operator is not None and municipality.setting("badge_blood_type") else None
+    return CardData(
+        municipality_name=municipality.name, uf=municipality.uf, permit_number=credential.permit_number,
+        operator_name=operator.name if operator else permit.holder_name,
+        plate=permit.vehicle.plate if permit.vehicle else "—",
+        ponto=permit.ponto.name if permit.ponto else "—",
+        valid_until=credential.expires_on, serial=credential.serial, payload=credential.payload,
+        issued_on=_aware(credential.issued_at).date(), blood_type=blood, photo_path=photo,
+        legal_basis=municipality.setting("badge_legal_basis"))
+
+
+def write_files(credential, out_dir) -> dict:
+    """Payload text, crachá PNG and PDF, vest sticker sheet; returns {kind: path}."""
+    from .render import card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    card = card_data(credential)
+    stem = f"cracha-{credential.serial:06d}"
+    files = {"payload": out / f"{stem}.txt", "png": out / f"{stem}.png", "pdf": out / f"{stem}.pdf",
+             "stickers": out / f"{stem}-adesivos.pdf"}
+    files["payload"].write_text(credential.payload + "\n")
+    files["png"].write_bytes(card_png_bytes(card))
+    files["pdf"].write_bytes(card_pdf_bytes(card))
+    files["stickers"].write_bytes(sticker_sheet_pdf_bytes(card))
+    return files
