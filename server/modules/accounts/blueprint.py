@@ -28,6 +28,8 @@ def login():
             error = "Usuário ou senha incorretos."
         elif user.role == "operator":
             error = "Operadores acessam pelo aplicativo (/app/), no modo operador."
+        elif user.role == "fiscal":
+            error = "Fiscais usam o aplicativo de campo em /app/."
         else:
             session.clear()
             session["user_id"] = user.id

@@ -76,7 +76,10 @@ def save_entity(model, municipality, data, obj=None):
     if model is Operator and data.get("company_id") is not None:
         _owned(Company, data["company_id"], municipality.id, "company_id")
     if model in (Operator, Vehicle):
-        _rule_problems(municipality, ENTITY_NAMES[model], data)
+        # On an edit, only what changes is judged: a vehicle that ages past a limit while
+        # registered is a matter for renewal, not a reason to refuse fixing its colour.
+        changed = {k: v for k, v in data.items() if obj is None or getattr(obj, k) != v}
+        _rule_problems(municipality, ENTITY_NAMES[model], changed)
     if model is Ponto and obj is not None and "capacity" in data:
         occupied = Permit.query.filter(Permit.ponto_id == obj.id, Permit.status.in_(OCCUPYING)).count()
         if data["capacity"] < occupied:

@@ -10,35 +10,20 @@ from datetime import date
 
 from ...core.errors import ApiError
 from ...rules import evaluate
-
-ENTITY_PREFIX = {"operator": "operator.", "vehicle": "vehicle."}
-
-
-def _fact_value(value, kind):
-    if kind == "date" and isinstance(value, date):
-        return value.isoformat()
-    if kind == "number" and not isinstance(value, bool):
-        return value
-    return value
+from .facts import FACT_FIELDS, entity_facts
 
 
 def registry_problems(municipality, entity, data, today=None):
     from ..rules.citations import format_citation
     from ..rules.service import composed_for
 
-    prefix = ENTITY_PREFIX.get(entity)
-    if prefix is None:
+    if entity not in ("operator", "vehicle"):
         return {}
     try:
         composed = composed_for(municipality)
     except ApiError:  # no rule pack for this municipality: nothing to check
         return {}
-    facts = {}
-    for name, decl in composed.facts.items():
-        if decl.get("source") == "registry" and name.startswith(prefix):
-            value = data.get(name[len(prefix):])
-            if value is not None and decl.get("type") in ("number", "date", "string", "bool", "enum"):
-                facts[name] = _fact_value(value, decl["type"])
+    facts = entity_facts(entity, data, composed.facts)
     if not facts:
         return {}
     result = evaluate(composed, today or date.today(), facts)
@@ -46,11 +31,11 @@ def registry_problems(municipality, entity, data, today=None):
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]
         refs = list(requirement["_holds"].refs) if requirement.get("_holds") is not None else []
-        if requirement.get("scope") == "roadside" or not refs:
-            continue
-        if any(ref not in facts for ref in refs):
+        if requirement.get("scope") == "roadside" or not refs or any(ref not in facts for ref in refs):
             continue
         message = f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})."
         for ref in refs:
-            problems.setdefault(ref[len(prefix):], []).append(message)
+            field = FACT_FIELDS.get(ref, ref)
+            if message not in problems.get(field, []):
+                problems.setdefault(field, []).append(message)
     return problems

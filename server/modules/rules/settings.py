@@ -1,0 +1,122 @@
+"""What a municipality must (or may) configure for its rule packs, and saving it.
+
+Keys come from the composed packs: decree amounts (amount.decree_key), configurable deadlines
+and windows (config_key), and veto outcomes (vetoes[].option_key). Values are stored in
+municipality.settings["rules"] in the SPEC §6 shape, with the act that set each one in
+settings["rules_sources"], and validated against shared_rules/schemas/config.schema.json.
+"""
+import json
+from datetime import date
+
+import jsonschema
+
+from ...core.audit import record
+from ...core.errors import ApiError
+from ...extensions import db
+from ...rules.compose import REPO_ROOT
+
+VETO_OPTIONS = {"pending": "Pendente (não aplicar; mostrar ao fiscal como pendente)",
+                "veto_upheld": "Veto mantido (dispositivo não vigora)",
+                "veto_overridden": "Veto derrubado pela Câmara (dispositivo vigora)"}
+PERIOD_UNITS = {"days": "dias", "months": "meses", "years": "anos"}
+_SCHEMA = None
+
+
+def _schema():
+    global _SCHEMA
+    if _SCHEMA is None:
+        _SCHEMA = json.loads((REPO_ROOT / "shared_rules" / "schemas" / "config.schema.json").read_text())
+    return _SCHEMA
+
+
+def configurable_keys(composed):
+    """[{kind, key, label_pt, citation}] in composition order, one row per distinct key."""
+    rows, seen = [], set()
+
+    def add(kind, key, entry):
+        if key and (kind, key) not in seen:
+            seen.add((kind, key))
+            rows.append({"kind": kind, "key": key, "label_pt": entry.get("label_pt", key),
+                         "citation": entry.get("citation")})
+
+    for inf in composed.infractions:
+        add("decree_amounts", (inf.get("amount") or {}).get("decree_key"), inf)
+        for measure in inf.get("measures") or []:
+            add("deadlines", (measure.get("deadline") or {}).get("config_key"), measure)
+    for rule in composed.recidivism + composed.escalations:
+        add("periods", (rule.get("window") or {}).get("config_key"), rule)
+    for deadline in composed.deadlines:
+        add("deadlines", deadline.get("config_key"), deadline)
+    for veto in composed.vetoes:
+        add("options", veto.get("option_key"), veto)
+    return rows
+
+
+def current_values(municipality):
+    rules = (municipality.settings or {}).get("rules", {})
+    return {kind: rules.get(kind, {}) for kind in ("decree_amounts", "deadlines", "periods", "options")}
+
+
+def _field(message, field="value"):
+    return ApiError(422, "validation_error", "Dados inválidos.", {field: [message]})
+
+
+def parse_value(kind, form):
+    """Form → the SPEC §6 value for one key. Raises ApiError naming the field."""
+    if kind == "options":
+        option = form.get("option")
+        if option not in VETO_OPTIONS:
+            raise _field("Escolha uma das opções.", "option")
+        return option
+    raw = (form.get("value") or "").strip().replace(",", ".")
+    try:
+        number = float(raw)
+    except ValueError:
+        raise _field("Informe um número.") from None
+    if number < 0 or number != number or number in (float("inf"),):
+        raise _field("Informe um número positivo.")
+    if kind in ("deadlines", "periods"):
+        if not number.is_integer() or number < 1 or number > 3650:
+            raise _field("Informe um número inteiro de 1 a 3650.")
+        if kind == "deadlines":
+            return int(number)
+        unit = form.get("period_unit")
+        if unit not in PERIOD_UNITS:
+            raise _field("Escolha dias, meses ou anos.", "period_unit")
+        return {unit: int(number)}
+    # decree_amounts: one dated row appended to the key's history
+    unit = (form.get("unit") or "").strip().upper()
+    if unit not in ("BRL", "UFM", "UFIR", "UPF", "UPFM"):
+        raise _field("Unidade inválida.", "unit")
+    try:
+        valid_from = date.fromisoformat(form.get("valid_from") or "")
+    except ValueError:
+        raise _field("Data inválida (use AAAA-MM-DD).", "valid_from") from None
+    decree = (form.get("source") or "").strip()
+    if len(decree) < 3:
+        raise _field("Informe o decreto que fixou o valor.", "source")
+    amount_kind = "max" if form.get("amount_kind") == "max" else "value"
+    return {"valid_from": valid_from.isoformat(), "unit": unit, amount_kind: number, "decree": decree}
+
+
+def save_value(municipality, kind, key, value, source):
+    if not source or len(source.strip()) < 3:
+        raise _field("Informe o ato que fundamenta o valor (decreto, sessão da Câmara…).", "source")
+    settings = json.loads(json.dumps(municipality.settings or {}))
+    rules = settings.setdefault("rules", {})
+    before = json.loads(json.dumps(rules.get(kind, {}).get(key)))
+    if kind == "decree_amounts":
+        rows = [r for r in rules.setdefault(kind, {}).get(key, []) if r["valid_from"] != value["valid_from"]]
+        rules[kind][key] = sorted(rows + [value], key=lambda r: r["valid_from"])
+    else:
+        rules.setdefault(kind, {})[key] = value
+    candidate = {"spec_version": "1.0.0", "municipality": municipality.slug, **rules}
+    try:
+        jsonschema.validate(candidate, _schema())
+    except jsonschema.ValidationError as exc:
+        raise _field(f"Valor recusado pelo esquema de configuração: {exc.message}") from None
+    settings.setdefault("rules_sources", {})[f"{kind}:{key}"] = source.strip()
+    municipality.settings = settings
+    record("configure_rules", "municipality", municipality.id, {kind: {key: before}},
+           {kind: {key: rules[kind][key]}}, reason=source.strip(), municipality_id=municipality.id)
+    db.session.commit()

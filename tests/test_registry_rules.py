@@ -1,0 +1,162 @@
+"""Registry validation from the rule packs, and the municipality's rule configuration page."""
+import re
+from datetime import date
+
+import pytest
+
+from conftest import csrf_token, login
+from server.core.errors import ApiError
+from server.extensions import db
+from server.modules.registry import facts as registry_facts
+from server.modules.registry.models import Municipality, Vehicle
+from server.modules.registry.operations import save_entity
+from server.modules.rules.service import composed_for
+
+TODAY = date.today()
+
+
+def _vehicle(**over):
+    data = {"plate": "QWE1R23", "renavam": "00000000019", "chassis": "9C2KC1670FR500001",
+            "make": "Honda", "model": "CG 160", "year_manufacture": TODAY.year, "engine_cc": 160,
+            "plate_category": "aluguel", "plate_colour": "vermelha"}
+    data.update(over)
+    return data
+
+
+def _muni(slug):
+    return Municipality.query.filter_by(slug=slug).one()
+
+
+def test_every_mapped_registry_fact_is_declared_in_a_pack(app, demo):
+    with app.app_context():
+        declared = {}
+        for slug in ("nortelandia", "sapezal", "paranatinga"):
+            declared.update(composed_for(_muni(slug)).facts)
+    mapped = set(registry_facts.OPERATOR_FACTS) | set(registry_facts.VEHICLE_FACTS)
+    assert mapped - set(declared) == set()
+    for name in mapped:
+        assert declared[name]["source"] == "registry"
+
+
+@pytest.mark.parametrize("cc, refused", [(124, True), (125, False), (350, False), (351, True)])
+def test_sapezal_engine_limits_cite_the_article(app, demo, cc, refused):
+    with app.app_context():
+        muni = _muni("sapezal")
+        if refused:
+            with pytest.raises(ApiError) as err:
+                save_entity(Vehicle, muni, _vehicle(engine_cc=cc))
+            assert err.value.status == 422
+            assert any("Lei 125/1999, art. 5º" in m for m in err.value.fields["engine_cc"])
+            assert Vehicle.query.filter_by(plate="QWE1R23").first() is None
+        else:
+            assert save_entity(Vehicle, muni, _vehicle(engine_cc=cc)).engine_cc == cc
+
+
+def test_vetoed_vehicle_age_is_not_enforced_until_the_municipality_decides(app, demo):
+    old = _vehicle(year_manufacture=TODAY.year - 12, plate="OLD1A23")
+    with app.app_context():
+        muni = _muni("paranatinga")
+        # Veto 002/2007 pending: the 7-year limit of art. 8 must not refuse anything.
+        assert save_entity(Vehicle, muni, old).year_manufacture == TODAY.year - 12
+        muni.settings = {**muni.settings, "rules": {"options": {
+            key: "veto_overridden" for key in _veto_keys(muni)}}}
+        db.session.commit()
+        with pytest.raises(ApiError) as err:
+            save_entity(Vehicle, muni, dict(old, plate="OLD2B34"))
+        assert any("Lei 311/2007" in m for m in err.value.fields["year_manufacture"])
+
+
+def _veto_keys(muni):
+    return [v["option_key"] for v in composed_for(muni).vetoes]
+
+
+def test_federal_age_rule_refuses_a_20_year_old_operator(app, demo):
+    base = {"name": "Teste da Silva", "cpf": "52998224725", "cnh_number": "02650306461",
+            "cnh_category": "A", "cnh_first_issue_date": date(2015, 1, 1),
+            "cnh_expiry": date(TODAY.year + 3, 1, 1)}
+    young = date(TODAY.year - 20, 1, 1)
+    with app.app_context():
+        with pytest.raises(ApiError) as err:
+            save_entity(_operator_model(), _muni("sapezal"), dict(base, birth_date=young))
+        assert any("Lei 12.009/2009, art. 2º, I" in m for m in err.value.fields["birth_date"])
+        ok = save_entity(_operator_model(), _muni("sapezal"), dict(base, birth_date=date(TODAY.year - 30, 1, 1)))
+        assert ok.id is not None
+
+
+def _operator_model():
+    from server.modules.registry.models import Operator
+    return Operator
+
+
+def test_editing_an_aged_vehicle_is_judged_only_on_what_changes(app, demo):
+    with app.app_context():
+        muni = _muni("sapezal")
+        vehicle = save_entity(Vehicle, muni, _vehicle())
+        vehicle.year_manufacture = TODAY.year - 10  # it aged in the registry
+        db.session.commit()
+        updated = save_entity(Vehicle, muni, {"plate_colour": "cinza", "year_manufacture": TODAY.year - 10}, vehicle)
+        assert updated.plate_colour == "cinza"
+
+
+def test_rules_configuration_page_saves_veto_outcome_with_audit(client, app, demo):
+    login(client, "backoffice.paranatinga")
+    page = client.get("/bo/regras/configuracao")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "não configurado" in html
+    with app.app_context():
+        key = _veto_keys(_muni("paranatinga"))[0]
+    token = csrf_token(client, "/bo/regras/configuracao")
+    missing_source = client.post("/bo/regras/configuracao", data={
+        "csrf_token": token, "kind": "options", "key": key, "option": "veto_upheld", "source": ""})
+    assert missing_source.status_code == 422
+    assert "Informe o ato" in missing_source.get_data(as_text=True)
+    saved = client.post("/bo/regras/configuracao", data={
+        "csrf_token": token, "kind": "options", "key": key, "option": "veto_upheld",
+        "source": "Veto mantido na sessão da Câmara de 15/10/2007"})
+    assert saved.status_code == 302
+    with app.app_context():
+        from server.core.audit import AuditLog
+        muni = _muni("paranatinga")
+        assert muni.settings["rules"]["options"][key] == "veto_upheld"
+        entry = AuditLog.query.filter_by(action="configure_rules").one()
+        assert entry.after == {"options": {key: "veto_upheld"}}
+        assert "Câmara" in entry.reason
+
+
+def test_decree_amount_configuration_validates_fields(client, app, demo):
+    login(client, "backoffice.sapezal")
+    with app.app_context():
+        from server.modules.rules.settings import configurable_keys
+        keys = [k for k in configurable_keys(composed_for(_muni("sapezal"))) if k["kind"] == "decree_amounts"]
+    assert keys, "Sapezal leaves fines to a decree: there must be decree keys to configure"
+    token = csrf_token(client, "/bo/regras/configuracao")
+    bad = client.post("/bo/regras/configuracao", data={
+        "csrf_token": token, "kind": "decree_amounts", "key": keys[0]["key"], "value": "abc",
+        "unit": "BRL", "valid_from": "2024-01-01", "source": "Decreto 1/2024"})
+    assert bad.status_code == 422 and "Informe um número." in bad.get_data(as_text=True)
+    good = client.post("/bo/regras/configuracao", data={
+        "csrf_token": token, "kind": "decree_amounts", "key": keys[0]["key"], "value": "150,00",
+        "unit": "BRL", "amount_kind": "value", "valid_from": "2024-01-01", "source": "Decreto 1/2024"})
+    assert good.status_code == 302
+    with app.app_context():
+        rows = _muni("sapezal").settings["rules"]["decree_amounts"][keys[0]["key"]]
+    assert rows == [{"valid_from": "2024-01-01", "unit": "BRL", "value": 150.0, "decree": "Decreto 1/2024"}]
+
+
+def test_fiscal_cannot_open_rules_configuration(client, demo):
+    response = client.post("/login", data={"username": "fiscal.sapezal", "password": "demo-motofiscal",
+                                           "csrf_token": csrf_token(client)})
+    assert response.status_code == 401
+    assert "Fiscais usam o aplicativo de campo" in response.get_data(as_text=True)
+    assert client.get("/bo/regras/configuracao").status_code == 302  # to the login page
+
+
+def test_catalogue_lists_every_infraction_with_citation(client, app, demo):
+    login(client, "backoffice.paranatinga")
+    html = client.get("/bo/regras/").get_data(as_text=True)
+    with app.app_context():
+        composed = composed_for(_muni("paranatinga"))
+    for inf in composed.infractions:
+        assert inf["label_pt"] in html.replace("&#34;", '"').replace("&#39;", "'") or \
+            re.sub(r"\s+", " ", inf["label_pt"])[:30] in html
