@@ -10,3 +10,5 @@ def register_cli(app):
     from .modules.credentials.cli import credentials_cli, keys_cli
     for command in (keys_cli, credentials_cli):
         app.cli.add_command(command)
+    from .modules.operator_portal.cli import operator_cli
+    app.cli.add_command(operator_cli)

@@ -171,7 +171,7 @@ def test_shipped_files_skip_build_inputs(pwa_copy):
     files = shipped_files(pwa_copy)
     assert "index.html" in files and "js/sw-bridge.js" in files
     assert not any(f.startswith(("scripts/", "node_modules/", ".")) for f in files)
-    assert "package.json" not in files and "sw.js" not in files
+    assert "package.json" not in files and "sw.js" not in files and "README.md" not in files
 
 
 IMPORT_RE = re.compile(r"""(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}/[^'"]+)['"]|import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)""")

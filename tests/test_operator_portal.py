@@ -134,3 +134,41 @@ def test_photo_is_served_only_to_its_operator(client, demo, app, tmp_path):
 def test_municipalities_list_is_public(client, demo):
     names = [m["slug"] for m in client.get("/api/v1/operator/municipalities").json]
     assert sorted(names) == ["nortelandia", "paranatinga", "sapezal"]
+
+
+def test_me_carries_the_active_credential_payload(client, demo):
+    from server.modules.credentials import operations as credentials
+
+    operator, permit = _operator_with_permit("sapezal")
+    code = create_operator_access(operator)
+    db.session.commit()
+    token = _activate(client, "sapezal", code).json["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/v1/operator/me", headers=headers).json["credential_payload"] is None
+
+    muni = Municipality.query.filter_by(slug="sapezal").one()
+    credentials.create_key(muni)
+    issued = credentials.issue_credential(permit)
+    body = client.get("/api/v1/operator/me", headers=headers).json
+    assert body["credential_payload"] == issued.payload
+    assert body["credential_serial"] == issued.serial
+
+    credentials.revoke_credential(issued, "crachá extraviado")
+    assert client.get("/api/v1/operator/me", headers=headers).json["credential_payload"] is None
+
+
+def test_cli_prints_a_code_that_activates(app, client, demo):
+    operator, permit = _operator_with_permit("sapezal")
+    result = app.test_cli_runner().invoke(
+        args=["operator", "code", "--municipality", "sapezal", "--permit", permit.number])
+    assert result.exit_code == 0, result.output
+    assert operator.name in result.output
+    code = result.output.split("código ")[1].split(" ")[0]
+    assert _activate(client, "sapezal", code).status_code == 200
+
+
+def test_cli_refuses_an_unknown_permit(app, demo):
+    result = app.test_cli_runner().invoke(
+        args=["operator", "code", "--municipality", "sapezal", "--permit", "999/1999"])
+    assert result.exit_code != 0
+    assert "999/1999" in result.output

@@ -92,6 +92,7 @@ def page(context):
 def operator_access(live_app):
     """Give a demo operator of `slug` a photo and a first-access code, as the back office does."""
     from server.extensions import db
+    from server.modules.credentials import operations as credentials
     from server.modules.operator_portal.operations import create_operator_access
     from server.modules.registry.models import Municipality, Permit
 
@@ -109,7 +110,12 @@ def operator_access(live_app):
             operator.photo_path = f"operator-{operator.id}.jpg"
             code = create_operator_access(operator)
             db.session.commit()
-            return {"slug": slug, "code": code, "name": operator.name,
+            payload = None
+            if status == "ativo":  # the back office signs crachás of active permits only
+                if credentials.active_key(muni) is None:
+                    credentials.create_key(muni)
+                payload = credentials.issue_credential(permit).payload
+            return {"slug": slug, "code": code, "name": operator.name, "payload": payload,
                     "permit_number": permit.number, "plate": permit.vehicle.plate}
     return make
 

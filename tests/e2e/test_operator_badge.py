@@ -1,7 +1,10 @@
 """The operator's digital crachá in a real browser: first access, offline reload, updates."""
 import os
+from io import BytesIO
 from pathlib import Path
 
+import zxingcpp
+from PIL import Image
 from playwright.sync_api import expect
 
 from conftest import shell_version, wait_for_service_worker
@@ -12,6 +15,14 @@ SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 def _shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _decode_qr(page):
+    """Read the crachá's QR from a screenshot with a real decoder, as a fiscal's phone would."""
+    image = Image.open(BytesIO(page.locator("#badge-qr").screenshot()))
+    results = zxingcpp.read_barcodes(image)
+    assert len(results) == 1, "no readable QR on the crachá"
+    return results[0].text
 
 
 def _first_access(page, live_server, access):
@@ -33,6 +44,7 @@ def test_badge_shows_offline_after_reload(page, context, live_server, operator_a
     expect(page.locator("#badge-sync")).to_contain_text("Atualizado agora")
     wait_for_service_worker(page)
     _shot(page, "operator-badge")
+    assert _decode_qr(page) == access["payload"]
 
     context.set_offline(True)
     page.reload()
@@ -44,6 +56,7 @@ def test_badge_shows_offline_after_reload(page, context, live_server, operator_a
     photo = page.locator("img.badge-photo")
     expect(photo).to_be_visible()
     assert photo.evaluate("img => img.complete && img.naturalWidth") == 240
+    assert _decode_qr(page) == access["payload"]  # the QR is drawn on the phone, offline
     _shot(page, "operator-badge-offline")
 
     page.get_by_role("button", name="Minhas autuações").click()

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 # Top-level entries of pwa/ that are build inputs, not part of what the phone downloads.
-NOT_SHIPPED = {"node_modules", "scripts", "package.json", "package-lock.json", "sw.js"}
+NOT_SHIPPED = {"node_modules", "scripts", "package.json", "package-lock.json", "sw.js", "README.md"}
 SW_VERSION_TOKEN = '"__SHELL_VERSION__"'
 SW_FILES_TOKEN = '["__SHELL_FILES__"]'
 

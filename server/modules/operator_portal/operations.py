@@ -14,6 +14,7 @@ from ...core.auth import hash_token, issue_api_token, utcnow
 from ...core.errors import ApiError
 from ...extensions import db
 from ..accounts.models import FirstAccessCode, User
+from ..credentials.models import Credential
 from ..registry.models import (PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality, Permit,
                                permit_drivers)
 
@@ -102,9 +103,14 @@ def permit_for(operator):
     return sorted(permits, key=lambda p: (p.status == "ativo", p.valid_until), reverse=True)[0]
 
 
-def credential_payload(permit):
-    """The signed QR payload of the permit's current crachá, or None while none is issued."""
-    return None
+def current_credential(permit, operator):
+    """The permit's active crachá if it was issued to this operator (a company permit's crachá
+    names one driver), else None: no crachá issued yet, revoked, or another driver's."""
+    credential = (Credential.query.filter_by(permit_id=permit.id, status="active")
+                  .order_by(Credential.id.desc()).first())
+    if credential is None or credential.operator_id not in (None, operator.id):
+        return None
+    return credential
 
 
 def autos_for(operator):
@@ -120,6 +126,7 @@ def badge_for(user):
         raise ApiError(403, "forbidden")
     muni = db.session.get(Municipality, operator.municipality_id)
     permit = permit_for(operator)
+    credential = current_credential(permit, operator) if permit else None
     return {
         "name": operator.name,
         "photo_url": "/api/v1/operator/photo" if operator.photo_path else None,
@@ -133,6 +140,7 @@ def badge_for(user):
         "status": permit.status if permit else None,
         "status_label": PERMIT_STATUS_LABELS.get(permit.status) if permit else None,
         "valid_until": permit.valid_until.isoformat() if permit else None,
-        "credential_payload": credential_payload(permit) if permit else None,
+        "credential_payload": credential.payload if credential else None,
+        "credential_serial": credential.serial if credential else None,
         "autos": autos_for(operator),
     }
