@@ -118,17 +118,3 @@ def operator_access(live_app):
             return {"slug": slug, "code": code, "name": operator.name, "payload": payload,
                     "permit_number": permit.number, "plate": permit.vehicle.plate}
     return make
-
-
-def wait_for_service_worker(page):
-    """Wait until the page is controlled by the service worker (the shell is precached then)."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=15000)
-
-
-def shell_version(page):
-    """Version of the worker controlling the page, asked the way the app asks it."""
-    return page.evaluate("""() => new Promise((resolve) => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = (event) => resolve(event.data.version);
-        navigator.serviceWorker.controller.postMessage({ type: 'GET_VERSION' }, [channel.port2]);
-    })""")

@@ -7,7 +7,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from conftest import shell_version, wait_for_service_worker
+from .helpers import shell_version, wait_for_service_worker
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
