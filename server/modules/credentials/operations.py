@@ -288,3 +288,10 @@ def write_files(credential, out_dir) -> dict:
     files["pdf"].write_bytes(card_pdf_bytes(card))
     files["stickers"].write_bytes(sticker_sheet_pdf_bytes(card))
     return files
+
+
+def current_payload(permit) -> str | None:
+    """QR payload of the permit's active crachá (for the operator's digital crachá), or None."""
+    credential = Credential.query.filter_by(permit_id=permit.id, status="active").order_by(
+        Credential.id.desc()).first()
+    return credential.payload if credential else None
