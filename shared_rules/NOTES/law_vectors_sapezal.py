@@ -1,0 +1,156 @@
+"""Hand-written vectors for Sapezal Lei 125/1999 (see law_vectors_common.py)."""
+from law_vectors_common import Builder, F
+
+b = Builder("sapezal", ["sapezal-lei-125-1999.json"], "law-sapezal",
+            "Sapezal, Lei nº 125/1999: requisitos, multas fixadas por decreto (art. 24), renovação/caducidade do alvará (art. 10), reincidência (art. 29), inabilitação (art. 26).")
+DEC = {"basis": "decree", "unit": None, "value": None, "brl_cents": None}
+U_DL = {"kind": "deadline", "id": "sap.prazo.defesa", "reason": "unconfigured_deadline", "config_key": "sapezal.prazo_defesa"}
+def UA(short): return {"kind": "infraction", "id": "sap.inf." + short, "reason": "unconfigured_amount", "config_key": "sapezal.multa." + short}
+def one(short, name, set, drop=(), **kw):
+    b.case(name, set=set, drop=drop, expected={
+        "failed": [F("sap.req." + short, ["sap.inf." + short])],
+        "infractions": [{"id": "sap.inf." + short, "triggered_by": ["sap.req." + short], "amount": DEC,
+                         "penalty": {"kind": "multa", "alternatives": ["advertencia", "suspensao", "cassacao"]},
+                         "recidivism": {"rule": "sap.reincidencia", "applied": False, "prior_count": 0}}],
+        "escalations": [], "undecided": [UA(short), U_DL]}, **kw)
+DL = [{"id": "sap.prazo.defesa", "kind": "defesa", "days": None, "starts": "notificacao"},
+      {"id": "sap.prazo.suspensao_renovacao", "kind": "caducidade", "days": 30, "starts": "vencimento"},
+      {"id": "sap.prazo.seguro_antecedencia", "kind": "renovacao", "days": 5, "starts": "vencimento"}]
+b.case("Baseline compliant; defence deadline left unset by art. 28 VI → unconfigured",
+       expected={"failed": [], "infractions": [], "escalations": [], "deadlines": DL, "undecided": [U_DL]})
+one("um_passageiro", "art. 13 caput (and art. 22 VI erratum): two passengers", {"passenger.count": 2})
+b.case("art. 5º: 125 cc passes", set={"vehicle.engine_cc": 125}, expected={"failed": []})
+one("cilindrada", "art. 5º: 124 cc fails", {"vehicle.engine_cc": 124})
+b.case("art. 5º: 350 cc passes", set={"vehicle.engine_cc": 350}, expected={"failed": []})
+one("cilindrada", "art. 5º: 351 cc fails", {"vehicle.engine_cc": 351})
+b.case("art. 5º: 3 years of use (2022 model in 2025) passes", set={"vehicle.manufacture_year": 2022}, expected={"failed": []})
+one("idade_veiculo", "art. 5º: 4 years of use fails", {"vehicle.manufacture_year": 2021})
+one("propriedade", "art. 5º (erratum: 'firma'): motorcycle not owned by the permit holder", {"vehicle.registered_to_holder": False})
+one("seguro", "art. 4º: insurance expired", {"insurance.valid_until": "2025-06-09", "insurance.renewal_filed": True})
+b.case("art. 4º § 2º: policy expires in exactly 5 days, renewal not yet filed → still on time",
+       set={"insurance.valid_until": "2025-06-15"}, expected={"failed": []})
+one("seguro_renovacao_5_dias", "art. 4º § 2º: policy expires in 4 days and renewal not filed", {"insurance.valid_until": "2025-06-14"})
+b.case("art. 4º § 2º: policy expires in 4 days, renewal filed → ok", set={"insurance.valid_until": "2025-06-14", "insurance.renewal_filed": True},
+       expected={"failed": []})
+one("seguro_coberturas", "art. 4º § 1º: coverage below the minimums", {"insurance.coverage_ok": False})
+one("habilitacao", "art. 6º I: no full licence for the category", {"operator.cnh_category_ok": False})
+one("processo_criminal", "art. 6º II: answering a criminal case", {"operator.criminal_certificate_ok": False})
+one("issqn", "art. 6º III: not registered for ISSQN", {"operator.issqn_registered": False})
+one("residencia", "art. 6º V: does not live in Sapezal", {"operator.resident_in_municipality": False})
+one("quitacao_eleitoral", "art. 6º VI: no electoral clearance", {"operator.electoral_ok": False})
+one("sem_vinculo", "art. 6º VII: no declaration of no employment", {"operator.no_other_job_declaration": False})
+SEM = {"id": "sap.inf.sem_alvara", "amount": DEC, "measures": [{"kind": "remocao", "days": None}]}
+b.case("art. 27: found without alvará → removal + fine of the Código Tributário (unconfigured); validity rules not applicable",
+       set={"permit.exists": False},
+       expected={"failed": [F("sap.req.alvara_existente", ["sap.inf.sem_alvara"])], "infractions": [dict(SEM, triggered_by=["sap.req.alvara_existente"])],
+                 "escalations": [], "undecided": [UA("sem_alvara"), U_DL]})
+b.case("art. 27: alvará cassado counts as no alvará", set={"permit.status": "cassado"},
+       expected={"failed": [F("sap.req.alvara_ativo", ["sap.inf.sem_alvara"])], "infractions": [dict(SEM, triggered_by=["sap.req.alvara_ativo"])]})
+b.case("art. 10 § 1º: alvará valid through today passes", set={"permit.valid_until": "2025-06-10"}, expected={"failed": []})
+VENC = {"id": "sap.inf.alvara_vencido", "amount": DEC, "measures": [{"kind": "suspensao", "days": 30, "starts": "notificacao", "due": None}]}
+b.case("art. 10 § 2º: 1 day after expiry → suspended automatically, fine (unconfigured), 30 days to regularize",
+       set={"permit.valid_until": "2025-06-09"},
+       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])], "infractions": [dict(VENC, triggered_by=["sap.req.alvara_renovado"])],
+                 "escalations": [], "undecided": [UA("alvara_vencido"), U_DL]})
+b.case("art. 10 § 2º: day 30 after expiry → still only suspended", set={"permit.valid_until": "2025-05-11"},
+       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
+b.case("art. 10 §§ 2º-3º + art. 27 + art. 26: day 31 after expiry → lapsed (without alvará, removal); two fines at once reach the art. 26 limit",
+       set={"permit.valid_until": "2025-05-10"},
+       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"]), F("sap.req.alvara_nao_caducado", ["sap.inf.sem_alvara"])],
+                 "infractions": [dict(SEM, triggered_by=["sap.req.alvara_nao_caducado"]), dict(VENC, triggered_by=["sap.req.alvara_renovado"])],
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 0, "current": 2, "count": 2,
+                                  "measure": {"kind": "inabilitacao"}}],
+                 "undecided": [UA("sem_alvara"), UA("alvara_vencido"), U_DL]})
+P99 = {"permit.issued_on": "1999-12-15", "permit.valid_until": "2000-12-31"}
+b.case("art. 11 § 2º: permit issued in 1999 still valid on 2000-03-31", date="2000-03-31", set=P99, expected={"failed": []})
+b.case("art. 11 § 2º: permit issued in 1999 expired on 2000-04-01 even if the registry says later", date="2000-04-01", set=P99,
+       expected={"failed": [F("sap.req.alvara_1999", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
+b.case("art. 11 § 2º: a permit issued in 2000 is not affected", date="2000-04-01",
+       set={"permit.issued_on": "2000-01-10", "permit.valid_until": "2001-03-31"}, expected={"failed": []})
+b.case("art. 12 I: red plate but plated elsewhere → only the municipal rule fails", set={"vehicle.plated_in_municipality": False},
+       expected={"failed": [F("sap.req.aluguel_detran_mt", ["sap.inf.aluguel_detran_mt"])]})
+b.case("art. 12 I + Res. 943 art. 2º: no red plate fails both", set={"vehicle.red_plate": False},
+       expected={"failed": [F("fed.req.categoria_aluguel", ["fed.inf.ctb244_ix"]), F("sap.req.aluguel_detran_mt", ["sap.inf.aluguel_detran_mt"])]})
+one("retrovisores", "art. 12 II: one mirror", {"equipment.mirrors_count": 1})
+one("capacetes_a_bordo", "art. 12 III: one helmet on board", {"equipment.helmets_on_board": 1})
+one("identificacao_ponto_alvara", "art. 12 IV: no ponto/alvará identification", {"vehicle.ponto_permit_displayed": False})
+b.case("art. 12 V + Res. 943 art. 3º I: no front mata-cachorro", set={"equipment.mata_cachorro": False},
+       expected={"failed": [F("fed.req.protetor_motor_pernas", ["fed.inf.ctb244_ix"]), F("sap.req.mata_cachorro_dianteiro", ["sap.inf.mata_cachorro_dianteiro"])]})
+one("mata_cachorro_traseiro", "art. 12 V: no rear mata-cachorro", {"equipment.mata_cachorro_rear": False})
+b.case("art. 12 V + Res. 943 art. 3º III: no passenger handle", set={"equipment.grab_handle": False},
+       expected={"failed": [F("fed.req.dispositivo_passageiro", ["fed.inf.ctb244_ix"]), F("sap.req.alca_seguranca", ["sap.inf.alca_seguranca"])]})
+b.case("art. 12 V: foot protector of exactly 10 cm passes", set={"equipment.foot_protector_cm": 10}, expected={"failed": []})
+one("protetor_pe", "art. 12 V: foot protector of 9.5 cm fails", {"equipment.foot_protector_cm": 9.5})
+one("encosto", "art. 12 V: no backrest", {"equipment.passenger_backrest": False})
+one("capacidade_peso", "art. 12 VI: over the manufacturer's weight capacity", {"vehicle.within_weight_capacity": False})
+one("protetor_escapamento", "art. 12 VII: no exhaust protector", {"equipment.exhaust_protector": False})
+b.case("art. 13: passenger aged exactly 10 passes", set={"passenger.age_years": 10}, expected={"failed": []})
+one("idade_minima_passageiro", "art. 13: passenger aged 9 fails", {"passenger.age_years": 9})
+one("farol_baixo", "art. 13 § 1º: low beam off", {"vehicle.headlight_on": False})
+one("passageiro_embriagado", "art. 13 § 2º: visibly drunk passenger", {"passenger.intoxicated": True})
+b.case("art. 13 § 2º: backpack of exactly 5 kg passes", set={"passenger.baggage_kg": 5}, expected={"failed": []})
+one("bagagem", "art. 13 § 2º: backpack of 5.1 kg fails", {"passenger.baggage_kg": 5.1})
+one("bagagem", "art. 13 § 2º: shoulder bag is not backpack-type", {"passenger.baggage_kind": "sacola_tiracolo", "passenger.baggage_kg": 1})
+b.case("art. 13 § 2º: no baggage and no weight recorded passes", set={"passenger.baggage_kind": "nenhuma", "passenger.baggage_kg": None},
+       expected={"failed": []})
+one("vistoria", "art. 14: vistoria expired", {"vehicle.inspection_valid_until": "2025-06-09"})
+one("capacete_condutor", "art. 16 I: driver helmet without INMETRO seal", {"driver.helmet_inmetro": False})
+b.case("art. 16 II + Lei 12.009 art. 2º IV: vest not reflective fails both", set={"driver.vest_retroreflective": False},
+       expected={"failed": [F("fed.req.colete_retrorrefletivo", ["fed.inf.ctb244_ix"]), F("sap.req.colete", ["sap.inf.colete"])]})
+one("colete", "art. 16 II: vest without ponto and alvará number", {"driver.vest_shows_ponto_permit": False})
+one("cnh_documentos", "art. 16 III: CNH not carried", {"driver.carries_cnh": False})
+one("calcado", "art. 16 IV: inadequate footwear", {"driver.footwear_ok": False})
+one("capacete_passageiro", "art. 17 I: passenger without helmet", {"passenger.helmet": False})
+one("protetor_chuva", "art. 17 II: raining, rain protector not yellow",
+    {"context.raining": True, "passenger.rain_protection": True, "passenger.rain_protection_yellow": False})
+b.case("art. 17 II: not raining → rain protector not applicable", set={"passenger.rain_protection": False}, expected={"failed": []})
+one("ponto_oficial", "art. 21: parked at an official taxi/bus stop", {"parking.at_official_stop": True})
+one("aliciamento", "art. 21: touting passengers", {"conduct.soliciting": True})
+one("conservacao", "art. 22 I: vehicle not kept in good condition", {"vehicle.condition_ok": False})
+one("recusa", "art. 22 III: refused a passenger", {"conduct.refused_passenger": True})
+one("percurso", "art. 22 V: longer route", {"conduct.detour": True})
+one("documentacao_valida", "art. 22 VIII: vehicle documents expired", {"vehicle.documents_valid": False})
+one("ordem_ponto", "art. 22 IX: ignored the ponto queue", {"conduct.ignored_ponto_order": True})
+one("fiscalizacao", "art. 22 X: obstructed the inspection", {"conduct.obstructed_inspection": True})
+one("alcool", "art. 22 XI: signs of alcohol", {"driver.intoxicated": True})
+b.case("art. 22 XII: pickup exactly 100 m from another taxi stand passes", set={"pickup.distance_to_taxi_stand_m": 100}, expected={"failed": []})
+one("distancia_ponto_taxi", "art. 22 XII: pickup 99 m from another taxi stand fails", {"pickup.distance_to_taxi_stand_m": 99})
+one("informa_tarifa", "art. 22 XIV: fare not informed", {"conduct.fare_not_informed": True})
+# amounts by decree (art. 24), recidivism (art. 29), disqualification (art. 26)
+D50 = {"decree_amounts": {"sapezal.multa.calcado": [{"valid_from": "2025-01-01", "unit": "BRL", "value": 50, "decree": "Decreto nº 5/2025"}]}}
+b.case("art. 24: amount configured by decree (R$ 50,00)", set={"driver.footwear_ok": False}, config_overrides=D50,
+       expected={"infractions": [{"id": "sap.inf.calcado", "amount": {"basis": "decree", "unit": "BRL", "value": 50, "brl_cents": 5000, "decree": "Decreto nº 5/2025"}}],
+                 "undecided": [U_DL]})
+b.case("art. 24: a decree row dated after the inspection is not used", set={"driver.footwear_ok": False},
+       config_overrides={"decree_amounts": {"sapezal.multa.calcado": [{"valid_from": "2025-07-01", "unit": "BRL", "value": 50}]}},
+       expected={"infractions": [{"id": "sap.inf.calcado", "amount": DEC}], "undecided": [UA("calcado"), U_DL]})
+HC = [{"infraction": "sap.inf.calcado", "date": "2025-01-10"}]
+b.case("art. 29 + art. 26: window configured (6 months), prior same fine → doubled to R$ 100; second fine in a year → inabilitação",
+       set={"driver.footwear_ok": False}, history=HC,
+       config_overrides=dict(D50, periods={"sapezal.recidivism_window": {"months": 6}}),
+       expected={"infractions": [{"id": "sap.inf.calcado", "amount": {"value": 100, "brl_cents": 10000},
+                                  "recidivism": {"applied": True, "prior_count": 1, "window_from": "2024-12-10"}}],
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "count": 2,
+                                  "window_from": "2024-06-10", "window_to": "2025-06-10"}]})
+b.case("art. 29: window not configured → recidivism undecided, amount not doubled", set={"driver.footwear_ok": False}, history=HC,
+       config_overrides=D50,
+       expected={"infractions": [{"id": "sap.inf.calcado", "amount": {"value": 50}, "recidivism": {"applied": None}}],
+                 "undecided": [{"kind": "infraction", "id": "sap.inf.calcado", "reason": "unconfigured_window", "config_key": "sapezal.recidivism_window"}, U_DL]})
+b.case("art. 26: prior fine 1 year + 1 day ago is outside the year → no inabilitação", set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.calcado", "date": "2024-06-09"}],
+       config_overrides=dict(D50, periods={"sapezal.recidivism_window": {"years": 2}}),
+       expected={"infractions": [{"id": "sap.inf.calcado", "amount": {"value": 100}, "recidivism": {"applied": True}}], "escalations": []})
+b.case("art. 26: prior fine exactly 1 year ago counts", set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2024-06-10"}],
+       expected={"infractions": [{"id": "sap.inf.calcado", "recidivism": {"applied": False}}],
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 1, "current": 1}]})
+b.case("art. 26: two earlier written warnings + a fine now → neither 3 warnings nor 2 fines", set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.calcado", "date": "2025-01-10", "penalty": "advertencia"},
+                {"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "penalty": "advertencia"}],
+       expected={"escalations": []})
+b.case("art. 32: the day before the law nothing applies", date="1999-11-21", set={"driver.footwear_ok": False},
+       expected={"failed": [], "deadlines": []})
+b.case("art. 31-32: on 1999-11-22 the law applies; 90-day regulation deadline listed", date="1999-11-22", set={"driver.footwear_ok": False},
+       expected={"failed": [F("sap.req.calcado", ["sap.inf.calcado"])],
+                 "deadlines": DL + [{"id": "sap.prazo.regulamentacao", "kind": "outro", "days": 90, "starts": "publicacao"}]})
+b.write("law-sapezal.json")
