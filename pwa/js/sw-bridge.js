@@ -63,6 +63,8 @@ export async function registerServiceWorker({ prompt, acceptButton }) {
     updateViaCache: 'none',
   });
   if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
+  // Ask the browser not to evict our storage (crachá, drafts, outbox) under pressure.
+  if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   registration.addEventListener('updatefound', () => {
     const worker = registration.installing;
     if (!worker) return;

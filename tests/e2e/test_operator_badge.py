@@ -74,6 +74,17 @@ def test_badge_shows_offline_after_reload(page, context, live_server, operator_a
     assert cached and not [u for u in cached if "/api/" in u]
 
 
+def test_suspended_permit_shows_its_status_and_no_valid_badge(page, live_server, operator_access):
+    access = operator_access("sapezal", status="suspenso")
+    _first_access(page, live_server, access)
+    status = page.locator("#badge-status")
+    expect(status).to_have_text("Suspenso")
+    expect(status).to_have_class("status status-suspenso")
+    expect(page.locator("#badge-qr")).to_have_count(0)
+    expect(page.locator("#badge-no-qr")).to_contain_text("Situação: suspenso — sem crachá válido")
+    _shot(page, "operator-badge-suspended")
+
+
 def test_a_used_code_is_refused_in_the_form(page, live_server, operator_access, browser):
     access = operator_access("paranatinga")
     _first_access(page, live_server, access)

@@ -21,5 +21,10 @@ export async function render(root, { navigate }) {
     ),
     version,
   );
-  shellVersion().then((v) => { version.textContent = v ? `Versão do app: ${v}` : ''; });
+  const showVersion = () => shellVersion().then((v) => { version.textContent = v ? `Versão do app: ${v}` : ''; });
+  showVersion();
+  // First visit: the service worker takes control a moment after the page loads.
+  const sw = navigator.serviceWorker;
+  if (sw) sw.addEventListener('controllerchange', showVersion);
+  return () => { if (sw) sw.removeEventListener('controllerchange', showVersion); };
 }

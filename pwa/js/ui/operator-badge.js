@@ -80,8 +80,13 @@ function badgeContent(badge, photoUrls) {
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', { id: 'badge-valid' }, formatDate(badge.valid_until)))),
     badge.credential_payload
       ? el('div', { class: 'badge-qr', id: 'badge-qr' }, qrSvg(badge.credential_payload))
-      : el('p', { class: 'notice notice-warn' }, 'Crachá assinado ainda não emitido: procure o setor de cadastro.'),
+      : el('p', { class: 'notice notice-warn', id: 'badge-no-qr' }, missingQrReason(status)),
   ];
+}
+
+function missingQrReason(status) {
+  if (status.code === 'ativo') return 'Crachá assinado ainda não emitido: procure o setor de cadastro.';
+  return `Situação: ${status.label.toLowerCase()} — sem crachá válido para trabalhar. Procure o setor de cadastro.`;
 }
 
 function goFullscreen(node) {
