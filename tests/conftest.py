@@ -5,8 +5,6 @@ The schema is built once per session by the real Alembic migrations; each test t
 empty tables. Any test that uses the `app` fixture is marked `db` automatically.
 """
 import os
-import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,8 @@ from sqlalchemy import create_engine, text
 
 from server import create_app
 from server.extensions import db as _db
+
+from helpers import DEMO_PASSWORD, login  # noqa: F401  (shared by the fixtures below)
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("MOTOFISCAL_TEST_DATABASE_URL")
@@ -92,29 +92,6 @@ def demo(app):
     from server.modules.registry.demo import load_demo
     with app.app_context():
         return load_demo()
-
-
-DEMO_PASSWORD = "demo-motofiscal"
-
-
-def csrf_token(client, path="/login"):
-    page = client.get(path)
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
-    assert match, f"no CSRF token on {path}"
-    return match.group(1)
-
-
-def login(client, username, password=DEMO_PASSWORD):
-    response = client.post("/login", data={"username": username, "password": password,
-                                           "csrf_token": csrf_token(client)})
-    assert response.status_code == 302, response.get_data(as_text=True)[:500]
-    return response
-
-
-def api_token(client, username, password=DEMO_PASSWORD):
-    response = client.post("/api/v1/auth/token", json={"username": username, "password": password})
-    assert response.status_code == 200, response.json
-    return {"Authorization": f"Bearer {response.json['token']}"}
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from PIL import Image
 
-from conftest import api_token, csrf_token, login
+from helpers import api_token, csrf_token, login
 from server.extensions import db
 from server.modules.credentials import operations as ops
 from server.modules.credentials.models import Credential, IssuerKey, StatusListEntry

@@ -1,5 +1,5 @@
 """App factory, health, error envelope, security headers, CSRF and login."""
-from conftest import api_token, csrf_token, login
+from helpers import api_token, csrf_token, login
 
 
 def test_healthz(client):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import api_token, csrf_token, login
+from helpers import api_token, csrf_token, login
 
 GARBAGE_PARAMS = ["0", "-1", "999999999", "abc", "%00", "ç" * 300, "1;DROP TABLE permit", "..%2F..%2Fetc"]
 GARBAGE_JSON = [None, [], "x", 12, {"a": {"b": [1, 2, {"c": None}]}},

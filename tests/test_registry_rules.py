@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from conftest import csrf_token, login
+from helpers import csrf_token, login
 from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.registry import facts as registry_facts

@@ -3,7 +3,7 @@ import json
 from datetime import date
 from decimal import Decimal
 
-from conftest import api_token
+from helpers import api_token
 
 
 def test_composed_rules_etag_and_304(client, demo):
