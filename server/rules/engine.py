@@ -223,13 +223,14 @@ def _select_row(rows, d):
     return best[1] if best else None
 
 
-def _measure(m, d, cfg, inf_id, undecided):
+def _measure(m, d, cfg, owner, undecided):
+    """owner = (undecided kind, id) of the infraction or escalation the measure belongs to."""
     dl = m.get("deadline") or {}
     days = dl.get("days")
     if days is None and dl.get("config_key"):
         days = (cfg.get("deadlines") or {}).get(dl["config_key"])
         if days is None:
-            undecided.append({"kind": "infraction", "id": inf_id, "reason": "unconfigured_deadline",
+            undecided.append({"kind": owner[0], "id": owner[1], "reason": "unconfigured_deadline",
                               "config_key": dl["config_key"]})
     starts = dl.get("starts")
     return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
@@ -248,7 +249,7 @@ def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided):
     amount = _amount(inf, d, cfg, effect, undecided)
     if window_undecided:
         undecided.append(window_undecided)
-    measures = [_measure(m, d, cfg, inf["id"], undecided)
+    measures = [_measure(m, d, cfg, ("infraction", inf["id"]), undecided)
                 for m in list(inf.get("measures") or []) + list(extra_measures)]
     return {
         "id": inf["id"], "pack": rules.packs[inf["_pack"]]["id"], "citation": _citation(inf),
@@ -388,7 +389,7 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
                 "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
                 "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],
                 "window_from": dates.to_iso(start), "window_to": dates.to_iso(d),
-                "measure": _measure(esc["measure"], d, cfg, esc["id"], undecided),
+                "measure": _measure(esc["measure"], d, cfg, ("escalation", esc["id"]), undecided),
                 "why_pt": (f"{esc['label_pt']}: {prior + current} penalidade(s) de {penalty} entre "
                            f"{dates.to_br(start)} e {dates.to_br(d)} ({prior} anterior(es), "
                            f"{current} nesta fiscalização); limite {clause['count']}."),

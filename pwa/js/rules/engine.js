@@ -185,12 +185,13 @@ function selectRow(rows, d) {
   return best ? best[1] : null;
 }
 
-function measure(m, d, cfg, infId, undecided) {
+// owner = [undecided kind, id] of the infraction or escalation the measure belongs to.
+function measure(m, d, cfg, owner, undecided) {
   const dl = m.deadline || {};
   let days = orNull(dl.days);
   if (days === null && dl.config_key) {
     days = orNull((cfg.deadlines || {})[dl.config_key]);
-    if (days === null) undecided.push({ kind: "infraction", id: infId, reason: "unconfigured_deadline", config_key: dl.config_key });
+    if (days === null) undecided.push({ kind: owner[0], id: owner[1], reason: "unconfigured_deadline", config_key: dl.config_key });
   }
   const starts = orNull(dl.starts);
   return { kind: m.kind, label_pt: m.label_pt, citation: orNull(m.citation), days,
@@ -207,7 +208,7 @@ function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided) {
   }
   const amt = amount(inf, d, cfg, effect, undecided);
   if (windowUndecided) undecided.push(windowUndecided);
-  const measures = [...(inf.measures || []), ...extra].map((m) => measure(m, d, cfg, inf.id, undecided));
+  const measures = [...(inf.measures || []), ...extra].map((m) => measure(m, d, cfg, ["infraction", inf.id], undecided));
   return {
     id: inf.id, pack: rules.packs[inf._pack].id, citation: orNull(inf.citation), label_pt: inf.label_pt,
     group: orNull(inf.group), item: orNull(inf.item), jurisdiction: inf.jurisdiction || "municipal",
@@ -337,7 +338,7 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
       return {
         id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
         count: clause.count, window_from: dates.toIso(start), window_to: dates.toIso(d),
-        measure: measure(esc.measure, d, cfg, esc.id, undecided),
+        measure: measure(esc.measure, d, cfg, ["escalation", esc.id], undecided),
         why_pt: `${esc.label_pt}: ${prior + current} penalidade(s) de ${penalty} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
       };
     }
