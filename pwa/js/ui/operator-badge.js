@@ -75,7 +75,11 @@ function badgeContent(badge, photoUrls) {
         el('h1', { class: 'badge-name', id: 'badge-name' }, badge.name),
         el('p', { class: `status status-${status.code}`, id: 'badge-status' }, status.label))),
     el('dl', { class: 'badge-facts' },
-      el('div', {}, el('dt', {}, badge.permit_kind_label || 'Alvará'), el('dd', { id: 'badge-permit' }, badge.permit_number)),
+      // Nortelândia: the permit is held by a company; the crachá names its driver.
+      badge.holder_company
+        ? el('div', { class: 'wide' }, el('dt', {}, 'Autorizada'), el('dd', { id: 'badge-company' }, badge.holder_company))
+        : null,
+      el('div', { class: 'wide' }, el('dt', {}, badge.permit_kind_label || 'Alvará'), el('dd', { id: 'badge-permit' }, badge.permit_number)),
       el('div', {}, el('dt', {}, 'Placa'), el('dd', { id: 'badge-plate' }, formatPlate(badge.plate))),
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', { id: 'badge-valid' }, formatDate(badge.valid_until)))),
     badge.credential_payload
@@ -90,7 +94,12 @@ function missingQrReason(status) {
 }
 
 function goFullscreen(node) {
-  if (node.requestFullscreen) node.requestFullscreen().catch(() => {});
+  if (!node.requestFullscreen) return;
+  node.requestFullscreen().catch(() => {});
+  // A tap anywhere on the crachá leaves full screen (easier with gloves than a small control).
+  node.addEventListener('click', () => {
+    if (document.fullscreenElement === node) document.exitFullscreen().catch(() => {});
+  }, { once: true });
 }
 
 // Keep the screen lit while the crachá is shown to a fiscal (not every browser has it).
