@@ -21,7 +21,20 @@ def cases_of(doc):
     return [{**defaults, **case} for case in doc["cases"]]
 
 
+_CACHE = {}
+
+
 def _rules_for(root, case):
+    """Composed rules for a case, cached by what they are built from (evaluation never mutates
+    them), so hundreds of cases do not re-read and re-compile the same packs."""
+    key = json.dumps([str(root), case.get("municipality"), case.get("packs"), case.get("config"),
+                      case.get("config_overrides")], sort_keys=True)
+    if key not in _CACHE:
+        _CACHE[key] = _build_rules(root, case)
+    return _CACHE[key]
+
+
+def _build_rules(root, case):
     if case.get("municipality"):
         return load_municipality(case["municipality"], packs_dir=Path(root) / "shared_rules" / "packs",
                                  config_dir=Path(root) / "shared_rules" / "config",

@@ -11,7 +11,15 @@ export function casesOf(doc) {
   return doc.cases.map((c) => ({ ...defaults, ...c }));
 }
 
+// Composed rules per case, cached by what they are built from (evaluation never mutates them).
+const cache = new Map();
 function rulesFor(io, c) {
+  const key = JSON.stringify([c.municipality ?? null, c.packs ?? null, c.config ?? null, c.config_overrides ?? null]);
+  if (!cache.has(key)) cache.set(key, buildRules(io, c));
+  return cache.get(key);
+}
+
+function buildRules(io, c) {
   if (c.municipality) {
     return loadMunicipality(c.municipality, {
       listDir: io.listDir, readJson: io.readJson,
