@@ -1,9 +1,15 @@
-"""Back-office pages. Thin handlers: parse → check access → operation → render."""
+"""Back-office pages. Thin handlers: parse → check access → operation → render.
+
+The registry, permit and settings screens live in their own modules and attach to `bp` when
+imported at the bottom of this file.
+"""
+from datetime import date, timedelta
+
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...extensions import db
-from ..registry.models import Municipality, Permit
+from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
 
 bp = Blueprint("backoffice", __name__)
 
@@ -14,6 +20,7 @@ def _inject():
     return {
         "current_municipality": db.session.get(Municipality, mid) if mid else None,
         "is_global_admin": is_global_admin() if g.get("user") else False,
+        "is_staff": g.get("user") is not None and g.user.role in STAFF_ROLES,
     }
 
 
@@ -25,12 +32,20 @@ def root():
 @bp.get("/bo/")
 @login_required(*STAFF_ROLES)
 def dashboard():
+    from .permit_views import ALERTS, alert_condition
+
     mid = current_municipality_id()
     if mid is None:
         return redirect(url_for("backoffice.choose_municipality"))
     counts = dict(db.session.query(Permit.status, db.func.count(Permit.id))
                   .filter(Permit.municipality_id == mid).group_by(Permit.status).all())
-    return render_template("backoffice/dashboard.html", counts=counts)
+    scoped_permits = Permit.query.filter(Permit.municipality_id == mid)
+    alerts = {key: scoped_permits.filter(alert_condition(key)).count() for key in ALERTS}
+    expiring = (scoped_permits.filter(alert_condition("vence30"))
+                .order_by(Permit.valid_until, Permit.id).limit(10).all())
+    return render_template("backoffice/dashboard.html", counts=counts, statuses=PERMIT_STATUS_LABELS,
+                           alerts=alerts, alert_labels=ALERTS, expiring=expiring,
+                           today=date.today(), horizon=date.today() + timedelta(days=30))
 
 
 @bp.route("/bo/municipio", methods=["GET", "POST"])
@@ -46,3 +61,7 @@ def choose_municipality():
         return redirect(url_for("backoffice.dashboard"))
     return render_template("backoffice/choose_municipality.html",
                            municipalities=Municipality.query.order_by(Municipality.name).all())
+
+
+# Screens that attach their routes to `bp` (imported last: they import `bp` from here).
+from . import permit_views, registry_views, settings_views  # noqa: E402,F401

@@ -150,8 +150,10 @@ def issue_permit(municipality, data):
                   message="Já existe uma permissão com este número neste município.")
     _check_capacity(municipality, None)
     permit = Permit(municipality_id=municipality.id, status="ativo", status_changed_at=utcnow())
-    db.session.add(permit)
+    # Added to the session only once complete: the capacity queries in _apply_permit_fields would
+    # otherwise autoflush a row without a number (IntegrityError → 500).
     _apply_permit_fields(permit, municipality, data)
+    db.session.add(permit)
     _rule_problems(municipality, "permit", {"permit": permit})
     db.session.flush()
     db.session.add(PermitStatusChange(permit=permit, from_status=None, to_status="ativo", action="issue",

@@ -1,0 +1,209 @@
+"""Permits: list (search, status and alert filters, sort, pagination), detail with history,
+create/edit, and the lifecycle actions (renew, suspend, reinstate, cassar, extinguish)."""
+from datetime import date, timedelta
+
+from flask import flash, redirect, render_template, request, url_for
+from sqlalchemy import exists, or_, select
+from sqlalchemy.orm import selectinload
+
+from ...core.auth import get_scoped_or_404, scoped
+from ...core.validation import mask_cpf
+from ..registry.models import (ISSQN_STATUSES, PERMIT_KINDS, PERMIT_STATUS_LABELS, PERMIT_STATUSES,
+                               Company, Operator, Permit, Ponto, Vehicle)
+from ..registry.operations import (ACTION_LABELS, OCCUPYING, TRANSITIONS, change_permit_status,
+                                   issue_permit, update_permit)
+from ..registry.schemas import PermitActionSchema, PermitSchema
+from . import search
+from .access import municipality, staff_view
+from .blueprint import bp
+from .forms import Field, form_input, load, object_values, raw_values, run, stray_errors
+from .pagination import Page, search_text
+from .registry_views import format_cnpj, ponto_occupancy
+
+SORTS = {
+    "numero": (Permit.number, Permit.id), "-numero": (Permit.number.desc(), Permit.id.desc()),
+    "validade": (Permit.valid_until, Permit.id), "-validade": (Permit.valid_until.desc(), Permit.id.desc()),
+}
+# Dashboard alerts, each a filter of the permit list.
+ALERTS = {
+    "vence30": "Vencem em até 30 dias",
+    "seguro": "Seguro vencido",
+    "vistoria": "Vistoria há mais de um ano",
+}
+# The actions a back-office user takes by hand (expire and lapse are the daily job's).
+MANUAL_ACTIONS = ("renew", "suspend", "reinstate", "cassar", "extinguish")
+# Select lists in the permit form are capped: a municipality with more candidates types the id.
+OPTION_LIMIT = 500
+
+
+def alert_condition(alert, today=None):
+    today = today or date.today()
+    if alert == "vence30":
+        return (Permit.status == "ativo") & Permit.valid_until.between(today, today + timedelta(days=30))
+    if alert == "seguro":
+        return Permit.status.in_(OCCUPYING) & (Permit.insurance_expiry < today)
+    if alert == "vistoria":
+        return Permit.status.in_(OCCUPYING) & (
+            Permit.last_vistoria_date.is_(None) | (Permit.last_vistoria_date < today - timedelta(days=365)))
+    return None
+
+
+def permit_list_query(mid, q="", status="", alert="", sort="numero"):
+    """The filtered, ordered permit query of the list page (also timed by bench/registry_lists.py)."""
+    query = Permit.query.filter(Permit.municipality_id == mid)
+    if status in PERMIT_STATUSES:
+        query = query.filter(Permit.status == status)
+    if alert in ALERTS:
+        query = query.filter(alert_condition(alert))
+    if q:
+        query = query.filter(or_(*search.permit_conditions(mid, q)))
+    return query.order_by(*SORTS.get(sort, SORTS["numero"]))
+
+
+@bp.get("/bo/permissoes/")
+@staff_view
+def permit_list():
+    q, status = search_text(), request.args.get("situacao", "")
+    alert, sort = request.args.get("alerta", ""), request.args.get("ordem", "numero")
+    query = permit_list_query(municipality().id, q, status, alert, sort)
+    page = Page(query.options(selectinload(Permit.vehicle), selectinload(Permit.holder_operator),
+                              selectinload(Permit.holder_company), selectinload(Permit.ponto)),
+                count_query=query)
+    return render_template("backoffice/permit_list.html", page=page, q=q, status=status,
+                           alert=alert if alert in ALERTS else "", sort=sort if sort in SORTS else "numero",
+                           statuses=PERMIT_STATUS_LABELS, alerts=ALERTS, mask_cpf=mask_cpf,
+                           format_cnpj=format_cnpj)
+
+
+def _capped(query, label, current_ids=()):
+    rows = query.limit(OPTION_LIMIT).all()
+    ids = {r.id for r in rows}
+    # Keep the permit's current choices even when they fall outside the candidates.
+    for ident in current_ids:
+        if ident and ident not in ids:
+            row = query.session.get(query.column_descriptions[0]["entity"], ident)
+            if row is not None:
+                rows.append(row)
+    return [(str(r.id), label(r)) for r in rows]
+
+
+def permit_fields(permit=None):
+    """The permit form. Holder and vehicle lists offer only rows without an occupying permit."""
+    muni = municipality()
+    busy_vehicle = exists().where(Permit.vehicle_id == Vehicle.id, Permit.status.in_(OCCUPYING))
+    busy_holder = exists().where(Permit.holder_operator_id == Operator.id, Permit.status.in_(OCCUPYING))
+    vehicles = _capped(scoped(Vehicle).filter(~busy_vehicle).order_by(Vehicle.plate),
+                       lambda v: f"{v.plate} — {v.make} {v.model} ({v.engine_cc} cc)",
+                       [getattr(permit, "vehicle_id", None)])
+    occupancy = ponto_occupancy(muni.id)
+    pontos = [(str(p.id), f"{p.name} ({occupancy.get(p.id, 0)}/{p.capacity} vagas)")
+              for p in scoped(Ponto).order_by(Ponto.name).all()]
+    company_holder = muni.setting("holder") == "company"
+    drivers_query = scoped(Operator).order_by(Operator.name)
+    if company_holder:
+        drivers_query = drivers_query.filter(Operator.company_id.isnot(None))
+    current_drivers = [d.id for d in permit.drivers] if permit else []
+    drivers = _capped(drivers_query, lambda o: f"{o.name} — CPF {mask_cpf(o.cpf)}", current_drivers)
+    fields = [Field("number", "Número", required=True, hint="Ex.: 012/2026. Letras, números, '/', '.' e '-'."),
+              Field("kind", "Tipo", "select", options=list(PERMIT_KINDS.items()))]
+    if company_holder:
+        fields.append(Field("holder_company_id", "Empresa autorizada (titular)", "select", required=True,
+                            options=[("", "—")] + [(str(c.id), c.legal_name) for c in
+                                                   scoped(Company).order_by(Company.legal_name).all()]))
+    else:
+        holders = _capped(scoped(Operator).filter(~busy_holder).order_by(Operator.name),
+                          lambda o: f"{o.name} — CPF {mask_cpf(o.cpf)}",
+                          [getattr(permit, "holder_operator_id", None)])
+        fields.append(Field("holder_operator_id", "Permissionário (titular)", "select", required=True,
+                            options=[("", "—")] + holders,
+                            hint="Lista operadores sem permissão ativa."))
+    fields += [
+        Field("driver_ids", "Condutores" if company_holder else "Condutores auxiliares", "multiselect",
+              options=drivers, hint="Segure Ctrl (ou toque) para escolher mais de um."),
+        Field("vehicle_id", "Veículo", "select", required=True, options=[("", "—")] + vehicles,
+              hint="Lista veículos sem permissão ativa."),
+        Field("ponto_id", "Ponto", "select", options=[("", "— sem ponto —")] + pontos),
+        Field("issued_on", "Emitida em", "date", required=True),
+        Field("valid_from", "Válida a partir de", "date", required=True),
+        Field("valid_until", "Válida até", "date", required=True),
+        Field("insurance_policy", "Apólice de seguro (APP)"),
+        Field("insurance_expiry", "Validade do seguro", "date"),
+        Field("last_vistoria_date", "Última vistoria", "date"),
+        Field("issqn_status", "ISSQN", "select", options=list(ISSQN_STATUSES.items())),
+        Field("notes", "Observações", "textarea"),
+    ]
+    return fields
+
+
+def _permit_form(permit=None):
+    fields = permit_fields(permit)
+    errors = None
+    if request.method == "POST":
+        data, errors = load(PermitSchema(), fields, editing=permit is not None)
+        if errors is None:
+            if permit is None:
+                saved, errors = run(issue_permit, municipality(), data)
+            else:
+                saved, errors = run(update_permit, permit, municipality(), data)
+            if errors is None:
+                flash("Permissão emitida." if permit is None else "Permissão atualizada.")
+                return redirect(url_for("backoffice.permit_detail", ident=saved.id))
+        values = raw_values(fields)
+    elif permit is not None:
+        values = object_values(permit, fields)
+        values["driver_ids"] = [str(d.id) for d in permit.drivers]
+    else:
+        values = {"issued_on": date.today().isoformat(), "valid_from": date.today().isoformat()}
+    entity = {"plural": "Permissões", "list": "backoffice.permit_list", "singular": "Permissão"}
+    return render_template("backoffice/permit_form.html", permit=permit, fields=fields, values=values,
+                           errors=errors or {}, stray=stray_errors(errors, fields),
+                           entity=entity), (422 if errors else 200)
+
+
+@bp.route("/bo/permissoes/nova", methods=["GET", "POST"])
+@staff_view
+def permit_new():
+    return _permit_form()
+
+
+@bp.route("/bo/permissoes/<int:ident>/editar", methods=["GET", "POST"])
+@staff_view
+def permit_edit(ident):
+    return _permit_form(get_scoped_or_404(Permit, ident))
+
+
+def _detail(permit, action_errors=None, action_values=None, status=200):
+    actions = [a for a in MANUAL_ACTIONS if permit.status in TRANSITIONS[a][0]]
+    return render_template(
+        "backoffice/permit_detail.html", permit=permit, actions=actions, action_labels=ACTION_LABELS,
+        statuses=PERMIT_STATUS_LABELS, kinds=PERMIT_KINDS, issqn=ISSQN_STATUSES, mask_cpf=mask_cpf,
+        format_cnpj=format_cnpj, action_errors=action_errors or {}, action_values=action_values or {},
+        today=date.today()), status
+
+
+@bp.get("/bo/permissoes/<int:ident>")
+@staff_view
+def permit_detail(ident):
+    return _detail(get_scoped_or_404(Permit, ident))
+
+
+ACTION_FIELDS = [Field("reason", "Motivo"), Field("valid_until", "Nova validade", "date"),
+                 Field("suspended_until", "Suspensa até", "date")]
+
+
+@bp.post("/bo/permissoes/<int:ident>/acoes/<action>")
+@staff_view
+def permit_action(ident, action):
+    permit = get_scoped_or_404(Permit, ident)
+    if action not in MANUAL_ACTIONS:
+        return _detail(permit, {action: {"_schema": ["Ação desconhecida."]}}, status=404)
+    data, errors = load(PermitActionSchema(), ACTION_FIELDS)
+    if errors is None:
+        _, errors = run(change_permit_status, permit, action, data["reason"],
+                        valid_until=data.get("valid_until"), suspended_until=data.get("suspended_until"))
+        if errors is None:
+            flash(f"{ACTION_LABELS[action]} registrada.")
+            return redirect(url_for("backoffice.permit_detail", ident=permit.id))
+    permit = get_scoped_or_404(Permit, ident)
+    return _detail(permit, {action: errors}, {action: form_input(ACTION_FIELDS)},
+                   status=409 if "_schema" in errors else 422)

@@ -1,0 +1,68 @@
+"""Municipal settings screens: fiscal unit values (UFIR/UFM/UPF…) and the audit log."""
+from flask import flash, redirect, render_template, request, url_for
+
+from ...core.audit import AuditLog
+from ...core.auth import scoped
+from ...core.validation import mask_cpf
+from ..registry.models import UnitValue
+from ..registry.operations import add_unit_value
+from ..registry.schemas import UnitValueSchema
+from .access import municipality, staff_view
+from .blueprint import bp
+from .forms import Field, form_input, load, raw_values, run, stray_errors
+from .pagination import Page
+
+UNIT_FIELDS = [
+    Field("unit", "Unidade", "select", required=True,
+          options=[("", "—"), ("UFIR", "UFIR"), ("UFM", "UFM"), ("UPF", "UPF"), ("UPFM", "UPFM")]),
+    Field("valid_from", "Vigente a partir de", "date", required=True),
+    Field("value_brl", "Valor em reais", required=True, hint="Ex.: 1,0641 ou 1.0641.",
+          attrs={"inputmode": "decimal"}),
+    Field("source", "Ato que fixou o valor", required=True, hint="Ex.: Decreto municipal nº 12/2026."),
+]
+
+AUDIT_ENTITIES = {
+    "permit": "Permissão", "operator": "Operador", "vehicle": "Veículo", "company": "Empresa",
+    "ponto": "Ponto", "unit_value": "Unidade fiscal", "user": "Usuário",
+}
+
+
+@bp.route("/bo/unidades", methods=["GET", "POST"])
+@staff_view
+def unit_values():
+    errors, values = None, {}
+    if request.method == "POST":
+        raw = form_input(UNIT_FIELDS)
+        # Brazilian decimal comma: "1.234,5678" → "1234.5678".
+        if "," in raw.get("value_brl", ""):
+            raw["value_brl"] = raw["value_brl"].replace(".", "").replace(",", ".")
+        data, errors = load(UnitValueSchema(), UNIT_FIELDS, raw=raw)
+        if errors is None:
+            _, errors = run(add_unit_value, municipality(), data)
+            if errors is None:
+                flash("Valor registrado.")
+                return redirect(url_for("backoffice.unit_values"))
+        values = raw_values(UNIT_FIELDS)
+    rows = scoped(UnitValue).order_by(UnitValue.unit, UnitValue.valid_from.desc()).all()
+    return render_template("backoffice/unit_values.html", rows=rows, fields=UNIT_FIELDS, values=values,
+                           errors=errors or {}, stray=stray_errors(errors, UNIT_FIELDS)), \
+        (422 if errors else 200)
+
+
+@bp.get("/bo/auditoria")
+@staff_view
+def audit_log():
+    entity = request.args.get("entidade", "")
+    entity_id = (request.args.get("id") or "").strip()
+    query = AuditLog.query.filter(AuditLog.municipality_id == municipality().id)
+    if entity in AUDIT_ENTITIES:
+        query = query.filter(AuditLog.entity == entity)
+    else:
+        entity = ""
+    if entity_id.isdigit() and len(entity_id) < 12:
+        query = query.filter(AuditLog.entity_id == entity_id)
+    else:
+        entity_id = ""
+    page = Page(query.order_by(AuditLog.id.desc()))
+    return render_template("backoffice/audit_log.html", page=page, entity=entity, entity_id=entity_id,
+                           entities=AUDIT_ENTITIES, mask_cpf=mask_cpf)

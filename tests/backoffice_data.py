@@ -1,0 +1,72 @@
+"""Helpers for the back-office tests: look up demo rows and add registry rows in bulk.
+
+Rows are written through the models (not the screens under test) so that list, capacity and
+vacancy tests can start from a known registry size.
+"""
+from datetime import date, timedelta
+
+from server.extensions import db
+from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
+
+
+def cpf_for(n):
+    """A valid CPF derived from n (check digits computed by the official algorithm)."""
+    base = [int(d) for d in f"{n % 10**9:09d}"]
+    for size in (9, 10):
+        total = sum(d * w for d, w in zip(base, range(size + 1, 1, -1)))
+        base.append((total * 10) % 11 % 10)
+    return "".join(map(str, base))
+
+
+def plate_for(n):
+    """An old-format plate, unique for n < 26*26*10000."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return f"Q{letters[n // 260000 % 26]}{letters[n // 10000 % 26]}{n % 10000:04d}"
+
+
+def muni(slug):
+    return Municipality.query.filter_by(slug=slug).one()
+
+
+def free_operator_and_vehicle(app, slug, n=1):
+    """A new operator and vehicle without any permit, in `slug`. Returns (operator_id, vehicle_id)."""
+    with app.app_context():
+        m = muni(slug)
+        op, vehicle = _operator(m, 900000 + n, f"Condutor Livre {n}"), _vehicle(m, 900000 + n)
+        db.session.add_all([op, vehicle])
+        db.session.commit()
+        return op.id, vehicle.id
+
+
+def _operator(m, n, name):
+    return Operator(municipality_id=m.id, name=name, cpf=cpf_for(n + m.id * 10**7),
+                    cnh_number="12345678900", cnh_category="A", cnh_first_issue_date=date(2000, 1, 1),
+                    cnh_expiry=date.today() + timedelta(days=900), birth_date=date(1980, 5, 5))
+
+
+def _vehicle(m, n):
+    return Vehicle(municipality_id=m.id, plate=plate_for(n), renavam="12345678901",
+                   chassis="9C2KC1670AR000000", make="Honda", model="CG 160", year_manufacture=2020,
+                   engine_cc=160)
+
+
+def add_permits(app, slug, count, status="ativo", name="Titular Extra", ponto_name=None, start=0):
+    """Add `count` permits (each with its own holder and vehicle) to municipality `slug`."""
+    with app.app_context():
+        m = muni(slug)
+        ponto = Ponto.query.filter_by(municipality_id=m.id, name=ponto_name).one() if ponto_name else None
+        today = date.today()
+        for i in range(start, start + count):
+            op, vehicle = _operator(m, i, f"{name} {i:03d}"), _vehicle(m, i)
+            db.session.add_all([op, vehicle])
+            db.session.flush()
+            db.session.add(Permit(
+                municipality_id=m.id, number=f"X{i:04d}/2026", kind="alvara", holder_operator_id=op.id,
+                vehicle_id=vehicle.id, ponto=ponto, issued_on=today, valid_from=today,
+                valid_until=today + timedelta(days=100 + i), status=status))
+        db.session.commit()
+
+
+def row(app, model, **filters):
+    with app.app_context():
+        return model.query.filter_by(**filters).first()
