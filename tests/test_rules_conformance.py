@@ -50,3 +50,12 @@ def _strip_messages(text):
     if isinstance(doc, dict) and "error" in doc:
         doc["error"].pop("message", None)
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_engine_vectors_exercise_every_entry_of_the_test_packs():
+    from server.rules.vectors import coverage
+    report = coverage(ROOT)
+    fixture = [label for label in report if "tests/fixtures/rules/" in label]
+    assert fixture
+    for label in fixture:
+        assert report[label] == {"requirements": [], "infractions": []}, (label, report[label])

@@ -113,3 +113,36 @@ def matches(expected, actual, path=""):
     else:
         ok = expected == actual
     return None if ok else f"{path}: expected {json.dumps(expected, ensure_ascii=False)}, got {json.dumps(actual, ensure_ascii=False)[:300]}"
+
+
+def coverage(root):
+    """Which entries that can fail the vectors never exercise, per composed rule set:
+    {label: {"requirements": [ids never failed nor undecided], "infractions": [ids never proposed
+    nor undecided]}}. Superseded entries and vetoed ones whose option ignores them are left out."""
+    seen, rulesets = set(), {}
+    for _, doc in load_vector_files(root):
+        for case in cases_of(doc):
+            if "expr" in case:
+                continue
+            try:
+                rules = _rules_for(root, case)
+            except RulesError:
+                continue
+            label = case.get("municipality") or "+".join(
+                r if isinstance(r, str) else f"inline:{r.get('id')}" for r in case.get("packs") or [])
+            rulesets.setdefault(label, rules)
+            out = run_case(root, case)
+            if "error" in out:
+                continue
+            seen.update(f["requirement"] for f in out["failed"])
+            seen.update(i["id"] for i in out["infractions"])
+            seen.update(u["id"] for u in out["undecided"])
+    report = {}
+    for label, rules in rulesets.items():
+        report[label] = {
+            "requirements": [r["id"] for r in rules.requirements
+                             if r["_mode"] != "ignored" and r["id"] not in seen],
+            "infractions": [i["id"] for i in rules.infractions
+                            if i["_mode"] != "ignored" and i["id"] not in seen],
+        }
+    return report
