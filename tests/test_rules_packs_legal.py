@@ -1,0 +1,192 @@
+"""Legal fidelity of the rule packs, checked against the seed law texts themselves.
+
+Reads ../shared/seeds/ (allowed for tests) and shared_rules/: every article of each law has a row
+in docs/legal-coverage.md, every pack citation names an article that exists in its law text, the
+ids in the coverage table exist, the law copies under shared_rules/laws/ are the seeds verbatim,
+and the fine amounts written in the packs are the ones printed in the laws (never invented).
+"""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT.parent / "shared" / "seeds"
+PACKS = ROOT / "shared_rules" / "packs"
+COVERAGE = ROOT / "docs" / "legal-coverage.md"
+MUNICIPAL = {
+    "nortelandia-lei-030-1998": "000_2172ae73a121ce10.txt",
+    "sapezal-lei-125-1999": "001_3e57f9d914a9d0b2.txt",
+    "paranatinga-lei-311-2007": "002_188b11ba7f25bd80.txt",
+}
+HEADING = re.compile(r"(?m)^\s*Art\.?\s*(\d+)")
+
+
+def seed_text(name):
+    return (SEEDS / name).read_text(encoding="utf-8")
+
+
+def flat(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def law_text_part(text):
+    """The law proper, without the appended veto (whose own arts. 1-2 are not law articles)."""
+    return text.split("VETO Nº", 1)[0]
+
+
+def pack(pack_id):
+    return json.loads((PACKS / f"{pack_id}.json").read_text(encoding="utf-8"))
+
+
+def citations(node, owner=None):
+    if isinstance(node, dict):
+        owner = node.get("id", owner)
+        for key in ("citation", "veto_ref"):
+            if isinstance(node.get(key), dict):
+                yield owner, node[key]
+        for k, v in node.items():
+            if k not in ("citation", "veto_ref"):
+                yield from citations(v, owner)
+    elif isinstance(node, list):
+        for x in node:
+            yield from citations(x, owner)
+
+
+def coverage_rows():
+    """{pack id: {article label: [ids]}} parsed from docs/legal-coverage.md."""
+    rows, current = {}, None
+    for line in COVERAGE.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^## .*\(`packs/([a-z0-9-]+)\.json`\)", line)
+        if m:
+            current = rows.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"^\| ([^|]+?) \| ([^|]*) \|", line)
+        if current is not None and m and m.group(1) not in ("art.", "---", "act, article"):
+            current[m.group(1)] = re.findall(r"`([a-z0-9_.-]+)`", m.group(2))
+    return rows
+
+
+@pytest.mark.parametrize("pack_id,seed", sorted(MUNICIPAL.items()))
+def test_every_article_of_the_law_is_in_the_coverage_table(pack_id, seed):
+    articles = set(HEADING.findall(law_text_part(seed_text(seed))))
+    assert len(articles) >= 18
+    table = coverage_rows()[pack_id]
+    missing = sorted((a for a in articles if a not in table), key=int)
+    assert not missing, f"articles without a coverage row: {missing}"
+
+
+def test_paranatinga_skipped_article_14_is_recorded_not_invented():
+    text = law_text_part(seed_text(MUNICIPAL["paranatinga-lei-311-2007"]))
+    assert "14" not in HEADING.findall(text)
+    assert "Does not exist" in " ".join(
+        line for line in COVERAGE.read_text(encoding="utf-8").splitlines() if line.startswith("| 14 |"))
+    errata = {e["id"] for e in pack("paranatinga-lei-311-2007")["errata"]}
+    assert "par.err.art14_inexistente" in errata
+
+
+def test_coverage_ids_exist_in_the_packs():
+    known = set()
+    for p in PACKS.glob("*.json"):
+        known |= {owner for owner, _ in citations(json.loads(p.read_text(encoding="utf-8")))}
+    for pack_id, rows in coverage_rows().items():
+        for art, ids in rows.items():
+            unknown = [i for i in ids if i not in known]
+            assert not unknown, f"{pack_id} art. {art}: {unknown}"
+
+
+@pytest.mark.parametrize("pack_id,seed", sorted(MUNICIPAL.items()))
+def test_every_citation_names_an_article_of_its_seed_text(pack_id, seed):
+    doc = pack(pack_id)
+    heads = set(HEADING.findall(seed_text(seed)))
+    checked = 0
+    for owner, cit in citations(doc):
+        law = doc["laws"][cit["law"]]
+        assert law.get("source_file") == seed, (owner, cit)
+        assert cit["art"] in heads, f"{owner}: art. {cit['art']} not in {seed}"
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("pack_id,seed", sorted(MUNICIPAL.items()))
+def test_citation_excerpts_are_quoted_from_the_law(pack_id, seed):
+    """Excerpts must be the text as written (whitespace and '...' elisions aside)."""
+    flat = re.sub(r"\s+", " ", seed_text(seed))
+    for owner, cit in citations(pack(pack_id)):
+        excerpt = cit.get("text")
+        if not excerpt:
+            continue
+        for piece in re.split(r"\s*\.\.\.\s*", excerpt):
+            piece = re.sub(r"\s+", " ", piece).strip()
+            assert piece in flat, f"{owner}: '{piece}' not found verbatim"
+
+
+def test_law_copies_are_the_seeds_verbatim():
+    for seed in MUNICIPAL.values():
+        assert (ROOT / "shared_rules" / "laws" / seed).read_bytes() == (SEEDS / seed).read_bytes()
+
+
+def test_paranatinga_group_amounts_are_the_ones_printed_in_art_50():
+    text = seed_text(MUNICIPAL["paranatinga-lei-311-2007"])
+    printed = {g: int(n) for g, n in re.findall(r"Grupo (I{1,3}|IV|VI?) - (\d+) ", text)}
+    assert printed == {"I": 29, "II": 36, "III": 43, "IV": 51, "V": 58, "VI": 65}
+    infs = [i for i in pack("paranatinga-lei-311-2007")["infractions"] if i.get("group")]
+    assert len(infs) == 34  # a-f, a-i, a-c, a-e, a-c, a-h
+    for inf in infs:
+        assert inf["amount"] == {"unit": "UFIR", "value": printed[inf["group"]]}, inf["id"]
+    art45 = next(i for i in pack("paranatinga-lei-311-2007")["infractions"] if i["id"] == "par.inf.art45_sem_alvara")
+    assert "132 (cento e trinta e duas) UFIR" in flat(text) and art45["amount"] == {"unit": "UFIR", "value": 132}
+
+
+def test_nortelandia_fines_are_caps_of_10_ufm_raised_to_100_on_recidivism():
+    text = re.sub(r"\s+", " ", seed_text(MUNICIPAL["nortelandia-lei-030-1998"]))
+    assert "Multa de até 10 (dez) UFM" in text and "reincidência, ser de até 100 (cem ) UFM" in text
+    doc = pack("nortelandia-lei-030-1998")
+    for inf in doc["infractions"]:
+        assert inf["amount"]["unit"] == "UFM" and inf["amount"]["max"] == 10 and "value" not in inf["amount"], inf["id"]
+        assert inf["recidivism"] == "nl.reincidencia"
+    rule = doc["recidivism"][0]
+    assert rule["effect"] == {"set_max": 100} and "config_key" in rule["window"]
+
+
+def test_sapezal_never_states_an_amount_the_law_leaves_to_a_decree():
+    doc = pack("sapezal-lei-125-1999")
+    for inf in doc["infractions"]:
+        assert set(inf["amount"]) <= {"decree_key", "note"}, inf["id"]
+    assert all("config_key" in d or d.get("days") for d in doc["deadlines"])
+    defence = next(d for d in doc["deadlines"] if d["kind"] == "defesa")
+    assert "days" not in defence and defence["config_key"]
+
+
+def test_vetoed_age_limit_is_marked_and_tied_to_a_config_option():
+    doc = pack("paranatinga-lei-311-2007")
+    req = next(r for r in doc["requirements"] if r["id"] == "par.req.idade_veiculo_7_anos")
+    veto = next(v for v in doc["vetoes"] if v["id"] == req["veto"])
+    assert req["status"] == "vetoed"
+    assert (req["citation"]["art"], req["citation"]["inciso"], req["citation"]["alinea"]) == ("8", "V", "d")
+    assert veto["option_key"] == "paranatinga.veto_002_2007_outcome"
+    assert "VETADO PARCIALMENTE à alínea “d”, inciso V, Art. 8°" in flat(seed_text(MUNICIPAL["paranatinga-lei-311-2007"]))
+
+
+def test_federal_licence_age_is_the_stricter_two_years_and_replaces_the_municipal_one():
+    fed = pack("federal-base")
+    req = next(r for r in fed["requirements"] if r["id"] == "fed.req.habilitacao_2_anos")
+    assert (req["citation"]["law"], req["citation"]["art"], req["citation"]["inciso"]) == ("L12009", "2", "II")
+    assert fed["laws"]["L12009"]["effective_from"] == "2009-07-30"
+    par = pack("paranatinga-lei-311-2007")
+    for rid in ("par.req.habilitacao_1_ano", "par.req.habilitacao_minimo_1_ano"):
+        r = next(x for x in par["requirements"] if x["id"] == rid)
+        assert r["effective_to"] == "2009-07-29" and "12.009" in r["note"]
+
+
+def test_every_entry_has_a_portuguese_label_and_a_known_status():
+    for p in PACKS.glob("*.json"):
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        for kind in ("requirements", "infractions", "deadlines", "auto_fields", "recidivism", "escalations"):
+            for e in doc.get(kind, []):
+                assert e.get("label_pt", "").strip(), (p.name, e["id"])
+                assert e.get("status", "in_force") in ("in_force", "vetoed", "superseded")
+        errata = {e["id"] for e in doc.get("errata", [])}
+        for e in doc.get("requirements", []) + doc.get("infractions", []):
+            assert set(e.get("errata", [])) <= errata, e["id"]
