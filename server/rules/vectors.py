@@ -65,7 +65,7 @@ def _expr_value(value, type_):
 
 def run_case(root, case):
     """-> the actual JSON result of one case (an evaluation, an expression value, or an error)."""
-    from .engine import evaluate
+    from .engine import checklist, evaluate
     try:
         if "expr" in case:
             decls = case.get("fact_decls") or {}
@@ -81,6 +81,8 @@ def run_case(root, case):
             ctx[DATE_VAR] = _parse_date_arg(case.get("date", "2000-01-01"))
             return _expr_value(compiled.fn(ctx), compiled.type)
         rules = _rules_for(root, case)
+        if case.get("mode") == "checklist":
+            return {"items": checklist(rules, case["date"], case.get("facts") or {})}
         return evaluate(rules, case["date"], case.get("facts") or {}, case.get("history") or [])
     except RulesError as exc:
         return exc.to_json()
@@ -122,7 +124,7 @@ def coverage(root):
     seen, rulesets = set(), {}
     for _, doc in load_vector_files(root):
         for case in cases_of(doc):
-            if "expr" in case:
+            if "expr" in case or case.get("mode") == "checklist":
                 continue
             try:
                 rules = _rules_for(root, case)

@@ -1,7 +1,7 @@
 // Runs conformance vector cases (SPEC §10); twin of server/rules/vectors.py. File access is
 // injected: io = {readJson(relPath), listDir(relDir)} relative to the repository root.
 import { compose, deepMerge, loadMunicipality } from "./compose.js";
-import { evaluate, factValues, parseDateArg } from "./engine.js";
+import { checklist, evaluate, factValues, parseDateArg } from "./engine.js";
 import { compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
 import { CompileError, PackError, RulesError } from "./errors.js";
 import * as dates from "./dates.js";
@@ -55,6 +55,7 @@ export function runCase(io, c) {
       return exprValue(compiled.fn(ctx), compiled.type);
     }
     const rules = rulesFor(io, c);
+    if (c.mode === "checklist") return { items: checklist(rules, c.date, c.facts || {}) };
     return evaluate(rules, c.date, c.facts || {}, c.history || []);
   } catch (e) {
     if (e instanceof RulesError) return e.toJSON();
