@@ -190,3 +190,25 @@ def test_every_entry_has_a_portuguese_label_and_a_known_status():
         errata = {e["id"] for e in doc.get("errata", [])}
         for e in doc.get("requirements", []) + doc.get("infractions", []):
             assert set(e.get("errata", [])) <= errata, e["id"]
+
+
+def test_law_vectors_make_every_requirement_and_infraction_fail_at_least_once():
+    """Every pack entry that can fail is exercised by a hand-written law vector: each requirement
+    appears in some expected `failed` (or, vetoed, as `vetoed_pending`), each infraction in some
+    expected `infractions` list."""
+    reqs, infs = set(), set()
+    for p in PACKS.glob("*.json"):
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        reqs |= {r["id"] for r in doc.get("requirements", [])}
+        infs |= {i["id"] for i in doc.get("infractions", [])}
+    failed, proposed, cases = set(), set(), 0
+    for f in (ROOT / "shared_rules" / "vectors").glob("law-*.json"):
+        for case in json.loads(f.read_text(encoding="utf-8"))["cases"]:
+            cases += 1
+            exp = case["expected"]
+            failed |= {x["requirement"] for x in exp.get("failed", [])}
+            failed |= {x["id"] for x in exp.get("undecided", []) if x.get("reason") == "vetoed_pending"}
+            proposed |= {x["id"] for x in exp.get("infractions", [])}
+    assert cases >= 150
+    assert reqs - failed == set()
+    assert infs - proposed == set()

@@ -48,6 +48,12 @@ b.case("CTB 139-A I + Res. 943 art. 2º + Paranatinga art. 8º III: delivery wit
                             F("par.req.placa_vermelha", ["par.inf.g4_d", "par.inf.art41_veiculo_irregular"])],
                  "infractions": [dict(FED, triggered_by=["fed.req.categoria_aluguel", "fed.req.motofrete_aluguel"]),
                                  {"id": "par.inf.g4_d", "amount": UFIR(51, 5427)}, {"id": "par.inf.art41_veiculo_irregular"}]})
+b.case("CTB 139-A II + Res. 943 art. 3º I + Paranatinga art. 8º V e: delivery without mata-cachorro",
+       set=dict(GOODS, **{"equipment.mata_cachorro": False}),
+       expected={"failed": [F("fed.req.protetor_motor_pernas", ["fed.inf.ctb244_ix"]), F("fed.req.motofrete_mata_cachorro", ["fed.inf.ctb244_ix"]),
+                            F("par.req.mata_cachorro", ["par.inf.g2_a", "par.inf.art41_veiculo_irregular"])],
+                 "infractions": [dict(FED, triggered_by=["fed.req.protetor_motor_pernas", "fed.req.motofrete_mata_cachorro"]),
+                                 {"id": "par.inf.g2_a", "triggered_by": ["par.req.mata_cachorro"]}, {"id": "par.inf.art41_veiculo_irregular"}]})
 b.case("CTB 139-A III + Res. 943 art. 3º II: delivery without corta-pipa fails both federal antenna rules",
        set=dict(GOODS, **{"equipment.antenna_corta_pipa": False}),
        expected={"failed": [F("fed.req.aparador_linha", ["fed.inf.ctb244_ix"]), F("fed.req.motofrete_antena", ["fed.inf.ctb244_ix"])],

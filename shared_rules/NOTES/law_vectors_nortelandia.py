@@ -21,6 +21,7 @@ def one(req_short, name, set, extra_failed=(), drop=(), **kw):
 
 b.case("Baseline compliant: nothing fails; appeal 10 days to the Prefeito (art. 16 § 2º); art. 7º deadline unconfigured",
        expected={"failed": [], "infractions": [], "escalations": [], "deadlines": DL_BASE, "undecided": [U_DL]})
+one("faixa_moto_taxi", "art. 1º § ú: no 'MOTO-TÁXI' over a yellow stripe on the tank", {"vehicle.tank_stripe": False})
 b.case("art. 2º: exactly 125 cc passes", set={"vehicle.engine_cc": 125}, expected={"failed": [], "infractions": []})
 one("cilindrada_minima", "art. 2º: 124 cc fails (erratum: 'potência' read as displacement)", {"vehicle.engine_cc": 124})
 b.case("art. 2º with UFM configured: cap 10 UFM at R$ 5,50 = R$ 55,00", set={"vehicle.engine_cc": 100},
@@ -45,10 +46,10 @@ b.case("art. 2º + Res. 943 art. 2º: no red plate fails the federal and the mun
                                  {"id": "nl.inf.categoria_aluguel", "jurisdiction": "municipal", "amount": CAP}],
                  "undecided": [UV("nl.inf.categoria_aluguel"), U_DL]})
 b.case("art. 2º: motorcycle not in the company's name", set={"vehicle.registered_to_holder": False},
-       expected={"failed": [F("nl.req.registro_empresa", ["nl.inf.registro_empresa"])]})
+       expected={"failed": [F("nl.req.registro_empresa", ["nl.inf.registro_empresa"])], "infractions": [{"id": "nl.inf.registro_empresa"}]})
 b.case("art. 2º § ú: vistoria valid through today passes", set={"vehicle.inspection_valid_until": "2025-06-10"}, expected={"failed": []})
 b.case("art. 2º § ú: vistoria expired yesterday fails", set={"vehicle.inspection_valid_until": "2025-06-09"},
-       expected={"failed": [F("nl.req.vistoria_previa", ["nl.inf.vistoria_previa"])]})
+       expected={"failed": [F("nl.req.vistoria_previa", ["nl.inf.vistoria_previa"])], "infractions": [{"id": "nl.inf.vistoria_previa"}]})
 b.case("art. 2º § ú + Res. 943 art. 3º I: no mata-cachorro", set={"equipment.mata_cachorro": False},
        expected={"failed": [F("fed.req.protetor_motor_pernas", ["fed.inf.ctb244_ix"]), F("nl.req.mata_cachorro", ["nl.inf.mata_cachorro"])],
                  "infractions": [{"id": "fed.inf.ctb244_ix"}, {"id": "nl.inf.mata_cachorro"}]})
@@ -71,7 +72,8 @@ one("alvara_validade", "art. 6º: alvará expired yesterday", {"permit.valid_unt
 one("alvara_ativo", "art. 7º: alvará suspended", {"permit.status": "suspenso"})
 one("apoio_pes", "art. 9º I: no passenger footrests", {"equipment.passenger_footrests": False})
 b.case("art. 9º II + Res. 943 art. 3º III: no metal grab handle", set={"equipment.grab_handle": False},
-       expected={"failed": [F("fed.req.dispositivo_passageiro", ["fed.inf.ctb244_ix"]), F("nl.req.alca_metalica", ["nl.inf.alca_metalica"])]})
+       expected={"failed": [F("fed.req.dispositivo_passageiro", ["fed.inf.ctb244_ix"]), F("nl.req.alca_metalica", ["nl.inf.alca_metalica"])],
+                 "infractions": [{"id": "fed.inf.ctb244_ix"}, {"id": "nl.inf.alca_metalica"}]})
 one("protetor_escapamento", "art. 9º III: no exhaust insulation", {"equipment.exhaust_protector": False})
 one("dois_capacetes", "art. 10 I: only one helmet available", {"equipment.helmets_on_board": 1})
 one("dois_capacetes", "art. 10 I: helmet without visor or goggles", {"driver.helmet_visor": False})

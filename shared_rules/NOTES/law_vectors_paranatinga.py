@@ -127,6 +127,15 @@ one_42("passageiro_maos", "art. 16 III: passenger's hands occupied", {"passenger
 # --- registration (no infraction) and licence age ---
 b.case("art. 7º VII: two licences → registration refusal, no roadside fine", set={"operator.licences_count": 2},
        expected={"failed": [F("par.req.licenca_unica", [])], "infractions": []})
+for req, fact, value, label in [("titular_proprietario", "vehicle.registered_to_holder", False, "art. 6º (erratum: 'artigo 1º, III'): motorcycle not in the holder's name"),
+                                ("sem_outra_atividade", "operator.no_other_job_declaration", False, "art. 7º I: no declaration of no other paid activity"),
+                                ("certidao_criminal", "operator.criminal_certificate_ok", False, "art. 7º IV: no negative criminal certificate"),
+                                ("eleitor", "operator.electoral_ok", False, "art. 7º V: not a voter in the municipality"),
+                                ("residencia", "operator.resident_in_municipality", False, "art. 7º VIII: no fixed residence"),
+                                ("inss_autonomo", "operator.inss_autonomo", False, "art. 11 XIII: no autonomous alvará/INSS"),
+                                ("laudo_psicologico", "operator.psych_report_ok", False, "art. 11 XIV: no psychological report")]:
+    b.case(label + " → registration refused, no roadside fine", set={fact: value},
+           expected={"failed": [F("par.req." + req, [])], "infractions": [], "undecided": [VETO]})
 b.case("art. 7º I-VI/VIII: registration conditions missing → refused, no fine",
        set={"operator.health_certificate_ok": False, "operator.military_ok": False},
        expected={"failed": [F("par.req.atestado_saude", []), F("par.req.militar", [])], "infractions": []})
@@ -172,7 +181,10 @@ one_g("seguro", "II", "h", "art. 28 II: insurance expired → Group II h", {"ins
 # --- selectable items of art. 50 ---
 for grp, item, label in [("I", "c", "ponto order"), ("I", "e", "hindering change"), ("III", "a", "opposing inspection"), ("III", "c", "altered vehicle"),
                          ("IV", "a", "contagious disease"), ("V", "a", "'bandeira 2' (erratum: taxi rule)"), ("VI", "c", "fare off the decree table (erratum: 'em lei')"),
-                         ("VI", "f", "touting")]:
+                         ("VI", "f", "touting"), ("II", "b", "smoke above CONTRAN levels"), ("II", "c", "open exhaust"),
+                         ("II", "e", "no new vistoria after a serious accident"), ("II", "f", "leaking fuel"), ("III", "b", "public misconduct"),
+                         ("IV", "c", "interrupted trip"), ("IV", "e", "wrong lane"), ("V", "c", "altered documents"),
+                         ("VI", "a", "vehicle kept in service after withdrawal"), ("VI", "d", "unauthorized person driving")]:
     b.case("art. 50 %s %s: fiscal selects %s → %d UFIR" % (grp, item, label, G[grp][0]), set={"$selected": [gid(grp, item)]},
            expected={"failed": [], "infractions": [g(grp, item, ["$selected"])], "escalations": []})
 # --- recidivism (art. 49), disqualification (art. 42 § ú), cancellation (art. 44) ---

@@ -68,17 +68,19 @@ b.case("art. 11 § 2º: permit issued in 1999 expired on 2000-04-01 even if the 
 b.case("art. 11 § 2º: a permit issued in 2000 is not affected", date="2000-04-01",
        set={"permit.issued_on": "2000-01-10", "permit.valid_until": "2001-03-31"}, expected={"failed": []})
 b.case("art. 12 I: red plate but plated elsewhere → only the municipal rule fails", set={"vehicle.plated_in_municipality": False},
-       expected={"failed": [F("sap.req.aluguel_detran_mt", ["sap.inf.aluguel_detran_mt"])]})
+       expected={"failed": [F("sap.req.aluguel_detran_mt", ["sap.inf.aluguel_detran_mt"])], "infractions": [{"id": "sap.inf.aluguel_detran_mt"}]})
 b.case("art. 12 I + Res. 943 art. 2º: no red plate fails both", set={"vehicle.red_plate": False},
        expected={"failed": [F("fed.req.categoria_aluguel", ["fed.inf.ctb244_ix"]), F("sap.req.aluguel_detran_mt", ["sap.inf.aluguel_detran_mt"])]})
 one("retrovisores", "art. 12 II: one mirror", {"equipment.mirrors_count": 1})
 one("capacetes_a_bordo", "art. 12 III: one helmet on board", {"equipment.helmets_on_board": 1})
 one("identificacao_ponto_alvara", "art. 12 IV: no ponto/alvará identification", {"vehicle.ponto_permit_displayed": False})
 b.case("art. 12 V + Res. 943 art. 3º I: no front mata-cachorro", set={"equipment.mata_cachorro": False},
-       expected={"failed": [F("fed.req.protetor_motor_pernas", ["fed.inf.ctb244_ix"]), F("sap.req.mata_cachorro_dianteiro", ["sap.inf.mata_cachorro_dianteiro"])]})
+       expected={"failed": [F("fed.req.protetor_motor_pernas", ["fed.inf.ctb244_ix"]), F("sap.req.mata_cachorro_dianteiro", ["sap.inf.mata_cachorro_dianteiro"])],
+                 "infractions": [{"id": "fed.inf.ctb244_ix"}, {"id": "sap.inf.mata_cachorro_dianteiro"}]})
 one("mata_cachorro_traseiro", "art. 12 V: no rear mata-cachorro", {"equipment.mata_cachorro_rear": False})
 b.case("art. 12 V + Res. 943 art. 3º III: no passenger handle", set={"equipment.grab_handle": False},
-       expected={"failed": [F("fed.req.dispositivo_passageiro", ["fed.inf.ctb244_ix"]), F("sap.req.alca_seguranca", ["sap.inf.alca_seguranca"])]})
+       expected={"failed": [F("fed.req.dispositivo_passageiro", ["fed.inf.ctb244_ix"]), F("sap.req.alca_seguranca", ["sap.inf.alca_seguranca"])],
+                 "infractions": [{"id": "fed.inf.ctb244_ix"}, {"id": "sap.inf.alca_seguranca"}]})
 b.case("art. 12 V: foot protector of exactly 10 cm passes", set={"equipment.foot_protector_cm": 10}, expected={"failed": []})
 one("protetor_pe", "art. 12 V: foot protector of 9.5 cm fails", {"equipment.foot_protector_cm": 9.5})
 one("encosto", "art. 12 V: no backrest", {"equipment.passenger_backrest": False})
@@ -107,8 +109,11 @@ b.case("art. 17 II: not raining → rain protector not applicable", set={"passen
 one("ponto_oficial", "art. 21: parked at an official taxi/bus stop", {"parking.at_official_stop": True})
 one("aliciamento", "art. 21: touting passengers", {"conduct.soliciting": True})
 one("conservacao", "art. 22 I: vehicle not kept in good condition", {"vehicle.condition_ok": False})
+one("urbanidade", "art. 22 II: rude to users", {"conduct.rude": True})
 one("recusa", "art. 22 III: refused a passenger", {"conduct.refused_passenger": True})
+one("manobras", "art. 22 IV: abrupt manoeuvres", {"conduct.unsafe_driving": True})
 one("percurso", "art. 22 V: longer route", {"conduct.detour": True})
+one("equipamentos", "art. 22 VII: not using the required equipment", {"conduct.not_using_equipment": True})
 one("documentacao_valida", "art. 22 VIII: vehicle documents expired", {"vehicle.documents_valid": False})
 one("ordem_ponto", "art. 22 IX: ignored the ponto queue", {"conduct.ignored_ponto_order": True})
 one("fiscalizacao", "art. 22 X: obstructed the inspection", {"conduct.obstructed_inspection": True})
