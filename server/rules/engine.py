@@ -444,6 +444,7 @@ def checklist(rules, date, facts_so_far=None):
             "input": ("yes_no_na" if decl.get("na_allowed") else "yes_no") if t == "bool" else _INPUTS[t],
             "label_pt": ck.get("prompt_pt") or decl["label_pt"],
             "unit": decl.get("unit"), "values": decl.get("values"),
+            "value_labels_pt": decl.get("labels_pt"), "help_pt": ck.get("help_pt"),
             "photo": ck.get("photo", "none"),
             "requirements": [r["id"] for r in item["reqs"]],
             "citations": [r.get("citation") for r in item["reqs"]],
