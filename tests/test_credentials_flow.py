@@ -209,3 +209,19 @@ def test_issue_refused_without_key_or_for_inactive_permit(app, demo):
         else:
             raise AssertionError("issued for a suspended permit")
         assert IssuerKey.query.count() == 1
+
+
+def test_permit_page_offers_issue_then_reissue_and_print(app, demo, client, runner):
+    runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
+    with app.app_context():
+        permit_id = _active_permit().id
+    login(client, "backoffice.paranatinga")
+    page = client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
+    assert "Emitir crachá" in page and "Nenhum crachá emitido" in page
+    token = csrf_token(client, f"/bo/permissoes/{permit_id}")
+    response = client.post(f"/bo/permits/{permit_id}/credential", data={"reason": "emissão", "csrf_token": token},
+                           headers={"Referer": f"http://localhost/bo/permissoes/{permit_id}"})
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/bo/permissoes/{permit_id}")
+    page = client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
+    assert "Reemitir crachá" in page and "cracha.pdf" in page and "adesivos.pdf" in page
+    assert 'value="emissão"' not in page  # a second crachá needs a re-issue reason
