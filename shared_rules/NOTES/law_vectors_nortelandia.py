@@ -106,6 +106,8 @@ one("equipamentos_seguranca", "art. 13 IX: driver without helmet", {"driver.helm
 b.case("art. 13 VIII: speed not measured → requirement undecided, nothing proposed", drop=("conduct.speed_kmh",),
        expected={"failed": [], "infractions": [],
                  "undecided": [{"kind": "requirement", "id": "nl.req.velocidade", "reason": "missing_fact", "facts": ["conduct.speed_kmh"]}, U_DL]})
+b.case("art. 13 VIII: speed answered 'não se aplica' (not measured) → not applicable", set={"conduct.speed_kmh": "na"},
+       expected={"failed": [], "undecided": [U_DL]})
 b.case("art. 15: fiscal selects 'trajeto imposto' (selectable infraction)", set={"$selected": ["nl.inf.trajeto"]},
        expected={"failed": [], "infractions": [{"id": "nl.inf.trajeto", "triggered_by": ["$selected"], "amount": CAP}]})
 # recidivism (art. 16 II): cap 10 → 100 UFM; the law sets no window
