@@ -26,6 +26,8 @@ def _parse_date_arg(date):
 def _fact_values(rules, facts):
     """Validate facts; returns (ctx, na_facts, selected)."""
     ctx, na, selected = {}, set(), []
+    if facts is not None and not isinstance(facts, dict):
+        raise FactError("$facts", "wrong_type")
     for name, value in (facts or {}).items():
         if name == SELECTED:
             selected = _selected(rules, value)
@@ -78,6 +80,8 @@ def _selected(rules, value):
 
 def _history(rules, history, d):
     kept = []
+    if history is not None and not isinstance(history, (list, tuple)):
+        raise HistoryError(-1, "not_a_list")
     for i, h in enumerate(history or ()):
         if not isinstance(h, dict):
             raise HistoryError(i, "not_an_object")

@@ -20,6 +20,9 @@ export function parseDateArg(date) {
 export function factValues(rules, facts) {
   const ctx = {}, na = new Set();
   let selected = [];
+  if (facts !== null && facts !== undefined && (typeof facts !== "object" || Array.isArray(facts))) {
+    throw new FactError("$facts", "wrong_type");
+  }
   for (const [name, value] of Object.entries(facts || {})) {
     if (name === SELECTED) { selected = selectedOf(rules, value); continue; }
     const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
@@ -66,6 +69,7 @@ function selectedOf(rules, value) {
 
 function historyOf(rules, history, d) {
   let kept = [];
+  if (history !== null && history !== undefined && !Array.isArray(history)) throw new HistoryError(-1, "not_a_list");
   (history || []).forEach((h, i) => {
     if (h === null || typeof h !== "object" || Array.isArray(h)) throw new HistoryError(i, "not_an_object");
     const inf = typeof h.infraction === "string" && hasOwn(rules.byId, h.infraction) ? rules.byId[h.infraction] : undefined;
