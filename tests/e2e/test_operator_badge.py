@@ -85,6 +85,30 @@ def test_suspended_permit_shows_its_status_and_no_valid_badge(page, live_server,
     _shot(page, "operator-badge-suspended")
 
 
+def test_spent_code_with_a_failed_download_retries_with_the_token(page, live_server, operator_access):
+    # The /me downloads after activation are lost (signal drops): the code is already spent, so
+    # the app must keep the token and retry, never send the operator back to the code form.
+    access = operator_access("sapezal")
+    failures = []
+
+    def drop_first(route):
+        if len(failures) < 2:  # the one right after activation, and the crachá screen's own try
+            failures.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/operator/me", drop_first)
+    page.goto(f"{live_server}/app/#/operador/entrar?m={access['slug']}&c={access['code']}")
+    expect(page.locator("#access-code")).to_have_value(access["code"])
+    page.get_by_role("button", name="Entrar").click()
+    expect(page.get_by_role("alert").first).to_contain_text("Não foi possível baixar o crachá")
+    assert len(failures) == 2
+    _shot(page, "operator-badge-download-failed")
+    page.get_by_role("button", name="Tentar novamente").click()
+    expect(page.locator("#badge-name")).to_have_text(access["name"])
+
+
 def test_a_used_code_is_refused_in_the_form(page, live_server, operator_access, browser):
     access = operator_access("paranatinga")
     _first_access(page, live_server, access)

@@ -19,7 +19,14 @@ export async function activate(municipality, code) {
     body: { municipality, code: code.trim() },
   });
   await put('meta', { token: answer.token, municipality, expires_at: answer.expires_at }, SESSION_KEY);
-  return refreshBadge();
+  // The code is spent now: a failed first download must not send the operator back to the
+  // code form. The crachá screen retries with the saved token.
+  try {
+    return await refreshBadge();
+  } catch (error) {
+    if (error.status === 401) throw error;
+    return null;
+  }
 }
 
 export async function hasSession() {

@@ -1,15 +1,31 @@
 // The operator's digital crachá, full screen: photo, name, permit, plate, validity, status and
 // the signed QR the fiscal scans. Shown from the copy saved on the phone (works offline) and
 // refreshed from the server when there is a connection.
-import { effectiveStatus, refreshBadge, savedBadge, signOut } from '../data/operator.js';
+import { effectiveStatus, hasSession, refreshBadge, savedBadge, signOut } from '../data/operator.js';
 import { el, formatDate, formatDateTime, formatPlate } from './format.js';
 import { qrSvg } from './qr-code.js';
 
 export async function render(root, { navigate }) {
   let badge = await savedBadge();
   if (!badge) {
-    navigate('/operador/entrar', { replace: true });
-    return undefined;
+    if (!(await hasSession())) {
+      navigate('/operador/entrar', { replace: true });
+      return undefined;
+    }
+    try {
+      badge = await refreshBadge(); // activated, but the first download did not finish
+    } catch (error) {
+      if (error.status === 401) {
+        navigate('/operador/entrar', { replace: true });
+        return undefined;
+      }
+      root.append(
+        el('h1', {}, 'Crachá digital'),
+        el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível baixar o crachá. ${error.message}`),
+        el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/operador/cracha', { replace: true }) }, 'Tentar novamente'),
+      );
+      return undefined;
+    }
   }
   const photoUrls = [];
   const status = el('p', { class: 'notice', id: 'badge-sync', role: 'status' });
