@@ -40,6 +40,12 @@ b.case("CTB 139-A IV: equipment inspection exactly 6 months ago still valid", se
        expected={"failed": []})
 fed("fed.req.motofrete_inspecao_semestral", "CTB 139-A IV: equipment inspection 6 months + 1 day ago → overdue",
     dict(GOODS, **{"vehicle.equipment_inspection_date": "2024-12-09"}))
+b.case("Res. 943 art. 3º III: on a goods delivery the passenger handle is not the required device (Paranatinga's own art. 8º V a still applies)",
+       set=dict(GOODS, **{"equipment.grab_handle": False}),
+       expected={"failed": [F("par.req.alca_metalica", ["par.inf.g2_a", "par.inf.art41_veiculo_irregular"])]})
+b.case("Res. 943 art. 3º III: goods question unanswered → the passenger device rule still applies", drop=("service.goods_delivery",),
+       set={"equipment.grab_handle": False},
+       expected={"failed": [F("fed.req.dispositivo_passageiro", ["fed.inf.ctb244_ix"]), F("par.req.alca_metalica", ["par.inf.g2_a", "par.inf.art41_veiculo_irregular"])]})
 b.case("CTB 139-A: passenger service only → moto-frete rules not applicable even with an old inspection",
        set={"vehicle.equipment_inspection_date": "2020-01-01"}, expected={"failed": []})
 b.case("CTB 139-A I + Res. 943 art. 2º + Paranatinga art. 8º III: delivery without red plate — one CTB pointer triggered by two federal rules",
