@@ -31,7 +31,43 @@ def compile_expr(expr, fact_decls):
     """fact_decls: {name: {"type": ...}}. Raises CompileError(reason, path)."""
     refs = []
     fn, type_ = _compile(expr, fact_decls, refs, "")
+    _check_enum_literals(expr, fact_decls, "")
     return Compiled(fn, type_, refs)
+
+
+def _enum_values(e, decls):
+    if isinstance(e, dict) and len(e) == 1 and "var" in e:
+        name = e["var"][0] if isinstance(e["var"], list) else e["var"]
+        decl = decls.get(name) if isinstance(name, str) else None
+        if decl is not None and decl["type"] == "enum":
+            return decl["values"]
+    return None
+
+
+def _check_enum_literals(e, decls, path):
+    """A string literal compared with an enum fact must be one of its values (a typo would
+    otherwise never match and silently pass or fail)."""
+    if isinstance(e, list):
+        for i, item in enumerate(e):
+            _check_enum_literals(item, decls, f"{path}/{i}")
+        return
+    if not isinstance(e, dict) or len(e) != 1:
+        return
+    (op, args), = e.items()
+    if not isinstance(args, list):
+        args = [args]
+    if op in ("==", "!=", "in") and len(args) == 2:
+        values = _enum_values(args[0], decls)
+        other = args[1]
+        if values is None and op != "in":
+            values, other = _enum_values(args[1], decls), args[0]
+        if values is not None:
+            literals = other if (op == "in" and isinstance(other, list)) else [other]
+            for i, lit in enumerate(literals):
+                if isinstance(lit, str) and lit not in values:
+                    raise CompileError("not_in_values", f"{path}/{op}/1" + (f"/{i}" if op == "in" else ""))
+    for i, a in enumerate(args):
+        _check_enum_literals(a, decls, f"{path}/{op}/{i}")
 
 
 def _const(v):

@@ -12,7 +12,39 @@ const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 export function compileExpr(expr, factDecls) {
   const refs = [];
   const [fn, type] = compile(expr, factDecls, refs, "");
+  checkEnumLiterals(expr, factDecls, "");
   return { fn, type, refs };
+}
+
+function enumValues(e, decls) {
+  if (e !== null && typeof e === "object" && !Array.isArray(e) && Object.keys(e).length === 1 && "var" in e) {
+    const name = Array.isArray(e.var) ? e.var[0] : e.var;
+    const decl = typeof name === "string" && hasOwn(decls, name) ? decls[name] : undefined;
+    if (decl !== undefined && decl.type === "enum") return decl.values;
+  }
+  return null;
+}
+
+// A string literal compared with an enum fact must be one of its values (a typo would
+// otherwise never match and silently pass or fail).
+function checkEnumLiterals(e, decls, path) {
+  if (Array.isArray(e)) { e.forEach((item, i) => checkEnumLiterals(item, decls, `${path}/${i}`)); return; }
+  if (e === null || typeof e !== "object" || Object.keys(e).length !== 1) return;
+  const op = Object.keys(e)[0];
+  const args = Array.isArray(e[op]) ? e[op] : [e[op]];
+  if ((op === "==" || op === "!=" || op === "in") && args.length === 2) {
+    let values = enumValues(args[0], decls), other = args[1];
+    if (values === null && op !== "in") { values = enumValues(args[1], decls); other = args[0]; }
+    if (values !== null) {
+      const literals = op === "in" && Array.isArray(other) ? other : [other];
+      literals.forEach((lit, i) => {
+        if (typeof lit === "string" && !values.includes(lit)) {
+          throw new CompileError("not_in_values", `${path}/${op}/1` + (op === "in" ? `/${i}` : ""));
+        }
+      });
+    }
+  }
+  args.forEach((a, i) => checkEnumLiterals(a, decls, `${path}/${op}/${i}`));
 }
 
 const konst = (v) => () => v;
