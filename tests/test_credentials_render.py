@@ -89,3 +89,16 @@ def test_pdfs_rasterize_and_their_qrs_decode(tmp_path):
         if name == "card":
             assert abs(image.width - 1011) <= 1 and abs(image.height - 638) <= 1
         assert decode_qr(image) == [LONGEST] * expected
+
+
+def test_photo_fills_the_photo_box_and_company_is_printed(tmp_path):
+    photo = tmp_path / "foto.jpg"
+    Image.new("RGB", (300, 400), (200, 30, 30)).save(photo)
+    card = CardData(**{**CARD.__dict__, "photo_path": str(photo), "blood_type": None,
+                       "company": "Norte Moto Táxi"})
+    img = Image.open(io.BytesIO(card_png_bytes(card))).convert("RGB")
+    r, g, b = img.getpixel((144, 300))  # centre of the 3:4 photo box
+    assert r > 170 and g < 70 and b < 70
+    without = Image.open(io.BytesIO(card_png_bytes(CARD))).convert("RGB")
+    assert without.getpixel((144, 300))[0] < 170  # silhouette/placeholder otherwise
+    assert decode_qr(img) == [LONGEST]

@@ -270,7 +270,9 @@ def card_data(credential) -> CardData:
         ponto=permit.ponto.name if permit.ponto else "—",
         valid_until=credential.expires_on, serial=credential.serial, payload=credential.payload,
         issued_on=_aware(credential.issued_at).date(), blood_type=blood, photo_path=photo,
-        legal_basis=municipality.setting("badge_legal_basis"))
+        legal_basis=municipality.setting("badge_legal_basis"),
+        company=(permit.holder_company.trade_name or permit.holder_company.legal_name)
+        if permit.holder_company else None)
 
 
 def write_files(credential, out_dir) -> dict:

@@ -39,6 +39,7 @@ class CardData:
     blood_type: str | None = None  # printed only when the municipality's setting asks for it
     photo_path: str | None = None
     legal_basis: str | None = None  # e.g. "Lei 311/2007, art. 11, XV"
+    company: str | None = None  # the authorised company, where the permit holder is one
 
 
 def _font(size: int, bold: bool = False):
@@ -179,6 +180,8 @@ def card_png(card: CardData) -> Image.Image:
     field("PLACA", card.plate)
     field("PONTO", card.ponto or "—", 26)
     field("VALIDADE", card.valid_until.strftime("%d/%m/%Y"))
+    if card.company:
+        field("EMPRESA AUTORIZADA", card.company, 24)
     if card.blood_type:
         # Placed under the photo so it never crowds the identifying fields.
         d.text((30, 474), "TIPO SANGUÍNEO", font=_font(19, True), fill=GREY)
