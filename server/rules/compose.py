@@ -168,6 +168,16 @@ class ComposedRules:
             for entry in getattr(self, section):
                 for i, ref in enumerate(entry.get("errata") or []):
                     self._ref(entry, f"/errata/{i}", ref, "errata")
+        # An escalation counting a penalty no infraction of its pack has could never trigger.
+        for esc in self.escalations:
+            kinds = set()
+            for inf in self.infractions:
+                if inf["_pack"] == esc["_pack"]:
+                    kinds.add(inf["penalty"]["kind"])
+                    kinds.update(inf["penalty"].get("alternatives") or [])
+            for i, clause in enumerate(esc.get("any_of") or []):
+                if clause["penalty"] not in kinds:
+                    self._problem(esc["_pack"], f"{esc['_path']}/any_of/{i}/penalty", "unknown_penalty")
 
     def _mode(self, entry, vetoes, options):
         status = entry.get("status", "in_force")

@@ -144,6 +144,18 @@ export class ComposedRules {
     for (const section of ["requirements", "infractions"]) {
       for (const entry of this[section]) (entry.errata || []).forEach((ref, i) => this.ref(entry, `/errata/${i}`, ref, "errata"));
     }
+    // An escalation counting a penalty no infraction of its pack has could never trigger.
+    for (const esc of this.escalations) {
+      const kinds = new Set();
+      for (const inf of this.infractions) {
+        if (inf._pack !== esc._pack) continue;
+        kinds.add(inf.penalty.kind);
+        for (const k of inf.penalty.alternatives || []) kinds.add(k);
+      }
+      (esc.any_of || []).forEach((clause, i) => {
+        if (!kinds.has(clause.penalty)) this.problem(esc._pack, `${esc._path}/any_of/${i}/penalty`, "unknown_penalty");
+      });
+    }
   }
 
   mode(entry, vetoes, options) {
