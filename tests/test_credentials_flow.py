@@ -225,3 +225,9 @@ def test_permit_page_offers_issue_then_reissue_and_print(app, demo, client, runn
     page = client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
     assert "Reemitir crachá" in page and "cracha.pdf" in page and "adesivos.pdf" in page
     assert 'value="emissão"' not in page  # a second crachá needs a re-issue reason
+
+
+def test_cli_verify_reports_malformed_payloads(app, demo, runner):
+    for text, code in (("HC1:ABC", "bad_prefix"), ("MF1:abc", "bad_base45"), ("", "empty")):
+        result = _cli_verify(runner, text)
+        assert (result["verdict"], result["reason_code"]) == ("INVÁLIDO", code)

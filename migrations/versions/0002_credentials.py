@@ -48,6 +48,7 @@ def upgrade():
     sa.PrimaryKeyConstraint('id', name=op.f('pk_status_list_entry'))
     )
     with op.batch_alter_table('status_list_entry', schema=None) as batch_op:
+        batch_op.create_index('ix_status_list_entry_lookup', ['municipality_id', 'kind', 'ref'], unique=False)
         batch_op.create_index(batch_op.f('ix_status_list_entry_municipality_id'), ['municipality_id'], unique=False)
 
     op.create_table('credential',
@@ -95,6 +96,7 @@ def downgrade():
     op.drop_table('credential')
     with op.batch_alter_table('status_list_entry', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_status_list_entry_municipality_id'))
+        batch_op.drop_index('ix_status_list_entry_lookup')
 
     op.drop_table('status_list_entry')
     with op.batch_alter_table('issuer_key', schema=None) as batch_op:

@@ -132,11 +132,11 @@ export async function verify(payload, trust, nowMs) {
   const today = new Date(nowMs + trust.utcOffsetMs).toISOString().slice(0, 10);
   if (today > body.expires_on) return verdict('expired', age, body);
   const credentialStatus = trust.credentials.get(String(body.serial));
-  if (credentialStatus in CREDENTIAL_STATUS_REASON) return verdict(CREDENTIAL_STATUS_REASON[credentialStatus], age, body);
+  if (Object.hasOwn(CREDENTIAL_STATUS_REASON, credentialStatus ?? '')) return verdict(CREDENTIAL_STATUS_REASON[credentialStatus], age, body);
   if (age < 0) return verdict('clock_behind', age, body);
   if (age > trust.maxAgeSeconds) return verdict('stale_data', age, body);
   const permitStatus = trust.permits.get(body.permit_number);
-  if (permitStatus in PERMIT_STATUS_REASON) return verdict(PERMIT_STATUS_REASON[permitStatus], age, body);
+  if (Object.hasOwn(PERMIT_STATUS_REASON, permitStatus ?? '')) return verdict(PERMIT_STATUS_REASON[permitStatus], age, body);
   if (permitStatus !== 'ativo') return verdict('permit_unknown', age, body);
   if (credentialStatus !== 'active') return verdict('credential_unknown', age, body);
   return verdict('ok', age, body);

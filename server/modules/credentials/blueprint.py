@@ -17,7 +17,7 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
-from ...extensions import db
+from ...extensions import db, limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
 from . import operations as ops
 from .codec import CodecError, split_payload
@@ -140,18 +140,19 @@ def _photo_data_uri(operator):
 
 
 @bp.get("/v/<path:payload>")
+@limiter.limit("60 per minute")
 def public_check(payload):
     """What a citizen sees after scanning the crachá: only what identifies the service (name,
     photo, permit number, plate, status). Never CPF, address, blood type or other data (LGPD)."""
-    muni = None
+    muni = body = None
     try:
-        muni = Municipality.query.filter_by(ibge_code=f"{split_payload(payload)[1].ibge_code:07d}").first()
+        body = split_payload(payload)[1]
+        muni = Municipality.query.filter_by(ibge_code=f"{body.ibge_code:07d}").first()
     except CodecError:
         pass
     result, credential = None, None
     if muni is not None:
-        data = ops.trust_data(muni, cursor=0, limit=10**9)
-        result = verify(payload, prepare_trust(data), datetime.now(timezone.utc))
+        result = verify(payload, prepare_trust(ops.trust_for_payload(muni, body)), datetime.now(timezone.utc))
         if result["credential"] is not None and result["reason_code"] not in ("bad_signature", "unknown_key"):
             credential = Credential.query.filter_by(municipality_id=muni.id,
                                                     serial=result["credential"]["serial"]).first()

@@ -118,14 +118,18 @@ def credentials_revoke(serial, slug, reason):
 @with_appcontext
 def credentials_verify(payload):
     """Verify a payload against this server's current data; prints the verdict as JSON."""
-    muni = None
+    muni = body = None
     try:
-        muni = Municipality.query.filter_by(ibge_code=f"{split_payload(payload)[1].ibge_code:07d}").first()
+        body = split_payload(payload)[1]
+        muni = Municipality.query.filter_by(ibge_code=f"{body.ibge_code:07d}").first()
     except CodecError:
         pass
-    muni = muni or Municipality.query.order_by(Municipality.id).first()
-    if muni is None:
-        raise click.ClickException("Nenhum município cadastrado.")
-    result = verify(payload, prepare_trust(ops.trust_data(muni, cursor=0, limit=10**9)),
-                    datetime.now(timezone.utc))
+    if muni is None:  # malformed, or not ours: any municipality's trust data gives the verdict
+        muni = Municipality.query.order_by(Municipality.id).first()
+        if muni is None:
+            raise click.ClickException("Nenhum município cadastrado.")
+        data = ops.trust_data(muni, cursor=0, limit=0)
+    else:
+        data = ops.trust_for_payload(muni, body)
+    result = verify(payload, prepare_trust(data), datetime.now(timezone.utc))
     click.echo(json.dumps(result, ensure_ascii=False, indent=1))

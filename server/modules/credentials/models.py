@@ -61,6 +61,8 @@ class StatusListEntry(db.Model):
     """Append-only log of permit, credential and key status changes. The id is the cursor that
     devices pass back to fetch only what changed since their last sync."""
     __tablename__ = "status_list_entry"
+    # Server-side lookups of one permit's or credential's latest entry (public page, CLI).
+    __table_args__ = (db.Index("ix_status_list_entry_lookup", "municipality_id", "kind", "ref"),)
     id = db.Column(db.Integer, primary_key=True)  # cursor: strictly increasing
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
     kind = db.Column(db.String(10), nullable=False)  # permit | credential | key

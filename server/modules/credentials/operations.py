@@ -254,6 +254,20 @@ def trust_data(municipality, cursor=0, limit=5000) -> dict:
     }
 
 
+def trust_for_payload(municipality, body) -> dict:
+    """Trust data reduced to what one payload needs (its permit's and credential's latest
+    entries): the server-side checks (public page, CLI) then cost two indexed queries instead of
+    reading the municipality's whole history."""
+    data = trust_data(municipality, cursor=0, limit=0)
+    refs = (("permit", body.permit_number), ("credential", str(body.serial)))
+    for kind, ref in refs:
+        entry = (StatusListEntry.query.filter_by(municipality_id=municipality.id, kind=kind, ref=ref)
+                 .order_by(StatusListEntry.id.desc()).first())
+        if entry is not None:
+            data["entries"].append({"cursor": entry.id, "kind": kind, "ref": ref, "status": entry.status})
+    return data
+
+
 # --- printing ---------------------------------------------------------------------------------
 
 def card_data(credential) -> CardData:
