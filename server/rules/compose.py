@@ -136,7 +136,7 @@ class ComposedRules:
                     self._problem(req["_pack"], f"{req['_path']}/{key[1:]}", "type_error")
             if req["_holds"] is not None:
                 req["_na_facts"] = [f for f in req["_holds"].refs
-                                    if self.facts[f].get("source") == "checklist"]
+                                    if f in self.facts and self.facts[f].get("source") == "checklist"]
         for name, decl in self.facts.items():
             ask = (decl.get("checklist") or {}).get("ask_when")
             decl["_ask"] = None

@@ -49,15 +49,41 @@ def add_days(d, n):
     return _check(d + _int(n))
 
 
-def add_months(d, n):
+def add_months(d, n, civil=False):
+    """Calendar months. A day the target month lacks is clamped to the month's end, or with
+    civil=True moved to the next day, the 1st of the following month (Código Civil art. 132 §3:
+    "no imediato, se faltar exata correspondência")."""
     date = datetime.date.fromordinal(d)
     total = date.year * 12 + (date.month - 1) + _int(n)
     year, month = divmod(total, 12)
     month += 1
     if year < 1 or year > 9999:
         raise EvalError("date_out_of_range")
-    day = min(date.day, calendar.monthrange(year, month)[1])
-    return datetime.date(year, month, day).toordinal()
+    last = calendar.monthrange(year, month)[1]
+    if date.day <= last:
+        return datetime.date(year, month, date.day).toordinal()
+    if civil:
+        return _check(datetime.date(year, month, last).toordinal() + 1)
+    return datetime.date(year, month, last).toordinal()
+
+
+def add_months_cc(d, n):
+    return add_months(d, n, civil=True)
+
+
+def add_years_cc(d, n):
+    return add_months(d, _int(n) * 12, civil=True)
+
+
+def years_between_cc(a, b):
+    """Whole years completed under CC art. 132 §3 (29 Feb anniversaries fall on 1 Mar)."""
+    da, db = datetime.date.fromordinal(a), datetime.date.fromordinal(b)
+    k = db.year - da.year
+    while _add_months_unchecked(a, k * 12, True) > b:
+        k -= 1
+    while _add_months_unchecked(a, (k + 1) * 12, True) <= b:
+        k += 1
+    return k
 
 
 def add_years(d, n):
@@ -89,9 +115,9 @@ def years_between(a, b):
     return k
 
 
-def _add_months_unchecked(d, n):
+def _add_months_unchecked(d, n, civil=False):
     try:
-        return add_months(d, n)
+        return add_months(d, n, civil)
     except EvalError:
         return MAX_ORD + 1 if n > 0 else MIN_ORD - 1
 

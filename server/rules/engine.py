@@ -4,10 +4,17 @@ import datetime
 
 from . import dates, money
 from .errors import FactError, HistoryError
-from .expr import DATE_VAR, UNKNOWN
+from .expr import DATE_VAR, OPTION_PREFIX, UNKNOWN
 from .compose import SPEC_VERSION
 
 SELECTED = "$selected"
+PENALTIES = "$penalties"
+
+
+def add_options(ctx, config):
+    """Configuration options are visible to {"option": key} as "$option:<key>"."""
+    for key, value in ((config or {}).get("options") or {}).items():
+        ctx[OPTION_PREFIX + key] = value
 
 
 def _in_effect(entry, d):
@@ -31,6 +38,9 @@ def _fact_values(rules, facts):
     for name, value in (facts or {}).items():
         if name == SELECTED:
             selected = _selected(rules, value)
+            continue
+        if name == PENALTIES:
+            _penalties(rules, value)
             continue
         decl = rules.facts.get(name)
         if decl is None:
@@ -75,6 +85,22 @@ def _selected(rules, value):
         inf = rules.by_id.get(ref) if isinstance(ref, str) else None
         if inf is None or inf["_section"] != "infractions" or not inf.get("selectable"):
             raise FactError(SELECTED, "not_selectable")
+    return value
+
+
+def _penalties(rules, value):
+    """{"<infraction id>": "<kind>"}: the penalty the fiscal chose among those the law allows."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FactError(PENALTIES, "wrong_type")
+    for ref, kind in value.items():
+        inf = rules.by_id.get(ref)
+        if inf is None or inf["_section"] != "infractions":
+            raise FactError(PENALTIES, "unknown_infraction")
+        allowed = [inf["penalty"]["kind"]] + list(inf["penalty"].get("alternatives") or [])
+        if kind not in allowed:
+            raise FactError(PENALTIES, "not_an_alternative")
     return value
 
 
@@ -127,6 +153,8 @@ def evaluate(rules, date, facts, history=()):
     d = _parse_date_arg(date)
     ctx, na, selected = _fact_values(rules, facts)
     ctx[DATE_VAR] = d
+    add_options(ctx, rules.config)
+    chosen = _penalties(rules, (facts or {}).get(PENALTIES))
     hist = _history(rules, history, d)
     cfg = rules.config
     result = {
@@ -182,7 +210,8 @@ def evaluate(rules, date, facts, history=()):
             continue
         if inf["_mode"] == "ignored" or not _in_effect(inf, d):
             continue
-        result["infractions"].append(_infraction(rules, inf, d, triggered[inf["id"]], hist, cfg, undecided))
+        result["infractions"].append(_infraction(rules, inf, d, triggered[inf["id"]], hist, cfg,
+                                                 undecided, chosen.get(inf["id"])))
 
     for esc in rules.escalations:
         if esc["_mode"] != "active" or not _in_effect(esc, d):
@@ -242,7 +271,7 @@ def _measure(m, d, cfg, owner, undecided):
             "due": _due(d, days, starts)}
 
 
-def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided):
+def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None):
     rec_out, effect, extra_measures, window_undecided = None, None, [], None
     if inf.get("recidivism"):
         rule = rules.by_id[inf["recidivism"]]
@@ -250,7 +279,9 @@ def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided):
         if applied:
             effect = rule["effect"]
             extra_measures = rule.get("add_measures") or []
-    amount = _amount(inf, d, cfg, effect, undecided)
+    kind = chosen or inf["penalty"]["kind"]
+    # A written warning carries no fine: no amount when the fiscal chose it.
+    amount = None if kind == "advertencia" else _amount(inf, d, cfg, effect, undecided)
     if window_undecided:
         undecided.append(window_undecided)
     measures = [_measure(m, d, cfg, ("infraction", inf["id"]), undecided)
@@ -259,8 +290,8 @@ def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided):
         "id": inf["id"], "pack": rules.packs[inf["_pack"]]["id"], "citation": _citation(inf),
         "label_pt": inf["label_pt"], "group": inf.get("group"), "item": inf.get("item"),
         "jurisdiction": inf.get("jurisdiction", "municipal"), "triggered_by": triggered_by,
-        "penalty": {"kind": inf["penalty"]["kind"],
-                    "alternatives": inf["penalty"].get("alternatives") or []},
+        "penalty": {"kind": kind, "alternatives": inf["penalty"].get("alternatives") or [],
+                    "default": inf["penalty"]["kind"], "chosen": chosen is not None},
         "amount": amount, "recidivism": rec_out, "measures": measures,
     }
 
@@ -408,14 +439,15 @@ def checklist(rules, date, facts_so_far=None):
     d = _parse_date_arg(date)
     ctx, na, _ = _fact_values(rules, facts_so_far or {})
     ctx[DATE_VAR] = d
+    add_options(ctx, rules.config)
     items = {}
     for req in rules.requirements:
         if req["_mode"] == "ignored" or not _in_effect(req, d):
             continue
         holds_refs = req["_holds"].refs
         for name in _refs(req):
-            decl = rules.facts[name]
-            if decl.get("source") != "checklist":
+            decl = rules.facts.get(name)
+            if decl is None or decl.get("source") != "checklist":
                 continue
             item = items.get(name)
             if item is None:

@@ -7,6 +7,8 @@ _FACT_MESSAGES = {
     "invalid_date": "Data inválida no fato {fact} (use AAAA-MM-DD).",
     "na_not_allowed": "O fato {fact} não admite 'não se aplica'.",
     "not_selectable": "Infração não selecionável em {fact}.",
+    "unknown_infraction": "Infração desconhecida em {fact}.",
+    "not_an_alternative": "Penalidade não prevista em lei para a infração em {fact}.",
 }
 
 

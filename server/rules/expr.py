@@ -13,6 +13,7 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 DATE_VAR = "$date"
+OPTION_PREFIX = "$option:"
 SCALARS = ("bool", "number", "string", "date")
 _FACT_TYPE = {"bool": "bool", "number": "number", "string": "string", "date": "date",
               "enum": "string", "photo": "photo"}
@@ -130,6 +131,15 @@ def _op_var(args, decls, refs, path):
     if name not in refs:
         refs.append(name)
     return (lambda ctx: ctx.get(name, UNKNOWN)), _FACT_TYPE[decls[name]["type"]]
+
+
+def _op_option(args, decls, refs, path):
+    if len(args) != 1 or not isinstance(args[0], str):
+        raise CompileError("arity", path)
+    key = OPTION_PREFIX + args[0]
+    if key not in refs:
+        refs.append(key)
+    return (lambda ctx: ctx.get(key, UNKNOWN)), "string"
 
 
 def _op_known(args, decls, refs, path):
@@ -345,7 +355,7 @@ def _num(f):
 
 
 _OPS = {
-    "var": _op_var, "known": _op_known, "and": _op_and, "or": _op_or, "not": _op_not,
+    "var": _op_var, "option": _op_option, "known": _op_known, "and": _op_and, "or": _op_or, "not": _op_not,
     "if": _op_if, "==": _equality(False), "!=": _equality(True),
     "<": _ordering(lambda a, b: a < b, True), "<=": _ordering(lambda a, b: a <= b, True),
     ">": _ordering(lambda a, b: a > b, False), ">=": _ordering(lambda a, b: a >= b, False),
@@ -356,6 +366,9 @@ _OPS = {
     "days_between": _func(("date", "date"), "number", _num(dates.days_between)),
     "months_between": _func(("date", "date"), "number", _num(dates.months_between)),
     "years_between": _func(("date", "date"), "number", _num(dates.years_between)),
+    "add_months_cc": _func(("date", "number"), "date", dates.add_months_cc),
+    "add_years_cc": _func(("date", "number"), "date", dates.add_years_cc),
+    "years_between_cc": _func(("date", "date"), "number", _num(dates.years_between_cc)),
     "year": _func(("date",), "number", _num(dates.year)),
     "month": _func(("date",), "number", _num(dates.month)),
     "day": _func(("date",), "number", _num(dates.day)),

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from . import dates
 from .compose import compose, deep_merge, load_municipality
-from .engine import _fact_values, _parse_date_arg
+from .engine import _fact_values, _parse_date_arg, add_options
 from .errors import CompileError, PackError, RulesError
 from .expr import DATE_VAR, UNKNOWN, compile_expr
 
@@ -79,6 +79,7 @@ def run_case(root, case):
                 by_id = {}
             ctx, _, _ = _fact_values(_R, case.get("facts") or {})
             ctx[DATE_VAR] = _parse_date_arg(case.get("date", "2000-01-01"))
+            add_options(ctx, case.get("config"))
             return _expr_value(compiled.fn(ctx), compiled.type)
         rules = _rules_for(root, case)
         if case.get("mode") == "checklist":

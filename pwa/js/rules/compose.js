@@ -9,6 +9,7 @@ export const SPEC_VERSION = "1.0.0";
 const VETO_OPTIONS = ["pending", "veto_upheld", "veto_overridden"];
 const SECTIONS = ["requirements", "infractions", "recidivism", "escalations", "history_cancellation",
   "deadlines", "auto_fields", "errata", "vetoes"];
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const isObj = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
 const clone = (x) => (x === undefined ? x : JSON.parse(JSON.stringify(x)));
 
@@ -114,7 +115,7 @@ export class ComposedRules {
       for (const key of ["_applies", "_holds"]) {
         if (req[key] !== null && req[key].type !== "bool") this.problem(req._pack, `${req._path}/${key.slice(1)}`, "type_error");
       }
-      if (req._holds !== null) req._naFacts = req._holds.refs.filter((f) => this.facts[f].source === "checklist");
+      if (req._holds !== null) req._naFacts = req._holds.refs.filter((f) => hasOwn(this.facts, f) && this.facts[f].source === "checklist");
     }
     for (const [name, decl] of Object.entries(this.facts)) {
       const ask = (decl.checklist || {}).ask_when;

@@ -63,20 +63,35 @@ function int(n) {
 
 export const addDays = (d, n) => check(d + int(n));
 
-export function addMonths(d, n) {
+// Calendar months. A day the target month lacks is clamped to the month's end, or with
+// civil=true moved to the next day (Código Civil art. 132 §3).
+export function addMonths(d, n, civil = false) {
   const [y0, m0, d0] = civilFromDays(d);
   const total = y0 * 12 + (m0 - 1) + int(n);
   const y = Math.floor(total / 12);
   const m = total - y * 12 + 1;
   if (y < 1 || y > 9999) throw new EvalError("date_out_of_range");
-  return daysFromCivil(y, m, Math.min(d0, daysInMonth(y, m)));
+  const last = daysInMonth(y, m);
+  if (d0 <= last) return daysFromCivil(y, m, d0);
+  if (civil) return check(daysFromCivil(y, m, last) + 1);
+  return daysFromCivil(y, m, last);
+}
+
+export const addMonthsCc = (d, n) => addMonths(d, n, true);
+export const addYearsCc = (d, n) => addMonths(d, int(n) * 12, true);
+
+export function yearsBetweenCc(a, b) {
+  let k = civilFromDays(b)[0] - civilFromDays(a)[0];
+  while (addMonthsUnchecked(a, k * 12, true) > b) k -= 1;
+  while (addMonthsUnchecked(a, (k + 1) * 12, true) <= b) k += 1;
+  return k;
 }
 
 export const addYears = (d, n) => addMonths(d, int(n) * 12);
 export const daysBetween = (a, b) => b - a;
 
-function addMonthsUnchecked(d, n) {
-  try { return addMonths(d, n); } catch (e) {
+function addMonthsUnchecked(d, n, civil = false) {
+  try { return addMonths(d, n, civil); } catch (e) {
     if (e instanceof EvalError) return n > 0 ? MAX_DAY + 1 : MIN_DAY - 1;
     throw e;
   }

@@ -3,13 +3,19 @@
 import * as dates from "./dates.js";
 import * as money from "./money.js";
 import { FactError, HistoryError } from "./errors.js";
-import { DATE_VAR, UNKNOWN } from "./expr.js";
+import { DATE_VAR, OPTION_PREFIX, UNKNOWN } from "./expr.js";
 import { SPEC_VERSION } from "./compose.js";
 
 const SELECTED = "$selected";
+const PENALTIES = "$penalties";
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const inEffect = (entry, d) => entry._from <= d && d <= entry._to;
 const orNull = (v) => (v === undefined ? null : v);
+
+// Configuration options are visible to {"option": key} as "$option:<key>".
+export function addOptions(ctx, config) {
+  for (const [key, value] of Object.entries((config || {}).options || {})) ctx[OPTION_PREFIX + key] = value;
+}
 
 export function parseDateArg(date) {
   const d = dates.parseIso(date);
@@ -25,6 +31,7 @@ export function factValues(rules, facts) {
   }
   for (const [name, value] of Object.entries(facts || {})) {
     if (name === SELECTED) { selected = selectedOf(rules, value); continue; }
+    if (name === PENALTIES) { penaltiesOf(rules, value); continue; }
     const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
     if (decl === undefined) throw new FactError(name, "unknown_fact");
     if (value === null) continue;
@@ -67,6 +74,18 @@ function selectedOf(rules, value) {
   return value;
 }
 
+// {"<infraction id>": "<kind>"}: the penalty the fiscal chose among those the law allows.
+function penaltiesOf(rules, value) {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value)) throw new FactError(PENALTIES, "wrong_type");
+  for (const [ref, kind] of Object.entries(value)) {
+    const inf = hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined;
+    if (inf === undefined || inf._section !== "infractions") throw new FactError(PENALTIES, "unknown_infraction");
+    if (![inf.penalty.kind, ...(inf.penalty.alternatives || [])].includes(kind)) throw new FactError(PENALTIES, "not_an_alternative");
+  }
+  return value;
+}
+
 function historyOf(rules, history, d) {
   let kept = [];
   if (history !== null && history !== undefined && !Array.isArray(history)) throw new HistoryError(-1, "not_a_list");
@@ -105,6 +124,8 @@ export function evaluate(rules, date, facts, history = []) {
   const d = parseDateArg(date);
   const [ctx, na, selected] = factValues(rules, facts);
   ctx[DATE_VAR] = d;
+  addOptions(ctx, rules.config);
+  const chosen = penaltiesOf(rules, (facts || {})[PENALTIES]);
   const hist = historyOf(rules, history, d);
   const cfg = rules.config;
   const result = {
@@ -151,7 +172,8 @@ export function evaluate(rules, date, facts, history = []) {
     if (!triggered.has(inf.id)) continue;
     if (inf._mode === "pending") { undecided.push({ kind: "infraction", id: inf.id, reason: "vetoed_pending" }); continue; }
     if (inf._mode === "ignored" || !inEffect(inf, d)) continue;
-    result.infractions.push(infraction(rules, inf, d, triggered.get(inf.id), hist, cfg, undecided));
+    result.infractions.push(infraction(rules, inf, d, triggered.get(inf.id), hist, cfg, undecided,
+      hasOwn(chosen, inf.id) ? chosen[inf.id] : null));
   }
 
   for (const esc of rules.escalations) {
@@ -202,7 +224,7 @@ function measure(m, d, cfg, owner, undecided) {
     extendable_days: orNull(dl.extendable_days), starts, due: due(d, days, starts) };
 }
 
-function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided) {
+function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = null) {
   let recOut = null, effect = null, extra = [], windowUndecided = null;
   if (inf.recidivism) {
     const rule = rules.byId[inf.recidivism];
@@ -210,14 +232,16 @@ function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided) {
     [recOut, applied, windowUndecided] = recidivism(rule, inf, d, hist, cfg);
     if (applied) { effect = rule.effect; extra = rule.add_measures || []; }
   }
-  const amt = amount(inf, d, cfg, effect, undecided);
+  const kind = chosen || inf.penalty.kind;
+  // A written warning carries no fine: no amount when the fiscal chose it.
+  const amt = kind === "advertencia" ? null : amount(inf, d, cfg, effect, undecided);
   if (windowUndecided) undecided.push(windowUndecided);
   const measures = [...(inf.measures || []), ...extra].map((m) => measure(m, d, cfg, ["infraction", inf.id], undecided));
   return {
     id: inf.id, pack: rules.packs[inf._pack].id, citation: orNull(inf.citation), label_pt: inf.label_pt,
     group: orNull(inf.group), item: orNull(inf.item), jurisdiction: inf.jurisdiction || "municipal",
     triggered_by: triggeredBy,
-    penalty: { kind: inf.penalty.kind, alternatives: inf.penalty.alternatives || [] },
+    penalty: { kind, alternatives: inf.penalty.alternatives || [], default: inf.penalty.kind, chosen: chosen !== null },
     amount: amt, recidivism: recOut, measures,
   };
 }
@@ -356,13 +380,14 @@ export function checklist(rules, date, factsSoFar = null) {
   const d = parseDateArg(date);
   const [ctx, na] = factValues(rules, factsSoFar || {});
   ctx[DATE_VAR] = d;
+  addOptions(ctx, rules.config);
   const items = new Map();
   for (const req of rules.requirements) {
     if (req._mode === "ignored" || !inEffect(req, d)) continue;
     const holdsRefs = req._holds.refs;
     for (const name of refsOf(req)) {
-      const decl = rules.facts[name];
-      if (decl.source !== "checklist") continue;
+      const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
+      if (decl === undefined || decl.source !== "checklist") continue;
       if (!items.has(name)) items.set(name, { decl, reqs: [], applies: [], gate: false });
       const item = items.get(name);
       item.reqs.push(req);

@@ -5,6 +5,7 @@ import { CompileError } from "./errors.js";
 
 export const UNKNOWN = Object.freeze({ unknown: true });
 export const DATE_VAR = "$date";
+export const OPTION_PREFIX = "$option:";
 const SCALARS = ["bool", "number", "string", "date"];
 const FACT_TYPE = { bool: "bool", number: "number", string: "string", date: "date", enum: "string", photo: "photo" };
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -93,6 +94,13 @@ function opVar(args, decls, refs, path) {
   if (!hasOwn(decls, name)) throw new CompileError("unknown_fact", path);
   if (!refs.includes(name)) refs.push(name);
   return [(ctx) => (hasOwn(ctx, name) ? ctx[name] : UNKNOWN), FACT_TYPE[decls[name].type]];
+}
+
+function opOption(args, decls, refs, path) {
+  if (args.length !== 1 || typeof args[0] !== "string") throw new CompileError("arity", path);
+  const key = OPTION_PREFIX + args[0];
+  if (!refs.includes(key)) refs.push(key);
+  return [(ctx) => (hasOwn(ctx, key) ? ctx[key] : UNKNOWN), "string"];
 }
 
 function opKnown(args, decls, refs, path) {
@@ -271,7 +279,7 @@ function func(argTypes, resultType, impl) {
 }
 
 const OPS = {
-  var: opVar, known: opKnown, and: opAnd, or: opOr, not: opNot, if: opIf,
+  var: opVar, option: opOption, known: opKnown, and: opAnd, or: opOr, not: opNot, if: opIf,
   "==": equality(false), "!=": equality(true),
   "<": ordering((a, b) => a < b, true), "<=": ordering((a, b) => a <= b, true),
   ">": ordering((a, b) => a > b, false), ">=": ordering((a, b) => a >= b, false),
@@ -282,6 +290,9 @@ const OPS = {
   days_between: func(["date", "date"], "number", dates.daysBetween),
   months_between: func(["date", "date"], "number", dates.monthsBetween),
   years_between: func(["date", "date"], "number", dates.yearsBetween),
+  add_months_cc: func(["date", "number"], "date", dates.addMonthsCc),
+  add_years_cc: func(["date", "number"], "date", dates.addYearsCc),
+  years_between_cc: func(["date", "date"], "number", dates.yearsBetweenCc),
   year: func(["date"], "number", dates.year),
   month: func(["date"], "number", dates.month),
   day: func(["date"], "number", dates.day),

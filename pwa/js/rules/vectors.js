@@ -1,7 +1,7 @@
 // Runs conformance vector cases (SPEC §10); twin of server/rules/vectors.py. File access is
 // injected: io = {readJson(relPath), listDir(relDir)} relative to the repository root.
 import { compose, deepMerge, loadMunicipality } from "./compose.js";
-import { checklist, evaluate, factValues, parseDateArg } from "./engine.js";
+import { addOptions, checklist, evaluate, factValues, parseDateArg } from "./engine.js";
 import { compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
 import { CompileError, PackError, RulesError } from "./errors.js";
 import * as dates from "./dates.js";
@@ -52,6 +52,7 @@ export function runCase(io, c) {
       }
       const [ctx] = factValues({ facts: decls, byId: {} }, c.facts || {});
       ctx[DATE_VAR] = parseDateArg(c.date || "2000-01-01");
+      addOptions(ctx, c.config);
       return exprValue(compiled.fn(ctx), compiled.type);
     }
     const rules = rulesFor(io, c);
