@@ -167,3 +167,15 @@ def test_validate_all_reports_bad_references_in_a_composed_municipality(tmp_path
     problems = validate_all(repo)
     assert [p["reason"] for p in problems] == ["unknown_reference"]
     assert problems[0]["file"] == f"shared_rules/packs/{name}"
+
+
+def test_auto_fields_list_every_law_in_effect():
+    from server.rules import auto_fields
+    fields = auto_fields(mini(), "2024-05-10")
+    assert fields == [{"id": "t.auto.nome", "pack": "test-municipal",
+                       "citation": {"law": "L1", "art": "46", "inciso": "I"},
+                       "label_pt": "Nome do permissionário ou infrator", "required": True}]
+    assert auto_fields(mini(), "2007-09-30") == []          # before the test law's effective date
+    real = auto_fields(load_municipality("sapezal"), "2024-05-10")
+    packs = [f["pack"] for f in real]
+    assert packs == sorted(packs, key=lambda p: 0 if p.startswith("federal") else 1)

@@ -432,6 +432,14 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
     return None
 
 
+def auto_fields(rules, date):
+    """The fields an auto de infração must contain on `date`, every composed law in order."""
+    d = _parse_date_arg(date)
+    return [{"id": f["id"], "pack": rules.packs[f["_pack"]]["id"], "citation": f.get("citation"),
+             "label_pt": f["label_pt"], "required": f.get("required", True)}
+            for f in rules.auto_fields if _in_effect(f, d)]
+
+
 _INPUTS = {"number": "number", "enum": "choice", "date": "date", "string": "text", "photo": "photo"}
 
 

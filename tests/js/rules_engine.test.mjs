@@ -75,3 +75,10 @@ test("a full evaluation is plain JSON", () => {
   assert.deepEqual(out.infractions.map((i) => i.id), ["t.inf.g2a"]);
   assert.equal(out.infractions[0].amount.brl_cents, 3831);
 });
+
+test("autoFields lists the fields of every law in effect", async () => {
+  const { autoFields } = await import("../../pwa/js/rules/index.js");
+  assert.deepEqual(autoFields(mini(), "2024-05-10"), [{ id: "t.auto.nome", pack: "test-municipal",
+    citation: { law: "L1", art: "46", inciso: "I" }, label_pt: "Nome do permissionário ou infrator", required: true }]);
+  assert.deepEqual(autoFields(mini(), "2007-09-30"), []);
+});

@@ -374,6 +374,15 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
   return null;
 }
 
+/** The fields an auto de infração must contain on `date`, every composed law in order. */
+export function autoFields(rules, date) {
+  const d = parseDateArg(date);
+  return rules.auto_fields.filter((f) => inEffect(f, d)).map((f) => ({
+    id: f.id, pack: rules.packs[f._pack].id, citation: orNull(f.citation), label_pt: f.label_pt,
+    required: f.required ?? true,
+  }));
+}
+
 const INPUTS = { number: "number", enum: "choice", date: "date", string: "text", photo: "photo" };
 
 export function checklist(rules, date, factsSoFar = null) {
