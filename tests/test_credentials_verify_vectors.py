@@ -30,3 +30,16 @@ def test_valid_verdict_carries_signed_fields():
     assert result["credential"] == {"version": 1, "kid": 2, "ibge_code": 5106307, "serial": 1,
                                     "expires_on": "2026-12-31", "permit_number": "PNT-2026/0001"}
     assert result["reason_pt"] == "Credencial autêntica, permissão ativa."
+
+
+def test_js_verifier_uses_the_same_reason_table():
+    """Both verifiers show fiscais the same verdict and text for each reason code."""
+    import re
+
+    from server.modules.credentials.verifier import REASONS
+
+    js = (Path(__file__).parent.parent / "pwa/js/credentials/verify.js").read_text()
+    names = dict(re.findall(r"export const (\w+) = '([^']+)';", js))
+    table = {code: (names[const], text)
+             for code, const, text in re.findall(r"^  (\w+): \[(\w+), '([^']+)'\],$", js, re.M)}
+    assert table == REASONS
