@@ -19,9 +19,7 @@ def demo_load():
     if logins is None:
         click.echo("Banco já contém dados: carga de demonstração não executada.")
         return
-    click.echo("Dados de demonstração carregados. Logins (senha para todos: %s):" % DEMO_PASSWORD)
-    for username, role, muni in logins:
-        click.echo(f"  {username:28} {role:11} {muni}")
+    click.echo(f"Dados de demonstração carregados ({len(logins)} logins; veja `flask demo logins`).")
 
 
 @demo_cli.command("logins")
