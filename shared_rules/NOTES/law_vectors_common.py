@@ -87,7 +87,7 @@ class Builder:
              config_overrides=None, covers=None):
         facts = {k: v for k, v in BASELINE.items() if k in self.names and k not in drop}
         for k, v in (set or {}).items():
-            if k != "$selected":
+            if not k.startswith("$"):
                 assert k in self.names, (name, k)
             facts[k] = v
         c = {"name": name, "facts": facts, "expected": expected}

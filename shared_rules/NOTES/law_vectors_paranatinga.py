@@ -35,9 +35,19 @@ b.case("art. 8º II: 125 cc passes", set={"vehicle.engine_cc": 125}, expected={"
 b.case("art. 8º II: 124 cc → regularize in 10 (+10) days or cassação (art. 41)", set={"vehicle.engine_cc": 124},
        expected={"failed": [F("par.req.cilindrada", ["par.inf.art41_veiculo_irregular"])], "infractions": [dict(A41, triggered_by=["par.req.cilindrada"])],
                  "escalations": [], "undecided": [VETO]})
-b.case("art. 8º II (erratum '250 (duzentas)'): 250 cc passes under the numeral reading", set={"vehicle.engine_cc": 250}, expected={"failed": []})
-b.case("art. 8º II (erratum): 220 cc passes — between the 200 of the words and the 250 of the numeral", set={"vehicle.engine_cc": 220}, expected={"failed": []})
-b.case("art. 8º II: 251 cc fails", set={"vehicle.engine_cc": 251}, expected={"failed": [F("par.req.cilindrada", ["par.inf.art41_veiculo_irregular"])]})
+OPT = "paranatinga.art8_ii_cc_max_reading"
+b.case("art. 8º II (erratum '250 (duzentas)'): 200 cc passes under both readings, option unset", set={"vehicle.engine_cc": 200},
+       expected={"failed": [], "undecided": [VETO]})
+b.case("art. 8º II (erratum): 220 cc with the reading not chosen → undecided, nothing proposed", set={"vehicle.engine_cc": 220},
+       expected={"failed": [], "infractions": [],
+                 "undecided": [{"kind": "requirement", "id": "par.req.cilindrada", "reason": "missing_fact", "facts": ["$option:" + OPT]}, VETO]})
+b.case("art. 8º II (erratum): municipality reads 250 → 250 cc passes", set={"vehicle.engine_cc": 250},
+       config_overrides={"options": {OPT: "250"}}, expected={"failed": [], "undecided": [VETO]})
+b.case("art. 8º II (erratum): municipality reads 200 ('duzentas') → 220 cc fails", set={"vehicle.engine_cc": 220},
+       config_overrides={"options": {OPT: "200"}},
+       expected={"failed": [F("par.req.cilindrada", ["par.inf.art41_veiculo_irregular"])], "infractions": [A41]})
+b.case("art. 8º II: 251 cc fails under either reading, even unconfigured", set={"vehicle.engine_cc": 251},
+       expected={"failed": [F("par.req.cilindrada", ["par.inf.art41_veiculo_irregular"])]})
 b.case("art. 8º III + Res. 943 art. 2º: no red plate → federal pointer, Group IV d (51 UFIR) and art. 41", set={"vehicle.red_plate": False},
        expected={"failed": [F("fed.req.categoria_aluguel", ["fed.inf.ctb244_ix"]), F("par.req.placa_vermelha", ["par.inf.g4_d", "par.inf.art41_veiculo_irregular"])],
                  "infractions": [FED, g("IV", "d", ["par.req.placa_vermelha"]), dict(A41, triggered_by=["par.req.placa_vermelha"])],
@@ -156,7 +166,7 @@ b.case("Lei 12.009 art. 2º II: licence of 18 months in 2025 passes Paranatinga'
 b.case("art. 45: no alvará → 132 UFIR, seizure and removal", set={"permit.exists": False},
        expected={"failed": [F("par.req.alvara_existente", ["par.inf.art45_sem_alvara"])],
                  "infractions": [{"id": "par.inf.art45_sem_alvara", "amount": UFIR(132, 14046),
-                                  "penalty": {"kind": "multa", "alternatives": ["apreensao", "remocao"]},
+                                  "penalty": {"kind": "multa", "alternatives": []},
                                   "recidivism": {"rule": "par.reincidencia_art45", "applied": False},
                                   "measures": [{"kind": "apreensao"}, {"kind": "remocao"}]}],
                  "undecided": [VETO]})
@@ -200,6 +210,15 @@ b.case("art. 49: same item 3 months + 1 day ago → not recidivism (36 UFIR), st
 b.case("art. 49 (erratum: 'artigo 54' → art. 50): another item of the same group is not recidivism",
        set=NB, history=[{"infraction": "par.inf.g2_h", "date": "2025-05-10"}],
        expected={"infractions": [g("II", "g", recidivism={"applied": False, "prior_count": 0})]})
+b.case("art. 42 I ('sanções gradativas, separadas ou cumulativas') + $penalties: written warning chosen instead of the Group II g fine → no amount",
+       set={"driver.carries_badge": False, "$penalties": {"par.inf.g2_g": "advertencia"}},
+       expected={"infractions": [{"id": "par.inf.g2_g", "penalty": {"kind": "advertencia", "default": "multa", "chosen": True}, "amount": None}],
+                 "escalations": []})
+b.case("art. 45: a warning is not an alternative to the 132-UFIR fine for driving without alvará",
+       set={"permit.exists": False, "$penalties": {"par.inf.art45_sem_alvara": "advertencia"}},
+       expected={"error": {"code": "fact_error", "fact": "$penalties", "reason": "not_an_alternative"}})
+b.case("art. 42: art. 42 obligation with suspension chosen instead of the warning", set={"driver.armed": True, "$penalties": {"par.inf.art42_advertencia": "suspensao"}},
+       expected={"infractions": [dict(A42, penalty={"kind": "suspensao", "default": "advertencia", "chosen": True})], "escalations": []})
 b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação",
        set={"driver.armed": True},
        history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-01-10"}, {"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],

@@ -153,6 +153,16 @@ b.case("art. 26: two earlier written warnings + a fine now → neither 3 warning
        history=[{"infraction": "sap.inf.calcado", "date": "2025-01-10", "penalty": "advertencia"},
                 {"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "penalty": "advertencia"}],
        expected={"escalations": []})
+b.case("art. 24 + art. 26 with $penalties: two earlier written warnings + a warning chosen now → 3 warnings in a year → inabilitação",
+       set={"driver.footwear_ok": False, "$penalties": {"sap.inf.calcado": "advertencia"}},
+       history=[{"infraction": "sap.inf.calcado", "date": "2025-01-10", "penalty": "advertencia"},
+                {"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "penalty": "advertencia"}],
+       expected={"infractions": [{"id": "sap.inf.calcado", "penalty": {"kind": "advertencia", "default": "multa", "chosen": True}, "amount": None}],
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3}]})
+b.case("art. 26 with $penalties: a prior suspension and a suspension chosen now → 'reincidente em suspensão'",
+       set={"driver.footwear_ok": False, "$penalties": {"sap.inf.calcado": "suspensao"}},
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-02-10", "penalty": "suspensao"}],
+       expected={"escalations": [{"id": "sap.inabilitacao", "penalty": "suspensao", "prior": 1, "current": 1, "count": 2}]})
 b.case("art. 32: the day before the law nothing applies", date="1999-11-21", set={"driver.footwear_ok": False},
        expected={"failed": [], "deadlines": []})
 b.case("art. 31-32: on 1999-11-22 the law applies; 90-day regulation deadline listed", date="1999-11-22", set={"driver.footwear_ok": False},
