@@ -5,13 +5,14 @@ def register_blueprints(app):
     from . import models  # noqa: F401  (the whole schema is known before any request)
     from .modules.accounts.blueprint import bp as accounts_bp
     from .modules.accounts.api import bp as accounts_api_bp
+    from .modules.accounts.admin_views import bp as accounts_admin_bp
     from .modules.backoffice.blueprint import bp as backoffice_bp
     from .modules.fieldapp.blueprint import bp as fieldapp_bp
     from .modules.rules.blueprint import bp as rules_api_bp
     from .modules.rules.views import bp as rules_bo_bp
     from .modules.operator_portal.blueprint import bp as operator_portal_bp
 
-    for bp in (accounts_bp, accounts_api_bp, backoffice_bp, fieldapp_bp, rules_api_bp, rules_bo_bp, operator_portal_bp):
+    for bp in (accounts_bp, accounts_api_bp, accounts_admin_bp, backoffice_bp, fieldapp_bp, rules_api_bp, rules_bo_bp, operator_portal_bp):
         app.register_blueprint(bp)
     from .modules.credentials.blueprint import bp as credentials_bp
     app.register_blueprint(credentials_bp)

@@ -1,0 +1,99 @@
+"""Back office: users and devices of the municipality (admin), operator first-access codes."""
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from marshmallow import ValidationError
+
+from ...core.auth import get_scoped_or_404, login_required, require_municipality_id, scoped
+from ...core.errors import ApiError, flatten_fields
+from ..registry.models import Operator
+from .models import Device, User
+from .operations import create_user, revoke_device, set_active, set_password
+from .schemas import PasswordSchema, UserCreateSchema
+
+bp = Blueprint("accounts_admin", __name__, url_prefix="/bo/usuarios")
+
+ROLE_LABELS = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal", "operator": "Operador"}
+
+
+def _reason():
+    reason = (request.form.get("reason") or "").strip()
+    if len(reason) < 5:
+        raise ApiError(422, "validation_error", "Informe o motivo (ao menos 5 caracteres).",
+                       {"reason": ["Informe o motivo (ao menos 5 caracteres)."]})
+    return reason
+
+
+@bp.get("/")
+@login_required("admin")
+def users():
+    mid = require_municipality_id()
+    return render_template("accounts/users.html", users=scoped(User).order_by(User.role, User.name).all(),
+                           devices=scoped(Device).order_by(Device.registered_at.desc()).all(),
+                           roles=ROLE_LABELS, errors={}, form={}, municipality_id=mid)
+
+
+@bp.post("/")
+@login_required("admin")
+def create():
+    mid = require_municipality_id()
+    errors = {}
+    try:
+        data = UserCreateSchema().load({k: v for k, v in request.form.items() if k != "csrf_token" and v != ""})
+        create_user(mid, data)
+    except ValidationError as err:
+        errors = flatten_fields(err.messages)
+    except ApiError as err:
+        errors = err.fields
+    if errors:
+        return render_template("accounts/users.html", users=scoped(User).order_by(User.role, User.name).all(),
+                               devices=scoped(Device).all(), roles=ROLE_LABELS, errors=errors,
+                               form=request.form), 422
+    flash("Usuário criado.")
+    return redirect(url_for(".users"))
+
+
+@bp.post("/<int:user_id>/senha")
+@login_required("admin")
+def reset_password(user_id):
+    user = get_scoped_or_404(User, user_id)
+    try:
+        data = PasswordSchema().load({"password": request.form.get("password", "")})
+    except ValidationError as err:
+        flash(" ".join(flatten_fields(err.messages)["password"]))
+        return redirect(url_for(".users"))
+    set_password(user, data["password"])
+    flash(f"Senha de {user.username} redefinida; sessões abertas foram encerradas.")
+    return redirect(url_for(".users"))
+
+
+@bp.post("/<int:user_id>/ativo")
+@login_required("admin")
+def toggle_active(user_id):
+    user = get_scoped_or_404(User, user_id)
+    if user.id == g.user.id:
+        raise ApiError(409, "self", "Você não pode desativar o próprio usuário.")
+    set_active(user, not user.active, _reason())
+    flash(f"{user.username} {'reativado' if user.active else 'desativado'}.")
+    return redirect(url_for(".users"))
+
+
+@bp.post("/dispositivos/<int:device_id>/revogar")
+@login_required("admin")
+def revoke(device_id):
+    device = get_scoped_or_404(Device, device_id)
+    revoke_device(device, _reason())
+    flash(f"Dispositivo {device.name} revogado.")
+    return redirect(url_for(".users"))
+
+
+@bp.post("/operador/<int:operator_id>/codigo")
+@login_required("admin", "backoffice")
+def operator_code(operator_id):
+    """Create the operator's first-access code and show it once (only its hash is kept)."""
+    from ...extensions import db
+    from ..operator_portal.operations import CODE_TTL_HOURS, create_operator_access
+
+    operator = get_scoped_or_404(Operator, operator_id)
+    code = create_operator_access(operator)
+    db.session.commit()
+    return render_template("accounts/access_code.html", operator=operator, code=code,
+                           hours=CODE_TTL_HOURS)

@@ -1,0 +1,60 @@
+"""Account changes: create staff users, reset passwords, (de)activate, revoke devices. Audited."""
+from ...core.audit import record
+from ...core.auth import utcnow
+from ...core.errors import ApiError
+from ...extensions import db
+from .models import ApiToken, Device, User
+
+
+def _public(user):
+    return {"username": user.username, "name": user.name, "role": user.role, "active": user.active,
+            "registration": user.registration}
+
+
+def create_user(municipality_id, data):
+    if User.query.filter_by(username=data["username"]).first() is not None:
+        raise ApiError(409, "validation_error", "Dados inválidos.", {"username": ["Nome de usuário já existe."]})
+    user = User(municipality_id=municipality_id, username=data["username"], name=data["name"],
+                role=data["role"], registration=data.get("registration"))
+    user.set_password(data["password"])
+    db.session.add(user)
+    db.session.flush()
+    record("create", "user", user.id, None, _public(user), municipality_id=municipality_id)
+    db.session.commit()
+    return user
+
+
+def _revoke_tokens(user_id=None, device_id=None):
+    query = ApiToken.query.filter(ApiToken.revoked_at.is_(None))
+    query = query.filter(ApiToken.user_id == user_id) if user_id else query.filter(ApiToken.device_id == device_id)
+    for token in query:
+        token.revoked_at = utcnow()
+
+
+def set_password(user, password):
+    user.set_password(password)  # bumps session_epoch: open sessions end
+    _revoke_tokens(user_id=user.id)
+    record("reset_password", "user", user.id, municipality_id=user.municipality_id)
+    db.session.commit()
+
+
+def set_active(user, active, reason):
+    before = _public(user)
+    user.active = active
+    user.session_epoch = (user.session_epoch or 0) + 1
+    if not active:
+        _revoke_tokens(user_id=user.id)
+    record("activate" if active else "deactivate", "user", user.id, before, _public(user), reason=reason,
+           municipality_id=user.municipality_id)
+    db.session.commit()
+
+
+def revoke_device(device, reason):
+    """A lost or stolen phone: its tokens stop working at once; it is wiped on next contact."""
+    if device.status == "revoked":
+        raise ApiError(409, "already_revoked", "Este dispositivo já está revogado.")
+    device.status = "revoked"
+    _revoke_tokens(device_id=device.id)
+    record("revoke", "device", device.id, {"status": "active"}, {"status": "revoked"}, reason=reason,
+           municipality_id=device.municipality_id)
+    db.session.commit()

@@ -1,0 +1,28 @@
+"""Account forms (pt-BR messages come from core.validation)."""
+from marshmallow import Schema, ValidationError, fields, validate, validates
+
+MIN_PASSWORD = 10
+
+
+class UserCreateSchema(Schema):
+    username = fields.String(required=True, validate=validate.Regexp(
+        r"^[a-z0-9][a-z0-9._-]{2,59}$", error="Use 3 a 60 letras minúsculas, números, '.', '_' ou '-'."))
+    name = fields.String(required=True, validate=validate.Length(min=3, max=120, error="Informe o nome completo."))
+    role = fields.String(required=True, validate=validate.OneOf(
+        ["admin", "backoffice", "fiscal"], error="Perfil inválido."))
+    registration = fields.String(load_default=None, validate=validate.Length(max=30))
+    password = fields.String(required=True)
+
+    @validates("password")
+    def _password(self, value, **_):
+        if len(value) < MIN_PASSWORD:
+            raise ValidationError(f"A senha deve ter ao menos {MIN_PASSWORD} caracteres.")
+
+
+class PasswordSchema(Schema):
+    password = fields.String(required=True)
+
+    @validates("password")
+    def _password(self, value, **_):
+        if len(value) < MIN_PASSWORD:
+            raise ValidationError(f"A senha deve ter ao menos {MIN_PASSWORD} caracteres.")
