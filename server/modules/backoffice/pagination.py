@@ -12,7 +12,8 @@ def page_number():
 
 
 def search_text():
-    return (request.args.get("q") or "").strip()[:MAX_QUERY_LEN]
+    # NUL cannot be stored or compared by PostgreSQL (it would raise, not just match nothing).
+    return (request.args.get("q") or "").replace("\x00", "").strip()[:MAX_QUERY_LEN]
 
 
 class Page:

@@ -166,7 +166,7 @@ def permit_new():
     return _permit_form()
 
 
-@bp.route("/bo/permissoes/<int:ident>/editar", methods=["GET", "POST"])
+@bp.route("/bo/permissoes/<int(max=2147483647):ident>/editar", methods=["GET", "POST"])
 @staff_view
 def permit_edit(ident):
     return _permit_form(get_scoped_or_404(Permit, ident))
@@ -181,7 +181,7 @@ def _detail(permit, action_errors=None, action_values=None, status=200):
         today=date.today()), status
 
 
-@bp.get("/bo/permissoes/<int:ident>")
+@bp.get("/bo/permissoes/<int(max=2147483647):ident>")
 @staff_view
 def permit_detail(ident):
     return _detail(get_scoped_or_404(Permit, ident))
@@ -191,7 +191,7 @@ ACTION_FIELDS = [Field("reason", "Motivo"), Field("valid_until", "Nova validade"
                  Field("suspended_until", "Suspensa até", "date")]
 
 
-@bp.post("/bo/permissoes/<int:ident>/acoes/<action>")
+@bp.post("/bo/permissoes/<int(max=2147483647):ident>/acoes/<action>")
 @staff_view
 def permit_action(ident, action):
     permit = get_scoped_or_404(Permit, ident)

@@ -219,9 +219,9 @@ def _register(entity):
                                stray=stray_errors(errors, fields)), (422 if errors else 200)
 
     bp.add_url_rule(f"/bo/{entity.url}/", f"{name}_list", list_view)
-    bp.add_url_rule(f"/bo/{entity.url}/<int:ident>", f"{name}_detail", detail_view)
+    bp.add_url_rule(f"/bo/{entity.url}/<int(max=2147483647):ident>", f"{name}_detail", detail_view)
     bp.add_url_rule(f"/bo/{entity.url}/novo", f"{name}_new", staff_view(form_view), methods=["GET", "POST"])
-    bp.add_url_rule(f"/bo/{entity.url}/<int:ident>/editar", f"{name}_edit", staff_view(form_view),
+    bp.add_url_rule(f"/bo/{entity.url}/<int(max=2147483647):ident>/editar", f"{name}_edit", staff_view(form_view),
                     methods=["GET", "POST"])
 
 

@@ -9,6 +9,9 @@ from marshmallow import Schema, ValidationError, fields, post_load, pre_load, va
 from ...core import validation as v
 from .models import ISSQN_STATUSES, PERMIT_KINDS, PERMIT_NUMBER_MAX
 
+# Ids posted in forms: bounded so a huge number is a field error, not a database overflow (500).
+ROW_ID = lambda **kw: fields.Integer(validate=validate.Range(  # noqa: E731
+    min=1, max=2**31 - 1, error="Registro não encontrado neste município."), **kw)
 LEN = lambda lo, hi: validate.Length(min=lo, max=hi, error=f"Informe entre {lo} e {hi} caracteres.")  # noqa: E731
 
 
@@ -55,7 +58,7 @@ class OperatorSchema(_Base):
     address = fields.String(validate=LEN(3, 240))
     residence_since = fields.Date(validate=v.validate_past_date)
     phone = fields.String(validate=LEN(8, 30))
-    company_id = fields.Integer()
+    company_id = ROW_ID()
 
     @post_load
     def _normalize(self, data, **_):
@@ -118,11 +121,11 @@ class PermitSchema(_Base):
         validate.Regexp(r"^[A-Za-z0-9/.\-]+$", error="Use apenas letras, números, '/', '.' e '-'."),
     ])
     kind = fields.String(load_default="alvara", validate=validate.OneOf(list(PERMIT_KINDS), error="Tipo inválido."))
-    holder_operator_id = fields.Integer()
-    holder_company_id = fields.Integer()
-    driver_ids = fields.List(fields.Integer(), load_default=list)
-    vehicle_id = fields.Integer(required=True)
-    ponto_id = fields.Integer()
+    holder_operator_id = ROW_ID()
+    holder_company_id = ROW_ID()
+    driver_ids = fields.List(ROW_ID(), load_default=list)
+    vehicle_id = ROW_ID(required=True)
+    ponto_id = ROW_ID()
     issued_on = fields.Date(required=True)
     valid_from = fields.Date(required=True)
     valid_until = fields.Date(required=True)
