@@ -34,11 +34,12 @@ pwa-deps:
 	  if [ -f pwa/scripts/vendor.mjs ]; then node pwa/scripts/vendor.mjs; fi; \
 	fi
 
-# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download).
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download)
+# and poppler-utils (pdftoppm) to render the printed crachá PDFs in tests.
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  echo "Installing Debian's chromium for browser tests..."; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; then \
+	  echo "Installing Debian's chromium and poppler-utils for tests..."; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
 	fi
 
 db: setup

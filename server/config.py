@@ -15,6 +15,7 @@ DEFAULTS = {
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
     "LOGIN_RATE_LIMIT": "10 per minute",
+    "PASSWORD_HASH_METHOD": "scrypt",  # werkzeug method string
     "API_TOKEN_TTL_HOURS": 24 * 30,
     "PAGE_SIZE": 25,
     "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,

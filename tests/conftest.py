@@ -27,6 +27,7 @@ def pytest_collection_modifyitems(items):
 
 def _base_config(url, instance):
     return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
+            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",  # hashing cost is not under test here
             "INSTANCE_DIR": str(instance), "RATELIMIT_ENABLED": True}
 
 
@@ -88,10 +89,12 @@ def runner(app):
 
 @pytest.fixture
 def demo(app):
-    """The demo data set (three municipalities, users, permits in every status)."""
+    """The demo data set (three municipalities, users, permits in every status), without issuer
+    keys and crachás: credential tests create those themselves (see test_demo.py for the full
+    set that `make run` loads)."""
     from server.modules.registry.demo import load_demo
     with app.app_context():
-        return load_demo()
+        return load_demo(credentials=False)
 
 
 @pytest.fixture

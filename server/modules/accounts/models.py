@@ -1,6 +1,7 @@
 """Accounts. Passwords, tokens and first-access codes are stored only as hashes."""
 from datetime import datetime, timezone
 
+from flask import current_app, has_app_context
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ...extensions import db
@@ -31,7 +32,9 @@ class User(db.Model):
     operator = db.relationship("Operator")
 
     def set_password(self, password):
-        self.password_hash = generate_password_hash(password)
+        # scrypt by default; the test suite sets a cheap method to keep fixtures fast.
+        method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt") if has_app_context() else "scrypt"
+        self.password_hash = generate_password_hash(password, method=method)
         self.session_epoch = (self.session_epoch or 0) + 1
 
     def check_password(self, password):

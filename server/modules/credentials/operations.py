@@ -135,9 +135,26 @@ def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
 
 # --- credentials ------------------------------------------------------------------------------
 
-def issue_credential(permit, actor=None, reason="emissão") -> Credential:
+def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Credential:
     """Sign a new credential for the permit and its driver. Any earlier active credential of the
-    permit (renewal, vehicle change, lost crachá) becomes superseded in the same transaction."""
+    permit (renewal, vehicle change, lost crachá) becomes superseded in the same transaction.
+
+    Serials are max+1 per municipality; two issues racing for the same serial make the loser's
+    INSERT fail on the unique constraint, and it simply takes the next serial."""
+    from sqlalchemy.exc import IntegrityError
+
+    permit_id = permit.id
+    for attempt in range(attempts):
+        try:
+            return _issue_credential_once(permit, actor, reason)
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == attempts - 1:
+                raise ApiError(409, "busy", "Outro crachá foi emitido ao mesmo tempo; tente novamente.") from None
+            permit = db.session.get(Permit, permit_id)
+
+
+def _issue_credential_once(permit, actor, reason) -> Credential:
     if permit.status != "ativo":
         raise ApiError(409, "permit_not_active", "Só se emite crachá para permissão ativa.")
     today = date.today()

@@ -20,6 +20,22 @@ def demo_load():
         click.echo("Banco já contém dados: carga de demonstração não executada.")
         return
     click.echo(f"Dados de demonstração carregados ({len(logins)} logins; veja `flask demo logins`).")
+    click.echo(_demo_operator_code())
+
+
+def _demo_operator_code():
+    """One first-access code so a newcomer can open the operator's digital crachá at once."""
+    from ...extensions import db
+    from ..operator_portal.operations import CODE_TTL_HOURS, create_operator_access
+    from .models import Municipality, Permit
+
+    muni = Municipality.query.filter_by(slug="sapezal").one()
+    permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
+    code = create_operator_access(permit.main_driver)
+    db.session.commit()
+    return (f"Operador de demonstração: {permit.main_driver.name} (Sapezal, permissão {permit.number}). "
+            f"Em /app/ → Sou operador → Sapezal → código {code} (válido por {CODE_TTL_HOURS // 24} dias; "
+            f"novo código: flask operator code --municipality sapezal --permit {permit.number}).")
 
 
 @demo_cli.command("logins")

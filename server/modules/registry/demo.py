@@ -120,7 +120,7 @@ def demo_logins():
             for u in users if u.check_password(DEMO_PASSWORD)]
 
 
-def load_demo(today=None):
+def load_demo(today=None, credentials=True):
     """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB."""
     if Municipality.query.first() is not None:
         return None
@@ -161,20 +161,16 @@ def load_demo(today=None):
                 kind="termo_permissao" if muni.slug == "paranatinga" else "alvara",
                 holder_company=company, holder_operator=None if company else operator,
                 vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
-                issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status=status,
+                issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status="ativo",
                 status_changed_at=utcnow(), insurance_policy=f"APS-{rng.randint(100000, 999999)}",
                 insurance_expiry=today + timedelta(days=rng.choice([-15, 120, 240, 300])),
                 last_vistoria_date=today - timedelta(days=rng.choice([30, 120, 200, 400])),
-                issqn_status=rng.choice(["em_dia", "em_dia", "em_dia", "atrasado"]),
-                suspended_until=today + timedelta(days=30) if status == "suspenso" else None)
+                issqn_status=rng.choice(["em_dia", "em_dia", "em_dia", "atrasado"]))
             if company:
                 permit.drivers = [operator]
             db.session.add(permit)
             db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue",
                                               reason="Carga de demonstração", valid_until=valid_until))
-            if status != "ativo":
-                db.session.add(PermitStatusChange(permit=permit, from_status="ativo", to_status=status,
-                                                  action=status, reason="Carga de demonstração"))
         for role, username in (("backoffice", f"backoffice.{muni.slug}"), ("fiscal", f"fiscal.{muni.slug}")):
             user = User(username=username, name=f"{'Back office' if role == 'backoffice' else 'Fiscal'} de {muni.name}",
                         role=role, municipality_id=muni.id,
@@ -183,4 +179,28 @@ def load_demo(today=None):
             db.session.add(user)
             logins.append((username, role, muni.name))
     db.session.commit()
+    for muni in Municipality.query.order_by(Municipality.id):
+        _credentials_and_lifecycle(muni, today, credentials)
     return logins
+
+
+# How each planned status is reached through the real lifecycle operations.
+LIFECYCLE = {"vencido": ["expire"], "suspenso": ["suspend"], "cassado": ["cassar"],
+             "caducado": ["expire", "lapse"], "extinto": ["extinguish"]}
+
+
+def _credentials_and_lifecycle(muni, today, credentials=True):
+    """Issuer key, crachás for permits still valid, then the planned status changes — all through
+    the real operations, so history, audit log and the devices' status list are consistent."""
+    from ..credentials.operations import create_key, issue_credential
+    from .operations import change_permit_status
+
+    if credentials:
+        create_key(muni)
+    permits = Permit.query.filter_by(municipality_id=muni.id).order_by(Permit.id).all()
+    for permit, (status, _days) in zip(permits, PERMIT_PLAN):
+        if credentials and permit.valid_until >= today:
+            issue_credential(permit, reason="Carga de demonstração")
+        for action in LIFECYCLE.get(status, []):
+            until = today + timedelta(days=30) if action == "suspend" else None
+            change_permit_status(permit, action, "Carga de demonstração", suspended_until=until)
