@@ -34,3 +34,21 @@ def test_serial_collision_with_a_concurrent_writer_takes_the_next_serial(app, de
         assert taken["serial"] == first.serial + 1
         assert second.serial == first.serial + 2
         assert second.status == "active" and second.permit_id == permits[1].id
+
+
+def test_key_files_of_an_earlier_database_are_never_overwritten(app, demo):
+    """instance/ kept, database reset: `make run` must still create keys, without clobbering."""
+    from pathlib import Path
+
+    from server.modules.credentials import keys as keystore
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        folder = Path(keystore.keys_dir()) / "sapezal"
+        folder.mkdir(parents=True, exist_ok=True)
+        old = folder / "1.pem"
+        old.write_bytes(b"key of an earlier database")
+        key = create_key(muni)
+        assert key.kid == 1 and key.private_key_file != "sapezal/1.pem"
+        assert old.read_bytes() == b"key of an earlier database"
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        assert issue_credential(permit).payload.startswith("MF1:")

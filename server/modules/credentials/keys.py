@@ -42,9 +42,13 @@ def store_private_key(slug: str, kid: int, key: Ed25519PrivateKey) -> str:
     """Write the encrypted key; returns its path relative to the keys folder."""
     folder = keys_dir() / slug
     folder.mkdir(mode=0o700, exist_ok=True)
-    relative = f"{slug}/{kid}.pem"
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.BestAvailableEncryption(_passphrase()))
+    relative = f"{slug}/{kid}.pem"
+    if (keys_dir() / relative).exists():
+        # A key file of an earlier database (e.g. instance DB reset, keys kept) is never
+        # overwritten: the new key gets a name of its own; the DB row records which file.
+        relative = f"{slug}/{kid}-{secrets.token_hex(4)}.pem"
     fd = os.open(keys_dir() / relative, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
