@@ -3,7 +3,7 @@ import re
 
 from sqlalchemy import or_, select
 
-from ...core.validation import normalize_plate, only_digits
+from ...core.validation import normalize_plate, only_digits, plate_is_valid
 from ..registry.models import Company, Operator, Permit, Vehicle, permit_drivers
 
 
@@ -25,27 +25,42 @@ def _is_digits_query(q):
     return bool(q) and not re.search(r"[A-Za-zÀ-ÿ]", q) and len(only_digits(q)) >= 3
 
 
+def _has_letter(q):
+    return bool(re.search(r"[A-Za-zÀ-ÿ]", q))
+
+
+def _plate_like(q):
+    """'NOU', 'nou7d', 'NOU-7D25' can be (the start of) a plate; names with spaces or digits cannot."""
+    plate = normalize_plate(q)
+    return bool(re.fullmatch(r"[A-Z]{1,3}([0-9][A-Z0-9]{0,3})?", plate)) and " " not in q.strip()
+
+
 def operator_ids(mid, q):
     """Operators of municipality `mid` whose name contains q or whose CPF starts with q's digits."""
     query = select(Operator.id).where(Operator.municipality_id == mid)
-    if _is_digits_query(q):
-        return query.where(starts(Operator.cpf, only_digits(q)))
-    return query.where(contains(Operator.name, q))
+    return query.where(*operator_conditions(mid, q))
 
 
 def operator_conditions(mid, q):
     if _is_digits_query(q):
-        return [starts(Operator.cpf, only_digits(q))]
+        digits = only_digits(q)
+        # A whole CPF is an equality (served by the (municipality_id, cpf) unique index).
+        return [Operator.cpf == digits] if len(digits) == 11 else [starts(Operator.cpf, digits)]
     return [contains(Operator.name, q)]
 
 
 def vehicle_conditions(mid, q):
     plate, digits = normalize_plate(q), only_digits(q)
     conds = []
-    if plate:
-        conds += [starts(Vehicle.plate, plate), starts(Vehicle.chassis, plate)]
+    if plate_is_valid(plate):
+        conds.append(Vehicle.plate == plate)
+    elif _plate_like(q):
+        conds.append(starts(Vehicle.plate, plate))
+    if plate and len(plate) >= 3 and _has_letter(q):
+        conds.append(starts(Vehicle.chassis, plate))
     if _is_digits_query(q):
-        conds.append(starts(Vehicle.renavam, digits))
+        conds.append(Vehicle.renavam == digits if len(digits) == 11 else starts(Vehicle.renavam, digits))
+        conds.append(starts(Vehicle.chassis, digits))
     return conds or [Vehicle.id.is_(None)]
 
 
@@ -57,18 +72,27 @@ def company_conditions(mid, q):
 
 
 def permit_conditions(mid, q):
-    """Permit number, plate, holder or driver name, holder or driver CPF digits."""
+    """Permit number, plate, holder or driver name, holder or driver CPF digits.
+
+    Only the kinds of match the text can be are searched: names have no digits, CPFs have no
+    letters, plates have a plate's shape. That keeps the expensive name scan out of plate, CPF
+    and number searches (see docs/benchmarks/registry.md).
+    """
     conds = [starts(Permit.number, q.upper())]
-    ops = operator_ids(mid, q)
-    conds.append(Permit.holder_operator_id.in_(ops))
-    conds.append(Permit.id.in_(select(permit_drivers.c.permit_id)
-                               .where(permit_drivers.c.operator_id.in_(ops))))
-    plate = normalize_plate(q)
-    if len(plate) >= 3 and not _is_digits_query(q):
-        conds.append(Permit.vehicle_id.in_(select(Vehicle.id).where(
-            Vehicle.municipality_id == mid, starts(Vehicle.plate, plate))))
-    if not _is_digits_query(q):
+    if _is_digits_query(q) or (_has_letter(q) and not re.search(r"[0-9]", q)):
+        ops = operator_ids(mid, q)
+        conds.append(Permit.holder_operator_id.in_(ops))
+        conds.append(Permit.id.in_(select(permit_drivers.c.permit_id)
+                                   .where(permit_drivers.c.operator_id.in_(ops))))
+    if _has_letter(q) and not re.search(r"[0-9]", q):
         conds.append(Permit.holder_company_id.in_(select(Company.id).where(
             Company.municipality_id == mid,
             or_(contains(Company.legal_name, q), contains(Company.trade_name, q)))))
+    plate = normalize_plate(q)
+    if plate_is_valid(plate):
+        conds.append(Permit.vehicle_id.in_(select(Vehicle.id).where(
+            Vehicle.municipality_id == mid, Vehicle.plate == plate)))
+    elif _plate_like(q):
+        conds.append(Permit.vehicle_id.in_(select(Vehicle.id).where(
+            Vehicle.municipality_id == mid, starts(Vehicle.plate, plate))))
     return conds
