@@ -160,3 +160,4 @@ def test_catalogue_lists_every_infraction_with_citation(client, app, demo):
     for inf in composed.infractions:
         assert inf["label_pt"] in html.replace("&#34;", '"').replace("&#39;", "'") or \
             re.sub(r"\s+", " ", inf["label_pt"])[:30] in html
+

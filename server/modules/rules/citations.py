@@ -36,3 +36,14 @@ def format_citation(composed, citation):
     if citation.get("alinea"):
         parts.append(f"alínea “{citation['alinea']}”")
     return ", ".join(parts)
+
+
+PENALTY_LABELS = {
+    "advertencia": "advertência", "multa": "multa", "suspensao": "suspensão", "cassacao": "cassação",
+    "apreensao": "apreensão", "remocao": "remoção", "inabilitacao": "inabilitação",
+    "afastamento": "afastamento", "retencao": "retenção", "recolhimento": "recolhimento",
+}
+
+
+def penalty_label(kind):
+    return PENALTY_LABELS.get(kind, kind)

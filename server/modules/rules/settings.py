@@ -29,15 +29,34 @@ def _schema():
     return _SCHEMA
 
 
+def _options_in(expr, found):
+    """Collect {"option": key} uses in an expression, with the literals it is compared to."""
+    if isinstance(expr, list):
+        for item in expr:
+            _options_in(item, found)
+    elif isinstance(expr, dict):
+        for op, args in expr.items():
+            if op == "option" and isinstance(args, str):
+                found.setdefault(args, [])
+            elif op in ("==", "!=") and isinstance(args, list) and len(args) == 2:
+                for a, b in (args, args[::-1]):
+                    if isinstance(a, dict) and isinstance(a.get("option"), str) and isinstance(b, str):
+                        values = found.setdefault(a["option"], [])
+                        if b not in values:
+                            values.append(b)
+            _options_in(args, found)
+    return found
+
+
 def configurable_keys(composed):
-    """[{kind, key, label_pt, citation}] in composition order, one row per distinct key."""
+    """[{kind, key, label_pt, citation, choices?, note?}] in composition order, one row per key."""
     rows, seen = [], set()
 
-    def add(kind, key, entry):
+    def add(kind, key, entry, **extra):
         if key and (kind, key) not in seen:
             seen.add((kind, key))
             rows.append({"kind": kind, "key": key, "label_pt": entry.get("label_pt", key),
-                         "citation": entry.get("citation")})
+                         "citation": entry.get("citation"), **extra})
 
     for inf in composed.infractions:
         add("decree_amounts", (inf.get("amount") or {}).get("decree_key"), inf)
@@ -48,10 +67,19 @@ def configurable_keys(composed):
     for deadline in composed.deadlines:
         add("deadlines", deadline.get("config_key"), deadline)
     for veto in composed.vetoes:
-        add("options", veto.get("option_key"), veto)
+        vetoed = [r["label_pt"] for r in composed.requirements + composed.infractions if r.get("veto") == veto["id"]]
+        add("options", veto.get("option_key"), {"label_pt": "Veto: " + "; ".join(vetoed or [veto["id"]]),
+                                                "citation": veto.get("citation")},
+            choices=dict(VETO_OPTIONS), note=veto.get("note"))
+    for req in composed.requirements:
+        found = {}
+        for key in ("applies_when", "holds"):
+            _options_in(req.get(key), found)
+        for key, values in found.items():
+            errata = [e for e in composed.errata if e["id"] in (req.get("errata") or [])]
+            add("options", key, req, choices={v: v for v in values},
+                note=" ".join(e.get("note", "") for e in errata) or req.get("note"))
     return rows
-
-
 def current_values(municipality):
     rules = (municipality.settings or {}).get("rules", {})
     return {kind: rules.get(kind, {}) for kind in ("decree_amounts", "deadlines", "periods", "options")}
@@ -61,11 +89,12 @@ def _field(message, field="value"):
     return ApiError(422, "validation_error", "Dados inválidos.", {field: [message]})
 
 
-def parse_value(kind, form):
-    """Form → the SPEC §6 value for one key. Raises ApiError naming the field."""
+def parse_value(row, form):
+    """Form → the SPEC §6 value for one configurable row. Raises ApiError naming the field."""
+    kind = row["kind"]
     if kind == "options":
         option = form.get("option")
-        if option not in VETO_OPTIONS:
+        if option not in row["choices"]:
             raise _field("Escolha uma das opções.", "option")
         return option
     raw = (form.get("value") or "").strip().replace(",", ".")

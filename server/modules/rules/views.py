@@ -7,7 +7,7 @@ from ...core.auth import STAFF_ROLES, login_required, require_municipality_id
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality
-from .citations import format_citation
+from .citations import format_citation, penalty_label
 from .service import composed_for
 from .settings import (PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values, parse_value,
                        save_value)
@@ -23,6 +23,11 @@ def _municipality():
 def _citation_filter(citation):
     composed = g.get("_composed")
     return format_citation(composed, citation) if composed is not None else ""
+
+
+@bp.app_template_filter("penalty")
+def _penalty_filter(kind):
+    return penalty_label(kind)
 
 
 @bp.get("/")
@@ -48,7 +53,7 @@ def configuration():
         if row is None:
             raise ApiError(404, "not_found")
         try:
-            value = parse_value(row["kind"], request.form)
+            value = parse_value(row, request.form)
             save_value(muni, row["kind"], row["key"], value, request.form.get("source"))
         except ApiError as exc:
             errors = exc.fields
