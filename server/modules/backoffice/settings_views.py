@@ -5,7 +5,7 @@ from ...core.audit import AuditLog
 from ...core.auth import scoped
 from ...core.validation import mask_cpf
 from ..registry.models import UnitValue
-from ..registry.operations import add_unit_value
+from ..registry.operations import ACTION_LABELS, add_unit_value
 from ..registry.schemas import UnitValueSchema
 from .access import municipality, staff_view
 from .blueprint import bp
@@ -25,6 +25,10 @@ AUDIT_ENTITIES = {
     "permit": "Permissão", "operator": "Operador", "vehicle": "Veículo", "company": "Empresa",
     "ponto": "Ponto", "unit_value": "Unidade fiscal", "user": "Usuário",
 }
+
+AUDIT_ACTIONS = {**ACTION_LABELS, "create": "Cadastro", "update": "Alteração", "view": "Consulta (CPF completo)",
+                 "login": "Entrada", "logout": "Saída", "token_issued": "Token emitido",
+                 "token_revoked": "Token revogado"}
 
 
 @bp.route("/bo/unidades", methods=["GET", "POST"])
@@ -65,4 +69,4 @@ def audit_log():
         entity_id = ""
     page = Page(query.order_by(AuditLog.id.desc()))
     return render_template("backoffice/audit_log.html", page=page, entity=entity, entity_id=entity_id,
-                           entities=AUDIT_ENTITIES, mask_cpf=mask_cpf)
+                           entities=AUDIT_ENTITIES, actions=AUDIT_ACTIONS, mask_cpf=mask_cpf)

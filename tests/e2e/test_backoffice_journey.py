@@ -1,0 +1,58 @@
+"""The newcomer's journey in a real browser, at phone and laptop sizes: log in with a demo login,
+find a permit by plate, edit it, see a field error next to the field, and no CSP violation."""
+import pytest
+
+from server.modules.registry.models import Municipality, Permit
+
+
+def _suspended_permit(live_app):
+    with live_app.app_context():
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="suspenso").one()
+        return permit.id, permit.number, permit.vehicle.plate
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_find_and_edit_a_permit(browser, live_server, live_app, viewport):
+    ident, number, plate = _suspended_permit(live_app)
+    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    page = context.new_page()
+    console = []
+    page.on("console", lambda msg: console.append(msg.text))
+    try:
+        page.goto(f"{live_server}/bo/")
+        assert page.url.startswith(f"{live_server}/login")
+        page.fill("input[name=username]", "backoffice.paranatinga")
+        page.fill("input[name=password]", "demo-motofiscal")
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{live_server}/bo/")
+        assert page.locator("h1").inner_text() == "Painel — Paranatinga"
+
+        page.fill("#q", plate.lower())  # the dashboard search goes to the permit list
+        page.click("form[role=search] button")
+        rows = page.locator("table.list tbody tr")
+        assert rows.count() == 1
+        rows.first.locator("a").click()
+        page.wait_for_url(f"{live_server}/bo/permissoes/{ident}")
+        assert number in page.locator("h1").inner_text()
+        assert page.locator("h1 .badge").inner_text() == "Suspenso"
+
+        page.click("text=Editar dados")
+        page.fill("#f-valid_until", "2000-01-01")
+        page.click("form.form-grid button[type=submit]")
+        assert page.locator("#f-valid_until-err").inner_text() == "A validade deve terminar depois do início."
+        assert page.locator("#f-valid_until").get_attribute("aria-invalid") == "true"
+
+        page.fill("#f-valid_until", "2031-12-31")
+        policy = f"APS-{viewport['width']}"
+        page.fill("#f-insurance_policy", policy)
+        page.click("form.form-grid button[type=submit]")
+        page.wait_for_url(f"{live_server}/bo/permissoes/{ident}")
+        assert page.locator(".flash").inner_text() == "Permissão atualizada."
+        assert policy in page.locator("section.card").first.inner_text()
+        assert "31/12/2031" in page.locator("section.card").first.inner_text()
+        # Nothing overflows sideways on a phone.
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    finally:
+        context.close()
+    assert not [m for m in console if "Content Security Policy" in m], console
