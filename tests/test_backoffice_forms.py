@@ -299,3 +299,29 @@ def test_nul_and_oversized_input_are_not_500(app, client, demo):
     assert response.status_code == 422
     assert _field_error(html, "model") == "Informe entre 1 e 80 caracteres."
     assert _field_error(html, "engine_cc") == "Informe um número inteiro."
+
+
+def test_company_permit_in_nortelandia(app, client, demo):
+    from server.modules.registry.models import Company
+    with app.app_context():
+        m = muni("nortelandia")
+        company = Company.query.filter_by(municipality_id=m.id).order_by(Company.id).first()
+        driver = Operator.query.filter_by(municipality_id=m.id, company_id=company.id).first()
+        company_id, driver_id = company.id, driver.id
+    _, vehicle_id = free_operator_and_vehicle(app, "nortelandia")
+    login(client, "backoffice.nortelandia")
+    form = {"number": "900/2026", "kind": "alvara", "vehicle_id": str(vehicle_id), "issued_on": "2026-01-10",
+            "valid_from": "2026-01-10", "valid_until": "2027-01-10", "issqn_status": "em_dia"}
+    html = _post(client, "/bo/permissoes/nova", form).get_data(as_text=True)
+    assert 'name="holder_operator_id"' not in html  # the holder is a company here
+    assert _field_error(html, "holder_company_id") == "Informe o titular: uma pessoa ou uma empresa (apenas um)."
+    html = _post(client, "/bo/permissoes/nova", {**form, "holder_company_id": str(company_id)}).get_data(as_text=True)
+    assert _field_error(html, "driver_ids") == "Permissão de empresa exige ao menos um condutor."
+    response = _post(client, "/bo/permissoes/nova",
+                     {**form, "holder_company_id": str(company_id), "driver_ids": str(driver_id)})
+    assert response.status_code == 302
+    with app.app_context():
+        permit = Permit.query.filter_by(number="900/2026").one()
+        assert permit.holder_company_id == company_id and [d.id for d in permit.drivers] == [driver_id]
+        entry = AuditLog.query.filter_by(entity="permit", entity_id=str(permit.id), action="issue").one()
+        assert entry.after["driver_ids"] == [driver_id]

@@ -3,9 +3,10 @@
 The registry, permit and settings screens live in their own modules and attach to `bp` when
 imported at the bottom of this file.
 """
-from datetime import date, timedelta
+from datetime import date, timedelta, timezone
+from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...extensions import db
@@ -22,6 +23,16 @@ def _inject():
         "is_global_admin": is_global_admin() if g.get("user") else False,
         "is_staff": g.get("user") is not None and g.user.role in STAFF_ROLES,
     }
+
+
+@bp.app_template_filter("localtime")
+def _localtime(value, fmt="%d/%m/%Y %H:%M"):
+    """A stored UTC timestamp in the municipality's time zone (config TIMEZONE)."""
+    if value is None:
+        return "—"
+    if value.tzinfo is None:  # SQLite gives naive datetimes; they are UTC
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(ZoneInfo(current_app.config["TIMEZONE"])).strftime(fmt)
 
 
 @bp.get("/")

@@ -140,6 +140,9 @@ def _permit_form(permit=None):
     errors = None
     if request.method == "POST":
         data, errors = load(PermitSchema(), fields, editing=permit is not None)
+        if errors and "holder_operator_id" in errors and municipality().setting("holder") == "company":
+            # The schema names the person field; this form shows the company field instead.
+            errors.setdefault("holder_company_id", []).extend(errors.pop("holder_operator_id"))
         if errors is None:
             if permit is None:
                 saved, errors = run(issue_permit, municipality(), data)
