@@ -325,3 +325,18 @@ def test_company_permit_in_nortelandia(app, client, demo):
         assert permit.holder_company_id == company_id and [d.id for d in permit.drivers] == [driver_id]
         entry = AuditLog.query.filter_by(entity="permit", entity_id=str(permit.id), action="issue").one()
         assert entry.after["driver_ids"] == [driver_id]
+
+
+def test_operator_page_hands_out_a_first_access_code(app, client, demo):
+    with app.app_context():
+        op_id = Operator.query.filter_by(municipality_id=muni("sapezal").id).first().id
+    login(client, "backoffice.sapezal")
+    page = client.get(f"/bo/operadores/{op_id}").get_data(as_text=True)
+    action = re.search(r'<form method="post" action="([^"]+/codigo)"', page)
+    assert action, "no first-access form on the operator page"
+    response = _post(client, action.group(1), {}, form_page=f"/bo/operadores/{op_id}")
+    assert response.status_code == 200
+    with app.app_context():
+        from server.modules.accounts.models import FirstAccessCode, User
+        user = User.query.filter_by(operator_id=op_id).one()
+        assert FirstAccessCode.query.filter_by(user_id=user.id).count() == 1

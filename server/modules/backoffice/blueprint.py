@@ -22,6 +22,8 @@ def _inject():
         "current_municipality": db.session.get(Municipality, mid) if mid else None,
         "is_global_admin": is_global_admin() if g.get("user") else False,
         "is_staff": g.get("user") is not None and g.user.role in STAFF_ROLES,
+        # Screens of other features appear in the nav only when their blueprint is registered.
+        "has_endpoint": lambda endpoint: endpoint in current_app.view_functions,
     }
 
 
