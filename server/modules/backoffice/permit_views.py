@@ -206,7 +206,8 @@ def permit_action(ident, action):
                         valid_until=data.get("valid_until"), suspended_until=data.get("suspended_until"))
         if errors is None:
             flash(f"{ACTION_LABELS[action]} registrada.")
-            return redirect(url_for("backoffice.permit_detail", ident=permit.id))
+            # The form posted to …#acao-x; land on the history, where the new entry shows.
+            return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="historico"))
     permit = get_scoped_or_404(Permit, ident)
     return _detail(permit, {action: errors}, {action: form_input(ACTION_FIELDS)},
                    status=409 if "_schema" in errors else 422)

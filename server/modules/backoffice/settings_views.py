@@ -26,6 +26,10 @@ AUDIT_ENTITIES = {
     "ponto": "Ponto", "unit_value": "Unidade fiscal", "user": "Usuário",
 }
 
+# Audited records that have a back-office page (the link is scoped like any other request).
+AUDIT_LINKS = {"permit": "backoffice.permit_detail", "operator": "backoffice.operator_detail",
+               "vehicle": "backoffice.vehicle_detail", "company": "backoffice.company_detail",
+               "ponto": "backoffice.ponto_detail"}
 AUDIT_ACTIONS = {**ACTION_LABELS, "create": "Cadastro", "update": "Alteração", "view": "Consulta (CPF completo)",
                  "login": "Entrada", "logout": "Saída", "token_issued": "Token emitido",
                  "token_revoked": "Token revogado"}
@@ -69,4 +73,4 @@ def audit_log():
         entity_id = ""
     page = Page(query.order_by(AuditLog.id.desc()))
     return render_template("backoffice/audit_log.html", page=page, entity=entity, entity_id=entity_id,
-                           entities=AUDIT_ENTITIES, actions=AUDIT_ACTIONS, mask_cpf=mask_cpf)
+                           entities=AUDIT_ENTITIES, actions=AUDIT_ACTIONS, links=AUDIT_LINKS, mask_cpf=mask_cpf)
