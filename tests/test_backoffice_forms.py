@@ -13,7 +13,8 @@ VALID_OPERATOR = {"name": "Benedita Arruda Campos", "cpf": "529.982.247-25", "cn
                   "cnh_category": "A", "cnh_first_issue_date": "2001-03-04", "cnh_expiry": "2030-01-01",
                   "birth_date": "1980-02-03"}
 VALID_VEHICLE = {"plate": "QAB1C23", "renavam": "00639884962", "chassis": "9C2KC1670AR123456",
-                 "make": "Honda", "model": "CG 160 Fan", "year_manufacture": "2022", "engine_cc": "160"}
+                 "make": "Honda", "model": "CG 160 Fan", "year_manufacture": str(date.today().year),
+                 "engine_cc": "160"}
 
 
 def _post(client, url, data, form_page=None):
@@ -340,3 +341,15 @@ def test_operator_page_hands_out_a_first_access_code(app, client, demo):
         from server.modules.accounts.models import FirstAccessCode, User
         user = User.query.filter_by(operator_id=op_id).one()
         assert FirstAccessCode.query.filter_by(user_id=user.id).count() == 1
+
+
+def test_rule_pack_refusal_is_shown_next_to_the_field(app, client, demo):
+    # Sapezal's law (Lei 125/1999, art. 5º) sets an engine range; the rule pack refuses 124 cc.
+    login(client, "backoffice.sapezal")
+    response = _post(client, "/bo/veiculos/novo", {**VALID_VEHICLE, "engine_cc": "124"})
+    assert response.status_code == 422
+    message = _field_error(response.get_data(as_text=True), "engine_cc")
+    assert message and "Lei 125/1999, art. 5º" in message
+    with app.app_context():
+        assert Vehicle.query.filter_by(plate="QAB1C23").count() == 0
+    assert _post(client, "/bo/veiculos/novo", {**VALID_VEHICLE, "engine_cc": "160"}).status_code == 302
