@@ -10,11 +10,12 @@ import pytest
 
 from helpers import api_token, csrf_token, login
 
-GARBAGE_PARAMS = ["0", "-1", "999999999", "abc", "%00", "ç" * 300, "1;DROP TABLE permit", "..%2F..%2Fetc"]
+GARBAGE_PARAMS = ["0", "-1", "999999999", "99999999999999999999", "abc", "%00", "ç" * 300, "1;DROP TABLE permit", "..%2F..%2Fetc"]
 GARBAGE_JSON = [None, [], "x", 12, {"a": {"b": [1, 2, {"c": None}]}},
                 {"municipality": 5, "date": "2024-13-45", "facts": "nope", "history": {}},
-                {"username": ["x"], "password": {"y": 1}}, {"payload": "ÿ" * 5000}]
-GARBAGE_FORM = [{}, {"number": "", "plate": "???", "cpf": "111.111.111-11", "valid_until": "31/02/2024",
+                {"username": ["x"], "password": {"y": 1}}, {"payload": "ÿ" * 5000},
+                {"username": "a\x00b", "password": "x\x00", "municipality": "sapezal\x00", "code": "\x00"}]
+GARBAGE_FORM = [{}, {"username": "admin\x00", "password": "\x00", "q": "\x00"}, {"number": "", "plate": "???", "cpf": "111.111.111-11", "valid_until": "31/02/2024",
                      "capacity": "-5", "engine_cc": "1e309", "page": "-3", "vehicle_id": "abc",
                      "driver_ids": "x", "reason": ""}]
 

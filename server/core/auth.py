@@ -148,7 +148,13 @@ def scoped(model):
     return model.query.filter(model.municipality_id == require_municipality_id())
 
 
+MAX_ID = 2**31 - 1  # ids are 32-bit integers on every database we run on
+
+
 def get_scoped_or_404(model, ident):
+    # An id out of range is simply not found (SQLite overflows on huge integers).
+    if not isinstance(ident, int) or isinstance(ident, bool) or not 0 < ident <= MAX_ID:
+        raise ApiError(404, "not_found")
     obj = db.session.get(model, ident)
     if obj is None or obj.municipality_id != require_municipality_id():
         raise ApiError(404, "not_found")

@@ -6,6 +6,7 @@ so a cross-site form cannot ride on it; everything else that changes state needs
 from flask import request
 
 from ..extensions import csrf
+from .errors import ApiError
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -26,7 +27,28 @@ CSP = "; ".join([
 ])
 
 
+NUL_MESSAGE = "A requisição contém um caractere inválido (NUL)."
+
+
+def _has_nul():
+    """NUL cannot be stored in PostgreSQL text: refuse it at the door, for forms, query strings
+    and JSON bodies alike (binary uploads are not inspected)."""
+    if any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
+        return True
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return any("\x00" in k or "\x00" in v for k, v in request.form.items(multi=True))
+    if request.mimetype == "application/json":
+        raw = request.get_data(cache=True)
+        return b"\\u0000" in raw or b"\x00" in raw
+    return False
+
+
 def init_app(app):
+    @app.before_request
+    def _reject_nul():
+        if _has_nul():
+            raise ApiError(400, "invalid_character", NUL_MESSAGE)
+
     @app.before_request
     def _csrf():
         if request.method in UNSAFE and not request.path.startswith("/api/"):
