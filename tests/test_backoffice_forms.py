@@ -291,10 +291,12 @@ def test_unit_value_accepts_decimal_comma_and_refuses_duplicates(app, client, de
 
 def test_nul_and_oversized_input_are_not_500(app, client, demo):
     login(client, "backoffice.sapezal")
+    # NUL cannot be stored by PostgreSQL: refused at the door with a clear message, nothing saved.
     response = _post(client, "/bo/operadores/novo", {**VALID_OPERATOR, "name": "Bene\x00dita Campos"})
-    assert response.status_code == 302
+    assert response.status_code == 400
+    assert "caractere inválido (NUL)" in response.get_data(as_text=True)
     with app.app_context():
-        assert Operator.query.filter_by(name="Benedita Campos").count() == 1
+        assert Operator.query.filter(Operator.name.like("Bene%")).count() == 0
     response = _post(client, "/bo/veiculos/novo", {**VALID_VEHICLE, "model": "x" * 5000, "engine_cc": "1e309"})
     html = response.get_data(as_text=True)
     assert response.status_code == 422

@@ -165,7 +165,14 @@ def issue_permit(municipality, data):
     return permit
 
 
+# The validity of a permit changes only through the lifecycle (renew), with a reason and history.
+LIFECYCLE_FIELDS = {"issued_on": "a emissão", "valid_from": "o início da validade", "valid_until": "a validade"}
+
+
 def update_permit(permit, municipality, data):
+    for field, label in LIFECYCLE_FIELDS.items():
+        if field in data and data[field] != getattr(permit, field):
+            raise _field_error(field, f"Não se altera {label} por edição: use a ação Renovar (com motivo).")
     if data["number"] != permit.number:
         _check_unique(Permit, municipality.id, "number", data["number"], permit.id,
                       "Já existe uma permissão com este número neste município.")

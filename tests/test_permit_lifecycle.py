@@ -1,0 +1,33 @@
+"""Permit validity changes only through the lifecycle, never by a plain edit."""
+from datetime import timedelta
+
+import pytest
+
+from server.core.errors import ApiError
+from server.modules.registry.models import Municipality, Permit
+from server.modules.registry.operations import change_permit_status, update_permit
+
+
+def _data(permit, **over):
+    data = {"number": permit.number, "kind": permit.kind, "holder_operator_id": permit.holder_operator_id,
+            "holder_company_id": permit.holder_company_id, "driver_ids": [d.id for d in permit.drivers],
+            "vehicle_id": permit.vehicle_id, "ponto_id": permit.ponto_id, "issued_on": permit.issued_on,
+            "valid_from": permit.valid_from, "valid_until": permit.valid_until, "notes": "editado"}
+    data.update(over)
+    return data
+
+
+def test_edit_cannot_move_validity_but_renew_can(app, demo):
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        old_until = permit.valid_until
+        with pytest.raises(ApiError) as err:
+            update_permit(permit, muni, _data(permit, valid_until=old_until + timedelta(days=365)))
+        assert "Renovar" in err.value.fields["valid_until"][0]
+        assert Permit.query.get(permit.id).valid_until == old_until
+        assert update_permit(permit, muni, _data(permit)).notes == "editado"  # other fields still edit
+        renewed = change_permit_status(permit, "renew", "Renovação anual",
+                                       valid_until=old_until + timedelta(days=365))
+        assert renewed.valid_until == old_until + timedelta(days=365)
+        assert renewed.history[-1].action == "renew" and renewed.history[-1].reason == "Renovação anual"
