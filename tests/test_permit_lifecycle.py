@@ -4,6 +4,7 @@ from datetime import timedelta
 import pytest
 
 from server.core.errors import ApiError
+from server.extensions import db
 from server.modules.registry.models import Municipality, Permit
 from server.modules.registry.operations import change_permit_status, update_permit
 
@@ -25,7 +26,7 @@ def test_edit_cannot_move_validity_but_renew_can(app, demo):
         with pytest.raises(ApiError) as err:
             update_permit(permit, muni, _data(permit, valid_until=old_until + timedelta(days=365)))
         assert "Renovar" in err.value.fields["valid_until"][0]
-        assert Permit.query.get(permit.id).valid_until == old_until
+        assert db.session.get(Permit, permit.id).valid_until == old_until
         assert update_permit(permit, muni, _data(permit)).notes == "editado"  # other fields still edit
         renewed = change_permit_status(permit, "renew", "Renovação anual",
                                        valid_until=old_until + timedelta(days=365))
