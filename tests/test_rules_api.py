@@ -84,3 +84,29 @@ def test_cli_evaluate_and_check(runner, demo, tmp_path):
     result = runner.invoke(args=["rules", "evaluate", "--municipality", "atlantida", "--date",
                                  "2024-05-10", "--facts", str(facts)])
     assert result.exit_code != 0 and "atlantida" in result.output
+
+
+def test_cli_rules_check_passes_on_the_repository_and_names_file_path_reason_on_a_bad_pack(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from server.modules.rules.cli import rules_cli
+
+    root = Path(__file__).resolve().parent.parent
+    runner = CliRunner()
+    good = runner.invoke(rules_cli, ["check", "--root", str(root)])
+    assert good.exit_code == 0, good.output
+    copy = tmp_path / "repo"
+    shutil.copytree(root / "shared_rules", copy / "shared_rules")
+    pack_file = copy / "shared_rules" / "packs" / "sapezal-lei-125-1999.json"
+    pack = json.loads(pack_file.read_text(encoding="utf-8"))
+    pack["requirements"][0]["holds"] = {">=": [{"var": "vehicle.engine_cc"}, "125"]}  # number vs string
+    pack["requirements"][1]["citation"]["art"] = "999"  # no such article in the law
+    pack_file.write_text(json.dumps(pack, ensure_ascii=False), encoding="utf-8")
+    bad = runner.invoke(rules_cli, ["check", "--root", str(copy)])
+    assert bad.exit_code == 1
+    assert "sapezal-lei-125-1999.json: /requirements/0/holds" in bad.output
+    assert "type_error" in bad.output
+    assert "/requirements/1/citation" in bad.output
