@@ -161,3 +161,29 @@ def test_catalogue_lists_every_infraction_with_citation(client, app, demo):
         assert inf["label_pt"] in html.replace("&#34;", '"').replace("&#39;", "'") or \
             re.sub(r"\s+", " ", inf["label_pt"])[:30] in html
 
+
+
+def test_reading_option_of_a_drafting_error_is_configurable_and_decides_the_boundary(client, app, demo):
+    """Paranatinga art. 8º II says "250 (duzentas)": 201–250 cc waits for the municipality."""
+    from server.modules.rules.settings import configurable_keys
+    with app.app_context():
+        muni = _muni("paranatinga")
+        rows = [k for k in configurable_keys(composed_for(muni)) if k["kind"] == "options" and "choices" in k
+                and "pending" not in k["choices"]]
+        assert rows, "the 250/200 reading must be offered for configuration"
+        row = rows[0]
+        assert set(row["choices"]) == {"250", "200"}
+        # Undecided reading: a 230 cc motorcycle is neither refused nor accepted silently by a guess.
+        assert save_entity(Vehicle, muni, _vehicle(engine_cc=230, plate="RDA1B23")).engine_cc == 230
+    login(client, "backoffice.paranatinga")
+    token = csrf_token(client, "/bo/regras/configuracao")
+    bad = client.post("/bo/regras/configuracao", data={"csrf_token": token, "kind": "options",
+                                                      "key": row["key"], "option": "300", "source": "Parecer 1/2024"})
+    assert bad.status_code == 422 and "Escolha uma das opções." in bad.get_data(as_text=True)
+    ok = client.post("/bo/regras/configuracao", data={"csrf_token": token, "kind": "options",
+                                                     "key": row["key"], "option": "200", "source": "Parecer 1/2024"})
+    assert ok.status_code == 302
+    with app.app_context():
+        with pytest.raises(ApiError) as err:
+            save_entity(Vehicle, _muni("paranatinga"), _vehicle(engine_cc=230, plate="RDA2C34"))
+        assert any("Lei 311/2007, art. 8º, II" in m for m in err.value.fields["engine_cc"])

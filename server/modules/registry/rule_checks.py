@@ -30,7 +30,9 @@ def registry_problems(municipality, entity, data, today=None):
     problems = {}
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]
-        refs = list(requirement["_holds"].refs) if requirement.get("_holds") is not None else []
+        # Fact references only ("$option:<key>" names configuration, not data).
+        refs = [r for r in (requirement["_holds"].refs if requirement.get("_holds") is not None else [])
+                if not r.startswith("$")]
         if requirement.get("scope") == "roadside" or not refs or any(ref not in facts for ref in refs):
             continue
         message = f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})."

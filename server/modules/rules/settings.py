@@ -29,25 +29,6 @@ def _schema():
     return _SCHEMA
 
 
-def _options_in(expr, found):
-    """Collect {"option": key} uses in an expression, with the literals it is compared to."""
-    if isinstance(expr, list):
-        for item in expr:
-            _options_in(item, found)
-    elif isinstance(expr, dict):
-        for op, args in expr.items():
-            if op == "option" and isinstance(args, str):
-                found.setdefault(args, [])
-            elif op in ("==", "!=") and isinstance(args, list) and len(args) == 2:
-                for a, b in (args, args[::-1]):
-                    if isinstance(a, dict) and isinstance(a.get("option"), str) and isinstance(b, str):
-                        values = found.setdefault(a["option"], [])
-                        if b not in values:
-                            values.append(b)
-            _options_in(args, found)
-    return found
-
-
 def configurable_keys(composed):
     """[{kind, key, label_pt, citation, choices?, note?}] in composition order, one row per key."""
     rows, seen = [], set()
@@ -71,15 +52,12 @@ def configurable_keys(composed):
         add("options", veto.get("option_key"), {"label_pt": "Veto: " + "; ".join(vetoed or [veto["id"]]),
                                                 "citation": veto.get("citation")},
             choices=dict(VETO_OPTIONS), note=veto.get("note"))
-    for req in composed.requirements:
-        found = {}
-        for key in ("applies_when", "holds"):
-            _options_in(req.get(key), found)
-        for key, values in found.items():
-            errata = [e for e in composed.errata if e["id"] in (req.get("errata") or [])]
-            add("options", key, req, choices={v: v for v in values},
-                note=" ".join(e.get("note", "") for e in errata) or req.get("note"))
+    for pack in composed.packs:
+        for key, decl in (pack.get("options") or {}).items():
+            add("options", key, decl, choices={v: v for v in decl["values"]}, note=decl.get("note"))
     return rows
+
+
 def current_values(municipality):
     rules = (municipality.settings or {}).get("rules", {})
     return {kind: rules.get(kind, {}) for kind in ("decree_amounts", "deadlines", "periods", "options")}
