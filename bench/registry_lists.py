@@ -29,6 +29,7 @@ from sqlalchemy import create_engine, insert, text  # noqa: E402
 
 from server import create_app  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
+from server.core.validation import cpf_check_digits  # noqa: E402
 from server.extensions import db  # noqa: E402
 
 PG_SCHEMA = "bench_registry"
@@ -50,11 +51,7 @@ STATUSES = ["ativo"] * 16 + ["vencido", "suspenso", "cassado", "extinto"]
 
 
 def cpf_for(n):
-    base = [int(d) for d in f"{n:09d}"]
-    for size in (9, 10):
-        total = sum(d * w for d, w in zip(base, range(size + 1, 1, -1)))
-        base.append((total * 10) % 11 % 10)
-    return "".join(map(str, base))
+    return cpf_check_digits(f"{n:09d}")
 
 
 def plate_for(n):

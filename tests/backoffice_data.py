@@ -5,17 +5,14 @@ vacancy tests can start from a known registry size.
 """
 from datetime import date, timedelta
 
+from server.core.validation import cpf_check_digits
 from server.extensions import db
 from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
 
 
 def cpf_for(n):
     """A valid CPF derived from n (check digits computed by the official algorithm)."""
-    base = [int(d) for d in f"{n % 10**9:09d}"]
-    for size in (9, 10):
-        total = sum(d * w for d, w in zip(base, range(size + 1, 1, -1)))
-        base.append((total * 10) % 11 % 10)
-    return "".join(map(str, base))
+    return cpf_check_digits(f"{n % 10**9:09d}")
 
 
 def plate_for(n):

@@ -32,16 +32,20 @@ def only_digits(value: str) -> str:
     return re.sub(r"\D", "", value or "")
 
 
+def cpf_check_digits(base9: str) -> str:
+    """The 11-digit CPF for 9 base digits (the official two check digits appended)."""
+    digits = [int(d) for d in base9]
+    for size in (9, 10):
+        total = sum(d * w for d, w in zip(digits[:size], range(size + 1, 1, -1)))
+        digits.append((total * 10) % 11 % 10)
+    return "".join(map(str, digits))
+
+
 def cpf_is_valid(value: str) -> bool:
     digits = only_digits(value)
     if len(digits) != 11 or digits == digits[0] * 11:
         return False
-    for size in (9, 10):
-        total = sum(int(d) * w for d, w in zip(digits[:size], range(size + 1, 1, -1)))
-        check = (total * 10) % 11 % 10
-        if check != int(digits[size]):
-            return False
-    return True
+    return cpf_check_digits(digits[:9]) == digits
 
 
 def format_cpf(value: str) -> str:

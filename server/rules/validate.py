@@ -6,7 +6,7 @@ from pathlib import Path
 
 import jsonschema
 
-from .compose import ComposedRules, deep_merge, select_packs
+from .compose import ComposedRules, select_packs
 
 # "Art. 139-A" (no spaces around the hyphen); "Art. 12 - A autorizada" is article 12.
 _ARTICLE = re.compile(r"\bArt\.\s*(\d+)(?:-([A-Z])\b)?")

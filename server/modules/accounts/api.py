@@ -1,10 +1,11 @@
 """API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, current_app, g
 from marshmallow import Schema, fields, validate
 
 from ...core.audit import record
 from ...core.auth import api_auth, issue_api_token, utcnow
 from ...core.errors import ApiError
+from ...core.http import json_body
 from ...extensions import db, limiter
 from .models import User
 
@@ -15,13 +16,6 @@ class LoginSchema(Schema):
     username = fields.String(required=True, validate=validate.Length(min=1, max=60))
     password = fields.String(required=True, validate=validate.Length(min=1, max=200))
     device_name = fields.String(load_default=None, validate=validate.Length(max=80))
-
-
-def json_body():
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ApiError(400, "invalid_json", "Envie um objeto JSON no corpo da requisição.")
-    return data
 
 
 @bp.post("/token")

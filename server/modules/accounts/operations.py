@@ -3,7 +3,7 @@ from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.errors import ApiError
 from ...extensions import db
-from .models import ApiToken, Device, User
+from .models import ApiToken, User
 
 
 def _public(user):

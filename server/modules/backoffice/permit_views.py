@@ -3,7 +3,7 @@ create/edit, and the lifecycle actions (renew, suspend, reinstate, cassar, extin
 from datetime import date, timedelta
 
 from flask import flash, redirect, render_template, request, url_for
-from sqlalchemy import exists, or_, select
+from sqlalchemy import exists, or_
 from sqlalchemy.orm import selectinload
 
 from ...core.auth import get_scoped_or_404, scoped

@@ -17,10 +17,9 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
-from ...extensions import db, limiter
-from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
+from ...extensions import limiter
+from ..registry.models import PERMIT_STATUS_LABELS, Permit
 from . import operations as ops
-from .codec import CodecError, split_payload
 from .models import Credential
 from .render import card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
 from .verifier import prepare_trust, verify
@@ -144,12 +143,7 @@ def _photo_data_uri(operator):
 def public_check(payload):
     """What a citizen sees after scanning the crachá: only what identifies the service (name,
     photo, permit number, plate, status). Never CPF, address, blood type or other data (LGPD)."""
-    muni = body = None
-    try:
-        body = split_payload(payload)[1]
-        muni = Municipality.query.filter_by(ibge_code=f"{body.ibge_code:07d}").first()
-    except CodecError:
-        pass
+    muni, body = ops.payload_municipality(payload)
     result, credential = None, None
     if muni is not None:
         result = verify(payload, prepare_trust(ops.trust_for_payload(muni, body)), datetime.now(timezone.utc))

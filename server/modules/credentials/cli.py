@@ -8,7 +8,6 @@ from flask.cli import with_appcontext
 from ...core.errors import ApiError
 from ..registry.models import Municipality
 from . import operations as ops
-from .codec import CodecError, split_payload
 from .models import Credential, IssuerKey
 from .verifier import prepare_trust, verify
 
@@ -118,12 +117,7 @@ def credentials_revoke(serial, slug, reason):
 @with_appcontext
 def credentials_verify(payload):
     """Verify a payload against this server's current data; prints the verdict as JSON."""
-    muni = body = None
-    try:
-        body = split_payload(payload)[1]
-        muni = Municipality.query.filter_by(ibge_code=f"{body.ibge_code:07d}").first()
-    except CodecError:
-        pass
+    muni, body = ops.payload_municipality(payload)
     if muni is None:  # malformed, or not ours: any municipality's trust data gives the verdict
         muni = Municipality.query.order_by(Municipality.id).first()
         if muni is None:

@@ -17,7 +17,7 @@ from ..registry.models import Municipality, Permit
 from ..registry.signals import permit_status_changed
 from . import keys as keystore
 from . import signing
-from .codec import Body, check_permit_number, encode_body, make_payload
+from .codec import Body, CodecError, check_permit_number, encode_body, make_payload, split_payload
 from .models import Credential, IssuerKey, StatusListEntry
 from .render import CardData
 
@@ -269,6 +269,16 @@ def trust_data(municipality, cursor=0, limit=5000) -> dict:
         "next_cursor": next_cursor,
         "more": more,
     }
+
+
+def payload_municipality(payload):
+    """(municipality, body) that a payload names, or (None, body-or-None) when it is malformed or
+    names a municipality this server does not serve."""
+    try:
+        body = split_payload(payload)[1]
+    except CodecError:
+        return None, None
+    return Municipality.query.filter_by(ibge_code=f"{body.ibge_code:07d}").first(), body
 
 
 def trust_for_payload(municipality, body) -> dict:

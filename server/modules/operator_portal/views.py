@@ -1,22 +1,16 @@
 """Thin handlers: parse → check access → operation → JSON."""
 from pathlib import Path
 
-from flask import current_app, g, request, send_from_directory
+from flask import current_app, g, send_from_directory
 
 from ...core.auth import api_auth
 from ...core.errors import ApiError
+from ...core.http import json_body
 from ...extensions import limiter
 from ..registry.models import Municipality
 from . import operations
 from .blueprint import bp
 from .schemas import ActivateSchema
-
-
-def _json_body():
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ApiError(400, "invalid_json", "Envie um objeto JSON no corpo da requisição.")
-    return data
 
 
 @bp.get("/municipalities")
@@ -29,7 +23,7 @@ def municipalities():
 @bp.post("/activate")
 @limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
 def activate():
-    data = ActivateSchema().load(_json_body())
+    data = ActivateSchema().load(json_body())
     text, token = operations.activate(data["municipality"], data["code"])
     return {"token": text, "expires_at": token.expires_at.isoformat()}
 

@@ -6,7 +6,7 @@ generated with valid check digits but belong to nobody.
 import random
 from datetime import date, timedelta
 
-from ...core.validation import cnh_number_is_valid
+from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
 from ..accounts.models import User
 from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle, utcnow
@@ -51,11 +51,7 @@ BLOOD = ["O+", "A+", "B+", "O-", "AB+", "A-"]
 
 
 def _cpf(rng):
-    base = [rng.randint(0, 9) for _ in range(9)]
-    for size in (9, 10):
-        total = sum(d * w for d, w in zip(base, range(size + 1, 1, -1)))
-        base.append((total * 10) % 11 % 10)
-    return "".join(map(str, base))
+    return cpf_check_digits("".join(str(rng.randint(0, 9)) for _ in range(9)))
 
 
 def _cnh(rng):

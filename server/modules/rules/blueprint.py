@@ -1,10 +1,10 @@
 """Rules API: the composed packs for the field app (ETag) and server-side evaluation."""
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from ...core.auth import api_auth, check_municipality_slug
 from ...core.errors import ApiError
+from ...core.http import json_body
 from ...rules import RulesError, evaluate
-from ..accounts.api import json_body
 from .service import composed_for
 
 bp = Blueprint("rules_api", __name__, url_prefix="/api/v1/rules")
