@@ -91,3 +91,10 @@ def test_operator_cannot_use_back_office(client, demo, app):
     response = client.post("/login", data={"username": "op1", "password": "segredo-123",
                                            "csrf_token": csrf_token(client)})
     assert response.status_code == 401
+
+
+def test_platform_admin_is_sent_to_choose_a_municipality_first(client, demo):
+    login(client, "admin")
+    response = client.get("/bo/usuarios/")
+    assert response.status_code == 302 and response.location.endswith("/bo/municipio")
+    assert client.get("/bo/").location.endswith("/bo/municipio")

@@ -2,7 +2,7 @@
 
 Envelope: {"error": {"code": str, "message": str (pt-BR), "fields": {field: [reason, ...]}}}
 """
-from flask import jsonify, render_template, request
+from flask import jsonify, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -67,6 +67,9 @@ def _render(status, code, message, fields=None):
 def init_app(app):
     @app.errorhandler(ApiError)
     def _api_error(err):
+        if err.code == "no_municipality" and not wants_json():
+            # The platform admin opened a page before choosing a municipality: send them to choose.
+            return redirect(url_for("backoffice.choose_municipality"))
         return _render(err.status, err.code, err.message, err.fields)
 
     @app.errorhandler(ValidationError)
