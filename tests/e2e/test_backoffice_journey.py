@@ -38,19 +38,24 @@ def test_find_and_edit_a_permit(browser, live_server, live_app, viewport):
         assert page.locator("h1 .badge").inner_text() == "Suspenso"
 
         page.click("text=Editar dados")
+        original_until = page.input_value("#f-valid_until")
         page.fill("#f-valid_until", "2000-01-01")
         page.click("form.form-grid button[type=submit]")
         assert page.locator("#f-valid_until-err").inner_text() == "A validade deve terminar depois do início."
         assert page.locator("#f-valid_until").get_attribute("aria-invalid") == "true"
 
+        # Validity changes only through "Renovar" (with a reason), never by editing.
         page.fill("#f-valid_until", "2031-12-31")
+        page.click("form.form-grid button[type=submit]")
+        assert "use a ação Renovar" in page.locator("#f-valid_until-err").inner_text()
+
+        page.fill("#f-valid_until", original_until)
         policy = f"APS-{viewport['width']}"
         page.fill("#f-insurance_policy", policy)
         page.click("form.form-grid button[type=submit]")
         page.wait_for_url(f"{live_server}/bo/permissoes/{ident}")
         assert page.locator(".flash").inner_text() == "Permissão atualizada."
         assert policy in page.locator("section.card").first.inner_text()
-        assert "31/12/2031" in page.locator("section.card").first.inner_text()
         # Nothing overflows sideways on a phone.
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:

@@ -126,7 +126,10 @@ def badge_for(user):
         raise ApiError(403, "forbidden")
     muni = db.session.get(Municipality, operator.municipality_id)
     permit = permit_for(operator)
-    credential = current_credential(permit, operator) if permit else None
+    # The phone shows a scannable QR only while the permit is ativo: a suspended or revoked
+    # operator must not carry a digital crachá that looks valid (the printed one still verifies
+    # as SUSPENSO/CASSADO for a fiscal, from the status list).
+    credential = current_credential(permit, operator) if permit and permit.status == "ativo" else None
     return {
         "name": operator.name,
         "photo_url": "/api/v1/operator/photo" if operator.photo_path else None,

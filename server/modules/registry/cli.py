@@ -34,7 +34,7 @@ def _demo_operator_code():
     code = create_operator_access(permit.main_driver)
     db.session.commit()
     return (f"Operador de demonstração: {permit.main_driver.name} (Sapezal, permissão {permit.number}). "
-            f"Em /app/ → Sou operador → Sapezal → código {code} (válido por {CODE_TTL_HOURS // 24} dias; "
+            f"Em /app/ → Sou mototaxista → Sapezal → código {code} (válido por {CODE_TTL_HOURS // 24} dias; "
             f"novo código: flask operator code --municipality sapezal --permit {permit.number}).")
 
 
