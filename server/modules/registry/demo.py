@@ -185,6 +185,30 @@ LIFECYCLE = {"vencido": ["expire"], "suspenso": ["suspend"], "cassado": ["cassar
              "caducado": ["expire", "lapse"], "extinto": ["extinguish"]}
 
 
+AVATAR_COLOURS = [(176, 196, 222), (205, 186, 150), (180, 205, 180), (210, 180, 190), (190, 190, 215)]
+SKIN = [(141, 85, 36), (198, 134, 66), (224, 172, 105), (241, 194, 125), (255, 219, 172)]
+
+
+def _avatar(rng):
+    """A drawn portrait (fictitious people get drawn faces, not photos of real persons)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (600, 800), rng.choice(AVATAR_COLOURS))
+    draw = ImageDraw.Draw(img)
+    skin, shirt = rng.choice(SKIN), rng.choice([(30, 60, 110), (120, 30, 30), (40, 90, 60), (60, 60, 60)])
+    draw.ellipse((90, 560, 510, 980), fill=shirt)  # shoulders
+    draw.rectangle((255, 470, 345, 600), fill=skin)  # neck
+    draw.ellipse((170, 190, 430, 520), fill=skin)  # face
+    draw.chord((160, 160, 440, 420), 180, 360, fill=(40, 30, 20))  # hair
+    for x in (245, 355):
+        draw.ellipse((x - 12, 330, x + 12, 354), fill=(30, 30, 30))
+    draw.arc((255, 390, 345, 450), 20, 160, fill=(120, 50, 50), width=6)
+    import io
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    return out.getvalue()
+
+
 def _credentials_and_lifecycle(muni, today, credentials=True):
     """Issuer key, crachás for permits still valid, then the planned status changes — all through
     the real operations, so history, audit log and the devices' status list are consistent."""
@@ -192,6 +216,11 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
     from .operations import change_permit_status
 
     if credentials:
+        from .models import Operator
+        from .photos import store_operator_photo
+        rng = random.Random(muni.id)
+        for operator in Operator.query.filter_by(municipality_id=muni.id).order_by(Operator.id):
+            store_operator_photo(operator, _avatar(rng))
         create_key(muni)
     permits = Permit.query.filter_by(municipality_id=muni.id).order_by(Permit.id).all()
     for permit, (status, _days) in zip(permits, PERMIT_PLAN):

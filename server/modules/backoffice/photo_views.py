@@ -1,0 +1,33 @@
+"""Operator photo: upload (multipart + CSRF) and display, scoped to the municipality."""
+from flask import abort, current_app, flash, redirect, request, send_from_directory, url_for
+
+from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
+from ...core.errors import ApiError
+from ..registry.models import Operator
+from ..registry.photos import photos_root, store_operator_photo
+from .blueprint import bp
+
+
+@bp.post("/bo/operadores/<int(max=2147483647):ident>/foto")
+@login_required(*STAFF_ROLES)
+def operator_photo_upload(ident):
+    operator = get_scoped_or_404(Operator, ident)
+    upload = request.files.get("photo")
+    try:
+        store_operator_photo(operator, upload.read() if upload else b"")
+    except ApiError as err:
+        flash(" ".join(err.fields.get("photo", [err.message])))
+    else:
+        flash("Foto atualizada. Reemita o crachá para imprimir a nova foto.")
+    return redirect(url_for("backoffice.operator_detail", ident=operator.id))
+
+
+@bp.get("/bo/operadores/<int(max=2147483647):ident>/foto")
+@login_required(*STAFF_ROLES)
+def operator_photo(ident):
+    operator = get_scoped_or_404(Operator, ident)
+    if not operator.photo_path:
+        abort(404)
+    response = send_from_directory(photos_root(), operator.photo_path, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
