@@ -116,3 +116,16 @@ def test_operator_code_for_another_municipality_is_404(client, app, demo):
     login(client, "backoffice.sapezal")
     token = csrf_token(client, "/bo/")
     assert client.post(f"/bo/usuarios/operador/{operator_id}/codigo", data={"csrf_token": token}).status_code == 404
+
+
+def test_a_phone_enrolls_at_login_and_revoking_it_ends_its_token(client, app, demo):
+    response = client.post("/api/v1/auth/token", json={"username": "fiscal.sapezal", "password": "demo-motofiscal",
+                                                       "device_name": "Galaxy A15 do fiscal"})
+    assert response.status_code == 200 and response.json["device_id"]
+    headers = {"Authorization": f"Bearer {response.json['token']}"}
+    login(client, *_municipal_admin(app))
+    assert "Galaxy A15 do fiscal" in client.get("/bo/usuarios/").get_data(as_text=True)
+    token = csrf_token(client, "/bo/usuarios/")
+    client.post(f"/bo/usuarios/dispositivos/{response.json['device_id']}/revogar",
+                data={"csrf_token": token, "reason": "Aparelho perdido"})
+    assert client.get("/api/v1/rules/sapezal", headers=headers).status_code == 401

@@ -7,7 +7,7 @@ from ...core.auth import api_auth, issue_api_token, utcnow
 from ...core.errors import ApiError
 from ...core.http import json_body
 from ...extensions import db, limiter
-from .models import User
+from .models import Device, User
 
 bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
 
@@ -25,13 +25,23 @@ def token():
     user = User.query.filter_by(username=data["username"].strip().lower()).first()
     if user is None or not user.active or not user.check_password(data["password"]):
         raise ApiError(401, "bad_credentials", "Usuário ou senha incorretos.")
-    text, row = issue_api_token(user)
+    device = None
+    if data.get("device_name") and user.municipality_id is not None:
+        # A phone enrolls itself at login: the admin sees it and can revoke it if it is lost.
+        device = Device(municipality_id=user.municipality_id, user_id=user.id, name=data["device_name"],
+                        last_seen_at=utcnow())
+        db.session.add(device)
+        db.session.flush()
+        record("enroll", "device", device.id, None, {"name": device.name, "user": user.username},
+               actor=user, municipality_id=user.municipality_id)
+    text, row = issue_api_token(user, device=device)
     user.last_login_at = utcnow()
     record("token_issued", "user", user.id, actor=user, municipality_id=user.municipality_id)
     db.session.commit()
     return {
         "token": text,
         "expires_at": row.expires_at.isoformat(),
+        "device_id": device.id if device else None,
         "user": {"id": user.id, "name": user.name, "role": user.role,
                  "municipality": user.municipality.slug if user.municipality else None},
     }
