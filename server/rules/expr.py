@@ -147,40 +147,30 @@ def _op_known(args, decls, refs, path):
     return (lambda ctx: fn(ctx) is not UNKNOWN), "bool"
 
 
-def _op_and(args, decls, refs, path):
-    cs = _args(args, decls, refs, path, min_n=1)
-    for i, c in enumerate(cs):
-        _expect(c, ("bool",), path, i)
-    fns = [c[0] for c in cs]
+def _kleene(decisive):
+    """`and` (decisive=False) and `or` (decisive=True) in Kleene logic: the first decisive
+    operand decides (evaluation stops there); otherwise UNKNOWN if any operand is UNKNOWN."""
+    def compile_op(args, decls, refs, path):
+        cs = _args(args, decls, refs, path, min_n=1)
+        for i, c in enumerate(cs):
+            _expect(c, ("bool",), path, i)
+        fns = [c[0] for c in cs]
 
-    def run(ctx):
-        unknown = False
-        for f in fns:
-            v = f(ctx)
-            if v is False:
-                return False
-            if v is UNKNOWN:
-                unknown = True
-        return UNKNOWN if unknown else True
-    return run, "bool"
+        def run(ctx):
+            unknown = False
+            for f in fns:
+                v = f(ctx)
+                if v is decisive:
+                    return decisive
+                if v is UNKNOWN:
+                    unknown = True
+            return UNKNOWN if unknown else not decisive
+        return run, "bool"
+    return compile_op
 
 
-def _op_or(args, decls, refs, path):
-    cs = _args(args, decls, refs, path, min_n=1)
-    for i, c in enumerate(cs):
-        _expect(c, ("bool",), path, i)
-    fns = [c[0] for c in cs]
-
-    def run(ctx):
-        unknown = False
-        for f in fns:
-            v = f(ctx)
-            if v is True:
-                return True
-            if v is UNKNOWN:
-                unknown = True
-        return UNKNOWN if unknown else False
-    return run, "bool"
+_op_and = _kleene(False)
+_op_or = _kleene(True)
 
 
 def _op_not(args, decls, refs, path):

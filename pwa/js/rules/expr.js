@@ -108,35 +108,27 @@ function opKnown(args, decls, refs, path) {
   return [(ctx) => fn(ctx) !== UNKNOWN, "bool"];
 }
 
-function opAnd(args, decls, refs, path) {
-  const cs = compileArgs(args, decls, refs, path, { minN: 1 });
-  cs.forEach((c, i) => expect(c, ["bool"], path, i));
-  const fns = cs.map((c) => c[0]);
-  return [(ctx) => {
-    let unknown = false;
-    for (const f of fns) {
-      const v = f(ctx);
-      if (v === false) return false;
-      if (v === UNKNOWN) unknown = true;
-    }
-    return unknown ? UNKNOWN : true;
-  }, "bool"];
+// `and` (decisive = false) and `or` (decisive = true) in Kleene logic: the first decisive
+// operand decides (evaluation stops there); otherwise UNKNOWN if any operand is UNKNOWN.
+function kleene(decisive) {
+  return (args, decls, refs, path) => {
+    const cs = compileArgs(args, decls, refs, path, { minN: 1 });
+    cs.forEach((c, i) => expect(c, ["bool"], path, i));
+    const fns = cs.map((c) => c[0]);
+    return [(ctx) => {
+      let unknown = false;
+      for (const f of fns) {
+        const v = f(ctx);
+        if (v === decisive) return decisive;
+        if (v === UNKNOWN) unknown = true;
+      }
+      return unknown ? UNKNOWN : !decisive;
+    }, "bool"];
+  };
 }
 
-function opOr(args, decls, refs, path) {
-  const cs = compileArgs(args, decls, refs, path, { minN: 1 });
-  cs.forEach((c, i) => expect(c, ["bool"], path, i));
-  const fns = cs.map((c) => c[0]);
-  return [(ctx) => {
-    let unknown = false;
-    for (const f of fns) {
-      const v = f(ctx);
-      if (v === true) return true;
-      if (v === UNKNOWN) unknown = true;
-    }
-    return unknown ? UNKNOWN : false;
-  }, "bool"];
-}
+const opAnd = kleene(false);
+const opOr = kleene(true);
 
 function opNot(args, decls, refs, path) {
   const [c] = compileArgs(args, decls, refs, path, { n: 1 });
