@@ -5,6 +5,7 @@ vacancy tests can start from a known registry size.
 """
 from datetime import date, timedelta
 
+from server.core.clock import local_today
 from server.core.validation import cpf_check_digits
 from server.extensions import db
 from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
@@ -38,7 +39,7 @@ def free_operator_and_vehicle(app, slug, n=1):
 def _operator(m, n, name):
     return Operator(municipality_id=m.id, name=name, cpf=cpf_for(n + m.id * 10**7),
                     cnh_number="12345678900", cnh_category="A", cnh_first_issue_date=date(2000, 1, 1),
-                    cnh_expiry=date.today() + timedelta(days=900), birth_date=date(1980, 5, 5))
+                    cnh_expiry=local_today() + timedelta(days=900), birth_date=date(1980, 5, 5))
 
 
 def _vehicle(m, n):
@@ -52,7 +53,7 @@ def add_permits(app, slug, count, status="ativo", name="Titular Extra", ponto_na
     with app.app_context():
         m = muni(slug)
         ponto = Ponto.query.filter_by(municipality_id=m.id, name=ponto_name).one() if ponto_name else None
-        today = date.today()
+        today = local_today()
         for i in range(start, start + count):
             op, vehicle = _operator(m, i, f"{name} {i:03d}"), _vehicle(m, i)
             db.session.add_all([op, vehicle])

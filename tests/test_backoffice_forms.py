@@ -1,10 +1,11 @@
 """Back-office forms: pt-BR field messages, preserved input, conflicts as field errors, audit of
 every change, CSRF, permit actions and the capacity / vacancy limits of the laws."""
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 
 from backoffice_data import add_permits, free_operator_and_vehicle, muni
 from helpers import csrf_token, login
+from server.core.clock import local_today
 from server.core.audit import AuditLog
 from server.extensions import db
 from server.modules.registry.models import Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle
@@ -13,7 +14,7 @@ VALID_OPERATOR = {"name": "Benedita Arruda Campos", "cpf": "529.982.247-25", "cn
                   "cnh_category": "A", "cnh_first_issue_date": "2001-03-04", "cnh_expiry": "2030-01-01",
                   "birth_date": "1980-02-03"}
 VALID_VEHICLE = {"plate": "QAB1C23", "renavam": "00639884962", "chassis": "9C2KC1670AR123456",
-                 "make": "Honda", "model": "CG 160 Fan", "year_manufacture": str(date.today().year),
+                 "make": "Honda", "model": "CG 160 Fan", "year_manufacture": str(local_today().year),
                  "engine_cc": "160"}
 
 
@@ -166,7 +167,7 @@ def test_missing_csrf_is_rejected_and_changes_nothing(app, client, demo):
 def test_suspend_changes_status_history_and_audit(app, client, demo):
     with app.app_context():
         ident = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").first().id
-    until = (date.today() + timedelta(days=20)).isoformat()
+    until = (local_today() + timedelta(days=20)).isoformat()
     login(client, "backoffice.sapezal")
     response = _post(client, f"/bo/permissoes/{ident}/acoes/suspend",
                      {"reason": "Processo 12/2026: seguro vencido", "suspended_until": until},

@@ -98,3 +98,12 @@ def test_platform_admin_is_sent_to_choose_a_municipality_first(client, demo):
     response = client.get("/bo/usuarios/")
     assert response.status_code == 302 and response.location.endswith("/bo/municipio")
     assert client.get("/bo/").location.endswith("/bo/municipio")
+
+
+def test_the_calendar_day_is_the_municipality_s_not_utc(app):
+    from datetime import timedelta
+
+    from server.core.clock import local_now
+    with app.app_context():
+        # Mato Grosso: UTC−4 all year (no daylight saving since 2019).
+        assert local_now().utcoffset() == timedelta(hours=-4)

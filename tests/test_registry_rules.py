@@ -5,6 +5,7 @@ from datetime import date
 import pytest
 
 from helpers import csrf_token, login
+from server.core.clock import local_today
 from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.registry import facts as registry_facts
@@ -12,7 +13,7 @@ from server.modules.registry.models import Municipality, Vehicle
 from server.modules.registry.operations import save_entity
 from server.modules.rules.service import composed_for
 
-TODAY = date.today()
+TODAY = local_today()
 
 
 def _vehicle(**over):

@@ -1,8 +1,9 @@
 """Brazilian identifiers and pt-BR validation messages shared by every schema."""
 import re
-from datetime import date
 
 from marshmallow import ValidationError, fields
+
+from .clock import local_today
 
 # pt-BR defaults for the marshmallow messages our users can see.
 _PT = {
@@ -154,5 +155,5 @@ def validate_cnh_number(value):
 
 
 def validate_past_date(value):
-    if value > date.today():
+    if value > local_today():
         raise ValidationError("A data não pode estar no futuro.")

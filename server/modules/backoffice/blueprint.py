@@ -3,11 +3,11 @@
 The registry, permit and settings screens live in their own modules and attach to `bp` when
 imported at the bottom of this file.
 """
-from datetime import date, timedelta, timezone
-from zoneinfo import ZoneInfo
+from datetime import timedelta, timezone
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 
+from ...core.clock import local_today, timezone as local_timezone
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...extensions import db
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
@@ -34,7 +34,7 @@ def _localtime(value, fmt="%d/%m/%Y %H:%M"):
         return "—"
     if value.tzinfo is None:  # SQLite gives naive datetimes; they are UTC
         value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(ZoneInfo(current_app.config["TIMEZONE"])).strftime(fmt)
+    return value.astimezone(local_timezone()).strftime(fmt)
 
 
 @bp.get("/")
@@ -58,7 +58,7 @@ def dashboard():
                 .order_by(Permit.valid_until, Permit.id).limit(10).all())
     return render_template("backoffice/dashboard.html", counts=counts, statuses=PERMIT_STATUS_LABELS,
                            alerts=alerts, alert_labels=ALERTS, expiring=expiring,
-                           today=date.today(), horizon=date.today() + timedelta(days=30))
+                           today=local_today(), horizon=local_today() + timedelta(days=30))
 
 
 @bp.route("/bo/municipio", methods=["GET", "POST"])

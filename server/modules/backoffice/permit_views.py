@@ -1,6 +1,6 @@
 """Permits: list (search, status and alert filters, sort, pagination), detail with history,
 create/edit, and the lifecycle actions (renew, suspend, reinstate, cassar, extinguish)."""
-from datetime import date, timedelta
+from datetime import timedelta
 
 from flask import flash, redirect, render_template, request, url_for
 from sqlalchemy import exists, or_
@@ -19,6 +19,7 @@ from .blueprint import bp
 from .forms import Field, form_input, load, object_values, raw_values, run, stray_errors
 from .pagination import Page, search_text
 from .registry_views import format_cnpj, ponto_occupancy
+from ...core.clock import local_today
 
 SORTS = {
     "numero": (Permit.number, Permit.id), "-numero": (Permit.number.desc(), Permit.id.desc()),
@@ -37,7 +38,7 @@ OPTION_LIMIT = 500
 
 
 def alert_condition(alert, today=None):
-    today = today or date.today()
+    today = today or local_today()
     if alert == "vence30":
         return (Permit.status == "ativo") & Permit.valid_until.between(today, today + timedelta(days=30))
     if alert == "seguro":
@@ -156,7 +157,7 @@ def _permit_form(permit=None):
         values = object_values(permit, fields)
         values["driver_ids"] = [str(d.id) for d in permit.drivers]
     else:
-        values = {"issued_on": date.today().isoformat(), "valid_from": date.today().isoformat()}
+        values = {"issued_on": local_today().isoformat(), "valid_from": local_today().isoformat()}
     entity = {"plural": "Permissões", "list": "backoffice.permit_list", "singular": "Permissão"}
     return render_template("backoffice/permit_form.html", permit=permit, fields=fields, values=values,
                            errors=errors or {}, stray=stray_errors(errors, fields),
@@ -181,7 +182,7 @@ def _detail(permit, action_errors=None, action_values=None, status=200):
         "backoffice/permit_detail.html", permit=permit, actions=actions, action_labels=ACTION_LABELS,
         statuses=PERMIT_STATUS_LABELS, kinds=PERMIT_KINDS, issqn=ISSQN_STATUSES, mask_cpf=mask_cpf,
         format_cnpj=format_cnpj, action_errors=action_errors or {}, action_values=action_values or {},
-        today=date.today()), status
+        today=local_today()), status
 
 
 @bp.get("/bo/permissoes/<int(max=2147483647):ident>")

@@ -1,5 +1,5 @@
 """Operator photo: upload (multipart + CSRF) and display, scoped to the municipality."""
-from flask import abort, current_app, flash, redirect, request, send_from_directory, url_for
+from flask import abort, flash, redirect, request, send_from_directory, url_for
 
 from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
 from ...core.errors import ApiError

@@ -4,7 +4,7 @@ Each status change of a permit, credential or key appends one StatusListEntry in
 transaction, so a device that fetched entries up to cursor N and then fetches "after N" misses
 nothing. Permit changes arrive through registry's permit_status_changed signal.
 """
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 from flask import current_app
@@ -20,6 +20,7 @@ from . import signing
 from .codec import Body, CodecError, check_permit_number, encode_body, make_payload, split_payload
 from .models import Credential, IssuerKey, StatusListEntry
 from .render import CardData
+from ...core.clock import local_today
 
 MAX_KID = 255
 
@@ -157,7 +158,7 @@ def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Crede
 def _issue_credential_once(permit, actor, reason) -> Credential:
     if permit.status != "ativo":
         raise ApiError(409, "permit_not_active", "Só se emite crachá para permissão ativa.")
-    today = date.today()
+    today = local_today()
     if permit.valid_until < today:
         raise ApiError(409, "permit_expired", "A validade da permissão já terminou.")
     try:
@@ -236,7 +237,7 @@ def _iso(dt):
 def trust_keys(municipality, today=None):
     """Public keys a device needs: the active one, and retired or revoked ones while any
     credential they signed is unexpired (a revoked key must keep saying INVÁLIDO until then)."""
-    today = today or date.today()
+    today = today or local_today()
     still_needed = {kid for (kid,) in db.session.query(IssuerKey.kid).join(
         Credential, Credential.issuer_key_id == IssuerKey.id).filter(
         IssuerKey.municipality_id == municipality.id, Credential.expires_on >= today).distinct()}
@@ -248,7 +249,7 @@ def trust_keys(municipality, today=None):
 def trust_state_tag(municipality) -> str:
     """ETag base: changes whenever an entry or a key changes."""
     last = db.session.query(func.max(StatusListEntry.id)).filter_by(municipality_id=municipality.id).scalar() or 0
-    return f"{municipality.id}-{last}-{date.today().isoformat()}"
+    return f"{municipality.id}-{last}-{local_today().isoformat()}"
 
 
 def trust_data(municipality, cursor=0, limit=5000) -> dict:

@@ -4,12 +4,13 @@ Deterministic (fixed random seed) so screenshots and manual tests are repeatable
 generated with valid check digits but belong to nobody.
 """
 import random
-from datetime import date, timedelta
+from datetime import timedelta
 
 from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
 from ..accounts.models import User
 from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle, utcnow
+from ...core.clock import local_today
 
 DEMO_PASSWORD = "demo-motofiscal"
 
@@ -120,7 +121,7 @@ def load_demo(today=None, credentials=True):
     """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB."""
     if Municipality.query.first() is not None:
         return None
-    today = today or date.today()
+    today = today or local_today()
     rng = random.Random(20261129)
     logins = []
     admin = User(username="admin", name="Administrador da plataforma", role="admin")

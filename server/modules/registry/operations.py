@@ -1,11 +1,11 @@
 """Every registry state change: validated data in, audited change out. No request parsing here."""
-from datetime import date
 
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
 from .models import Company, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
 from .signals import permit_status_changed
+from ...core.clock import local_today
 
 # Statuses that still hold a vacancy and a place at a ponto.
 OCCUPYING = ("ativo", "suspenso", "vencido")
@@ -200,7 +200,7 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
             raise _field_error("valid_until", "A nova validade deve ser posterior à atual.")
         permit.valid_until = valid_until
     if action == "suspend":
-        if suspended_until is not None and suspended_until <= date.today():
+        if suspended_until is not None and suspended_until <= local_today():
             raise _field_error("suspended_until", "O fim da suspensão deve estar no futuro.")
         permit.suspended_until = suspended_until
     if action == "reinstate":
@@ -221,7 +221,7 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
 
 def expire_due_permits(today=None):
     """Daily job: permits past their validity become 'vencido' (system actor). Returns the count."""
-    today = today or date.today()
+    today = today or local_today()
     due = Permit.query.filter(Permit.status == "ativo", Permit.valid_until < today).all()
     for permit in due:
         change_permit_status(permit, "expire", f"Validade encerrada em {permit.valid_until.isoformat()}.")

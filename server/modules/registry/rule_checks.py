@@ -6,11 +6,11 @@ requirement that fails, and that depends only on facts we supplied, refuses the 
 requirement's label and citation next to the form field. Vetoed provisions whose outcome is
 pending never refuse anything (the engine reports them as undecided).
 """
-from datetime import date
 
 from ...core.errors import ApiError
 from ...rules import evaluate
 from .facts import FACT_FIELDS, entity_facts
+from ...core.clock import local_today
 
 
 def registry_problems(municipality, entity, data, today=None):
@@ -26,7 +26,7 @@ def registry_problems(municipality, entity, data, today=None):
     facts = entity_facts(entity, data, composed.facts)
     if not facts:
         return {}
-    result = evaluate(composed, today or date.today(), facts)
+    result = evaluate(composed, today or local_today(), facts)
     problems = {}
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]

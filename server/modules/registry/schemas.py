@@ -2,12 +2,12 @@
 
 Messages are pt-BR because back-office users read them next to the field.
 """
-from datetime import date
 
 from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validate, validates, validates_schema
 
 from ...core import validation as v
 from .models import ISSQN_STATUSES, PERMIT_KINDS, PERMIT_NUMBER_MAX
+from ...core.clock import local_today
 
 # Ids posted in forms: bounded so a huge number is a field error, not a database overflow (500).
 ROW_ID = lambda **kw: fields.Integer(validate=validate.Range(  # noqa: E731
@@ -94,8 +94,8 @@ class VehicleSchema(_Base):
 
     @validates("year_manufacture")
     def _year(self, value, **_):
-        if not 1950 <= value <= date.today().year + 1:
-            raise ValidationError(f"Ano de fabricação deve estar entre 1950 e {date.today().year + 1}.")
+        if not 1950 <= value <= local_today().year + 1:
+            raise ValidationError(f"Ano de fabricação deve estar entre 1950 e {local_today().year + 1}.")
 
     @post_load
     def _normalize(self, data, **_):

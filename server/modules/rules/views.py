@@ -1,5 +1,4 @@
 """Back office: the law as encoded (catalogue) and the municipality's rule configuration."""
-from datetime import date
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
@@ -11,6 +10,7 @@ from .citations import format_citation, penalty_label
 from .service import composed_for
 from .settings import (PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values, parse_value,
                        save_value)
+from ...core.clock import local_today
 
 bp = Blueprint("rules_bo", __name__, url_prefix="/bo/regras")
 
@@ -35,7 +35,7 @@ def _penalty_filter(kind):
 def catalogue():
     muni = _municipality()
     composed = g._composed = composed_for(muni)
-    today = date.today().isoformat()
+    today = local_today().isoformat()
     return render_template("rules/catalogue.html", composed=composed, today=today,
                            sources=(muni.settings or {}).get("rules_sources", {}))
 

@@ -1,0 +1,23 @@
+"""The municipality's calendar day. Permits expire, suspensions end and rules are judged on the
+local date (America/Cuiaba for Mato Grosso), not the server's UTC date: between 20:00 and
+midnight in Cuiabá the UTC date is already tomorrow.
+"""
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from flask import current_app, has_app_context
+
+DEFAULT_TIMEZONE = "America/Cuiaba"
+
+
+def timezone():
+    name = current_app.config.get("TIMEZONE", DEFAULT_TIMEZONE) if has_app_context() else DEFAULT_TIMEZONE
+    return ZoneInfo(name)
+
+
+def local_now() -> datetime:
+    return datetime.now(timezone())
+
+
+def local_today() -> date:
+    return local_now().date()
