@@ -20,7 +20,7 @@ from . import signing
 from .codec import Body, CodecError, check_permit_number, encode_body, make_payload, split_payload
 from .models import Credential, IssuerKey, StatusListEntry
 from .render import CardData
-from ...core.clock import local_today
+from ...core.clock import local_now, local_today
 
 MAX_KID = 255
 
@@ -261,7 +261,10 @@ def trust_data(municipality, cursor=0, limit=5000) -> dict:
     return {
         "municipality": {"ibge_code": int(municipality.ibge_code), "slug": municipality.slug,
                          "name": municipality.name,
-                         "utc_offset_minutes": int(municipality.setting("utc_offset_minutes", -240))},
+                         # The same calendar as the server's (core.clock), so a crachá expires
+                         # on the same local day on the phone and on the server.
+                         "utc_offset_minutes": int(municipality.setting(
+                             "utc_offset_minutes", local_now().utcoffset().total_seconds() // 60))},
         "generated_at": _iso(utcnow()),
         "max_age_seconds": int(current_app.config.get("TRUST_DATA_MAX_AGE_HOURS", 72)) * 3600,
         "keys": trust_keys(municipality),
