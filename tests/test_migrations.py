@@ -80,8 +80,16 @@ def test_upgrade_keeps_existing_data(fresh_db):
                 "valid_from, valid_until, status, status_changed_at, issqn_status, created_at, updated_at) "
                 "VALUES (1, 1, '001/2024', 'alvara', 1, 1, '2024-01-01', '2024-01-01', '2025-01-01', "
                 "'ativo', '2024-01-01 00:00:00', 'em_dia', '2024-01-01 00:00:00', '2024-01-01 00:00:00')"))
+            conn.execute(text(
+                "INSERT INTO operator (id, municipality_id, name, cpf, cnh_number, cnh_category, "
+                "cnh_first_issue_date, cnh_expiry, birth_date, created_at, updated_at) VALUES "
+                "(1, 1, 'João  Antônio da Conceição', '52998224725', '02650306461', 'A', '2010-01-01', "
+                "'2030-01-01', '1980-01-01', '2024-01-01 00:00:00', '2024-01-01 00:00:00')"))
         upgrade(directory=MIGRATIONS)
         with db.engine.connect() as conn:
+            # 0003 backfilled the search form of names already in the registry.
+            assert conn.execute(text("SELECT name_search FROM operator WHERE id = 1")).scalar() \
+                == "joao antonio da conceicao"
             row = conn.execute(text("SELECT number, status, valid_until FROM permit WHERE id = 1")).one()
             assert row[0] == "001/2024" and row[1] == "ativo" and str(row[2]) == "2025-01-01"
             assert conn.execute(text("SELECT capacity FROM ponto WHERE id = 1")).scalar() == 3

@@ -1,5 +1,6 @@
 """Brazilian identifiers and pt-BR validation messages shared by every schema."""
 import re
+import unicodedata
 
 from marshmallow import ValidationError, fields
 
@@ -27,6 +28,15 @@ for _cls, _msgs in _PT.items():
 from marshmallow import Schema  # noqa: E402  (after the messages are patched)
 
 Schema.error_messages = {"unknown": "Campo desconhecido.", "type": "Formato inválido."}
+
+
+def fold(text) -> str:
+    """Search form of a name: no accents, lower case, single spaces ("João  Antônio" → "joao antonio")."""
+    if text is None:
+        return ""
+    decomposed = unicodedata.normalize("NFKD", str(text))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(plain.lower().split())
 
 
 def only_digits(value: str) -> str:

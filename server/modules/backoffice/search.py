@@ -3,7 +3,7 @@ import re
 
 from sqlalchemy import or_, select
 
-from ...core.validation import normalize_plate, only_digits, plate_is_valid
+from ...core.validation import fold, normalize_plate, only_digits, plate_is_valid
 from ..registry.models import Company, Operator, Permit, Vehicle, permit_drivers
 
 
@@ -46,7 +46,7 @@ def operator_conditions(mid, q):
         digits = only_digits(q)
         # A whole CPF is an equality (served by the (municipality_id, cpf) unique index).
         return [Operator.cpf == digits] if len(digits) == 11 else [starts(Operator.cpf, digits)]
-    return [contains(Operator.name, q)]
+    return [contains(Operator.name_search, fold(q))]
 
 
 def vehicle_conditions(mid, q):

@@ -1,6 +1,9 @@
 """Registry models. Every row belongs to one municipality; queries go through core.auth.scoped."""
 from datetime import datetime, timezone
 
+from sqlalchemy.orm import validates
+
+from ...core.validation import fold
 from ...extensions import db
 
 PERMIT_STATUSES = ("ativo", "vencido", "suspenso", "cassado", "caducado", "extinto")
@@ -71,6 +74,10 @@ class Operator(db.Model):
     id = db.Column(db.Integer, primary_key=True)
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
     name = db.Column(db.String(160), nullable=False, index=True)
+    # core.validation.fold(name): accent- and case-insensitive search ("joao" finds "João").
+    # Kept by the validator below for ORM writes, by the default for bulk inserts.
+    name_search = db.Column(db.String(160), nullable=False,
+                            default=lambda ctx: fold(ctx.get_current_parameters().get("name")))
     cpf = db.Column(db.String(11), nullable=False)  # digits only; never sent to phones in clear
     cnh_number = db.Column(db.String(11), nullable=False)
     cnh_category = db.Column(db.String(3), nullable=False)
@@ -87,6 +94,11 @@ class Operator(db.Model):
     updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, onupdate=utcnow)
 
     company = db.relationship("Company")
+
+    @validates("name")
+    def _fold_name(self, _key, value):
+        self.name_search = fold(value)
+        return value
 
 
 class Vehicle(db.Model):
