@@ -31,8 +31,10 @@ NUL_MESSAGE = "A requisição contém um caractere inválido (NUL)."
 
 
 def _has_nul():
-    """NUL cannot be stored in PostgreSQL text: refuse it at the door, for forms, query strings
-    and JSON bodies alike (binary uploads are not inspected)."""
+    """NUL cannot be stored or compared in PostgreSQL text: refuse it at the door, in the path,
+    query string, forms and JSON bodies alike (binary uploads are not inspected)."""
+    if "\x00" in request.path:
+        return True
     if any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
         return True
     if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
