@@ -31,7 +31,7 @@ CARD = CardData(municipality_name="Paranatinga", uf="MT", permit_number="Z/" * 1
 
 
 def decode_qr(image):
-    results = zxingcpp.read_barcodes(image)
+    results = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)  # no 1-D false positives
     return [r.text for r in results if r.format == zxingcpp.BarcodeFormat.QRCode]
 
 

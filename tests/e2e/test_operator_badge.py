@@ -20,7 +20,7 @@ def _shot(page, name):
 def _decode_qr(page):
     """Read the crachá's QR from a screenshot with a real decoder, as a fiscal's phone would."""
     image = Image.open(BytesIO(page.locator("#badge-qr").screenshot()))
-    results = zxingcpp.read_barcodes(image)
+    results = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)  # no 1-D false positives
     assert len(results) == 1, "no readable QR on the crachá"
     return results[0].text
 
