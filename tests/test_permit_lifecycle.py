@@ -32,3 +32,21 @@ def test_edit_cannot_move_validity_but_renew_can(app, demo):
                                        valid_until=old_until + timedelta(days=365))
         assert renewed.valid_until == old_until + timedelta(days=365)
         assert renewed.history[-1].action == "renew" and renewed.history[-1].reason == "Renovação anual"
+
+
+def test_renewal_reminds_to_reissue_the_crachá(client, app, demo):
+    from helpers import csrf_token, login
+    from server.modules.credentials.operations import create_key, issue_credential
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        create_key(muni)
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        issue_credential(permit)
+        ident, new_until = permit.id, permit.valid_until + timedelta(days=365)
+    login(client, "backoffice.sapezal")
+    token = csrf_token(client, f"/bo/permissoes/{ident}")
+    page = client.post(f"/bo/permissoes/{ident}/acoes/renew", data={
+        "csrf_token": token, "reason": "Renovação anual", "valid_until": new_until.isoformat()},
+        follow_redirects=True).get_data(as_text=True)
+    assert "Renovação registrada." in page
+    assert "reemita-o com o motivo" in page

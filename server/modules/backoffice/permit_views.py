@@ -195,6 +195,17 @@ ACTION_FIELDS = [Field("reason", "Motivo"), Field("valid_until", "Nova validade"
                  Field("suspended_until", "Suspensa até", "date")]
 
 
+def _remind_reissue(permit):
+    """A crachá never outlives the validity it was signed with: after a renewal, say so."""
+    from ..credentials.models import Credential
+
+    credential = (Credential.query.filter_by(permit_id=permit.id, status="active")
+                  .order_by(Credential.id.desc()).first())
+    if credential is not None and credential.expires_on < permit.valid_until:
+        flash(f"O crachá atual (série {credential.serial}) vale até {credential.expires_on:%d/%m/%Y}: "
+              "reemita-o com o motivo “Renovação” para a nova validade.")
+
+
 @bp.post("/bo/permissoes/<int(max=2147483647):ident>/acoes/<action>")
 @staff_view
 def permit_action(ident, action):
@@ -207,6 +218,8 @@ def permit_action(ident, action):
                         valid_until=data.get("valid_until"), suspended_until=data.get("suspended_until"))
         if errors is None:
             flash(f"{ACTION_LABELS[action]} registrada.")
+            if action == "renew":
+                _remind_reissue(permit)
             # The form posted to …#acao-x; land on the history, where the new entry shows.
             return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="historico"))
     permit = get_scoped_or_404(Permit, ident)
