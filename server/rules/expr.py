@@ -147,6 +147,18 @@ def _op_known(args, decls, refs, path):
     return (lambda ctx: fn(ctx) is not UNKNOWN), "bool"
 
 
+def _strict(fns, ctx):
+    """Operand values left to right, or UNKNOWN at the first UNKNOWN (later operands are not
+    evaluated, which matters only for eval_error)."""
+    vals = []
+    for f in fns:
+        v = f(ctx)
+        if v is UNKNOWN:
+            return UNKNOWN
+        vals.append(v)
+    return vals
+
+
 def _kleene(decisive):
     """`and` (decisive=False) and `or` (decisive=True) in Kleene logic: the first decisive
     operand decides (evaluation stops there); otherwise UNKNOWN if any operand is UNKNOWN."""
@@ -242,12 +254,9 @@ def _ordering(cmp, allow_between):
         fns = [c[0] for c in cs]
 
         def run(ctx):
-            vals = []
-            for f in fns:
-                v = f(ctx)
-                if v is UNKNOWN:
-                    return UNKNOWN
-                vals.append(v)
+            vals = _strict(fns, ctx)
+            if vals is UNKNOWN:
+                return UNKNOWN
             if len(vals) == 2:
                 return cmp(vals[0], vals[1])
             return cmp(vals[0], vals[1]) and cmp(vals[1], vals[2])
@@ -289,12 +298,9 @@ def _arith(kind):
         fns = [c[0] for c in cs]
 
         def run(ctx):
-            vals = []
-            for f in fns:
-                v = f(ctx)
-                if v is UNKNOWN:
-                    return UNKNOWN
-                vals.append(v)
+            vals = _strict(fns, ctx)
+            if vals is UNKNOWN:
+                return UNKNOWN
             if kind == "-":
                 return -vals[0] if len(vals) == 1 else vals[0] - vals[1]
             acc = vals[0]
@@ -329,12 +335,9 @@ def _func(arg_types, result_type, impl):
             return run1, result_type
 
         def run(ctx):
-            vals = []
-            for f in fns:
-                v = f(ctx)
-                if v is UNKNOWN:
-                    return UNKNOWN
-                vals.append(v)
+            vals = _strict(fns, ctx)
+            if vals is UNKNOWN:
+                return UNKNOWN
             return impl(*vals)
         return run, result_type
     return op

@@ -108,6 +108,18 @@ function opKnown(args, decls, refs, path) {
   return [(ctx) => fn(ctx) !== UNKNOWN, "bool"];
 }
 
+// Operand values left to right, or UNKNOWN at the first UNKNOWN (later operands are not
+// evaluated, which matters only for eval_error).
+function strict(fns, ctx) {
+  const vals = [];
+  for (const f of fns) {
+    const v = f(ctx);
+    if (v === UNKNOWN) return UNKNOWN;
+    vals.push(v);
+  }
+  return vals;
+}
+
 // `and` (decisive = false) and `or` (decisive = true) in Kleene logic: the first decisive
 // operand decides (evaluation stops there); otherwise UNKNOWN if any operand is UNKNOWN.
 function kleene(decisive) {
@@ -185,12 +197,8 @@ function ordering(cmp, allowBetween) {
     }
     const fns = cs.map((c) => c[0]);
     return [(ctx) => {
-      const vals = [];
-      for (const f of fns) {
-        const v = f(ctx);
-        if (v === UNKNOWN) return UNKNOWN;
-        vals.push(v);
-      }
+      const vals = strict(fns, ctx);
+      if (vals === UNKNOWN) return UNKNOWN;
       if (vals.length === 2) return cmp(vals[0], vals[1]);
       return cmp(vals[0], vals[1]) && cmp(vals[1], vals[2]);
     }, "bool"];
@@ -228,12 +236,8 @@ function arith(kind) {
     cs.forEach((c, i) => expect(c, ["number"], path, i));
     const fns = cs.map((c) => c[0]);
     return [(ctx) => {
-      const vals = [];
-      for (const f of fns) {
-        const v = f(ctx);
-        if (v === UNKNOWN) return UNKNOWN;
-        vals.push(v);
-      }
+      const vals = strict(fns, ctx);
+      if (vals === UNKNOWN) return UNKNOWN;
       if (kind === "-") return vals.length === 1 ? -vals[0] : vals[0] - vals[1];
       let acc = vals[0];
       for (let i = 1; i < vals.length; i++) acc = kind === "+" ? acc + vals[i] : acc * vals[i];
@@ -259,12 +263,8 @@ function func(argTypes, resultType, impl) {
       return [(ctx) => { const v = f0(ctx); return v === UNKNOWN ? UNKNOWN : impl(v); }, resultType];
     }
     return [(ctx) => {
-      const vals = [];
-      for (const f of fns) {
-        const v = f(ctx);
-        if (v === UNKNOWN) return UNKNOWN;
-        vals.push(v);
-      }
+      const vals = strict(fns, ctx);
+      if (vals === UNKNOWN) return UNKNOWN;
       return impl(...vals);
     }, resultType];
   };
