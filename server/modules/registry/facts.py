@@ -47,28 +47,3 @@ def entity_facts(entity, data, declared):
     """Facts for an operator or vehicle given as a dict of column values (e.g. a form)."""
     mapping = {"operator": OPERATOR_FACTS, "vehicle": VEHICLE_FACTS}.get(entity, {})
     return _collect(mapping, data, declared)
-
-
-def permit_facts(permit, declared):
-    """Facts a fiscal's phone gets for a permit (reference data): permit, its driver, vehicle."""
-    data = {
-        "permit.exists": True,
-        "permit.status": permit.status,
-        "permit.valid_until": _iso(permit.valid_until),
-        "permit.issued_on": _iso(permit.issued_on),
-        "permit.holder_is_company": permit.holder_company_id is not None,
-        "insurance.valid_until": _iso(permit.insurance_expiry),
-    }
-    if permit.kind == "termo_permissao":
-        data["permit.term_valid_until"] = _iso(permit.valid_until)
-    if permit.issqn_status in ("em_dia", "atrasado"):
-        data["operator.issqn_up_to_date"] = permit.issqn_status == "em_dia"
-    facts = {k: v for k, v in data.items() if k in declared and v is not None}
-    driver = permit.main_driver
-    if driver is not None:
-        facts.update(entity_facts("operator", {c: getattr(driver, c) for c in (
-            "birth_date", "cnh_first_issue_date", "residence_since", "cnh_category")}, declared))
-    if permit.vehicle is not None:
-        facts.update(entity_facts("vehicle", {"engine_cc": permit.vehicle.engine_cc,
-                                              "year_manufacture": permit.vehicle.year_manufacture}, declared))
-    return facts

@@ -154,7 +154,6 @@ def issue_permit(municipality, data):
     # otherwise autoflush a row without a number (IntegrityError → 500).
     _apply_permit_fields(permit, municipality, data)
     db.session.add(permit)
-    _rule_problems(municipality, "permit", {"permit": permit})
     db.session.flush()
     db.session.add(PermitStatusChange(permit=permit, from_status=None, to_status="ativo", action="issue",
                                       actor_id=_actor_id(), valid_until=permit.valid_until,
