@@ -15,7 +15,9 @@ from ..registry.models import UnitValue
 RULE_SETTING_KEYS = ("decree_amounts", "deadlines", "periods", "options")
 
 
+@lru_cache(maxsize=32)
 def _defaults(slug):
+    # The file ships with the code: read once per process, not on every request.
     from ...rules.compose import CONFIG_DIR
     path = CONFIG_DIR / f"{slug}.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
