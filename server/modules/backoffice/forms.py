@@ -35,15 +35,10 @@ def form_input(fields):
     data = {}
     for f in fields:
         if f.multiple:
-            data[f.name] = [_text(v) for v in request.form.getlist(f.name) if v.strip()]
+            data[f.name] = [v for v in request.form.getlist(f.name) if v.strip()]
         elif f.name in request.form:
-            data[f.name] = _text(request.form.get(f.name, ""))
+            data[f.name] = request.form.get(f.name, "")
     return data
-
-
-def _text(value):
-    # PostgreSQL refuses NUL in text; no field of ours has a use for it.
-    return value.replace("\x00", "")
 
 
 def raw_values(fields):
