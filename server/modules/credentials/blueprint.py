@@ -9,7 +9,6 @@
 import base64
 import io
 from datetime import datetime, timezone
-from pathlib import Path
 from urllib.parse import urlparse
 
 from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request,
@@ -19,6 +18,7 @@ from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_sco
 from ...core.errors import ApiError
 from ...extensions import limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Permit
+from ..registry.photos import photos_root
 from . import operations as ops
 from .models import Credential
 from .render import card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
@@ -132,7 +132,7 @@ VERDICT_CLASS = {"VÁLIDO": "status-ativo", "VENCIDO": "status-vencido", "SUSPEN
 def _photo_data_uri(operator):
     if operator is None or not operator.photo_path:
         return None
-    path = Path(current_app.instance_path) / "photos" / operator.photo_path
+    path = photos_root() / operator.photo_path
     if not path.is_file():
         return None
     return "data:image/jpeg;base64," + base64.b64encode(path.read_bytes()).decode()

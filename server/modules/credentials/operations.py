@@ -14,6 +14,7 @@ from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality, Permit
+from ..registry.photos import photos_root
 from ..registry.signals import permit_status_changed
 from . import keys as keystore
 from . import signing
@@ -306,7 +307,7 @@ def card_data(credential) -> CardData:
     municipality = db.session.get(Municipality, credential.municipality_id)
     photo = None
     if operator is not None and operator.photo_path:
-        photo = str(Path(current_app.instance_path) / "photos" / operator.photo_path)
+        photo = str(photos_root() / operator.photo_path)
     blood = operator.blood_type if operator is not None and municipality.setting("badge_blood_type") else None
     return CardData(
         municipality_name=municipality.name, uf=municipality.uf, permit_number=credential.permit_number,

@@ -1,6 +1,4 @@
 """Thin handlers: parse → check access → operation → JSON."""
-from pathlib import Path
-
 from flask import current_app, g, send_from_directory
 
 from ...core.auth import api_auth
@@ -8,6 +6,7 @@ from ...core.errors import ApiError
 from ...core.http import json_body
 from ...extensions import limiter
 from ..registry.models import Municipality
+from ..registry.photos import photos_root
 from . import operations
 from .blueprint import bp
 from .schemas import ActivateSchema
@@ -40,6 +39,6 @@ def photo():
     operator = g.user.operator
     if operator is None or not operator.photo_path:
         raise ApiError(404, "not_found")
-    response = send_from_directory(Path(current_app.instance_path) / "photos", operator.photo_path)
+    response = send_from_directory(photos_root(), operator.photo_path)
     response.headers["Cache-Control"] = "private, no-store"
     return response
