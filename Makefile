@@ -21,30 +21,30 @@ setup: venv pwa-deps
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
-	touch $@
+	@test -x $(BIN)/python || tools/step "Python virtualenv" $(PYTHON) -m venv $(VENV)
+	@tools/step "pip" $(BIN)/pip install --upgrade pip
+	@tools/step "Python packages" $(BIN)/pip install -e '.[dev]'
+	@touch $@
 
 # Third-party browser modules arrive through npm and are copied into pwa/vendor/ (never committed).
 pwa-deps:
 	@if [ -f pwa/package.json ]; then \
-	  if [ -f pwa/package-lock.json ]; then (cd pwa && npm ci --no-audit --no-fund --loglevel=error); \
-	  else (cd pwa && npm install --no-audit --no-fund --loglevel=error); fi; \
-	  if [ -f pwa/scripts/vendor.mjs ]; then node pwa/scripts/vendor.mjs; fi; \
+	  if [ -f pwa/package-lock.json ]; then tools/step "npm modules" npm --prefix pwa ci --no-audit --no-fund --loglevel=error; \
+	  else tools/step "npm modules" npm --prefix pwa install --no-audit --no-fund --loglevel=error; fi; \
+	  if [ -f pwa/scripts/vendor.mjs ]; then tools/step "Field app vendor/ modules" node pwa/scripts/vendor.mjs; fi; \
 	fi
 
 # Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download)
 # and poppler-utils (pdftoppm) to render the printed crachá PDFs in tests.
 browser-deps:
 	@if [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; then \
-	  echo "Installing Debian's chromium and poppler-utils for tests..."; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
+	  tools/step "apt-get update" apt-get update -qq && \
+	  tools/step "Debian chromium, poppler-utils" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils; \
 	fi
 
 db: setup
-	$(BIN)/flask db upgrade
-	$(BIN)/flask demo load
+	@tools/step "Database migrations" $(BIN)/flask db upgrade
+	@$(BIN)/flask demo load
 
 test-sqlite:
 	$(BIN)/pytest -q

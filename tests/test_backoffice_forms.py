@@ -83,6 +83,24 @@ def test_duplicate_permit_number_is_a_field_error(app, client, demo):
     assert _field_error(html, "number") == "Já existe uma permissão com este número neste município."
 
 
+def test_holder_is_not_also_an_auxiliary_driver(app, client, demo):
+    op_id, vehicle_id = free_operator_and_vehicle(app, "sapezal")
+    login(client, "backoffice.sapezal")
+    response = _post(client, "/bo/permissoes/nova", _permit_form(app, op_id, vehicle_id, driver_ids=str(op_id)))
+    assert response.status_code == 422
+    assert "titular da permissão" in _field_error(response.get_data(as_text=True), "driver_ids")
+    with app.app_context():
+        assert Permit.query.filter_by(number="700/2026").first() is None
+        permit = Permit.query.filter(Permit.municipality_id == muni("sapezal").id,
+                                     Permit.holder_operator_id.isnot(None)).first()
+        permit_id, holder_id = permit.id, permit.holder_operator_id
+    # Editing a permit never offers its holder in the auxiliary-driver list.
+    html = client.get(f"/bo/permissoes/{permit_id}/editar").get_data(as_text=True)
+    drivers_select = html.split('name="driver_ids"', 1)[1].split("</select>", 1)[0]
+    assert f'value="{holder_id}"' not in drivers_select
+    assert 'value="' in drivers_select  # other operators are offered
+
+
 def test_duplicate_cpf_and_plate_are_field_errors(app, client, demo):
     with app.app_context():
         op = Operator.query.filter_by(municipality_id=muni("sapezal").id).first()

@@ -1,5 +1,6 @@
 """The full demo data set that `make run` loads: consistent through the real operations."""
 from collections import Counter
+from datetime import timedelta
 
 from server.modules.credentials.models import Credential, IssuerKey, StatusListEntry
 from server.modules.registry.demo import PERMIT_PLAN, load_demo
@@ -41,3 +42,27 @@ def test_sapezal_pontos_are_the_three_of_article_20(app):
         "Loteamento Águas Claras – Lanchonete Queen": (2, "Lei 125/1999, art. 20, II"),
         "Hospital e Maternidade Renato Sucupira": (1, "Lei 125/1999, art. 20, III"),
     }
+
+
+def test_demo_reads_like_a_real_registry(app):
+    """Names without a doubled surname; each history entry dated on the permit's own story (issued
+    on its issue date, expired the day after its validity), never all on the day of the load."""
+    from server.core.clock import local_today, timezone
+    from server.modules.registry.models import Operator
+    with app.app_context():
+        load_demo(credentials=False)
+        today = local_today()
+        for op in Operator.query:
+            surnames = op.name.split()[1:]
+            assert len(surnames) == len(set(surnames)), op.name
+        for permit in Permit.query:
+            history = PermitStatusChange.query.filter_by(permit_id=permit.id).order_by(PermitStatusChange.id).all()
+            days = [h.at.astimezone(timezone()).date() if h.at.tzinfo else h.at.date() for h in history]
+            assert days[0] == permit.issued_on, permit.number
+            assert days == sorted(days), permit.number
+            assert all(d <= today for d in days), permit.number
+            for change, day in zip(history, days):
+                if change.action == "expire":
+                    assert day == permit.valid_until + timedelta(days=1), permit.number
+                assert change.reason and "demonstração" not in change.reason, permit.number
+            assert permit.holder_operator not in permit.drivers

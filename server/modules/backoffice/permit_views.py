@@ -103,6 +103,9 @@ def permit_fields(permit=None):
     drivers_query = scoped(Operator).order_by(Operator.name)
     if company_holder:
         drivers_query = drivers_query.filter(Operator.company_id.isnot(None))
+    elif getattr(permit, "holder_operator_id", None):
+        # The holder drives under the permit itself: never offered again as an auxiliary driver.
+        drivers_query = drivers_query.filter(Operator.id != permit.holder_operator_id)
     current_drivers = [d.id for d in permit.drivers] if permit else []
     drivers = _capped(drivers_query, lambda o: f"{o.name} — CPF {mask_cpf(o.cpf)}", current_drivers)
     fields = [Field("number", "Número", required=True, hint="Ex.: 012/2026. Letras, números, '/', '.' e '-'."),

@@ -19,7 +19,7 @@ def demo_load():
     if logins is None:
         click.echo("Banco já contém dados: carga de demonstração não executada.")
         return
-    click.echo(f"Dados de demonstração carregados ({len(logins)} logins; veja `flask demo logins`).")
+    click.echo(f"Dados de demonstração carregados ({len(logins)} logins; veja `.venv/bin/flask --app server demo logins`).")
     click.echo(_demo_operator_code())
 
 
@@ -35,7 +35,7 @@ def _demo_operator_code():
     db.session.commit()
     return (f"Operador de demonstração: {permit.main_driver.name} (Sapezal, permissão {permit.number}). "
             f"Em /app/ → Sou mototaxista → Sapezal → código {code} (válido por {CODE_TTL_HOURS // 24} dias; "
-            f"novo código: flask operator code --municipality sapezal --permit {permit.number}).")
+            f"novo código: .venv/bin/flask --app server operator code --municipality sapezal --permit {permit.number}).")
 
 
 @demo_cli.command("logins")

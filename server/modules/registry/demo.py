@@ -4,13 +4,14 @@ Deterministic (fixed random seed) so screenshots and manual tests are repeatable
 generated with valid check digits but belong to nobody.
 """
 import random
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from datetime import timezone as dt_timezone
 
 from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
 from ..accounts.models import User
-from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle, utcnow
-from ...core.clock import local_today
+from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle
+from ...core.clock import local_today, timezone as clock_timezone
 
 DEMO_PASSWORD = "demo-motofiscal"
 
@@ -86,7 +87,7 @@ def _operator(rng, muni, today, company=None):
     birth = today - timedelta(days=rng.randint(22 * 365, 55 * 365))
     first_cnh = birth + timedelta(days=rng.randint(18 * 365 + 30, 21 * 365))
     return Operator(
-        municipality_id=muni.id, name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.choice(LAST)}",
+        municipality_id=muni.id, name=" ".join([rng.choice(FIRST), *rng.sample(LAST, 2)]),
         cpf=_cpf(rng), cnh_number=_cnh(rng), cnh_category=rng.choice(["A", "AB", "AB"]),
         cnh_first_issue_date=first_cnh, cnh_expiry=today + timedelta(days=rng.randint(-60, 1500)),
         birth_date=birth, blood_type=rng.choice(BLOOD),
@@ -159,7 +160,7 @@ def load_demo(today=None, credentials=True):
                 holder_company=company, holder_operator=None if company else operator,
                 vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
                 issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status="ativo",
-                status_changed_at=utcnow(), insurance_policy=f"APS-{rng.randint(100000, 999999)}",
+                status_changed_at=_local_morning(valid_from), insurance_policy=f"APS-{rng.randint(100000, 999999)}",
                 insurance_expiry=today + timedelta(days=rng.choice([-15, 120, 240, 300])),
                 last_vistoria_date=today - timedelta(days=rng.choice([30, 120, 200, 400])),
                 issqn_status=rng.choice(["em_dia", "em_dia", "em_dia", "atrasado"]))
@@ -167,7 +168,8 @@ def load_demo(today=None, credentials=True):
                 permit.drivers = [operator]
             db.session.add(permit)
             db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue",
-                                              reason="Carga de demonstração", valid_until=valid_until))
+                                              reason="Emissão", valid_until=valid_until,
+                                              at=_local_morning(valid_from)))
         for role, username in (("backoffice", f"backoffice.{muni.slug}"), ("fiscal", f"fiscal.{muni.slug}")):
             user = User(username=username, name=f"{'Back office' if role == 'backoffice' else 'Fiscal'} de {muni.name}",
                         role=role, municipality_id=muni.id,
@@ -181,9 +183,26 @@ def load_demo(today=None, credentials=True):
     return logins
 
 
-# How each planned status is reached through the real lifecycle operations.
-LIFECYCLE = {"vencido": ["expire"], "suspenso": ["suspend"], "cassado": ["cassar"],
-             "caducado": ["expire", "lapse"], "extinto": ["extinguish"]}
+# How each planned status is reached through the real lifecycle operations: (action, the day it
+# happened in the permit's story, reason). Days are functions of (permit, today), so the history
+# a clerk reads follows the permit's own dates rather than the day the demo was loaded.
+LIFECYCLE = {
+    "vencido": [("expire", lambda p, t: p.valid_until + timedelta(days=1), None)],
+    "suspenso": [("suspend", lambda p, t: t - timedelta(days=9),
+                  "Seguro de acidentes pessoais (APP) vencido; suspensa até a apresentação da nova apólice.")],
+    "cassado": [("cassar", lambda p, t: t - timedelta(days=23),
+                 "Cassação decidida em processo administrativo (reincidência em infração grave).")],
+    "caducado": [("expire", lambda p, t: p.valid_until + timedelta(days=1), None),
+                 ("lapse", lambda p, t: p.valid_until + timedelta(days=31),
+                  "Não renovada no prazo: caducidade declarada.")],
+    "extinto": [("extinguish", lambda p, t: t - timedelta(days=4),
+                 "Desistência do permissionário, com termo assinado.")],
+}
+
+
+def _local_morning(day):
+    """09:30 in the municipality's time zone on `day`, as the UTC instant the database stores."""
+    return datetime.combine(day, time(9, 30), tzinfo=clock_timezone()).astimezone(dt_timezone.utc)
 
 
 AVATAR_COLOURS = [(176, 196, 222), (205, 186, 150), (180, 205, 180), (210, 180, 190), (190, 190, 215)]
@@ -226,7 +245,23 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
     permits = Permit.query.filter_by(municipality_id=muni.id).order_by(Permit.id).all()
     for permit, (status, _days) in zip(permits, PERMIT_PLAN):
         if credentials and permit.valid_until >= today:
-            issue_credential(permit, reason="Carga de demonstração")
-        for action in LIFECYCLE.get(status, []):
+            issue_credential(permit, reason="emissão")
+        for action, day_of, reason in LIFECYCLE.get(status, []):
+            day = day_of(permit, today)
             until = today + timedelta(days=30) if action == "suspend" else None
-            change_permit_status(permit, action, "Carga de demonstração", suspended_until=until)
+            reason = reason or f"Validade encerrada em {permit.valid_until.strftime('%d/%m/%Y')}."
+            change_permit_status(permit, action, reason, suspended_until=until)
+            _backdate_last_change(permit, action, _local_morning(day))
+
+
+def _backdate_last_change(permit, action, at):
+    """Date the change just made (history, permit and its audit row) on the day of the story."""
+    from ...core.audit import AuditLog
+    change = (PermitStatusChange.query.filter_by(permit_id=permit.id, action=action)
+              .order_by(PermitStatusChange.id.desc()).first())
+    change.at = permit.status_changed_at = at
+    audit = (AuditLog.query.filter_by(entity="permit", entity_id=str(permit.id), action=action)
+             .order_by(AuditLog.id.desc()).first())
+    if audit is not None:
+        audit.at = at
+    db.session.commit()

@@ -136,6 +136,9 @@ def _apply_permit_fields(permit, municipality, data):
     drivers = [_owned(Operator, i, municipality.id, "driver_ids") for i in data.get("driver_ids", [])]
     if company is not None and not drivers:
         raise _field_error("driver_ids", "Permissão de empresa exige ao menos um condutor.")
+    if holder is not None and holder in drivers:
+        raise _field_error("driver_ids", f"{holder.name} é o titular da permissão; condutores auxiliares "
+                                         "são outras pessoas.")
     if ponto is not None and ponto.id != permit.ponto_id:
         _check_capacity(municipality, ponto, exclude_permit_id=permit.id)
     simple = {k: v for k, v in data.items() if k not in ("driver_ids",)}
