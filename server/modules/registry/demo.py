@@ -111,6 +111,25 @@ PERMIT_PLAN = [("ativo", 200), ("ativo", 320), ("ativo", 45), ("ativo", 150), ("
                ("caducado", -400), ("extinto", 30)]
 
 
+def _last_vistoria(rng, issued, today):
+    """The vistoria before issue; a permit in its second year had a periodic one since (now and
+    then more than a year ago, the nonconformity a fiscal should catch)."""
+    if (today - issued).days < 330:
+        return issued - timedelta(days=rng.randint(2, 20))
+    return max(issued, today - timedelta(days=rng.choice([40, 150, 250, 380])))
+
+
+def _permit_numbers(issue_dates):
+    """Numbers as a secretariat gives them: in issue order, a sequence per year (001/2025, 002/2025,
+    001/2026…), so a later permit never carries a smaller number of the same year."""
+    numbers, per_year = [None] * len(issue_dates), {}
+    for i in sorted(range(len(issue_dates)), key=lambda k: issue_dates[k]):
+        year = issue_dates[i].year
+        per_year[year] = per_year.get(year, 0) + 1
+        numbers[i] = f"{per_year[year]:03d}/{year}"
+    return numbers
+
+
 def demo_logins():
     """The demo logins present in the database (for `make run` to print every time)."""
     users = User.query.filter(User.role != "operator").order_by(User.id).all()
@@ -146,6 +165,8 @@ def load_demo(today=None, credentials=True):
             db.session.add_all(companies)
         db.session.flush()
         seats = [p for p in pontos for _ in range(p.capacity)]
+        term = 730 if muni.slug == "paranatinga" else 365
+        numbers = _permit_numbers([today + timedelta(days=days - term) for _, days in PERMIT_PLAN])
         for i, (status, days) in enumerate(PERMIT_PLAN):
             company = companies[i % 2] if companies else None
             operator = _operator(rng, muni, today, company)
@@ -153,16 +174,16 @@ def load_demo(today=None, credentials=True):
             db.session.add_all([operator, vehicle])
             db.session.flush()
             valid_until = today + timedelta(days=days)
-            valid_from = valid_until - timedelta(days=730 if muni.slug == "paranatinga" else 365)
+            valid_from = valid_until - timedelta(days=term)
             permit = Permit(
-                municipality_id=muni.id, number=f"{i + 1:03d}/{valid_from.year}",
+                municipality_id=muni.id, number=numbers[i],
                 kind="termo_permissao" if muni.slug == "paranatinga" else "alvara",
                 holder_company=company, holder_operator=None if company else operator,
                 vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
                 issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status="ativo",
                 status_changed_at=_local_morning(valid_from), insurance_policy=f"APS-{rng.randint(100000, 999999)}",
                 insurance_expiry=today + timedelta(days=rng.choice([-15, 120, 240, 300])),
-                last_vistoria_date=today - timedelta(days=rng.choice([30, 120, 200, 400])),
+                last_vistoria_date=_last_vistoria(rng, valid_from, today),
                 issqn_status=rng.choice(["em_dia", "em_dia", "em_dia", "atrasado"]))
             if company:
                 permit.drivers = [operator]
@@ -255,13 +276,9 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
 
 
 def _backdate_last_change(permit, action, at):
-    """Date the change just made (history, permit and its audit row) on the day of the story."""
-    from ...core.audit import AuditLog
+    """Date the change just made (history and permit) on the day of the permit's story. The audit
+    row keeps its real time: the audit log records when the system acted, and stays monotonic."""
     change = (PermitStatusChange.query.filter_by(permit_id=permit.id, action=action)
               .order_by(PermitStatusChange.id.desc()).first())
     change.at = permit.status_changed_at = at
-    audit = (AuditLog.query.filter_by(entity="permit", entity_id=str(permit.id), action=action)
-             .order_by(AuditLog.id.desc()).first())
-    if audit is not None:
-        audit.at = at
     db.session.commit()
