@@ -7,6 +7,7 @@ from flask import request
 
 from ..extensions import csrf
 from .errors import ApiError
+from .http import SURROGATE, parsed_json
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -28,6 +29,7 @@ CSP = "; ".join([
 
 
 NUL_MESSAGE = "A requisição contém um caractere inválido (NUL)."
+SURROGATE_MESSAGE = "A requisição contém um caractere inválido (surrogate UTF-16 isolado)."
 
 
 def _has_nul():
@@ -45,11 +47,27 @@ def _has_nul():
     return False
 
 
+def _has_surrogate():
+    """Lone UTF-16 surrogates cannot be encoded for the database, a hash or a header. Werkzeug
+    decodes URLs and forms with replacement characters, so this is a second line for values
+    that reach us already decoded."""
+    values = [request.path, *(k + v for k, v in request.args.items(multi=True))]
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        values += [k + v for k, v in request.form.items(multi=True)]
+    return any(SURROGATE.search(v) for v in values)
+
+
 def init_app(app):
     @app.before_request
     def _reject_nul():
         if _has_nul():
             raise ApiError(400, "invalid_character", NUL_MESSAGE)
+        if _has_surrogate():
+            raise ApiError(400, "invalid_character", SURROGATE_MESSAGE)
+        if request.is_json:
+            # Every JSON body is parsed once, here: too deep or with lone surrogates → 400
+            # on every endpoint, whether or not its view reads the body.
+            parsed_json()
 
     @app.before_request
     def _csrf():

@@ -1,12 +1,13 @@
 """API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
-from flask import Blueprint, current_app, g
+from flask import Blueprint, g
 from marshmallow import Schema, fields, validate
 
 from ...core.audit import record
 from ...core.auth import api_auth, issue_api_token, utcnow
 from ...core.errors import ApiError
 from ...core.http import json_body
-from ...extensions import db, limiter
+from ...core.ratelimit import login_limits
+from ...extensions import db
 from .models import Device, User
 
 bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
@@ -19,7 +20,7 @@ class LoginSchema(Schema):
 
 
 @bp.post("/token")
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+@login_limits("username", "user")
 def token():
     data = LoginSchema().load(json_body())
     user = User.query.filter_by(username=data["username"].strip().lower()).first()

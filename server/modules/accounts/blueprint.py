@@ -1,23 +1,18 @@
 """Back-office login and logout (session cookie, CSRF, rate-limited)."""
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
 from ...core.audit import record
 from ...core.auth import utcnow
-from ...extensions import db, limiter
+from ...core.http import safe_redirect_target
+from ...core.ratelimit import login_limits
+from ...extensions import db
 from .models import User
 
 bp = Blueprint("accounts", __name__)
 
 
-def _safe_next(target):
-    # Only same-site relative paths: no open redirects.
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("backoffice.dashboard")
-
-
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
+@login_limits("username", "user")
 def login():
     error = None
     if request.method == "POST":
@@ -37,7 +32,7 @@ def login():
             user.last_login_at = utcnow()
             record("login", "user", user.id, actor=user, municipality_id=user.municipality_id)
             db.session.commit()
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(safe_redirect_target(request.args.get("next"), url_for("backoffice.dashboard")))
     return render_template("accounts/login.html", error=error), (401 if error else 200)
 
 
