@@ -11,7 +11,7 @@ import json
 import re
 from urllib.parse import urlsplit
 
-from flask import g, request
+from flask import request
 
 from .errors import ApiError
 
@@ -20,6 +20,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 SURROGATE_MESSAGE = "Contém um caractere inválido (surrogate UTF-16 isolado)."
 MAX_INT = 2**31 - 1  # ids and cursors are 32-bit integers on every database we run on
 _UNSET = object()
+_CACHE_KEY = "motofiscal.json_body"
 
 
 def _check_tree(data):
@@ -44,7 +45,8 @@ def _check_tree(data):
 def parsed_json():
     """The request body parsed as JSON and checked (cached per request); None when it is not
     JSON at all. Raises ApiError for JSON that is too deep or carries lone surrogates."""
-    cached = g.get("_json_body", _UNSET)
+    # Cached in the WSGI environ: it belongs to this request (`g` may outlive it in tests).
+    cached = request.environ.get(_CACHE_KEY, _UNSET)
     if cached is not _UNSET:
         return cached
     data = None
@@ -58,7 +60,7 @@ def parsed_json():
         except ValueError:  # includes UnicodeDecodeError and JSONDecodeError
             data = None
     _check_tree(data)
-    g._json_body = data
+    request.environ[_CACHE_KEY] = data
     return data
 
 

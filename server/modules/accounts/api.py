@@ -4,6 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from ...core.audit import record
 from ...core.auth import api_auth, issue_api_token, utcnow
+from ...core.clock import isoformat_utc
 from ...core.errors import ApiError
 from ...core.http import json_body
 from ...core.ratelimit import login_limits
@@ -41,7 +42,7 @@ def token():
     db.session.commit()
     return {
         "token": text,
-        "expires_at": row.expires_at.isoformat(),
+        "expires_at": isoformat_utc(row.expires_at),
         "device_id": device.id if device else None,
         "user": {"id": user.id, "name": user.name, "role": user.role,
                  "municipality": user.municipality.slug if user.municipality else None},

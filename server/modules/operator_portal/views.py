@@ -2,6 +2,7 @@
 from flask import g, send_from_directory
 
 from ...core.auth import api_auth
+from ...core.clock import isoformat_utc
 from ...core.errors import ApiError
 from ...core.http import json_body
 from ...core.ratelimit import login_limits
@@ -24,7 +25,7 @@ def municipalities():
 def activate():
     data = ActivateSchema().load(json_body())
     text, token = operations.activate(data["municipality"], data["code"])
-    return {"token": text, "expires_at": token.expires_at.isoformat()}
+    return {"token": text, "expires_at": isoformat_utc(token.expires_at)}
 
 
 @bp.get("/me")
