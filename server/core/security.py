@@ -3,7 +3,7 @@
 The JSON API under /api/ authenticates only with bearer tokens, never with the session cookie,
 so a cross-site form cannot ride on it; everything else that changes state needs a CSRF token.
 """
-from flask import request
+from flask import current_app, request
 
 from ..extensions import csrf
 from .errors import ApiError
@@ -81,4 +81,9 @@ def init_app(app):
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Permissions-Policy", "camera=(self), geolocation=(self)")
+        # Over HTTPS (directly or through a trusted proxy): browsers must never come back over
+        # plain HTTP. Not sent over HTTP, where it would mean nothing and could not be trusted.
+        max_age = current_app.config.get("HSTS_MAX_AGE") or 0
+        if request.is_secure and max_age > 0:
+            response.headers.setdefault("Strict-Transport-Security", f"max-age={int(max_age)}")
         return response

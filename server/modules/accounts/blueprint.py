@@ -1,10 +1,11 @@
 """Back-office login and logout (session cookie, CSRF, rate-limited)."""
-from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
 from ...core.ratelimit import login_limits
+from ...core.sessions import end_session, start_session
 from ...extensions import db
 from .models import User
 
@@ -26,9 +27,7 @@ def login():
         elif user.role == "fiscal":
             error = "Fiscais usam o aplicativo de campo em /app/."
         else:
-            session.clear()
-            session["user_id"] = user.id
-            session["epoch"] = user.session_epoch
+            start_session(user)
             user.last_login_at = utcnow()
             record("login", "user", user.id, actor=user, municipality_id=user.municipality_id)
             db.session.commit()
@@ -40,7 +39,7 @@ def login():
 def logout():
     if g.get("user") is not None:
         record("logout", "user", g.user.id, municipality_id=g.user.municipality_id)
-        db.session.commit()
-    session.clear()
+    end_session("logout")  # the server forgets the session: a copied cookie is worthless now
+    db.session.commit()
     flash("Sessão encerrada.")
     return redirect(url_for("accounts.login"))

@@ -2,6 +2,7 @@
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.errors import ApiError
+from ...core.sessions import end_user_sessions
 from ...extensions import db
 from .models import ApiToken, User
 
@@ -35,7 +36,8 @@ def revoke_tokens(user_id=None, device_id=None):
 
 
 def set_password(user, password):
-    user.set_password(password)  # bumps session_epoch: open sessions end
+    user.set_password(password)  # bumps session_epoch
+    end_user_sessions(user.id, "password")
     revoke_tokens(user_id=user.id)
     record("reset_password", "user", user.id, municipality_id=user.municipality_id)
     db.session.commit()
@@ -46,6 +48,7 @@ def set_active(user, active, reason):
     user.active = active
     user.session_epoch = (user.session_epoch or 0) + 1
     if not active:
+        end_user_sessions(user.id, "deactivated")
         revoke_tokens(user_id=user.id)
     record("activate" if active else "deactivate", "user", user.id, before, _public(user), reason=reason,
            municipality_id=user.municipality_id)
