@@ -1,12 +1,14 @@
 """API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
-from flask import Blueprint, current_app, g
+from flask import Blueprint, g
 from marshmallow import Schema, fields, validate
 
 from ...core.audit import record
 from ...core.auth import api_auth, issue_api_token, utcnow
+from ...core.clock import isoformat_utc
 from ...core.errors import ApiError
 from ...core.http import json_body
-from ...extensions import db, limiter
+from ...core.ratelimit import login_limits
+from ...extensions import db
 from .models import Device, User
 
 bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
@@ -19,7 +21,7 @@ class LoginSchema(Schema):
 
 
 @bp.post("/token")
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+@login_limits("username", "user")
 def token():
     data = LoginSchema().load(json_body())
     user = User.query.filter_by(username=data["username"].strip().lower()).first()
@@ -40,7 +42,7 @@ def token():
     db.session.commit()
     return {
         "token": text,
-        "expires_at": row.expires_at.isoformat(),
+        "expires_at": isoformat_utc(row.expires_at),
         "device_id": device.id if device else None,
         "user": {"id": user.id, "name": user.name, "role": user.role,
                  "municipality": user.municipality.slug if user.municipality else None},

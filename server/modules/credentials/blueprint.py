@@ -9,13 +9,13 @@
 import base64
 import io
 from datetime import datetime, timezone
-from urllib.parse import urlparse
 
 from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request,
                    send_file, url_for)
 
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
+from ...core.http import int_arg, safe_redirect_target
 from ...extensions import limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Permit
 from ..registry.photos import photos_root
@@ -44,9 +44,7 @@ def _inject():
 @api_auth("fiscal", "admin", "backoffice")
 def trust(slug):
     muni = check_municipality_slug(slug)
-    cursor = request.args.get("cursor", default=0, type=int)
-    if cursor < 0:
-        raise ApiError(422, "validation_error", "Cursor inválido.", {"cursor": ["Deve ser ≥ 0."]})
+    cursor = int_arg("cursor", default=0)
     etag = f"{ops.trust_state_tag(muni)}-{cursor}"
     if request.if_none_match.contains(etag):
         # Nothing changed: the device may treat its data as current as of this response's Date.
@@ -63,11 +61,7 @@ def trust(slug):
 
 def _back(default):
     """Return to the page the form came from, same origin only."""
-    target = request.form.get("next") or request.referrer or default
-    parsed = urlparse(target)
-    if parsed.netloc and parsed.netloc != request.host:
-        return redirect(default)
-    return redirect(target)
+    return redirect(safe_redirect_target(request.form.get("next") or request.referrer, default))
 
 
 @bp.post("/bo/permits/<int:permit_id>/credential")

@@ -1,10 +1,11 @@
 """Thin handlers: parse → check access → operation → JSON."""
-from flask import current_app, g, send_from_directory
+from flask import g, send_from_directory
 
 from ...core.auth import api_auth
+from ...core.clock import isoformat_utc
 from ...core.errors import ApiError
 from ...core.http import json_body
-from ...extensions import limiter
+from ...core.ratelimit import login_limits
 from ..registry.models import Municipality
 from ..registry.photos import photos_root
 from . import operations
@@ -20,11 +21,11 @@ def municipalities():
 
 
 @bp.post("/activate")
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+@login_limits("municipality", "activation")
 def activate():
     data = ActivateSchema().load(json_body())
     text, token = operations.activate(data["municipality"], data["code"])
-    return {"token": text, "expires_at": token.expires_at.isoformat()}
+    return {"token": text, "expires_at": isoformat_utc(token.expires_at)}
 
 
 @bp.get("/me")
