@@ -59,6 +59,10 @@ BASELINE = {
     "passenger.intoxicated": False, "passenger.advanced_pregnancy": False,
     "passenger.baggage_kind": "mochila", "passenger.baggage_kg": 2, "passenger.hands_occupied": False,
     "context.raining": False,
+    # added with the legal review (issue 7)
+    "vehicle.two_wheels": True, "parking.parked": True, "pickup.at_official_stop": False,
+    "permit.taxpayer_number_recorded": True, "equipment.antennas_both_sides": True,
+    "passenger.helmet_yellow": True, "passenger.helmet_marked": True,
 }
 
 
