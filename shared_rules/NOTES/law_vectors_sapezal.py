@@ -1,5 +1,5 @@
 """Hand-written vectors for Sapezal Lei 125/1999 (see law_vectors_common.py)."""
-from law_vectors_common import Builder, F
+from law_vectors_common import HUGE, Builder, F
 
 b = Builder("sapezal", ["sapezal-lei-125-1999.json"], "law-sapezal",
             "Sapezal, Lei nº 125/1999: requisitos, multas fixadas por decreto (art. 24), renovação/caducidade do alvará (art. 10), reincidência (art. 29), inabilitação (art. 26).")
@@ -213,4 +213,25 @@ b.case("art. 32: the day before the law nothing applies", date="1999-11-21", set
 b.case("art. 31-32: on 1999-11-22 the law applies; 90-day regulation deadline listed", date="1999-11-22", set={"driver.footwear_ok": False},
        expected={"failed": [F("sap.req.calcado", ["sap.inf.calcado"])],
                  "deadlines": DL + [{"id": "sap.prazo.regulamentacao", "kind": "outro", "days": 90, "starts": "publicacao"}]})
+# --- impossible numbers are refused, naming the fact, the type and the range (issue 7, item 4) ---
+CC = {"type": "number", "min": 0, "max": None, "integer": False, "unit": "cc"}
+b.case("facts (issue 7): 1e400 cc (Infinity once parsed) is refused, naming the fact and the expected range",
+       set={"vehicle.engine_cc": HUGE},
+       expected={"error": {"code": "fact_error", "fact": "vehicle.engine_cc", "reason": "not_finite", "expected": CC}})
+b.case("facts (issue 7): a negative displacement is refused", set={"vehicle.engine_cc": -150},
+       expected={"error": {"code": "fact_error", "fact": "vehicle.engine_cc", "reason": "out_of_range", "expected": CC}})
+b.case("facts (issue 7): a negative passenger age is refused", set={"passenger.age_years": -1},
+       expected={"error": {"code": "fact_error", "fact": "passenger.age_years", "reason": "out_of_range",
+                           "expected": {"type": "number", "min": 0, "max": None, "integer": False, "unit": "anos"}}})
+b.case("facts (issue 7): 1.5 passengers is refused (a count is an integer)", set={"passenger.count": 1.5},
+       expected={"error": {"code": "fact_error", "fact": "passenger.count", "reason": "not_integer",
+                           "expected": {"type": "number", "min": 0, "integer": True}}})
+b.case("facts (issue 7): a manufacture year before 1900 is refused", set={"vehicle.manufacture_year": 25},
+       expected={"error": {"code": "fact_error", "fact": "vehicle.manufacture_year", "reason": "out_of_range",
+                           "expected": {"type": "number", "min": 1900, "integer": True}}})
+b.case("facts (issue 7): a choice outside the allowed values names them", set={"passenger.baggage_kind": "mala"},
+       expected={"error": {"code": "fact_error", "fact": "passenger.baggage_kind", "reason": "not_in_values",
+                           "expected": {"type": "enum", "values": ["nenhuma", "mochila", "sacola_tiracolo", "pequeno_volume", "volume_medio_grande"]}}})
+b.case("facts (issue 7): a yes/no answer given as a number names the expected type", set={"driver.helmet": 1},
+       expected={"error": {"code": "fact_error", "fact": "driver.helmet", "reason": "wrong_type", "expected": {"type": "bool"}}})
 b.write("law-sapezal.json")
