@@ -10,6 +10,7 @@ from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
 from ..accounts.models import User
 from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle, utcnow
+from .legal import create_legal_pontos
 from ...core.clock import local_today
 
 DEMO_PASSWORD = "demo-motofiscal"
@@ -135,6 +136,7 @@ def load_demo(today=None, credentials=True):
         pontos = [Ponto(municipality_id=muni.id, name=n, capacity=c, legal_basis=b,
                         location=f"{n}, {muni.name}/MT") for n, c, b in PONTOS[muni.slug]]
         db.session.add_all(pontos)
+        create_legal_pontos(muni)  # pontos named by the law (registry.legal); no-op when already above
         companies = []
         if muni.slug == "nortelandia":
             companies = [Company(municipality_id=muni.id, legal_name=name, trade_name=trade,
