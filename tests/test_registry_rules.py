@@ -39,7 +39,8 @@ def test_every_mapped_registry_fact_is_declared_in_a_pack(app, demo):
         assert declared[name]["source"] == "registry"
 
 
-@pytest.mark.parametrize("cc, refused", [(124, True), (125, False), (350, False), (351, True)])
+# 124 cc: a "125" registered below 125,0 passes under the default reading (LEGAL.md, issue 7 item 8).
+@pytest.mark.parametrize("cc, refused", [(122, True), (124, False), (125, False), (350, False), (351, True)])
 def test_sapezal_engine_limits_cite_the_article(app, demo, cc, refused):
     with app.app_context():
         muni = _muni("sapezal")
@@ -188,3 +189,138 @@ def test_reading_option_of_a_drafting_error_is_configurable_and_decides_the_boun
         with pytest.raises(ApiError) as err:
             save_entity(Vehicle, _muni("paranatinga"), _vehicle(engine_cc=230, plate="RDA2C34"))
         assert any("Lei 311/2007, art. 8º, II" in m for m in err.value.fields["engine_cc"])
+
+
+# ---- issue 7 (legal review): every fact has a source; registry rules from the laws ----------
+
+def _read_facts(composed):
+    """Facts the composed packs read: requirement expressions and checklist ask_when."""
+    names = set()
+    for req in composed.requirements:
+        for compiled in (req["_applies"], req["_holds"]):
+            names |= {n for n in compiled.refs if not n.startswith("$")}
+    for decl in composed.facts.values():
+        if decl.get("_ask") is not None:
+            names |= {n for n in decl["_ask"].refs if not n.startswith("$")}
+    return names
+
+
+def test_every_fact_a_pack_reads_has_a_registry_source_or_a_checklist_question(app, demo):
+    from server.modules.registry.facts import fact_source
+    with app.app_context():
+        for slug in ("nortelandia", "sapezal", "paranatinga"):
+            composed = composed_for(_muni(slug))
+            orphans = sorted(n for n in _read_facts(composed) if fact_source(n, composed.facts[n]) is None)
+            assert orphans == [], (slug, orphans)
+            # Paranatinga art. 20 (the termo's validity) used to be read with no source.
+            if slug == "paranatinga":
+                assert fact_source("permit.term_valid_until", composed.facts["permit.term_valid_until"]) == "registry"
+
+
+def test_every_registry_or_document_fact_is_declared_as_registry(app, demo):
+    with app.app_context():
+        declared = {}
+        for slug in ("nortelandia", "sapezal", "paranatinga"):
+            declared.update(composed_for(_muni(slug)).facts)
+    names = (set(registry_facts.PERMIT_FACTS) | set(registry_facts.DRIVER_FACTS)
+             | set(registry_facts.DOCUMENT_CHECKS))
+    assert names - set(declared) == set()
+    assert all(declared[n]["source"] == "registry" for n in names)
+
+
+def test_paranatinga_termo_and_sapezal_taxpayer_number_reach_the_rules(app, demo):
+    from server.modules.registry.models import Permit
+    from server.rules import evaluate
+    with app.app_context():
+        par = _muni("paranatinga")
+        permit = Permit.query.filter_by(municipality_id=par.id, status="ativo").first()
+        composed = composed_for(par)
+        facts = registry_facts.permit_facts(permit, composed.facts)
+        assert permit.kind == "termo_permissao"
+        assert facts["permit.term_valid_until"] == permit.valid_until.isoformat()
+        assert facts["permit.exists"] is True and facts["permit.status"] == "ativo"
+        sap = _muni("sapezal")
+        permit = Permit.query.filter_by(municipality_id=sap.id, status="ativo").first()
+        composed = composed_for(sap)
+        permit.taxpayer_number = None
+        facts = registry_facts.permit_facts(permit, composed.facts)
+        result = evaluate(composed, TODAY, facts)
+        assert "sap.req.alvara_inscricao_contribuinte" in [f["requirement"] for f in result["failed"]]
+        permit.taxpayer_number = "12.345-6"
+        facts = registry_facts.permit_facts(permit, composed.facts)
+        assert "sap.req.alvara_inscricao_contribuinte" in evaluate(composed, TODAY, facts)["passed"]
+        db.session.rollback()
+
+
+def test_taxpayer_number_is_saved_from_the_permit_form(client, app, demo):
+    from server.modules.registry.models import Permit
+    login(client, "backoffice.sapezal")
+    with app.app_context():
+        permit = Permit.query.filter_by(municipality_id=_muni("sapezal").id, status="ativo").first()
+        ident = permit.id
+        data = {"number": permit.number, "kind": permit.kind, "holder_operator_id": str(permit.holder_operator_id),
+                "vehicle_id": str(permit.vehicle_id), "issued_on": permit.issued_on.isoformat(),
+                "valid_from": permit.valid_from.isoformat(), "valid_until": permit.valid_until.isoformat(),
+                "issqn_status": permit.issqn_status, "taxpayer_number": "12.345-6"}
+        if permit.ponto_id:
+            data["ponto_id"] = str(permit.ponto_id)
+    html = client.get(f"/bo/permissoes/{ident}/editar").get_data(as_text=True)
+    assert 'name="taxpayer_number"' in html and "art. 9º, III" in html
+    bad = client.post(f"/bo/permissoes/{ident}/editar", data={
+        **data, "taxpayer_number": "12 345<6", "csrf_token": csrf_token(client, f"/bo/permissoes/{ident}/editar")})
+    assert bad.status_code == 422
+    response = client.post(f"/bo/permissoes/{ident}/editar", data={
+        **data, "csrf_token": csrf_token(client, f"/bo/permissoes/{ident}/editar")})
+    assert response.status_code == 302, response.get_data(as_text=True)[-3000:]
+    with app.app_context():
+        assert db.session.get(Permit, ident).taxpayer_number == "12.345-6"
+
+
+@pytest.mark.parametrize("slug, article", [("sapezal", "Lei 125/1999, art. 3º"), ("nortelandia", "Lei 030/1998, art. 6º, § 1º")])
+def test_permit_holder_cannot_be_changed_by_an_edit_where_the_law_forbids_transfer(app, demo, slug, article):
+    from server.modules.registry.models import Company, Operator, Permit
+    from server.modules.registry.operations import update_permit
+    with app.app_context():
+        muni = _muni(slug)
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        data = {"number": permit.number, "kind": permit.kind, "vehicle_id": permit.vehicle_id,
+                "issued_on": permit.issued_on, "valid_from": permit.valid_from, "valid_until": permit.valid_until,
+                "driver_ids": [d.id for d in permit.drivers]}
+        if permit.holder_company_id:
+            other = Company.query.filter(Company.municipality_id == muni.id, Company.id != permit.holder_company_id).first()
+            field, data["holder_company_id"] = "holder_company_id", other.id
+        else:
+            other = Operator.query.filter(Operator.municipality_id == muni.id, Operator.id != permit.holder_operator_id).first()
+            field, data["holder_operator_id"] = "holder_operator_id", other.id
+        before = getattr(permit, field)
+        with pytest.raises(ApiError) as err:
+            update_permit(permit, muni, data)
+        assert err.value.status == 422
+        assert any(article in m and "intransferível" in m for m in err.value.fields[field])
+        db.session.rollback()
+        assert getattr(db.session.get(Permit, permit.id), field) == before
+
+
+def test_sapezal_art_20_pontos_are_created_with_the_municipality(app):
+    """Without the demo: the three pontos of art. 20 come from the registry's legal data, once."""
+    from server.modules.registry.legal import create_legal_pontos
+    from server.modules.registry.models import Ponto
+    with app.app_context():
+        muni = Municipality(slug="sapezal", ibge_code="5107875", name="Sapezal", uf="MT", regimes=[], settings={})
+        db.session.add(muni)
+        db.session.flush()
+        assert len(create_legal_pontos(muni)) == 3
+        db.session.commit()
+        assert create_legal_pontos(muni) == []  # idempotent: matched by legal basis
+        rows = {(p.name, p.capacity, p.legal_basis) for p in Ponto.query.filter_by(municipality_id=muni.id)}
+    assert rows == {("Cowtry Lanches", 3, "Lei 125/1999, art. 20, I"),
+                    ("Loteamento Águas Claras – Lanchonete Queen", 2, "Lei 125/1999, art. 20, II"),
+                    ("Hospital e Maternidade Renato Sucupira", 1, "Lei 125/1999, art. 20, III")}
+
+
+def test_demo_sapezal_has_each_art_20_ponto_once(app, demo):
+    from server.modules.registry.models import Ponto
+    with app.app_context():
+        bases = [p.legal_basis for p in Ponto.query.filter_by(municipality_id=_muni("sapezal").id)]
+    assert sorted(b for b in bases if b) == ["Lei 125/1999, art. 20, I", "Lei 125/1999, art. 20, II",
+                                             "Lei 125/1999, art. 20, III"]

@@ -38,7 +38,21 @@ def test_default_configs_leave_municipal_values_unconfigured():
         assert cfg["unit_values"]["UFM"] == []
         assert cfg["decree_amounts"] == {}
     par = json.loads((ROOT / "shared_rules" / "config" / "paranatinga.json").read_text())
-    assert set(par["options"].values()) == {"pending"}
+    assert par["options"] == {"paranatinga.veto_002_2007_outcome": "pending",
+                              "paranatinga.cc_125_reading": "nominal"}
+    assert par["periods"] == {"paranatinga.recidivism_window_art45": {"months": 3}}
+
+
+def test_every_declared_default_reading_is_recorded_in_legal_md():
+    """A default the configuration ships (an option or a period) is a reading of the law: LEGAL.md
+    must name its key and its default value."""
+    legal = (ROOT / "shared_rules" / "LEGAL.md").read_text(encoding="utf-8")
+    for slug in ("nortelandia", "sapezal", "paranatinga"):
+        cfg = json.loads((ROOT / "shared_rules" / "config" / f"{slug}.json").read_text())
+        for key, value in cfg["options"].items():
+            assert key in legal and f"`{value}`" in legal, (slug, key)
+        for key in cfg["periods"]:
+            assert key in legal, (slug, key)
 
 
 def test_unknown_municipality():

@@ -217,3 +217,35 @@ def test_law_vectors_make_every_requirement_and_infraction_fail_at_least_once():
     assert cases >= 150
     assert reqs - failed == set()
     assert infs - proposed == set()
+
+
+def _starts(node, found):
+    if isinstance(node, dict):
+        if isinstance(node.get("starts"), str):
+            found.add(node["starts"])
+        for value in node.values():
+            _starts(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _starts(value, found)
+    return found
+
+
+def test_spec_lists_every_deadline_start_event_the_packs_use():
+    """Issue 7 item 6: each start event is defined in SPEC.md's table (with the article using it)."""
+    spec = (ROOT / "shared_rules" / "SPEC.md").read_text(encoding="utf-8")
+    table = {m.group(1) for m in re.finditer(r"^\| `([a-z_]+)` \|", spec, re.M)}
+    used = set()
+    for path in sorted(PACKS.glob("*.json")):
+        _starts(json.loads(path.read_text(encoding="utf-8")), used)
+    assert {"fim_prazo_renovacao", "inicio_afastamento", "notificacao"} <= used
+    assert used - table == set()
+
+
+def test_sapezal_lapse_clock_runs_from_the_end_of_the_renewal_deadline_not_a_notice():
+    pack = json.loads((PACKS / "sapezal-lei-125-1999.json").read_text(encoding="utf-8"))
+    vencido = next(i for i in pack["infractions"] if i["id"] == "sap.inf.alvara_vencido")
+    assert [m["deadline"]["starts"] for m in vencido["measures"]] == ["fim_prazo_renovacao"]
+    par = json.loads((PACKS / "paranatinga-lei-311-2007.json").read_text(encoding="utf-8"))
+    absence = next(d for d in par["deadlines"] if d["id"] == "par.prazo.afastamento")
+    assert absence["starts"] == "inicio_afastamento" and absence["citation"]["paragrafo"] == "2"

@@ -17,12 +17,15 @@ _SECTIONS = ("requirements", "infractions", "recidivism", "escalations", "histor
              "deadlines", "auto_fields", "errata", "vetoes")
 
 
-def deep_merge(base, over):
-    if not isinstance(base, dict) or not isinstance(over, dict):
+def deep_merge(base, over, depth=2):
+    """Configuration merge (SPEC §2): objects merge key by key down to `depth` levels; below
+    that a value replaces the default whole, so a municipality's period {"years": 1} replaces
+    the default {"months": 3} instead of producing {"months": 3, "years": 1}."""
+    if depth == 0 or not isinstance(base, dict) or not isinstance(over, dict):
         return copy.deepcopy(over)
     out = dict(base)
     for k, v in over.items():
-        out[k] = deep_merge(base[k], v) if k in base else copy.deepcopy(v)
+        out[k] = deep_merge(base[k], v, depth - 1) if k in base else copy.deepcopy(v)
     return out
 
 
@@ -164,6 +167,8 @@ class ComposedRules:
         for inf in self.infractions:
             if inf.get("recidivism"):
                 self._ref(inf, "/recidivism", inf["recidivism"], "recidivism")
+            for i, ref in enumerate(inf.get("displaces") or []):
+                self._ref(inf, f"/displaces/{i}", ref, "infractions")
         for section in ("requirements", "infractions"):
             for entry in getattr(self, section):
                 for i, ref in enumerate(entry.get("errata") or []):

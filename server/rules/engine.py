@@ -1,9 +1,10 @@
 """evaluate() and checklist() (SPEC §5, §7, §8). The JS twin is pwa/js/rules/engine.js:
 keep both in step, key order included."""
 import datetime
+import math
 
 from . import dates, money
-from .errors import FactError, HistoryError
+from .errors import FactError, HistoryError, expected_of
 from .expr import DATE_VAR, OPTION_PREFIX, UNKNOWN
 from .compose import SPEC_VERSION
 
@@ -49,7 +50,7 @@ def _fact_values(rules, facts):
             continue
         if value == "na" and (decl.get("na_allowed") or decl["type"] in ("bool", "number", "date")):
             if not decl.get("na_allowed"):
-                raise FactError(name, "na_not_allowed")
+                raise FactError(name, "na_not_allowed", expected_of(decl))
             na.add(name)
             continue
         ctx[name] = _convert(name, decl, value)
@@ -58,24 +59,46 @@ def _fact_values(rules, facts):
 
 def _convert(name, decl, value):
     t = decl["type"]
+
+    def refuse(reason):
+        return FactError(name, reason, expected_of(decl))
+
     if t == "bool":
         if not isinstance(value, bool):
-            raise FactError(name, "wrong_type")
+            raise refuse("wrong_type")
         return value
     if t == "number":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise FactError(name, "wrong_type")
-        return float(value)
+        return _number(decl, value, refuse)
     if not isinstance(value, str):
-        raise FactError(name, "wrong_type")
+        raise refuse("wrong_type")
     if t == "enum" and value not in decl["values"]:
-        raise FactError(name, "not_in_values")
+        raise refuse("not_in_values")
     if t == "date":
         d = dates.parse_iso(value)
         if d is None:
-            raise FactError(name, "invalid_date")
+            raise refuse("invalid_date")
         return d
     return value
+
+
+def _number(decl, value, refuse):
+    """A number fact must be finite and within [min, max] (min defaults to 0: every quantity
+    the laws measure — cc, years, km/h, metres, kg, people — is non-negative). NaN, ±Infinity
+    and literals too large for a double (1e400) are refused, never turned into a verdict."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise refuse("wrong_type")
+    try:
+        number = float(value)
+    except OverflowError:               # a JSON integer literal beyond the double range
+        raise refuse("not_finite") from None
+    if not math.isfinite(number):
+        raise refuse("not_finite")
+    if decl.get("integer") and not number.is_integer():
+        raise refuse("not_integer")
+    lo, hi = decl.get("min", 0), decl.get("max")
+    if (lo is not None and number < lo) or (hi is not None and number > hi):
+        raise refuse("out_of_range")
+    return number
 
 
 def _selected(rules, value):
@@ -104,7 +127,13 @@ def _penalties(rules, value):
     return value
 
 
+HISTORY_STATES = ("applied", "pending", "annulled")
+
+
 def _history(rules, history, d):
+    """The APPLIED penalties of the history (SPEC §5): entries whose state is "applied" (the
+    default) and, when given, applied on or before D. Pending or annulled entries are validated
+    but never counted by recidivism, escalation or cancellation."""
     kept = []
     if history is not None and not isinstance(history, (list, tuple)):
         raise HistoryError(-1, "not_a_list")
@@ -120,7 +149,15 @@ def _history(rules, history, d):
         penalty = h.get("penalty") or inf["penalty"]["kind"]
         if not isinstance(penalty, str):
             raise HistoryError(i, "wrong_type")
-        if hd <= d:
+        state = h.get("state", "applied")
+        if state not in HISTORY_STATES:
+            raise HistoryError(i, "invalid_state")
+        applied_on = h.get("applied_on")
+        if applied_on is not None:
+            applied_on = dates.parse_iso(applied_on)
+            if applied_on is None:
+                raise HistoryError(i, "invalid_date")
+        if state == "applied" and hd <= d and (applied_on is None or applied_on <= d):
             kept.append((hd, inf, penalty))
     kept.sort(key=lambda e: e[0])
     for rule in rules.history_cancellation:
@@ -162,7 +199,7 @@ def evaluate(rules, date, facts, history=()):
         "date": dates.to_iso(d),
         "packs": [{"id": p["id"], "version": p["version"]} for p in rules.packs],
         "failed": [], "passed": [], "not_applicable": [], "undecided": [],
-        "infractions": [], "escalations": [], "deadlines": [],
+        "infractions": [], "displaced": [], "escalations": [], "deadlines": [],
     }
     undecided = result["undecided"]
     triggered = {}                          # infraction id -> [requirement ids]
@@ -202,6 +239,7 @@ def evaluate(rules, date, facts, history=()):
                                      "citation": _citation(req), "label_pt": req["label_pt"],
                                      "infractions": proposed})
 
+    _displace(rules, d, triggered, result)
     for inf in rules.infractions:
         if inf["id"] not in triggered:
             continue
@@ -241,6 +279,21 @@ def evaluate(rules, date, facts, history=()):
     return result
 
 
+def _displace(rules, d, triggered, result):
+    """Specific over general (SPEC §5): an infraction proposed with `displaces` removes the
+    general infractions it lists from this evaluation, so one fact is not fined twice."""
+    for inf in rules.infractions:
+        if inf["id"] not in triggered or inf["_mode"] != "active" or not _in_effect(inf, d):
+            continue
+        for ref in inf.get("displaces") or []:
+            if ref in triggered:
+                del triggered[ref]
+                result["displaced"].append({"id": ref, "by": inf["id"]})
+    gone = {x["id"] for x in result["displaced"]}
+    for failed in result["failed"]:
+        failed["infractions"] = [ref for ref in failed["infractions"] if ref not in gone]
+
+
 def _due(d, days, starts):
     if days is None or starts != "autuacao":
         return None
@@ -268,7 +321,7 @@ def _measure(m, d, cfg, owner, undecided):
     starts = dl.get("starts")
     return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
             "days": days, "extendable_days": dl.get("extendable_days"), "starts": starts,
-            "due": _due(d, days, starts)}
+            "due": _due(d, days, starts), "only_if_pt": m.get("only_if_pt")}
 
 
 def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None):
@@ -308,7 +361,16 @@ def _amount(inf, d, cfg, effect, undecided):
     if "max" in a:
         out["basis"], unit, maximum = "cap", a["unit"], money.dec(a["max"])
         if row is not None and "value" in row:
-            value, out["decree"] = money.dec(row["value"]), row.get("decree")
+            # The law's ceiling binds the decree: a value in another unit or above the cap is
+            # never output (SPEC §5 "Caps"); the cap stays, the value is left to the authority.
+            if row.get("unit") != a["unit"]:
+                undecided.append({"kind": "infraction", "id": inf["id"],
+                                  "reason": "decree_unit_mismatch", "config_key": key})
+            elif row["value"] > a["max"]:
+                undecided.append({"kind": "infraction", "id": inf["id"],
+                                  "reason": "decree_above_cap", "config_key": key})
+            else:
+                value, out["decree"] = money.dec(row["value"]), row.get("decree")
     elif key:
         out["basis"] = "decree"
         if row is None:
@@ -320,6 +382,10 @@ def _amount(inf, d, cfg, effect, undecided):
         maximum = money.dec(row["max"]) if "max" in row else None
         if maximum is not None:
             out["basis"] = "cap"
+            if value is not None and row["value"] > row["max"]:
+                undecided.append({"kind": "infraction", "id": inf["id"],
+                                  "reason": "decree_above_cap", "config_key": key})
+                value = None
     else:
         out["basis"], unit, value = "fixed", a["unit"], money.dec(a["value"])
     if effect is not None and "multiply" in effect:
@@ -412,7 +478,22 @@ def _recidivism(rule, inf, d, hist, cfg):
     return base, applied, None
 
 
+_PENALTY_PT = {"advertencia": "advertência", "multa": "multa", "suspensao": "suspensão",
+               "cassacao": "cassação", "inabilitacao": "inabilitação"}
+
+
+def _window_pt(window):
+    if "years" in window:
+        return f"{window['years'] * 12} meses"
+    if "months" in window:
+        return f"{window['months']} meses"
+    return f"{window['days']} dias"
+
+
 def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
+    """Counts APPLIED penalties of the history only (SPEC §5): `status` is "reached" when they
+    alone reach the count; when only this stop's proposals would reach it, "would_reach" and a
+    notice — a proposal is not a penalty until the auto is confirmed."""
     start = dates.add_period(d, esc["window"], -1)
     in_window = [h for h in hist if start <= h[0] <= d and h[1]["_pack"] == esc["_pack"]]
     for clause in esc["any_of"]:
@@ -420,11 +501,19 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
         prior = sum(1 for h in in_window if h[2] == penalty)
         current = sum(1 for p in proposed if p["penalty"]["kind"] == penalty and p["pack"] == pack_id)
         if current >= 1 and prior + current >= clause["count"]:
+            reached = prior >= clause["count"]
+            measure = esc["measure"]
+            notice = None if reached else (
+                f"esta seria a {prior + current}ª {_PENALTY_PT.get(penalty, penalty)} em "
+                f"{_window_pt(esc['window'])} — {_PENALTY_PT.get(measure['kind'], measure['kind'])} "
+                "se confirmada")
             return {
                 "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
                 "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],
+                "status": "reached" if reached else "would_reach",
                 "window_from": dates.to_iso(start), "window_to": dates.to_iso(d),
-                "measure": _measure(esc["measure"], d, cfg, ("escalation", esc["id"]), undecided),
+                "measure": _measure(measure, d, cfg, ("escalation", esc["id"]), undecided),
+                "notice_pt": notice,
                 "why_pt": (f"{esc['label_pt']}: {prior + current} penalidade(s) de {penalty} entre "
                            f"{dates.to_br(start)} e {dates.to_br(d)} ({prior} anterior(es), "
                            f"{current} nesta fiscalização); limite {clause['count']}."),

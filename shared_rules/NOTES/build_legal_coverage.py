@@ -69,7 +69,12 @@ LAWS = [
  }),
 ]
 def cites(node, out, owner=None):
-    """(entry id, citation) pairs; a measure's citation is credited to its infraction/escalation."""
+    """(entry id, citation) pairs; a measure's citation is credited to its infraction/escalation;
+    a declared option is listed as `option <key>`."""
+    if isinstance(node, dict) and "options" in node and "spec_version" in node:
+        for key, decl in (node.get("options") or {}).items():
+            out.append((f"option {key}", decl["citation"]))
+        node = {k: v for k, v in node.items() if k != "options"}
     if isinstance(node, dict):
         owner = node.get("id", owner)
         if "citation" in node and owner:

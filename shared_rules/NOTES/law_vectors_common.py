@@ -11,6 +11,7 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATE = "2025-06-10"
+HUGE = "__number_1e400__"   # written as the JSON literal 1e400 (parses to Infinity in both languages)
 
 BASELINE = {
     "operator.birth_date": "1990-01-15", "operator.cnh_first_issue_date": "2015-03-01",
@@ -59,6 +60,10 @@ BASELINE = {
     "passenger.intoxicated": False, "passenger.advanced_pregnancy": False,
     "passenger.baggage_kind": "mochila", "passenger.baggage_kg": 2, "passenger.hands_occupied": False,
     "context.raining": False,
+    # added with the legal review (issue 7)
+    "vehicle.two_wheels": True, "parking.parked": True, "pickup.at_official_stop": False,
+    "permit.taxpayer_number_recorded": True, "equipment.antennas_both_sides": True,
+    "passenger.helmet_yellow": True, "passenger.helmet_marked": True,
 }
 
 
@@ -103,5 +108,8 @@ class Builder:
 
     def write(self, file_name):
         p = ROOT / "vectors" / file_name
-        p.write_text(json.dumps(self.doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(self.doc, ensure_ascii=False, indent=1) + "\n"
+        # A number literal beyond the double range must reach both evaluators as written.
+        text = text.replace('"' + HUGE + '"', "1e400")
+        p.write_text(text, encoding="utf-8")
         print(p, len(self.doc["cases"]))

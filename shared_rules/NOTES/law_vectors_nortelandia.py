@@ -23,7 +23,27 @@ b.case("Baseline compliant: nothing fails; appeal 10 days to the Prefeito (art. 
        expected={"failed": [], "infractions": [], "escalations": [], "deadlines": DL_BASE, "undecided": [U_DL]})
 one("faixa_moto_taxi", "art. 1º § ú: no 'MOTO-TÁXI' over a yellow stripe on the tank", {"vehicle.tank_stripe": False})
 b.case("art. 2º: exactly 125 cc passes", set={"vehicle.engine_cc": 125}, expected={"failed": [], "infractions": []})
-one("cilindrada_minima", "art. 2º: 124 cc fails (erratum: 'potência' read as displacement)", {"vehicle.engine_cc": 124})
+b.case("art. 2º, default reading 'nominal' (issue 7): a CG 125 registered at 124.9 cc is a '125' → passes", set={"vehicle.engine_cc": 124.9},
+       expected={"failed": [], "infractions": []})
+one("cilindrada_minima", "art. 2º, reading 'nominal': 122 cc (class 120) fails (erratum: 'potência' read as displacement)", {"vehicle.engine_cc": 122})
+one("cilindrada_minima", "art. 2º, municipality reads 'medida': 124.9 cc fails", {"vehicle.engine_cc": 124.9},
+    config_overrides={"options": {"nortelandia.cc_125_reading": "medida"}})
+one("duas_rodas", "art. 1º (issue 7): a tricycle is not a two-wheeled motorcycle", {"vehicle.two_wheels": False})
+UV5 = {"UFM": [{"valid_from": "2025-01-01", "brl": 5.5}]}
+b.case("art. 16 II (issue 7): a decree value above the 10-UFM cap is never output → value null, cap kept, undecided",
+       set={"driver.gloves": False},
+       config_overrides={"unit_values": UV5, "decree_amounts": {"nortelandia.multa.luvas": [{"valid_from": "2025-01-01", "unit": "UFM", "value": 12}]}},
+       expected={"infractions": [{"id": "nl.inf.luvas", "amount": {"basis": "cap", "unit": "UFM", "value": None, "max": 10, "brl_cents": None,
+                                                                "max_brl_cents": 5500, "decree": None}}],
+                 "undecided": [{"kind": "infraction", "id": "nl.inf.luvas", "reason": "decree_above_cap", "config_key": "nortelandia.multa.luvas"}, U_DL]})
+b.case("art. 16 II (issue 7): a decree value in R$ is not read as UFM → value null, undecided",
+       set={"driver.gloves": False},
+       config_overrides={"unit_values": UV5, "decree_amounts": {"nortelandia.multa.luvas": [{"valid_from": "2025-01-01", "unit": "BRL", "value": 5}]}},
+       expected={"infractions": [{"id": "nl.inf.luvas", "amount": {"unit": "UFM", "value": None, "max": 10, "brl_cents": None}}],
+                 "undecided": [{"kind": "infraction", "id": "nl.inf.luvas", "reason": "decree_unit_mismatch", "config_key": "nortelandia.multa.luvas"}, U_DL]})
+b.case("art. 16 II: exactly 10 UFM by decree is within the cap", set={"driver.gloves": False},
+       config_overrides={"unit_values": UV5, "decree_amounts": {"nortelandia.multa.luvas": [{"valid_from": "2025-01-01", "unit": "UFM", "value": 10}]}},
+       expected={"infractions": [{"id": "nl.inf.luvas", "amount": {"value": 10, "max": 10, "brl_cents": 5500}}], "undecided": [U_DL]})
 b.case("art. 2º with UFM configured: cap 10 UFM at R$ 5,50 = R$ 55,00", set={"vehicle.engine_cc": 100},
        config_overrides={"unit_values": {"UFM": [{"valid_from": "2025-01-01", "brl": 5.5, "source": "teste"}]}},
        expected={"failed": [F("nl.req.cilindrada_minima", ["nl.inf.cilindrada_minima"])],
@@ -63,6 +83,9 @@ one("volumes", "art. 3º § 1º: medium/large suitcase", {"passenger.baggage_kin
 b.case("art. 3º § 1º: small parcel is not forbidden", set={"passenger.baggage_kind": "pequeno_volume"}, expected={"failed": []})
 one("ponto_onibus_taxi", "art. 5º § ú: parked on an official bus/taxi stop", {"parking.at_official_stop": True})
 b.case("art. 5º § ú: parked exactly 50 m away is allowed", set={"parking.distance_to_stop_m": 50}, expected={"failed": []})
+b.case("art. 5º caput + § ú (issue 7): not parked (picking up a passenger 10 m from a bus stop) → the parking rule does not apply",
+       set={"parking.parked": False, "parking.distance_to_stop_m": 10},
+       expected={"failed": []})
 one("ponto_onibus_taxi", "art. 5º § ú: parked 49 m away fails", {"parking.distance_to_stop_m": 49})
 one("autorizada_empresa", "art. 6º: permit held by a natural person", {"permit.holder_is_company": False})
 b.case("art. 6º: no alvará — validity and status rules not applicable", set={"permit.exists": False},

@@ -6,8 +6,12 @@ from law_vectors_common import Builder, F, UFIR
 b = Builder("paranatinga", ["paranatinga-lei-311-2007.json"], "law-paranatinga",
             "Paranatinga, Lei nº 311/2007 + Veto nº 002/2007: grupos de multa em UFIR (art. 50), reincidência em 3 meses (art. 49), inabilitação (art. 42 § ú), cancelamento do registro (art. 44), sem alvará (art. 45), regularização (art. 41), veto.")
 VETO = {"kind": "requirement", "id": "par.req.idade_veiculo_7_anos", "reason": "vetoed_pending", "would_fail": False}
-A41 = {"id": "par.inf.art41_veiculo_irregular", "penalty": {"kind": "cassacao"}, "amount": None,
-       "measures": [{"kind": "regularizacao", "days": 10, "extendable_days": 10, "starts": "notificacao", "due": None}]}
+# art. 41 (issue 7): now a notice with a 10 (+10)-day deadline; cassação only if not regularized
+A41 = {"id": "par.inf.art41_veiculo_irregular", "penalty": {"kind": "notificacao"}, "amount": None,
+       "measures": [{"kind": "regularizacao", "days": 10, "extendable_days": 10, "starts": "notificacao", "due": None, "only_if_pt": None},
+                    {"kind": "cassacao", "days": None, "starts": None, "due": None,
+                     "only_if_pt": "somente se a moto não for regularizada no prazo (10 dias, prorrogáveis por mais 10)"}]}
+NOTICE2 = "esta seria a 2ª multa em 12 meses — inabilitação se confirmada"
 A42 = {"id": "par.inf.art42_advertencia", "penalty": {"kind": "advertencia", "alternatives": ["suspensao", "cassacao"]}, "amount": None}
 FED = {"id": "fed.inf.ctb244_ix", "jurisdiction": "snt"}
 G = {"I": (29, 3086), "II": (36, 3831), "III": (43, 4576), "IV": (51, 5427), "V": (58, 6172), "VI": (65, 6917)}
@@ -27,14 +31,20 @@ def one_42(req, name, set, **kw):
 DL = [{"id": "par.prazo.recurso_secretario", "kind": "recurso", "days": 3, "starts": "notificacao", "instance_pt": "Secretário Municipal de Infra-estrutura"},
       {"id": "par.prazo.recurso_prefeito", "kind": "recurso", "days": 3, "starts": "decisao", "instance_pt": "Prefeito Municipal"},
       {"id": "par.prazo.regularizar_veiculo", "days": 10}, {"id": "par.prazo.moto_apos_selecao", "days": 90},
-      {"id": "par.prazo.suplente", "days": 5}, {"id": "par.prazo.afastamento", "days": 30}]
+      {"id": "par.prazo.suplente", "days": 5}, {"id": "par.prazo.afastamento", "days": 30, "starts": "inicio_afastamento"}]
 b.case("Baseline compliant; vetoed age limit shown as pending (would not fail); appeals 3 + 3 days (art. 48)",
        expected={"failed": [], "infractions": [], "escalations": [], "deadlines": DL, "undecided": [VETO]})
 # --- art. 8º vehicle ---
 b.case("art. 8º II: 125 cc passes", set={"vehicle.engine_cc": 125}, expected={"failed": []})
-b.case("art. 8º II: 124 cc → regularize in 10 (+10) days or cassação (art. 41)", set={"vehicle.engine_cc": 124},
+b.case("art. 8º II, default reading 'nominal' (issue 7): a CG 125 registered at 124.9 cc is a 125 → passes", set={"vehicle.engine_cc": 124.9},
+       expected={"failed": [], "infractions": [], "undecided": [VETO]})
+b.case("art. 8º II, reading 'nominal': 122 cc (class 120) → notice to regularize in 10 (+10) days; cassação only if not regularized (art. 41)",
+       set={"vehicle.engine_cc": 122},
        expected={"failed": [F("par.req.cilindrada", ["par.inf.art41_veiculo_irregular"])], "infractions": [dict(A41, triggered_by=["par.req.cilindrada"])],
                  "escalations": [], "undecided": [VETO]})
+b.case("art. 8º II, municipality reads 'medida': 124.9 cc fails", set={"vehicle.engine_cc": 124.9},
+       config_overrides={"options": {"paranatinga.cc_125_reading": "medida"}},
+       expected={"failed": [F("par.req.cilindrada", ["par.inf.art41_veiculo_irregular"])], "infractions": [A41]})
 OPT = "paranatinga.art8_ii_cc_max_reading"
 b.case("art. 8º II (erratum '250 (duzentas)'): 200 cc passes under both readings, option unset", set={"vehicle.engine_cc": 200},
        expected={"failed": [], "undecided": [VETO]})
@@ -55,6 +65,7 @@ b.case("art. 8º III + Res. 943 art. 2º: no red plate → federal pointer, Grou
 b.case("art. 8º IV: two antennas of exactly 60 cm pass", set={"equipment.antenna_height_cm": 60}, expected={"failed": []})
 one_g("antenas", "II", "a", "art. 8º IV: antenna of 59 cm → Group II a (36 UFIR) + art. 41", {"equipment.antenna_height_cm": 59}, extra_inf=[A41])
 one_g("antenas", "II", "a", "art. 8º IV: only one antenna", {"equipment.antenna_count": 1}, extra_inf=[A41])
+one_g("antenas", "II", "a", "art. 8º IV ('uma de cada lado do guidão', issue 7): two antennas on the same side", {"equipment.antennas_both_sides": False}, extra_inf=[A41])
 b.case("Res. 943 art. 3º II only: 'no corta-pipa' answer fails the federal rule; Paranatinga measures count and height",
        set={"equipment.antenna_corta_pipa": False},
        expected={"failed": [F("fed.req.aparador_linha", ["fed.inf.ctb244_ix"])], "infractions": [FED]})
@@ -114,6 +125,13 @@ b.case("art. 11 XVII and § 1º: helmet without alvará number/blood type fails 
        expected={"failed": [F("par.req.capacete_inscricoes", ["par.inf.art42_advertencia"]), F("par.req.capacete_amarelo", ["par.inf.art42_advertencia"])],
                  "infractions": [dict(A42, triggered_by=["par.req.capacete_inscricoes", "par.req.capacete_amarelo"])]})
 one_g("capacete_passageiro", "VI", "e", "art. 11 XVIII: passenger without helmet → Group VI e", {"passenger.helmet": False})
+b.case("art. 11 § 1º ('todos os capacetes', issue 7): passenger helmet not yellow → art. 42 written warning",
+       set={"passenger.helmet_yellow": False},
+       expected={"failed": [F("par.req.capacete_passageiro_amarelo", ["par.inf.art42_advertencia"])],
+                 "infractions": [dict(A42, triggered_by=["par.req.capacete_passageiro_amarelo"])]})
+b.case("art. 11 § 1º: passenger helmet without the permit holder's number → art. 42 written warning",
+       set={"passenger.helmet_marked": False},
+       expected={"failed": [F("par.req.capacete_passageiro_amarelo", ["par.inf.art42_advertencia"])]})
 one_g("protecao_chuva", "VI", "e", "art. 11 XVIII: raining, no rain protection for the passenger", {"context.raining": True, "passenger.rain_protection": False})
 one_g("toucas", "VI", "e", "art. 11 XIX: no toucas", {"equipment.toucas": False})
 b.case("art. 11 XX + art. 43 + art. 50 VI b: drunk → 65 UFIR, immediate cassação, definitive removal", set={"driver.intoxicated": True},
@@ -171,22 +189,31 @@ b.case("art. 45: no alvará → 132 UFIR, seizure and removal", set={"permit.exi
                                   "measures": [{"kind": "apreensao"}, {"kind": "remocao"}]}],
                  "undecided": [VETO]})
 H45 = [{"infraction": "par.inf.art45_sem_alvara", "date": "2025-04-01"}]
-b.case("art. 45 § ú: earlier seizure, recidivism window not set by the law nor configured → undecided, 132 UFIR",
+b.case("art. 45 § ú with the declared default reading (art. 49's 3 months, issue 7): second stop without alvará → 264 UFIR",
        set={"permit.exists": False}, history=H45,
-       expected={"infractions": [{"id": "par.inf.art45_sem_alvara", "amount": {"value": 132}, "recidivism": {"applied": None}}],
-                 "undecided": [VETO, {"kind": "infraction", "id": "par.inf.art45_sem_alvara", "reason": "unconfigured_window",
-                                      "config_key": "paranatinga.recidivism_window_art45"}]})
-b.case("art. 45 § ú: window configured (3 months) and prior inside → doubled to 264 UFIR",
-       set={"permit.exists": False}, history=H45,
-       config_overrides={"periods": {"paranatinga.recidivism_window_art45": {"months": 3}}},
-       expected={"infractions": [{"id": "par.inf.art45_sem_alvara", "amount": UFIR(264, 28092), "recidivism": {"applied": True, "prior_count": 1}}],
+       expected={"infractions": [{"id": "par.inf.art45_sem_alvara", "amount": UFIR(264, 28092),
+                                  "recidivism": {"applied": True, "prior_count": 1, "window_from": "2025-03-10"}}],
                  "undecided": [VETO]})
+b.case("art. 45 § ú, default 3-month window: an earlier seizure 3 months + 1 day before is not recidivism → 132 UFIR",
+       set={"permit.exists": False}, history=[{"infraction": "par.inf.art45_sem_alvara", "date": "2025-03-09"}],
+       expected={"infractions": [{"id": "par.inf.art45_sem_alvara", "amount": UFIR(132, 14046), "recidivism": {"applied": False, "prior_count": 0}}],
+                 "undecided": [VETO]})
+b.case("art. 45 § ú, municipality sets its own window (1 year): seizure 5 months before → 264 UFIR",
+       set={"permit.exists": False}, history=[{"infraction": "par.inf.art45_sem_alvara", "date": "2025-01-10"}],
+       config_overrides={"periods": {"paranatinga.recidivism_window_art45": {"years": 1}}},
+       expected={"infractions": [{"id": "par.inf.art45_sem_alvara", "amount": {"value": 264}, "recidivism": {"applied": True}}]})
 one_g("alvara_renovado", "II", "i", "art. 13 § 1º: alvará expired yesterday → Group II i", {"permit.valid_until": "2025-06-09"})
 b.case("art. 13 § 1º and art. 20: alvará and termo both expired → Group II i once, triggered by both",
        set={"permit.valid_until": "2025-06-09", "permit.term_valid_until": "2025-06-01"},
        expected={"failed": [F("par.req.alvara_renovado", ["par.inf.g2_i"]), F("par.req.termo_vigente", ["par.inf.g2_i"])],
                  "infractions": [g("II", "i", ["par.req.alvara_renovado", "par.req.termo_vigente"])]})
 one_g("alvara_ativo", "IV", "d", "art. 42 III: working with a suspended credential → Group IV d", {"permit.status": "suspenso"})
+b.case("art. 45 (issue 7): working with a revoked (cassado) alvará is working without alvará → 132 UFIR, seizure and removal; not Group IV d",
+       set={"permit.status": "cassado"},
+       expected={"failed": [F("par.req.alvara_nao_cassado", ["par.inf.art45_sem_alvara"])],
+                 "infractions": [{"id": "par.inf.art45_sem_alvara", "triggered_by": ["par.req.alvara_nao_cassado"], "amount": UFIR(132, 14046),
+                                  "measures": [{"kind": "apreensao"}, {"kind": "remocao"}]}],
+                 "undecided": [VETO]})
 one_g("seguro", "II", "h", "art. 28 II: insurance expired → Group II h", {"insurance.valid_until": "2025-06-09"})
 # --- selectable items of art. 50 ---
 for grp, item, label in [("I", "c", "ponto order"), ("I", "e", "hindering change"), ("III", "a", "opposing inspection"), ("III", "c", "altered vehicle"),
@@ -202,11 +229,12 @@ NB = {"driver.carries_badge": False}
 b.case("art. 49: same item 3 months ago to the day → doubled (72 UFIR); second fine in a year → inabilitação (art. 42 § ú b)",
        set=NB, history=[{"infraction": "par.inf.g2_g", "date": "2025-03-10"}],
        expected={"infractions": [g("II", "g", amount=UFIR(72, 7662), recidivism={"applied": True, "prior_count": 1, "window_from": "2025-03-10"})],
-                 "escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "count": 2, "measure": {"kind": "inabilitacao"}}]})
+                 "escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "count": 2, "status": "would_reach",
+                                  "notice_pt": NOTICE2, "measure": {"kind": "inabilitacao"}}]})
 b.case("art. 49: same item 3 months + 1 day ago → not recidivism (36 UFIR), still 2 fines in a year",
        set=NB, history=[{"infraction": "par.inf.g2_g", "date": "2025-03-09"}],
        expected={"infractions": [g("II", "g", recidivism={"applied": False, "prior_count": 0})],
-                 "escalations": [{"id": "par.inabilitacao", "prior": 1, "current": 1}]})
+                 "escalations": [{"id": "par.inabilitacao", "prior": 1, "current": 1, "status": "would_reach", "notice_pt": NOTICE2}]})
 b.case("art. 49 (erratum: 'artigo 54' → art. 50): another item of the same group is not recidivism",
        set=NB, history=[{"infraction": "par.inf.g2_h", "date": "2025-05-10"}],
        expected={"infractions": [g("II", "g", recidivism={"applied": False, "prior_count": 0})]})
@@ -222,7 +250,8 @@ b.case("art. 42: art. 42 obligation with suspension chosen instead of the warnin
 b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação",
        set={"driver.armed": True},
        history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-01-10"}, {"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
-       expected={"infractions": [A42], "escalations": [{"id": "par.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3}]})
+       expected={"infractions": [A42], "escalations": [{"id": "par.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3, "status": "would_reach",
+                                                   "notice_pt": "esta seria a 3ª advertência em 12 meses — inabilitação se confirmada"}]})
 b.case("art. 42 § ú a: one earlier warning + a warning now → not yet",
        set={"driver.armed": True}, history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"escalations": []})
@@ -230,11 +259,11 @@ b.case("art. 44: a fine exactly 1 year before, with no infraction since, is canc
        set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-10"}], expected={"escalations": []})
 b.case("art. 44: a fine 1 year minus 1 day before is not yet cancelled → inabilitação",
        set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-11"}],
-       expected={"escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1}]})
+       expected={"escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "status": "would_reach", "notice_pt": NOTICE2}]})
 b.case("art. 44: an old fine followed within a year by another keeps both on record (only the later one is in the 1-year window)",
        set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-03-01"}, {"infraction": "par.inf.g2_g", "date": "2024-12-01"}],
        expected={"infractions": [g("II", "g", recidivism={"applied": False})],
-                 "escalations": [{"id": "par.inabilitacao", "prior": 1, "current": 1}]})
+                 "escalations": [{"id": "par.inabilitacao", "prior": 1, "current": 1, "status": "would_reach", "notice_pt": NOTICE2}]})
 b.case("art. 47: UFIR value updated by the municipality from 2025-01-01 (R$ 2,00) → 36 UFIR = R$ 72,00", set=NB,
        config_overrides={"unit_values": {"UFIR": [{"valid_from": "2000-01-01", "brl": 1.0641}, {"valid_from": "2025-01-01", "brl": 2}]}},
        expected={"infractions": [g("II", "g", amount={"value": 36, "brl_cents": 7200, "unit_value_brl": 2, "unit_value_from": "2025-01-01"})]})

@@ -1,5 +1,5 @@
 """Hand-written vectors for Sapezal Lei 125/1999 (see law_vectors_common.py)."""
-from law_vectors_common import Builder, F
+from law_vectors_common import HUGE, Builder, F
 
 b = Builder("sapezal", ["sapezal-lei-125-1999.json"], "law-sapezal",
             "Sapezal, Lei nº 125/1999: requisitos, multas fixadas por decreto (art. 24), renovação/caducidade do alvará (art. 10), reincidência (art. 29), inabilitação (art. 26).")
@@ -14,13 +14,18 @@ def one(short, name, set, drop=(), **kw):
                          "recidivism": {"rule": "sap.reincidencia", "applied": False, "prior_count": 0}}],
         "escalations": [], "undecided": [UA(short), U_DL]}, **kw)
 DL = [{"id": "sap.prazo.defesa", "kind": "defesa", "days": None, "starts": "notificacao"},
-      {"id": "sap.prazo.suspensao_renovacao", "kind": "caducidade", "days": 30, "starts": "vencimento"},
-      {"id": "sap.prazo.seguro_antecedencia", "kind": "renovacao", "days": 5, "starts": "vencimento"}]
+      {"id": "sap.prazo.suspensao_renovacao", "kind": "caducidade", "days": 30, "starts": "fim_prazo_renovacao"},
+      {"id": "sap.prazo.seguro_antecedencia", "kind": "renovacao", "days": 5, "starts": "vencimento_apolice"}]
+NOTICE2 = "esta seria a 2ª multa em 12 meses — inabilitação se confirmada"
 b.case("Baseline compliant; defence deadline left unset by art. 28 VI → unconfigured",
        expected={"failed": [], "infractions": [], "escalations": [], "deadlines": DL, "undecided": [U_DL]})
 one("um_passageiro", "art. 13 caput (and art. 22 VI erratum): two passengers", {"passenger.count": 2})
 b.case("art. 5º: 125 cc passes", set={"vehicle.engine_cc": 125}, expected={"failed": []})
-one("cilindrada", "art. 5º: 124 cc fails", {"vehicle.engine_cc": 124})
+b.case("art. 5º, default reading 'nominal' (issue 7): a CG 125 registered at 124.9 cc passes", set={"vehicle.engine_cc": 124.9}, expected={"failed": []})
+b.case("art. 5º, reading 'nominal': 123.7 cc (a YBR 125) passes", set={"vehicle.engine_cc": 123.7}, expected={"failed": []})
+one("cilindrada", "art. 5º, reading 'nominal': 122 cc (class 120) fails", {"vehicle.engine_cc": 122})
+one("cilindrada", "art. 5º, municipality reads 'medida': 124.9 cc fails", {"vehicle.engine_cc": 124.9},
+    config_overrides={"options": {"sapezal.cc_125_reading": "medida"}})
 b.case("art. 5º: 350 cc passes", set={"vehicle.engine_cc": 350}, expected={"failed": []})
 one("cilindrada", "art. 5º: 351 cc fails", {"vehicle.engine_cc": 351})
 b.case("art. 5º: 3 years of use (2022 model in 2025) passes", set={"vehicle.manufacture_year": 2022}, expected={"failed": []})
@@ -47,20 +52,58 @@ b.case("art. 27: found without alvará → removal + fine of the Código Tribut�
 b.case("art. 27: alvará cassado counts as no alvará", set={"permit.status": "cassado"},
        expected={"failed": [F("sap.req.alvara_ativo", ["sap.inf.sem_alvara"])], "infractions": [dict(SEM, triggered_by=["sap.req.alvara_ativo"])]})
 b.case("art. 10 § 1º: alvará valid through today passes", set={"permit.valid_until": "2025-06-10"}, expected={"failed": []})
-VENC = {"id": "sap.inf.alvara_vencido", "amount": DEC, "measures": [{"kind": "suspensao", "days": 30, "starts": "notificacao", "due": None}]}
+VENC = {"id": "sap.inf.alvara_vencido", "amount": DEC, "measures": [{"kind": "suspensao", "days": 30, "starts": "fim_prazo_renovacao", "due": None}]}
+CAD = {"id": "sap.inf.alvara_caducado", "amount": DEC, "measures": [{"kind": "remocao", "days": None}]}
+UA_CAD = {"kind": "infraction", "id": "sap.inf.alvara_caducado", "reason": "unconfigured_amount", "config_key": "sapezal.multa.sem_alvara"}
 b.case("art. 10 § 2º: 1 day after expiry → suspended automatically, fine (unconfigured), 30 days to regularize",
        set={"permit.valid_until": "2025-06-09"},
        expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])], "infractions": [dict(VENC, triggered_by=["sap.req.alvara_renovado"])],
                  "escalations": [], "undecided": [UA("alvara_vencido"), U_DL]})
 b.case("art. 10 § 2º: day 30 after expiry → still only suspended", set={"permit.valid_until": "2025-05-11"},
        expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
-b.case("art. 10 §§ 2º-3º + art. 27 + art. 26: day 31 after expiry → lapsed (without alvará, removal); two fines at once reach the art. 26 limit",
+b.case("art. 10 § 2º (issue 7, specific over general): day 31 after expiry → lapsed: one infraction (caducado = sem alvará, removal), not also 'vencido'; one fine, no inabilitação",
        set={"permit.valid_until": "2025-05-10"},
-       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"]), F("sap.req.alvara_nao_caducado", ["sap.inf.sem_alvara"])],
-                 "infractions": [dict(SEM, triggered_by=["sap.req.alvara_nao_caducado"]), dict(VENC, triggered_by=["sap.req.alvara_renovado"])],
-                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 0, "current": 2, "count": 2,
-                                  "measure": {"kind": "inabilitacao"}}],
-                 "undecided": [UA("sem_alvara"), UA("alvara_vencido"), U_DL]})
+       expected={"failed": [F("sap.req.alvara_renovado", []), F("sap.req.alvara_nao_caducado", ["sap.inf.alvara_caducado"])],
+                 "infractions": [dict(CAD, triggered_by=["sap.req.alvara_nao_caducado"])],
+                 "displaced": [{"id": "sap.inf.alvara_vencido", "by": "sap.inf.alvara_caducado"}],
+                 "escalations": [], "undecided": [UA_CAD, U_DL]})
+b.case("art. 10 § 2º over art. 27 (issue 7): expired 5 days ago and the registry marks it suspended → only 'vencido', not also 'sem alvará'",
+       set={"permit.valid_until": "2025-06-05", "permit.status": "suspenso"},
+       expected={"failed": [F("sap.req.alvara_ativo", []), F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])],
+                 "infractions": [dict(VENC, triggered_by=["sap.req.alvara_renovado"])],
+                 "displaced": [{"id": "sap.inf.sem_alvara", "by": "sap.inf.alvara_vencido"}],
+                 "escalations": [], "undecided": [UA("alvara_vencido"), U_DL]})
+b.case("art. 26 (issue 7): two fines proposed in one stop, no applied penalty before → no inabilitação; only the notice that it would be the 2nd fine",
+       set={"driver.footwear_ok": False, "vehicle.headlight_on": False},
+       expected={"infractions": [{"id": "sap.inf.farol_baixo"}, {"id": "sap.inf.calcado"}],
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 0, "current": 2, "count": 2, "status": "would_reach",
+                                  "notice_pt": NOTICE2}]})
+b.case("art. 26 (issue 7): a fine still under appeal (state pending) is not an applied penalty → no notice, no count",
+       set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "state": "pending"}],
+       expected={"escalations": []})
+b.case("art. 26 (issue 7): an annulled fine never counts",
+       set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "state": "annulled", "applied_on": "2025-04-10"}],
+       expected={"escalations": []})
+b.case("art. 26 (issue 7): a fine applied (appeal decided) after today's date does not count yet",
+       set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "state": "applied", "applied_on": "2025-06-11"}],
+       expected={"escalations": []})
+b.case("art. 26 (issue 7): two fines applied in the year + one now → the limit is reached by applied penalties",
+       set={"driver.footwear_ok": False},
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-01-10", "state": "applied", "applied_on": "2025-02-10"},
+                {"infraction": "sap.inf.retrovisores", "date": "2025-03-10", "state": "applied", "applied_on": "2025-04-10"}],
+       expected={"escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 2, "current": 1, "status": "reached", "notice_pt": None}]})
+b.case("history entry with an unknown state is refused",
+       set={"driver.footwear_ok": False}, history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "state": "confirmado"}],
+       expected={"error": {"code": "history_error", "index": 0, "reason": "invalid_state"}})
+b.case("art. 21 (issue 7): picking up a passenger at a stop of passenger cars ('veículos de passeio') is forbidden too",
+       set={"pickup.at_official_stop": True},
+       expected={"failed": [F("sap.req.ponto_oficial_embarque", ["sap.inf.ponto_oficial"])], "infractions": [{"id": "sap.inf.ponto_oficial"}]})
+b.case("art. 9º III (issue 7): alvará without the taxpayer number fails the registry check, proposes no fine",
+       set={"permit.taxpayer_number_recorded": False},
+       expected={"failed": [F("sap.req.alvara_inscricao_contribuinte", [])], "infractions": []})
 P99 = {"permit.issued_on": "1999-12-15", "permit.valid_until": "2000-12-31"}
 b.case("art. 11 § 2º: permit issued in 1999 still valid on 2000-03-31", date="2000-03-31", set=P99, expected={"failed": []})
 b.case("art. 11 § 2º: permit issued in 1999 expired on 2000-04-01 even if the registry says later", date="2000-04-01", set=P99,
@@ -135,8 +178,8 @@ b.case("art. 29 + art. 26: window configured (6 months), prior same fine → dou
        config_overrides=dict(D50, periods={"sapezal.recidivism_window": {"months": 6}}),
        expected={"infractions": [{"id": "sap.inf.calcado", "amount": {"value": 100, "brl_cents": 10000},
                                   "recidivism": {"applied": True, "prior_count": 1, "window_from": "2024-12-10"}}],
-                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "count": 2,
-                                  "window_from": "2024-06-10", "window_to": "2025-06-10"}]})
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "count": 2, "status": "would_reach",
+                                  "notice_pt": NOTICE2, "window_from": "2024-06-10", "window_to": "2025-06-10"}]})
 b.case("art. 29: window not configured → recidivism undecided, amount not doubled", set={"driver.footwear_ok": False}, history=HC,
        config_overrides=D50,
        expected={"infractions": [{"id": "sap.inf.calcado", "amount": {"value": 50}, "recidivism": {"applied": None}}],
@@ -148,7 +191,7 @@ b.case("art. 26: prior fine 1 year + 1 day ago is outside the year → no inabil
 b.case("art. 26: prior fine exactly 1 year ago counts", set={"driver.footwear_ok": False},
        history=[{"infraction": "sap.inf.farol_baixo", "date": "2024-06-10"}],
        expected={"infractions": [{"id": "sap.inf.calcado", "recidivism": {"applied": False}}],
-                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 1, "current": 1}]})
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "status": "would_reach", "notice_pt": NOTICE2}]})
 b.case("art. 26: two earlier written warnings + a fine now → neither 3 warnings nor 2 fines", set={"driver.footwear_ok": False},
        history=[{"infraction": "sap.inf.calcado", "date": "2025-01-10", "penalty": "advertencia"},
                 {"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "penalty": "advertencia"}],
@@ -158,14 +201,37 @@ b.case("art. 24 + art. 26 with $penalties: two earlier written warnings + a warn
        history=[{"infraction": "sap.inf.calcado", "date": "2025-01-10", "penalty": "advertencia"},
                 {"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "penalty": "advertencia"}],
        expected={"infractions": [{"id": "sap.inf.calcado", "penalty": {"kind": "advertencia", "default": "multa", "chosen": True}, "amount": None}],
-                 "escalations": [{"id": "sap.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3}]})
+                 "escalations": [{"id": "sap.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3, "status": "would_reach",
+                                  "notice_pt": "esta seria a 3ª advertência em 12 meses — inabilitação se confirmada"}]})
 b.case("art. 26 with $penalties: a prior suspension and a suspension chosen now → 'reincidente em suspensão'",
        set={"driver.footwear_ok": False, "$penalties": {"sap.inf.calcado": "suspensao"}},
        history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-02-10", "penalty": "suspensao"}],
-       expected={"escalations": [{"id": "sap.inabilitacao", "penalty": "suspensao", "prior": 1, "current": 1, "count": 2}]})
+       expected={"escalations": [{"id": "sap.inabilitacao", "penalty": "suspensao", "prior": 1, "current": 1, "count": 2, "status": "would_reach",
+                                  "notice_pt": "esta seria a 2ª suspensão em 12 meses — inabilitação se confirmada"}]})
 b.case("art. 32: the day before the law nothing applies", date="1999-11-21", set={"driver.footwear_ok": False},
        expected={"failed": [], "deadlines": []})
 b.case("art. 31-32: on 1999-11-22 the law applies; 90-day regulation deadline listed", date="1999-11-22", set={"driver.footwear_ok": False},
        expected={"failed": [F("sap.req.calcado", ["sap.inf.calcado"])],
                  "deadlines": DL + [{"id": "sap.prazo.regulamentacao", "kind": "outro", "days": 90, "starts": "publicacao"}]})
+# --- impossible numbers are refused, naming the fact, the type and the range (issue 7, item 4) ---
+CC = {"type": "number", "min": 0, "max": None, "integer": False, "unit": "cc"}
+b.case("facts (issue 7): 1e400 cc (Infinity once parsed) is refused, naming the fact and the expected range",
+       set={"vehicle.engine_cc": HUGE},
+       expected={"error": {"code": "fact_error", "fact": "vehicle.engine_cc", "reason": "not_finite", "expected": CC}})
+b.case("facts (issue 7): a negative displacement is refused", set={"vehicle.engine_cc": -150},
+       expected={"error": {"code": "fact_error", "fact": "vehicle.engine_cc", "reason": "out_of_range", "expected": CC}})
+b.case("facts (issue 7): a negative passenger age is refused", set={"passenger.age_years": -1},
+       expected={"error": {"code": "fact_error", "fact": "passenger.age_years", "reason": "out_of_range",
+                           "expected": {"type": "number", "min": 0, "max": None, "integer": False, "unit": "anos"}}})
+b.case("facts (issue 7): 1.5 passengers is refused (a count is an integer)", set={"passenger.count": 1.5},
+       expected={"error": {"code": "fact_error", "fact": "passenger.count", "reason": "not_integer",
+                           "expected": {"type": "number", "min": 0, "integer": True}}})
+b.case("facts (issue 7): a manufacture year before 1900 is refused", set={"vehicle.manufacture_year": 25},
+       expected={"error": {"code": "fact_error", "fact": "vehicle.manufacture_year", "reason": "out_of_range",
+                           "expected": {"type": "number", "min": 1900, "integer": True}}})
+b.case("facts (issue 7): a choice outside the allowed values names them", set={"passenger.baggage_kind": "mala"},
+       expected={"error": {"code": "fact_error", "fact": "passenger.baggage_kind", "reason": "not_in_values",
+                           "expected": {"type": "enum", "values": ["nenhuma", "mochila", "sacola_tiracolo", "pequeno_volume", "volume_medio_grande"]}}})
+b.case("facts (issue 7): a yes/no answer given as a number names the expected type", set={"driver.helmet": 1},
+       expected={"error": {"code": "fact_error", "fact": "driver.helmet", "reason": "wrong_type", "expected": {"type": "bool"}}})
 b.write("law-sapezal.json")

@@ -13,10 +13,12 @@ const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const isObj = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
 const clone = (x) => (x === undefined ? x : JSON.parse(JSON.stringify(x)));
 
-export function deepMerge(base, over) {
-  if (!isObj(base) || !isObj(over)) return clone(over);
+// Configuration merge (SPEC §2): objects merge key by key down to `depth` levels; below that a
+// value replaces the default whole (a period {"years": 1} replaces {"months": 3}).
+export function deepMerge(base, over, depth = 2) {
+  if (depth === 0 || !isObj(base) || !isObj(over)) return clone(over);
   const out = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge(base[k], v) : clone(v);
+  for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge(base[k], v, depth - 1) : clone(v);
   return out;
 }
 
@@ -141,7 +143,10 @@ export class ComposedRules {
       for (const entry of this[section]) entry._mode = this.mode(entry, vetoes, options);
     }
     for (const req of this.requirements) (req.on_fail || []).forEach((ref, i) => this.ref(req, `/on_fail/${i}`, ref, "infractions"));
-    for (const inf of this.infractions) if (inf.recidivism) this.ref(inf, "/recidivism", inf.recidivism, "recidivism");
+    for (const inf of this.infractions) {
+      if (inf.recidivism) this.ref(inf, "/recidivism", inf.recidivism, "recidivism");
+      (inf.displaces || []).forEach((ref, i) => this.ref(inf, `/displaces/${i}`, ref, "infractions"));
+    }
     for (const section of ["requirements", "infractions"]) {
       for (const entry of this[section]) (entry.errata || []).forEach((ref, i) => this.ref(entry, `/errata/${i}`, ref, "errata"));
     }

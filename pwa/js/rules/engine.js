@@ -2,7 +2,7 @@
 // step, key order included, so both print the same JSON.
 import * as dates from "./dates.js";
 import * as money from "./money.js";
-import { FactError, HistoryError } from "./errors.js";
+import { FactError, HistoryError, expectedOf } from "./errors.js";
 import { DATE_VAR, OPTION_PREFIX, UNKNOWN } from "./expr.js";
 import { SPEC_VERSION } from "./compose.js";
 
@@ -36,7 +36,7 @@ export function factValues(rules, facts) {
     if (decl === undefined) throw new FactError(name, "unknown_fact");
     if (value === null) continue;
     if (value === "na" && (decl.na_allowed || ["bool", "number", "date"].includes(decl.type))) {
-      if (!decl.na_allowed) throw new FactError(name, "na_not_allowed");
+      if (!decl.na_allowed) throw new FactError(name, "na_not_allowed", expectedOf(decl));
       na.add(name);
       continue;
     }
@@ -47,21 +47,30 @@ export function factValues(rules, facts) {
 
 function convert(name, decl, value) {
   const t = decl.type;
+  const refuse = (reason) => new FactError(name, reason, expectedOf(decl));
   if (t === "bool") {
-    if (typeof value !== "boolean") throw new FactError(name, "wrong_type");
+    if (typeof value !== "boolean") throw refuse("wrong_type");
     return value;
   }
-  if (t === "number") {
-    if (typeof value !== "number") throw new FactError(name, "wrong_type");
-    return value;
-  }
-  if (typeof value !== "string") throw new FactError(name, "wrong_type");
-  if (t === "enum" && !decl.values.includes(value)) throw new FactError(name, "not_in_values");
+  if (t === "number") return numberOf(decl, value, refuse);
+  if (typeof value !== "string") throw refuse("wrong_type");
+  if (t === "enum" && !decl.values.includes(value)) throw refuse("not_in_values");
   if (t === "date") {
     const d = dates.parseIso(value);
-    if (d === null) throw new FactError(name, "invalid_date");
+    if (d === null) throw refuse("invalid_date");
     return d;
   }
+  return value;
+}
+
+// A number fact must be finite and within [min, max] (min defaults to 0); NaN, ±Infinity and
+// literals beyond the double range (1e400 parses to Infinity) are refused.
+function numberOf(decl, value, refuse) {
+  if (typeof value !== "number") throw refuse("wrong_type");
+  if (!Number.isFinite(value)) throw refuse("not_finite");
+  if (decl.integer && !Number.isInteger(value)) throw refuse("not_integer");
+  const lo = decl.min === undefined ? 0 : decl.min, hi = decl.max === undefined ? null : decl.max;
+  if ((lo !== null && value < lo) || (hi !== null && value > hi)) throw refuse("out_of_range");
   return value;
 }
 
@@ -86,6 +95,10 @@ function penaltiesOf(rules, value) {
   return value;
 }
 
+const HISTORY_STATES = ["applied", "pending", "annulled"];
+
+// The APPLIED penalties of the history (SPEC §5): state "applied" (the default) and, when given,
+// applied on or before D. Pending or annulled entries are validated but never counted.
 function historyOf(rules, history, d) {
   let kept = [];
   if (history !== null && history !== undefined && !Array.isArray(history)) throw new HistoryError(-1, "not_a_list");
@@ -97,7 +110,14 @@ function historyOf(rules, history, d) {
     if (hd === null) throw new HistoryError(i, "invalid_date");
     const penalty = h.penalty || inf.penalty.kind;
     if (typeof penalty !== "string") throw new HistoryError(i, "wrong_type");
-    if (hd <= d) kept.push([hd, inf, penalty]);
+    const state = h.state === undefined ? "applied" : h.state;
+    if (!HISTORY_STATES.includes(state)) throw new HistoryError(i, "invalid_state");
+    let appliedOn = h.applied_on === undefined ? null : h.applied_on;
+    if (appliedOn !== null) {
+      appliedOn = dates.parseIso(appliedOn);
+      if (appliedOn === null) throw new HistoryError(i, "invalid_date");
+    }
+    if (state === "applied" && hd <= d && (appliedOn === null || appliedOn <= d)) kept.push([hd, inf, penalty]);
   });
   kept.sort((a, b) => a[0] - b[0]);
   for (const rule of rules.history_cancellation) {
@@ -132,7 +152,7 @@ export function evaluate(rules, date, facts, history = []) {
     spec_version: SPEC_VERSION, municipality: rules.municipality, date: dates.toIso(d),
     packs: rules.packs.map((p) => ({ id: p.id, version: p.version })),
     failed: [], passed: [], not_applicable: [], undecided: [],
-    infractions: [], escalations: [], deadlines: [],
+    infractions: [], displaced: [], escalations: [], deadlines: [],
   };
   const undecided = result.undecided;
   const triggered = new Map();
@@ -168,6 +188,7 @@ export function evaluate(rules, date, facts, history = []) {
     }
   }
 
+  displace(rules, d, triggered, result);
   for (const inf of rules.infractions) {
     if (!triggered.has(inf.id)) continue;
     if (inf._mode === "pending") { undecided.push({ kind: "infraction", id: inf.id, reason: "vetoed_pending" }); continue; }
@@ -197,6 +218,22 @@ export function evaluate(rules, date, facts, history = []) {
   return result;
 }
 
+// Specific over general (SPEC §5): an infraction proposed with `displaces` removes the general
+// infractions it lists from this evaluation, so one fact is not fined twice.
+function displace(rules, d, triggered, result) {
+  for (const inf of rules.infractions) {
+    if (!triggered.has(inf.id) || inf._mode !== "active" || !inEffect(inf, d)) continue;
+    for (const ref of inf.displaces || []) {
+      if (triggered.has(ref)) {
+        triggered.delete(ref);
+        result.displaced.push({ id: ref, by: inf.id });
+      }
+    }
+  }
+  const gone = new Set(result.displaced.map((x) => x.id));
+  for (const failed of result.failed) failed.infractions = failed.infractions.filter((ref) => !gone.has(ref));
+}
+
 function due(d, days, starts) {
   if (days === null || days === undefined || starts !== "autuacao") return null;
   return dates.toIso(dates.addDays(d, days));
@@ -221,7 +258,7 @@ function measure(m, d, cfg, owner, undecided) {
   }
   const starts = orNull(dl.starts);
   return { kind: m.kind, label_pt: m.label_pt, citation: orNull(m.citation), days,
-    extendable_days: orNull(dl.extendable_days), starts, due: due(d, days, starts) };
+    extendable_days: orNull(dl.extendable_days), starts, due: due(d, days, starts), only_if_pt: orNull(m.only_if_pt) };
 }
 
 function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = null) {
@@ -256,7 +293,12 @@ function amount(inf, d, cfg, effect, undecided) {
   const row = key ? selectRow((cfg.decree_amounts || {})[key], d) : null;
   if ("max" in a) {
     out.basis = "cap"; unit = a.unit; maximum = money.dec(a.max);
-    if (row !== null && "value" in row) { value = money.dec(row.value); out.decree = orNull(row.decree); }
+    if (row !== null && "value" in row) {
+      // The law's ceiling binds the decree: a value in another unit or above the cap is never output.
+      if (row.unit !== a.unit) undecided.push({ kind: "infraction", id: inf.id, reason: "decree_unit_mismatch", config_key: key });
+      else if (row.value > a.max) undecided.push({ kind: "infraction", id: inf.id, reason: "decree_above_cap", config_key: key });
+      else { value = money.dec(row.value); out.decree = orNull(row.decree); }
+    }
   } else if (key) {
     out.basis = "decree";
     if (row === null) {
@@ -266,7 +308,13 @@ function amount(inf, d, cfg, effect, undecided) {
     unit = row.unit; out.decree = orNull(row.decree);
     value = "value" in row ? money.dec(row.value) : null;
     maximum = "max" in row ? money.dec(row.max) : null;
-    if (maximum !== null) out.basis = "cap";
+    if (maximum !== null) {
+      out.basis = "cap";
+      if (value !== null && row.value > row.max) {
+        undecided.push({ kind: "infraction", id: inf.id, reason: "decree_above_cap", config_key: key });
+        value = null;
+      }
+    }
   } else {
     out.basis = "fixed"; unit = a.unit; value = money.dec(a.value);
   }
@@ -355,6 +403,17 @@ function recidivism(rule, inf, d, hist, cfg) {
   return [base, applied, null];
 }
 
+const PENALTY_PT = { advertencia: "advertência", multa: "multa", suspensao: "suspensão", cassacao: "cassação",
+  inabilitacao: "inabilitação" };
+
+function windowPt(window) {
+  if ("years" in window) return `${window.years * 12} meses`;
+  if ("months" in window) return `${window.months} meses`;
+  return `${window.days} dias`;
+}
+
+// Counts APPLIED penalties of the history only: status "reached" when they alone reach the count;
+// "would_reach" plus a notice when only this stop's proposals would reach it.
 function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
   const start = dates.addPeriod(d, esc.window, -1);
   const inWindow = hist.filter((h) => start <= h[0] && h[0] <= d && h[1]._pack === esc._pack);
@@ -363,10 +422,16 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
     const prior = inWindow.filter((h) => h[2] === penalty).length;
     const current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
     if (current >= 1 && prior + current >= clause.count) {
+      const reached = prior >= clause.count;
+      const m = esc.measure;
+      const notice = reached ? null
+        : `esta seria a ${prior + current}ª ${PENALTY_PT[penalty] || penalty} em ${windowPt(esc.window)} — ${PENALTY_PT[m.kind] || m.kind} se confirmada`;
       return {
         id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
-        count: clause.count, window_from: dates.toIso(start), window_to: dates.toIso(d),
-        measure: measure(esc.measure, d, cfg, ["escalation", esc.id], undecided),
+        count: clause.count, status: reached ? "reached" : "would_reach",
+        window_from: dates.toIso(start), window_to: dates.toIso(d),
+        measure: measure(m, d, cfg, ["escalation", esc.id], undecided),
+        notice_pt: notice,
         why_pt: `${esc.label_pt}: ${prior + current} penalidade(s) de ${penalty} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
       };
     }

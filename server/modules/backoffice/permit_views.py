@@ -134,6 +134,7 @@ def permit_fields(permit=None):
         Field("insurance_expiry", "Validade do seguro", "date"),
         Field("last_vistoria_date", "Última vistoria", "date"),
         Field("issqn_status", "ISSQN", "select", options=list(ISSQN_STATUSES.items())),
+        Field("taxpayer_number", "Inscrição no cadastro de contribuintes", hint="Consta do alvará em Sapezal (Lei 125/1999, art. 9º, III)."),
         Field("notes", "Observações", "textarea"),
     ]
     return fields

@@ -11,6 +11,7 @@ from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
 from ..accounts.models import User
 from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle
+from .legal import create_legal_pontos
 from ...core.clock import local_today, timezone as clock_timezone
 
 DEMO_PASSWORD = "demo-motofiscal"
@@ -28,11 +29,9 @@ MUNICIPALITIES = [
                   "vacancy_limit": 45, "vacancy_limit_basis": "Lei 311/2007, art. 4º"}},
 ]
 
-# Sapezal's pontos are set by the law itself (Lei 125/1999, art. 20, I–III).
+# Pontos the laws leave to the municipality (Sapezal's are named by its law: registry.legal).
 PONTOS = {
-    "sapezal": [("Cowtry Lanches", 3, "Lei 125/1999, art. 20, I"),
-                ("Loteamento Águas Claras – Lanchonete Queen", 2, "Lei 125/1999, art. 20, II"),
-                ("Hospital e Maternidade Renato Sucupira", 1, "Lei 125/1999, art. 20, III")],
+    "sapezal": [],
     "nortelandia": [("Praça da Matriz", 6, None), ("Rodoviária", 4, None)],
     "paranatinga": [("Rodoviária Municipal", 8, None), ("Praça Central", 8, None),
                     ("Hospital Municipal", 4, None)],
@@ -152,8 +151,9 @@ def load_demo(today=None, credentials=True):
         muni = Municipality(**spec)
         db.session.add(muni)
         db.session.flush()
-        pontos = [Ponto(municipality_id=muni.id, name=n, capacity=c, legal_basis=b,
-                        location=f"{n}, {muni.name}/MT") for n, c, b in PONTOS[muni.slug]]
+        pontos = create_legal_pontos(muni) + [
+            Ponto(municipality_id=muni.id, name=n, capacity=c, legal_basis=b, location=f"{n}, {muni.name}/MT")
+            for n, c, b in PONTOS[muni.slug]]
         db.session.add_all(pontos)
         companies = []
         if muni.slug == "nortelandia":

@@ -161,6 +161,9 @@ class Permit(db.Model):
     insurance_expiry = db.Column(db.Date)
     last_vistoria_date = db.Column(db.Date)
     issqn_status = db.Column(db.String(10), nullable=False, default="em_dia")
+    # Holder's number in the municipal taxpayer register, printed on the alvará where the law asks
+    # for it (Sapezal Lei 125/1999, art. 9º, III); fed to the rules as permit.taxpayer_number_recorded.
+    taxpayer_number = db.Column(db.String(30))
     notes = db.Column(db.Text)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, onupdate=utcnow)

@@ -3,6 +3,7 @@
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
+from .legal import check_holder_unchanged
 from .models import Company, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
 from .signals import permit_status_changed
 from ...core.clock import local_today
@@ -172,6 +173,7 @@ LIFECYCLE_FIELDS = {"issued_on": "a emissão", "valid_from": "o início da valid
 
 
 def update_permit(permit, municipality, data):
+    check_holder_unchanged(municipality, permit, data)
     for field, label in LIFECYCLE_FIELDS.items():
         if field in data and data[field] != getattr(permit, field):
             raise _field_error(field, f"Não se altera {label} por edição: use a ação Renovar (com motivo).")

@@ -133,6 +133,9 @@ class PermitSchema(_Base):
     insurance_expiry = fields.Date()
     last_vistoria_date = fields.Date()
     issqn_status = fields.String(load_default="em_dia", validate=validate.OneOf(list(ISSQN_STATUSES), error="Situação inválida."))
+    # Sapezal Lei 125/1999, art. 9º, III: inscrição no cadastro de contribuintes do município.
+    taxpayer_number = fields.String(validate=[LEN(1, 30), validate.Regexp(
+        r"^[0-9A-Za-z./\-]+$", error="Use apenas letras, números, '.', '/' e '-'.")])
     notes = fields.String(validate=LEN(1, 2000))
 
     @post_load

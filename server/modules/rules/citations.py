@@ -42,6 +42,7 @@ PENALTY_LABELS = {
     "advertencia": "advertência", "multa": "multa", "suspensao": "suspensão", "cassacao": "cassação",
     "apreensao": "apreensão", "remocao": "remoção", "inabilitacao": "inabilitação",
     "afastamento": "afastamento", "retencao": "retenção", "recolhimento": "recolhimento",
+    "notificacao": "notificação para regularizar",
 }
 
 

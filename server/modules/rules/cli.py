@@ -30,9 +30,15 @@ def rules_check(root):
     click.echo("Pacotes, configurações e vetores válidos.")
 
 
+def _non_finite(literal):
+    """NaN / Infinity / -Infinity are not JSON: Python would read them as floats silently. They
+    are kept as non-finite floats so the engine refuses them naming the fact, its type and range."""
+    return float(literal)
+
+
 def _read_json(path, what):
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_non_finite)
     except (OSError, ValueError) as exc:
         raise click.BadParameter(f"{what}: {exc}") from exc
 
@@ -61,3 +67,40 @@ def rules_evaluate(slug, on_date, facts_file, history_file):
         click.echo(json.dumps(exc.to_json(), ensure_ascii=False, indent=2))
         sys.exit(2)
     click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+
+
+@rules_cli.command("configure")
+@click.option("--municipality", "slug", required=True)
+@click.option("--kind", required=True, type=click.Choice(["decree_amounts", "deadlines", "periods", "options"]))
+@click.option("--key", required=True, help="Configuration key, e.g. nortelandia.multa.luvas")
+@click.option("--value", help="Number (decree amount, days, period length)")
+@click.option("--unit", help="Decree amount unit: BRL, UFM, UFIR, UPF")
+@click.option("--amount-kind", type=click.Choice(["value", "max"]), default="value")
+@click.option("--valid-from", help="Decree amount: in force from (YYYY-MM-DD)")
+@click.option("--period-unit", type=click.Choice(["days", "months", "years"]))
+@click.option("--option", help="Option value (veto outcome or reading)")
+@click.option("--source", required=True, help="The act that sets the value (decree, Câmara session…)")
+@with_appcontext
+def rules_configure(slug, kind, key, value, unit, amount_kind, valid_from, period_unit, option, source):
+    """Set one configuration value, with the same checks as the back-office page (legal caps
+    and units included) and an audit row."""
+    from ..registry.models import Municipality
+    from .service import composed_for
+    from .settings import configurable_keys, parse_value, save_value
+
+    muni = Municipality.query.filter_by(slug=slug).first()
+    if muni is None:
+        raise click.BadParameter(f"município desconhecido: {slug}", param_hint="--municipality")
+    row = next((k for k in configurable_keys(composed_for(muni)) if k["kind"] == kind and k["key"] == key), None)
+    if row is None:
+        raise click.BadParameter(f"chave {key} não é configurável em {slug} como {kind}", param_hint="--key")
+    form = {"value": value or "", "unit": unit or "", "amount_kind": amount_kind,
+            "valid_from": valid_from or "", "period_unit": period_unit, "option": option, "source": source}
+    try:
+        save_value(muni, kind, key, parse_value(row, form), source)
+    except ApiError as exc:
+        for field, messages in (exc.fields or {}).items():
+            for message in messages:
+                click.echo(f"{field}: {message}", err=True)
+        sys.exit(1)
+    click.echo(f"{kind} {key} configurado em {slug}.")

@@ -30,7 +30,10 @@ def _schema():
 
 
 def configurable_keys(composed):
-    """[{kind, key, label_pt, citation, choices?, note?}] in composition order, one row per key."""
+    """[{kind, key, label_pt, citation, choices?, note?, cap?}] in composition order, one row per
+    key. `cap` ({unit, max, citation_pt}) is the ceiling the law sets for a decree amount."""
+    from .citations import format_citation
+
     rows, seen = [], set()
 
     def add(kind, key, entry, **extra):
@@ -40,7 +43,12 @@ def configurable_keys(composed):
                          "citation": entry.get("citation"), **extra})
 
     for inf in composed.infractions:
-        add("decree_amounts", (inf.get("amount") or {}).get("decree_key"), inf)
+        amount = inf.get("amount") or {}
+        cap = None
+        if "max" in amount:
+            cap = {"unit": amount["unit"], "max": amount["max"],
+                   "citation_pt": format_citation(composed, amount.get("citation") or inf.get("citation"))}
+        add("decree_amounts", amount.get("decree_key"), inf, cap=cap)
         for measure in inf.get("measures") or []:
             add("deadlines", (measure.get("deadline") or {}).get("config_key"), measure)
     for rule in composed.recidivism + composed.escalations:
@@ -54,7 +62,9 @@ def configurable_keys(composed):
             choices=dict(VETO_OPTIONS), note=veto.get("note"))
     for pack in composed.packs:
         for key, decl in (pack.get("options") or {}).items():
-            add("options", key, decl, choices={v: v for v in decl["values"]}, note=decl.get("note"))
+            labels = decl.get("labels_pt") or {}
+            add("options", key, decl, choices={v: labels.get(v, v) for v in decl["values"]},
+                note=decl.get("note"))
     return rows
 
 
@@ -95,6 +105,15 @@ def parse_value(row, form):
     unit = (form.get("unit") or "").strip().upper()
     if unit not in ("BRL", "UFM", "UFIR", "UPF", "UPFM"):
         raise _field("Unidade inválida.", "unit")
+    cap = row.get("cap")
+    if cap is not None:
+        # The law sets the ceiling and its unit: a value in R$ is not UFM, and no decree exceeds it.
+        if unit != cap["unit"]:
+            raise _field(f"A lei fixa esta multa em {cap['unit']} ({cap['citation_pt']}): "
+                         f"informe o valor em {cap['unit']}, não em {unit}.", "unit")
+        if number > cap["max"]:
+            raise _field(f"Acima do teto legal de {_fmt(cap['max'])} {cap['unit']} "
+                         f"({cap['citation_pt']}).")
     try:
         valid_from = date.fromisoformat(form.get("valid_from") or "")
     except ValueError:
@@ -104,6 +123,18 @@ def parse_value(row, form):
         raise _field("Informe o decreto que fixou o valor.", "source")
     amount_kind = "max" if form.get("amount_kind") == "max" else "value"
     return {"valid_from": valid_from.isoformat(), "unit": unit, amount_kind: number, "decree": decree}
+
+
+def _fmt(n):
+    return (str(int(n)) if float(n).is_integer() else str(n)).replace(".", ",")
+
+
+def default_values(composed):
+    """What the shipped configuration (shared_rules/config/<slug>.json) already sets: the declared
+    default readings, shown beside an unconfigured key."""
+    from .service import _defaults
+    cfg = _defaults(composed.municipality)
+    return {kind: cfg.get(kind, {}) for kind in ("decree_amounts", "deadlines", "periods", "options")}
 
 
 def save_value(municipality, kind, key, value, source):

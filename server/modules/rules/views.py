@@ -8,8 +8,8 @@ from ...extensions import db
 from ..registry.models import Municipality
 from .citations import format_citation, penalty_label
 from .service import composed_for
-from .settings import (PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values, parse_value,
-                       save_value)
+from .settings import (PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values, default_values,
+                       parse_value, save_value)
 from ...core.clock import local_today
 
 bp = Blueprint("rules_bo", __name__, url_prefix="/bo/regras")
@@ -61,6 +61,7 @@ def configuration():
             flash("Configuração salva e registrada na auditoria.")
             return redirect(url_for("rules_bo.configuration"))
     return render_template("rules/configuration.html", keys=keys, values=current_values(muni),
+                           defaults=default_values(composed),
                            sources=(muni.settings or {}).get("rules_sources", {}), errors=errors,
                            form_key=form_key, veto_options=VETO_OPTIONS, period_units=PERIOD_UNITS,
                            form=request.form), (422 if errors else 200)
