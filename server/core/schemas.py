@@ -3,16 +3,36 @@
 core.errors renders every /api/ error by dumping ErrorSchema, and core.openapi documents the
 4xx answers with the same class, so the document cannot drift from what clients receive.
 """
-from marshmallow import Schema, fields
+from datetime import timezone
+
+from marshmallow import Schema, fields, validate
+
+from . import validation  # noqa: F401  (pt-BR marshmallow messages before any field is built)
 
 
 class ErrorDetailSchema(Schema):
     code = fields.String(required=True, metadata={"description": "Stable machine-readable code."})
     message = fields.String(required=True, metadata={"description": "Message for the user (pt-BR)."})
-    fields_ = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
-                          data_key="fields", metadata={"description": "Reasons per field (dotted names for nested fields)."})
+    # Declared last: from here on `fields` in this class body names the field, not the module.
+    fields = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
+                         metadata={"description": "Reasons per field (dotted names for nested fields)."})
 
 
 class ErrorSchema(Schema):
     """The envelope of every 4xx answer under /api/: {"error": {"code", "message", "fields"}}."""
     error = fields.Nested(ErrorDetailSchema, required=True)
+
+
+class UtcDateTime(fields.DateTime):
+    """A timestamp stored in UTC, always sent with its offset (SQLite hands back naive values)."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return super()._serialize(value, attr, obj, **kwargs)
+
+
+class MunicipalitySlugPathSchema(Schema):
+    """Path of the URLs that name a municipality (/api/v1/…/<slug>)."""
+    slug = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                         metadata={"description": "Município (slug), p.ex. sapezal.", "example": "sapezal"})

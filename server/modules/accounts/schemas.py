@@ -1,6 +1,8 @@
 """Account forms (pt-BR messages come from core.validation)."""
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
+from ...core.schemas import UtcDateTime
+
 MIN_PASSWORD = 10
 
 
@@ -45,7 +47,7 @@ class TokenUserSchema(Schema):
 
 class TokenSchema(Schema):
     token = fields.String(required=True, metadata={"description": "Bearer token (shown once)."})
-    expires_at = fields.DateTime(required=True)
+    expires_at = UtcDateTime(required=True)
     device_id = fields.Integer(required=True, allow_none=True)
     user = fields.Nested(TokenUserSchema, required=True)
 

@@ -1,0 +1,87 @@
+"""Schemathesis over every operation of GET /api/v1/openapi.json, against the app in-process
+(WSGI, no network), once per kind of caller: admin, back office, fiscal with a device token,
+operator, anonymous. Every answer: no 5xx, a documented status code and content type, a body
+that matches its schema (error envelope included), invalid input refused with a 4xx.
+
+Bounded and reproducible: a fixed number of examples per operation and Hypothesis derandomized,
+so a CI run repeats what ran here (runtime in docs/ARCHITECTURE.md, "API contract").
+"""
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import allow_header_conformance
+
+from server.core.auth import issue_api_token, utcnow
+from server.extensions import db
+
+ROLES = ["admin", "backoffice", "fiscal", "operator", "anonymous"]
+MAX_EXAMPLES = 30
+
+
+def _tokens(app):
+    """A bearer token per role; the fiscal's is bound to an enrolled device, as on a phone."""
+    from server.modules.accounts.models import Device, User
+    from server.modules.operator_portal.operations import ensure_operator_user
+    from server.modules.registry.models import Municipality, Permit
+    from server.modules.registry.photos import store_operator_photo
+    from test_operator_photos import _jpeg_with_gps
+
+    with app.app_context():
+        sapezal = Municipality.query.filter_by(slug="sapezal").one()
+        fiscal = User.query.filter_by(username="fiscal.sapezal").one()
+        device = Device(municipality_id=sapezal.id, user_id=fiscal.id, name="Celular de teste", last_seen_at=utcnow())
+        db.session.add(device)
+        permit = Permit.query.filter_by(municipality_id=sapezal.id, status="ativo").order_by(Permit.id).first()
+        store_operator_photo(permit.main_driver, _jpeg_with_gps())  # so /operator/photo answers a JPEG
+        users = {"admin": User.query.filter_by(username="admin").one(),
+                 "backoffice": User.query.filter_by(username="backoffice.sapezal").one(),
+                 "fiscal": fiscal, "operator": ensure_operator_user(permit.main_driver)}
+        texts = {}
+        for role, user in users.items():
+            texts[role], _ = issue_api_token(user, device=device if role == "fiscal" else None)
+        db.session.commit()
+        return texts
+
+
+@pytest.fixture
+def api(app, demo):
+    """The schema as the app serves it, plus a token per role."""
+    app.config["OPENAPI_FUZZ_TOKENS"] = _tokens(app)
+    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+
+
+schema = schemathesis.pytest.from_fixture("api")
+
+
+@pytest.fixture(params=ROLES)
+def role(request):
+    return request.param
+
+
+def _fresh_token(app, role):
+    from server.modules.accounts.models import User
+    with app.app_context():
+        token = issue_api_token(User.query.filter_by(
+            username={"admin": "admin", "backoffice": "backoffice.sapezal", "fiscal": "fiscal.sapezal"}[role]).one()
+            if role != "operator" else User.query.filter_by(role="operator").first())[0]
+        db.session.commit()
+        return token
+
+
+@pytest.mark.usefixtures("role")  # parametrizes the whole run by caller (schemathesis hides the argument)
+@schema.parametrize()
+@settings(max_examples=MAX_EXAMPLES, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_every_operation_keeps_its_contract(case, role, app):
+    headers = {}
+    if role != "anonymous":
+        token = app.config["OPENAPI_FUZZ_TOKENS"][role]
+        if case.method == "DELETE" and case.path == "/api/v1/auth/token":
+            token = _fresh_token(app, role)  # logging out must not end the role's token for the rest of the run
+        headers = {"Authorization": f"Bearer {token}"}
+    excluded = []
+    if case.path == "/api/v1/rules/evaluate":
+        # GET /rules/evaluate is GET /rules/{slug} with the slug "evaluate" (a 404), so Allow
+        # rightly lists GET there, which the check reads as undocumented.
+        excluded.append(allow_header_conformance)
+    case.call_and_validate(headers=headers, excluded_checks=excluded)
