@@ -25,7 +25,7 @@ from http import HTTPStatus
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, current_app, request
-from marshmallow import EXCLUDE, INCLUDE, Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 from werkzeug.routing import IntegerConverter
 
 from .http import json_body
@@ -76,6 +76,7 @@ def api_doc(*, summary, responses, body=None, query=None, path=None, description
 
     body/query/path: a marshmallow Schema class (or instance); the view receives the loaded data
     as the keyword arguments `body` and `query`, and path arguments already loaded by `path`.
+    Unknown body fields and query keys are refused (422 naming them), as the document says.
     responses: {status: Schema class/instance | Schema(many=True) | ERROR | Binary(..) | NoContent}.
     A view may still return a flask Response (files, 304, precomputed JSON): it is sent as is.
     """
@@ -89,7 +90,7 @@ def api_doc(*, summary, responses, body=None, query=None, path=None, description
                 kwargs.update(_instance(path).load(kwargs))
             if query is not None:
                 schema = _instance(query)
-                kwargs["query"] = schema.load(_query_args(schema), unknown=EXCLUDE)
+                kwargs["query"] = schema.load(_query_args(schema))
             if body is not None:
                 kwargs["body"] = _instance(body).load(json_body())
             return _dump(doc, view(*args, **kwargs))

@@ -16,13 +16,21 @@ class ComposedRulesSchema(Schema):
     config = fields.Dict(required=True, metadata={"description": "shared_rules/schemas/config.schema.json"})
 
 
+class HistoryEntrySchema(Schema):
+    """An earlier penalty of the same operator (recidivism), as server/rules/engine._history reads it."""
+    infraction = fields.String(required=True, validate=validate.Length(min=1, max=120),
+                               metadata={"description": "Id of an infraction of the composed packs."})
+    date = fields.String(required=True, validate=validate.Length(max=40), metadata={"example": "2024-01-15"})
+    penalty = fields.String(allow_none=True, validate=validate.Length(max=40))
+
+
 class EvaluateSchema(Schema):
     municipality = fields.String(required=True, validate=validate.Length(min=1, max=40),
                                  metadata={"example": "sapezal"})
     date = fields.String(required=True, validate=validate.Length(max=40),
                          metadata={"description": "Data da fiscalização, AAAA-MM-DD.", "example": "2024-05-10"})
     facts = fields.Dict(keys=fields.String(), required=True, metadata={"description": "Fato → valor (SPEC.md)."})
-    history = fields.List(fields.Dict(), load_default=list,
+    history = fields.List(fields.Nested(HistoryEntrySchema), load_default=list,
                           metadata={"description": "Penalidades anteriores (reincidência)."})
 
 
