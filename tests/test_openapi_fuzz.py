@@ -17,6 +17,8 @@ from schemathesis.specs.openapi.checks import allow_header_conformance, positive
 from server.core.auth import issue_api_token, utcnow
 from server.extensions import db
 
+from helpers import DEMO_PASSWORD
+
 ROLES = ["admin", "backoffice", "fiscal", "operator", "anonymous"]
 MAX_EXAMPLES = 30
 
@@ -96,3 +98,67 @@ def test_every_operation_keeps_its_contract(case, role, app):
         # rightly lists GET there, which the check reads as undocumented.
         excluded.append(allow_header_conformance)
     case.call_and_validate(headers=headers, excluded_checks=excluded)
+
+
+@pytest.fixture
+def full_demo(app):
+    """The demo with issuer keys and crachás, so the trust data carries keys and entries."""
+    from server.modules.registry.demo import load_demo
+    with app.app_context():
+        load_demo(credentials=True)
+
+
+def test_success_answers_match_their_schemas(app, full_demo):
+    """Fuzzing rarely guesses a password or a first-access code: walk each operation's happy path
+    with real data and validate those answers against the document too (status asserted, so the
+    test cannot pass on 4xx alone)."""
+    from server.modules.operator_portal.operations import create_operator_access
+    from server.modules.registry.models import Municipality, Permit
+
+    api = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+    tokens = _tokens(app)
+    with app.app_context():
+        sapezal = Municipality.query.filter_by(slug="sapezal").one()
+        permit = Permit.query.filter_by(municipality_id=sapezal.id, status="ativo").order_by(Permit.id).first()
+        code = create_operator_access(permit.main_driver)
+        db.session.commit()
+
+    def call(path, method, role=None, status=200, **kwargs):
+        headers = {"Authorization": f"Bearer {tokens[role]}"} if role else {}
+        headers.update(kwargs.pop("headers", {}))
+        response = api[path][method].Case(headers=headers, **kwargs).call_and_validate()
+        assert response.status_code == status, (path, method, response.status_code, response.text[:300])
+        return response
+
+    login = call("/api/v1/auth/token", "POST", body={"username": "fiscal.sapezal", "password": DEMO_PASSWORD,
+                                                      "device_name": "Celular da fiscalização"})
+    assert login.json()["device_id"] is not None and login.json()["expires_at"].endswith("+00:00")
+    activated = call("/api/v1/operator/activate", "POST", body={"municipality": "sapezal", "code": code})
+    tokens["operator"] = activated.json()["token"]
+    assert call("/api/v1/operator/me", "GET", "operator").json()["credential_payload"]
+    assert call("/api/v1/operator/photo", "GET", "operator").headers["content-type"] == ["image/jpeg"]
+    assert {"sapezal", "paranatinga", "nortelandia"} <= {
+        m["slug"] for m in call("/api/v1/operator/municipalities", "GET").json()}
+
+    rules = call("/api/v1/rules/{slug}", "GET", "fiscal", path_parameters={"slug": "sapezal"})
+    call("/api/v1/rules/{slug}", "GET", "fiscal", status=304, path_parameters={"slug": "sapezal"},
+         headers={"If-None-Match": rules.headers["etag"][0]})
+    infraction = next(i["id"] for p in rules.json()["packs"] for i in p.get("infractions", []))
+    evaluation = call("/api/v1/rules/evaluate", "POST", "backoffice", body={
+        "municipality": "sapezal", "date": "2024-05-10", "facts": {},
+        "history": [{"infraction": infraction, "date": "2024-01-15"}]})
+    assert evaluation.json()["municipality"] == "sapezal"
+    call("/api/v1/rules/evaluate", "POST", "fiscal", status=400, body={
+        "municipality": "sapezal", "date": "2024-05-10", "facts": {"no.such_fact": True}})
+
+    trust = call("/api/v1/trust/{slug}", "GET", "fiscal", path_parameters={"slug": "sapezal"}, query={"cursor": 0})
+    assert trust.json()["keys"] and trust.json()["entries"]
+    call("/api/v1/trust/{slug}", "GET", "admin", status=304, path_parameters={"slug": "sapezal"},
+         query={"cursor": 0}, headers={"If-None-Match": trust.headers["etag"][0]})
+    call("/api/v1/trust/{slug}", "GET", "fiscal", status=422, path_parameters={"slug": "sapezal"},
+         query={"cursor": 2**63})
+
+    document = call("/api/v1/openapi.json", "GET")
+    call("/api/v1/openapi.json", "GET", status=304, headers={"If-None-Match": document.headers["etag"][0]})
+    assert call("/api/v1/auth/token", "DELETE", "backoffice").json() == {"revoked": True}
+    call("/api/v1/auth/token", "DELETE", "backoffice", status=401)
