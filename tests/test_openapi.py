@@ -4,6 +4,7 @@ import re
 
 from flask import Blueprint
 from marshmallow import Schema, fields
+from openapi_spec_validator import validate
 
 from server import create_app
 from server.core.openapi import ERROR, api_doc, api_rules, build_spec
@@ -45,6 +46,10 @@ def test_a_route_without_api_doc_is_reported(tmp_path):
     app.register_blueprint(bp)
     with app.app_context():
         assert undocumented(app, build_spec(app)) == [("POST", "/api/v1/stray/<int:item_id>/things")]
+
+
+def test_document_is_valid_openapi_3(client):
+    validate(client.get("/api/v1/openapi.json").json)  # raises on any violation of the OpenAPI 3 schema
 
 
 def test_document_is_public_and_cacheable(client):

@@ -144,7 +144,7 @@ def _response(status, schema):
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _operation(rule, view, doc):
+def _operation(rule, view, doc, method, several):
     roles = getattr(view, "api_roles", None)  # set by core.auth.api_auth
     responses = {400: ERROR}
     if roles is not None:
@@ -157,7 +157,7 @@ def _operation(rule, view, doc):
         responses.update({422: ERROR})
     responses.update(doc.responses)
     operation = {
-        "operationId": rule.endpoint.replace(".", "_"),
+        "operationId": rule.endpoint.replace(".", "_") + (f"_{method.lower()}" if several else ""),
         "summary": doc.summary,
         "tags": list(doc.tags) or [rule.endpoint.split(".")[0]],
         "responses": {str(status): _response(status, schema) for status, schema in sorted(responses.items())},
@@ -199,7 +199,7 @@ def build_spec(app) -> dict:
             continue  # tests/test_openapi.py fails on any undocumented /api/v1 route
         methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
         spec.path(path=_openapi_path(rule),
-                  operations={m.lower(): _operation(rule, view, doc) for m in methods})
+                  operations={m.lower(): _operation(rule, view, doc, m, len(methods) > 1) for m in methods})
     return spec.to_dict()
 
 
