@@ -10,7 +10,7 @@ def create_app(test_config=None):
     load_config(app, test_config)
 
     from .extensions import init_extensions
-    from .core import errors, security, auth
+    from .core import errors, security, auth, proxy, sessions
     from .blueprints import register_blueprints
     from .cli import register_cli
 
@@ -18,8 +18,10 @@ def create_app(test_config=None):
     errors.init_app(app)
     security.init_app(app)
     auth.init_app(app)
+    sessions.init_app(app)
     register_blueprints(app)
     register_cli(app)
+    proxy.init_app(app)
 
     @app.get("/healthz")
     def healthz():

@@ -9,16 +9,32 @@ DEFAULTS = {
     "SECRET_KEY": None,  # filled in below: persisted per instance so sessions survive restarts
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
-    "SESSION_COOKIE_SECURE": False,  # set True behind HTTPS (see README)
+    # None = automatic: the cookie is Secure whenever the request came over HTTPS (directly, or
+    # through a trusted proxy's X-Forwarded-Proto). True/False force it either way.
+    "SESSION_COOKIE_SECURE": None,
+    # Back-office sessions live in the database (accounts.UserSession): logout ends them on the
+    # server. Idle = minutes without a request; absolute = hours since login, whatever happens.
+    "SESSION_IDLE_MINUTES": 60,
+    "SESSION_MAX_HOURS": 12,
+    # Strict-Transport-Security on HTTPS responses (seconds; 0 = do not send).
+    "HSTS_MAX_AGE": 365 * 24 * 3600,
+    # How many reverse proxies in front of the app append to X-Forwarded-For/-Proto/-Host.
+    # 0 = none: proxy headers are ignored (a client could forge them). See README, Production.
+    "TRUSTED_PROXIES": 0,
     "WTF_CSRF_CHECK_DEFAULT": False,  # CSRF is enforced by core.security for non-API forms
     "WTF_CSRF_TIME_LIMIT": None,
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
-    "LOGIN_RATE_LIMIT": "10 per minute",
+    # Failed logins (back office, API token, operator activation), see core/ratelimit.py:
+    "LOGIN_RATE_LIMIT": "10 per minute",  # per client address, whatever the account
+    "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT": "5 per minute;20 per hour",  # per account from one address
+    "LOGIN_ACCOUNT_RATE_LIMIT": "30 per minute",  # per account from everywhere (short window)
     "PASSWORD_HASH_METHOD": "scrypt",  # werkzeug method string
     "API_TOKEN_TTL_HOURS": 24 * 30,
     "PAGE_SIZE": 25,
     "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    # Uploaded images larger than this (width × height) are refused before decoding (core/images).
+    "IMAGE_MAX_PIXELS": 40_000_000,
     # Freshness limit of a device's reference data; older data gives DESCONHECIDO, never VÁLIDO.
     "TRUST_DATA_MAX_AGE_HOURS": 72,
     "TIMEZONE": "America/Cuiaba",
@@ -32,11 +48,22 @@ ENV_KEYS = {
     "RATELIMIT_STORAGE_URI": "RATELIMIT_STORAGE_URI",
     "TRUST_DATA_MAX_AGE_HOURS": "TRUST_DATA_MAX_AGE_HOURS",
     "TIMEZONE": "TIMEZONE",
+    "TRUSTED_PROXIES": "TRUSTED_PROXIES",
+    "SESSION_IDLE_MINUTES": "SESSION_IDLE_MINUTES",
+    "SESSION_MAX_HOURS": "SESSION_MAX_HOURS",
+    "HSTS_MAX_AGE": "HSTS_MAX_AGE",
+    "IMAGE_MAX_PIXELS": "IMAGE_MAX_PIXELS",
+    "LOGIN_RATE_LIMIT": "LOGIN_RATE_LIMIT",
+    "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT": "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT",
+    "LOGIN_ACCOUNT_RATE_LIMIT": "LOGIN_ACCOUNT_RATE_LIMIT",
 }
 
+# Keys whose default is None but whose environment value is a yes/no.
+BOOLEAN_KEYS = {"SESSION_COOKIE_SECURE"}
 
-def _coerce(value: str, default):
-    if isinstance(default, bool):
+
+def _coerce(value: str, default, key=None):
+    if isinstance(default, bool) or key in BOOLEAN_KEYS:
         return value.strip().lower() in {"1", "true", "yes", "on"}
     if isinstance(default, int):
         return int(value)
@@ -66,7 +93,7 @@ def load_config(app, test_config=None):
     app.config.from_pyfile("config.py", silent=True)
     for env_name, key in ENV_KEYS.items():
         if os.environ.get(env_name):
-            app.config[key] = _coerce(os.environ[env_name], DEFAULTS.get(key))
+            app.config[key] = _coerce(os.environ[env_name], DEFAULTS.get(key), key)
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config["SQLALCHEMY_DATABASE_URI"]:

@@ -132,12 +132,16 @@ def test_lists_and_search_show_only_own_municipality(app, client, demo):
 
 def _session_as(app, client, username):
     """A back-office session for a user the login form turns away (fiscais use the field app)."""
+    import flask
+
+    from server.core.sessions import start_session
     from server.modules.accounts.models import User
-    with app.app_context():
-        user = User.query.filter_by(username=username).one()
-        user_id, epoch = user.id, user.session_epoch
+    with app.test_request_context():
+        start_session(User.query.filter_by(username=username).one())  # the server-side row
+        db.session.commit()
+        values = dict(flask.session)
     with client.session_transaction() as session:
-        session["user_id"], session["epoch"] = user_id, epoch
+        session.update(values)
 
 
 def test_fiscal_gets_403(app, client, demo):

@@ -54,12 +54,13 @@ def _user_from_bearer():
 
 def _user_from_session():
     from ..modules.accounts.models import User
+    from .sessions import session_user_id
 
-    user_id = session.get("user_id")
-    if not user_id:
+    if not session.get("user_id"):
         return None
-    user = db.session.get(User, user_id)
-    # A password change or deactivation invalidates sessions through the session epoch.
+    user_id = session_user_id()  # the server-side session row: open, not idle, not too old
+    user = db.session.get(User, user_id) if user_id else None
+    # A password change or deactivation invalidates sessions through the session epoch too.
     if user is None or session.get("epoch") != user.session_epoch:
         session.clear()
         return None

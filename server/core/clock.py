@@ -2,7 +2,7 @@
 local date (America/Cuiaba for Mato Grosso), not the server's UTC date: between 20:00 and
 midnight in Cuiabá the UTC date is already tomorrow.
 """
-from datetime import date, datetime
+from datetime import date, datetime, timezone as _tz
 from zoneinfo import ZoneInfo
 
 from flask import current_app, has_app_context
@@ -21,3 +21,11 @@ def local_now() -> datetime:
 
 def local_today() -> date:
     return local_now().date()
+
+
+def isoformat_utc(moment: datetime) -> str:
+    """An instant for the API, always with its offset ("2026-01-01T12:00:00+00:00"). SQLite hands
+    stored timestamps back naive: they are UTC, and a phone must not read them as local time."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_tz.utc)
+    return moment.astimezone(_tz.utc).isoformat()

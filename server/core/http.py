@@ -1,12 +1,108 @@
-"""Request helpers shared by the JSON API."""
+"""Request helpers shared by every view: the JSON body, bounded integer arguments, safe redirects.
+
+Each turns a client's mistake into a clear 4xx naming the field, never a 500:
+- json_body(): nesting deeper than MAX_JSON_DEPTH (the parser would hit Python's recursion
+  limit at ~1,000 levels) and lone UTF-16 surrogates ("\\ud800", which no database or hash can
+  encode) are refused before any view sees the data;
+- int_arg(): a query-string integer within bounds (a 64-bit overflow reaches no database);
+- safe_redirect_target(): the one check for every `next` parameter and referrer we follow.
+"""
+import json
+import re
+from urllib.parse import urlsplit
+
 from flask import request
 
 from .errors import ApiError
 
+MAX_JSON_DEPTH = 32
+SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE_MESSAGE = "Contém um caractere inválido (surrogate UTF-16 isolado)."
+MAX_INT = 2**31 - 1  # ids and cursors are 32-bit integers on every database we run on
+_UNSET = object()
+_CACHE_KEY = "motofiscal.json_body"
+
+
+def _check_tree(data):
+    """Walk the parsed JSON without recursion: depth bound and no lone surrogates anywhere."""
+    stack = [(data, 1, "")]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise ApiError(400, "invalid_json",
+                               f"JSON aninhado demais (máximo {MAX_JSON_DEPTH} níveis).")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, sub in items:
+                name = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and SURROGATE.search(key):
+                    raise ApiError(400, "invalid_character", "Dados inválidos.", {name: [SURROGATE_MESSAGE]})
+                stack.append((sub, depth + 1, name))
+        elif isinstance(value, str) and SURROGATE.search(value):
+            raise ApiError(400, "invalid_character", "Dados inválidos.", {path or "_schema": [SURROGATE_MESSAGE]})
+
+
+def parsed_json():
+    """The request body parsed as JSON and checked (cached per request); None when it is not
+    JSON at all. Raises ApiError for JSON that is too deep or carries lone surrogates."""
+    # Cached in the WSGI environ: it belongs to this request (`g` may outlive it in tests).
+    cached = request.environ.get(_CACHE_KEY, _UNSET)
+    if cached is not _UNSET:
+        return cached
+    data = None
+    raw = request.get_data(cache=True)
+    if raw:
+        try:
+            data = json.loads(raw)
+        except RecursionError:
+            raise ApiError(400, "invalid_json",
+                           f"JSON aninhado demais (máximo {MAX_JSON_DEPTH} níveis).") from None
+        except ValueError:  # includes UnicodeDecodeError and JSONDecodeError
+            data = None
+    _check_tree(data)
+    request.environ[_CACHE_KEY] = data
+    return data
+
 
 def json_body():
     """The request's JSON object, or a 400 envelope that says so (never a 500)."""
-    data = request.get_json(silent=True)
+    data = parsed_json()
     if not isinstance(data, dict):
         raise ApiError(400, "invalid_json", "Envie um objeto JSON no corpo da requisição.")
     return data
+
+
+def int_arg(name, default=0, minimum=0, maximum=MAX_INT):
+    """An integer query-string argument within [minimum, maximum], else 422 naming it."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    text = raw.strip()
+    if not re.fullmatch(r"[+-]?\d{1,12}", text) or not minimum <= int(text) <= maximum:
+        message = f"Informe um número inteiro entre {minimum} e {maximum}."
+        raise ApiError(422, "validation_error", "Dados inválidos.", {name: [message]})
+    return int(text)
+
+
+# Browsers drop tab, CR and LF anywhere in a URL and read "\" as "/": "/\t/evil" becomes
+# "//evil", a link to another site. Any such character makes a target unsafe.
+_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\\]")
+
+
+def safe_redirect_target(target, default):
+    """`target` if it stays on this site (a path, or an absolute URL of this very host turned
+    into its path), else `default`. Used for every `next` parameter and referrer we follow."""
+    if not target or not isinstance(target, str) or _UNSAFE_CHARS.search(target):
+        return default
+    try:
+        parts = urlsplit(target)
+    except ValueError:
+        return default
+    if parts.scheme or parts.netloc:
+        if parts.scheme not in ("http", "https") or parts.netloc != request.host:
+            return default
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+        parts = urlsplit(target)
+    if not target.startswith("/") or target.startswith("//") or parts.netloc:
+        return default
+    return target

@@ -3,11 +3,10 @@
 core.errors renders every /api/ error by dumping ErrorSchema, and core.openapi documents the
 4xx answers with the same class, so the document cannot drift from what clients receive.
 """
-from datetime import timezone
-
 from marshmallow import Schema, fields, validate
 
 from . import validation  # noqa: F401  (pt-BR marshmallow messages before any field is built)
+from .clock import isoformat_utc
 
 
 class ErrorDetailSchema(Schema):
@@ -27,9 +26,7 @@ class UtcDateTime(fields.DateTime):
     """A timestamp stored in UTC, always sent with its offset (SQLite hands back naive values)."""
 
     def _serialize(self, value, attr, obj, **kwargs):
-        if value is not None and value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        return super()._serialize(value, attr, obj, **kwargs)
+        return None if value is None else isoformat_utc(value)
 
 
 class MunicipalitySlugPathSchema(Schema):

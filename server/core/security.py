@@ -3,10 +3,11 @@
 The JSON API under /api/ authenticates only with bearer tokens, never with the session cookie,
 so a cross-site form cannot ride on it; everything else that changes state needs a CSRF token.
 """
-from flask import request
+from flask import current_app, request
 
 from ..extensions import csrf
 from .errors import ApiError
+from .http import SURROGATE, parsed_json
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -28,6 +29,7 @@ CSP = "; ".join([
 
 
 NUL_MESSAGE = "A requisição contém um caractere inválido (NUL)."
+SURROGATE_MESSAGE = "A requisição contém um caractere inválido (surrogate UTF-16 isolado)."
 
 
 def _has_nul():
@@ -45,11 +47,27 @@ def _has_nul():
     return False
 
 
+def _has_surrogate():
+    """Lone UTF-16 surrogates cannot be encoded for the database, a hash or a header. Werkzeug
+    decodes URLs and forms with replacement characters, so this is a second line for values
+    that reach us already decoded."""
+    values = [request.path, *(k + v for k, v in request.args.items(multi=True))]
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        values += [k + v for k, v in request.form.items(multi=True)]
+    return any(SURROGATE.search(v) for v in values)
+
+
 def init_app(app):
     @app.before_request
     def _reject_nul():
         if _has_nul():
             raise ApiError(400, "invalid_character", NUL_MESSAGE)
+        if _has_surrogate():
+            raise ApiError(400, "invalid_character", SURROGATE_MESSAGE)
+        if request.is_json:
+            # Every JSON body is parsed once, here: too deep or with lone surrogates → 400
+            # on every endpoint, whether or not its view reads the body.
+            parsed_json()
 
     @app.before_request
     def _csrf():
@@ -63,4 +81,9 @@ def init_app(app):
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Permissions-Policy", "camera=(self), geolocation=(self)")
+        # Over HTTPS (directly or through a trusted proxy): browsers must never come back over
+        # plain HTTP. Not sent over HTTP, where it would mean nothing and could not be trusted.
+        max_age = current_app.config.get("HSTS_MAX_AGE") or 0
+        if request.is_secure and max_age > 0:
+            response.headers.setdefault("Strict-Transport-Security", f"max-age={int(max_age)}")
         return response

@@ -1,11 +1,12 @@
 """API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
-from flask import Blueprint, current_app, g
+from flask import Blueprint, g
 
 from ...core.audit import record
 from ...core.auth import api_auth, issue_api_token, utcnow
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, api_doc
-from ...extensions import db, limiter
+from ...core.ratelimit import login_limits
+from ...extensions import db
 from .models import Device, User
 from .schemas import LoginSchema, RevokedSchema, TokenSchema
 
@@ -13,7 +14,7 @@ bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
 
 
 @bp.post("/token")
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+@login_limits("username", "user")
 @api_doc(summary="Login: usuário e senha → token de acesso", body=LoginSchema,
          responses={200: TokenSchema, 401: ERROR, 429: ERROR},
          description="Com device_name, o aparelho é cadastrado e o token fica ligado a ele.")

@@ -1,23 +1,19 @@
 """Back-office login and logout (session cookie, CSRF, rate-limited)."""
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
 from ...core.audit import record
 from ...core.auth import utcnow
-from ...extensions import db, limiter
+from ...core.http import safe_redirect_target
+from ...core.ratelimit import login_limits
+from ...core.sessions import end_session, start_session
+from ...extensions import db
 from .models import User
 
 bp = Blueprint("accounts", __name__)
 
 
-def _safe_next(target):
-    # Only same-site relative paths: no open redirects.
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("backoffice.dashboard")
-
-
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
+@login_limits("username", "user")
 def login():
     error = None
     if request.method == "POST":
@@ -31,13 +27,11 @@ def login():
         elif user.role == "fiscal":
             error = "Fiscais usam o aplicativo de campo em /app/."
         else:
-            session.clear()
-            session["user_id"] = user.id
-            session["epoch"] = user.session_epoch
+            start_session(user)
             user.last_login_at = utcnow()
             record("login", "user", user.id, actor=user, municipality_id=user.municipality_id)
             db.session.commit()
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(safe_redirect_target(request.args.get("next"), url_for("backoffice.dashboard")))
     return render_template("accounts/login.html", error=error), (401 if error else 200)
 
 
@@ -45,7 +39,7 @@ def login():
 def logout():
     if g.get("user") is not None:
         record("logout", "user", g.user.id, municipality_id=g.user.municipality_id)
-        db.session.commit()
-    session.clear()
+    end_session("logout")  # the server forgets the session: a copied cookie is worthless now
+    db.session.commit()
     flash("Sessão encerrada.")
     return redirect(url_for("accounts.login"))

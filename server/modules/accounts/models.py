@@ -78,3 +78,19 @@ class FirstAccessCode(db.Model):
     used_at = db.Column(db.DateTime(timezone=True))
 
     user = db.relationship("User")
+
+
+class UserSession(db.Model):
+    """A back-office login, held on the server: the cookie carries only a random id, and this row
+    (its SHA-256) must exist, be open and be recent on every request. Logout, a password change or
+    a deactivation closes it, so a copied cookie stops working at once (core/sessions.py)."""
+    id = db.Column(db.Integer, primary_key=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=False, index=True)
+    token_hash = db.Column(db.String(64), nullable=False, unique=True)  # sha256 of the cookie's id
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    last_seen_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    ended_at = db.Column(db.DateTime(timezone=True))
+    # logout | idle | expired | password | deactivated
+    end_reason = db.Column(db.String(12))
+
+    user = db.relationship("User")

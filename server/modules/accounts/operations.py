@@ -2,6 +2,7 @@
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.errors import ApiError
+from ...core.sessions import end_user_sessions
 from ...extensions import db
 from .models import ApiToken, User
 
@@ -24,16 +25,20 @@ def create_user(municipality_id, data):
     return user
 
 
-def _revoke_tokens(user_id=None, device_id=None):
+def revoke_tokens(user_id=None, device_id=None):
+    """Revoke every live token of the user, or of the device. Returns how many. Caller commits."""
     query = ApiToken.query.filter(ApiToken.revoked_at.is_(None))
     query = query.filter(ApiToken.user_id == user_id) if user_id else query.filter(ApiToken.device_id == device_id)
-    for token in query:
+    tokens = query.all()
+    for token in tokens:
         token.revoked_at = utcnow()
+    return len(tokens)
 
 
 def set_password(user, password):
-    user.set_password(password)  # bumps session_epoch: open sessions end
-    _revoke_tokens(user_id=user.id)
+    user.set_password(password)  # bumps session_epoch
+    end_user_sessions(user.id, "password")
+    revoke_tokens(user_id=user.id)
     record("reset_password", "user", user.id, municipality_id=user.municipality_id)
     db.session.commit()
 
@@ -43,18 +48,25 @@ def set_active(user, active, reason):
     user.active = active
     user.session_epoch = (user.session_epoch or 0) + 1
     if not active:
-        _revoke_tokens(user_id=user.id)
+        end_user_sessions(user.id, "deactivated")
+        revoke_tokens(user_id=user.id)
     record("activate" if active else "deactivate", "user", user.id, before, _public(user), reason=reason,
            municipality_id=user.municipality_id)
     db.session.commit()
 
 
 def revoke_device(device, reason):
-    """A lost or stolen phone: its tokens stop working at once; it is wiped on next contact."""
+    """A lost or stolen phone: every token that can act for it stops working at once, and it is
+    wiped on next contact. That is the device's own tokens *and every other token of its user*:
+    a token issued without a device (or to another phone) carries the same powers, so leaving
+    it alive would be a way around the revocation (docs/ARCHITECTURE.md, "Devices"). The
+    fiscal signs in again on the phones they still hold."""
     if device.status == "revoked":
         raise ApiError(409, "already_revoked", "Este dispositivo já está revogado.")
     device.status = "revoked"
-    _revoke_tokens(device_id=device.id)
-    record("revoke", "device", device.id, {"status": "active"}, {"status": "revoked"}, reason=reason,
-           municipality_id=device.municipality_id)
+    ended = revoke_tokens(device_id=device.id)
+    if device.user_id is not None:
+        ended += revoke_tokens(user_id=device.user_id)
+    record("revoke", "device", device.id, {"status": "active"}, {"status": "revoked", "tokens_revoked": ended},
+           reason=reason, municipality_id=device.municipality_id)
     db.session.commit()

@@ -1,5 +1,8 @@
 """Municipal settings screens: fiscal unit values (UFIR/UFM/UPF…) and the audit log."""
+from decimal import Decimal
+
 from flask import flash, redirect, render_template, request, url_for
+from marshmallow import ValidationError, validates
 
 from ...core.audit import AuditLog
 from ...core.auth import scoped
@@ -20,6 +23,20 @@ UNIT_FIELDS = [
           attrs={"inputmode": "decimal"}),
     Field("source", "Ato que fixou o valor", required=True, hint="Ex.: Decreto municipal nº 12/2026."),
 ]
+
+# No fiscal unit is worth a million reais (UFIR ≈ R$ 1, UPF/MT ≈ R$ 250); the column holds
+# 10 integer digits. A bound far above any real value, far below what overflows the database.
+MAX_UNIT_VALUE = Decimal("1000000")
+
+
+class UnitValueForm(UnitValueSchema):
+    """The registry schema (NaN and Infinity already refused) plus an upper bound."""
+
+    @validates("value_brl")
+    def _bounded(self, value, **_):
+        if value > MAX_UNIT_VALUE:
+            raise ValidationError("O valor deve ser menor que R$ 1.000.000,00.")
+
 
 AUDIT_ENTITIES = {
     "permit": "Permissão", "operator": "Operador", "vehicle": "Veículo", "company": "Empresa",
@@ -44,7 +61,7 @@ def unit_values():
         # Brazilian decimal comma: "1.234,5678" → "1234.5678".
         if "," in raw.get("value_brl", ""):
             raw["value_brl"] = raw["value_brl"].replace(".", "").replace(",", ".")
-        data, errors = load(UnitValueSchema(), UNIT_FIELDS, raw=raw)
+        data, errors = load(UnitValueForm(), UNIT_FIELDS, raw=raw)
         if errors is None:
             _, errors = run(add_unit_value, municipality(), data)
             if errors is None:

@@ -9,13 +9,13 @@
 import base64
 import io
 from datetime import datetime, timezone
-from urllib.parse import urlparse
 
 from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request,
                    send_file, url_for)
 
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
+from ...core.http import safe_redirect_target
 from ...core.openapi import NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
 from ...extensions import limiter
@@ -67,11 +67,7 @@ def trust(slug, query):
 
 def _back(default):
     """Return to the page the form came from, same origin only."""
-    target = request.form.get("next") or request.referrer or default
-    parsed = urlparse(target)
-    if parsed.netloc and parsed.netloc != request.host:
-        return redirect(default)
-    return redirect(target)
+    return redirect(safe_redirect_target(request.form.get("next") or request.referrer, default))
 
 
 @bp.post("/bo/permits/<int:permit_id>/credential")

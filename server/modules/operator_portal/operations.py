@@ -14,6 +14,7 @@ from ...core.auth import hash_token, issue_api_token, utcnow
 from ...core.errors import ApiError
 from ...extensions import db
 from ..accounts.models import FirstAccessCode, User
+from ..accounts.operations import revoke_tokens
 from ..credentials.models import Credential
 from ..registry.models import (PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality, Permit,
                                permit_drivers)
@@ -45,10 +46,13 @@ def ensure_operator_user(operator):
 
 
 def create_operator_access(operator, ttl_hours=CODE_TTL_HOURS):
-    """Account + a fresh first-access code (earlier unused codes stop working). Returns the
-    code text, to be handed to the operator once; only its hash is kept. Caller commits."""
+    """Account + a fresh first-access code (earlier unused codes stop working, and so does the
+    token of the phone activated with an earlier code: a new code is asked for when the phone
+    is lost or changed). Returns the code text, to be handed to the operator once; only its
+    hash is kept. Caller commits."""
     user = ensure_operator_user(operator)
     now = utcnow()
+    ended = revoke_tokens(user_id=user.id)
     db.session.execute(update(FirstAccessCode)
                        .where(FirstAccessCode.user_id == user.id, FirstAccessCode.used_at.is_(None))
                        .values(expires_at=now)
@@ -56,7 +60,8 @@ def create_operator_access(operator, ttl_hours=CODE_TTL_HOURS):
     text = new_code()
     db.session.add(FirstAccessCode(user_id=user.id, code_hash=hash_token(normalize_code(text)),
                                    created_at=now, expires_at=now + timedelta(hours=ttl_hours)))
-    record("first_access_code_issued", "user", user.id, municipality_id=user.municipality_id)
+    record("first_access_code_issued", "user", user.id, after={"tokens_revoked": ended},
+           municipality_id=user.municipality_id)
     return text
 
 

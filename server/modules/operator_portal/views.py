@@ -1,10 +1,10 @@
 """Thin handlers: parse → check access → operation → JSON."""
-from flask import current_app, g, send_from_directory
+from flask import g, send_from_directory
 
 from ...core.auth import api_auth
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, api_doc
-from ...extensions import limiter
+from ...core.ratelimit import login_limits
 from ..registry.models import Municipality
 from ..registry.photos import photos_root
 from . import operations
@@ -22,7 +22,7 @@ def municipalities():
 
 
 @bp.post("/activate")
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
+@login_limits("municipality", "activation")
 @api_doc(summary="Primeiro acesso do operador: código → token", body=ActivateSchema,
          responses={200: ActivatedSchema, 429: ERROR})
 def activate(body):

@@ -9,45 +9,29 @@ import io
 from pathlib import Path
 
 from flask import current_app
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 from ...core.audit import record
-from ...core.errors import ApiError
+from ...core.images import open_upload
 from ...extensions import db
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 PHOTO_SIZE = (600, 800)  # 3:4 portrait
-ACCEPTED_FORMATS = {"JPEG", "PNG", "WEBP"}
+ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
 
 
 def photos_root() -> Path:
     return Path(current_app.instance_path) / "photos"
 
 
-def _refuse(message):
-    return ApiError(422, "validation_error", "Dados inválidos.", {"photo": [message]})
-
-
 def normalize_photo(data: bytes) -> bytes:
-    """Uploaded bytes → the stored JPEG bytes. Raises ApiError naming the field."""
-    if not data:
-        raise _refuse("Escolha um arquivo de foto.")
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise _refuse("Foto grande demais (máximo 8 MB).")
-    try:
-        with Image.open(io.BytesIO(data)) as probe:
-            kind = probe.format
-            probe.verify()
-        if kind not in ACCEPTED_FORMATS:
-            raise _refuse("Envie uma foto JPEG, PNG ou WebP.")
-        with Image.open(io.BytesIO(data)) as img:
-            img = ImageOps.exif_transpose(img).convert("RGB")
-            img = ImageOps.fit(img, PHOTO_SIZE, method=Image.Resampling.LANCZOS, centering=(0.5, 0.35))
-            out = io.BytesIO()
-            img.save(out, "JPEG", quality=85, optimize=True)
-            return out.getvalue()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise _refuse("O arquivo não é uma imagem válida.") from None
+    """Uploaded bytes → the stored JPEG bytes. Raises ApiError naming the field (413 for an
+    image over the pixel limit, refused before its pixels are decoded: core.images)."""
+    img = open_upload(data, field="photo", max_bytes=MAX_UPLOAD_BYTES, formats=ACCEPTED_FORMATS)
+    img = ImageOps.fit(img, PHOTO_SIZE, method=Image.Resampling.LANCZOS, centering=(0.5, 0.35))
+    out = io.BytesIO()
+    img.save(out, "JPEG", quality=85, optimize=True)
+    return out.getvalue()
 
 
 def store_operator_photo(operator, data: bytes, actor=None):

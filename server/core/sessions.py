@@ -1,0 +1,105 @@
+"""Back-office sessions that really end.
+
+The signed cookie carries a random session id (`sid`); the server keeps only its SHA-256 in
+`accounts.UserSession`. Every request checks that row: open (not logged out), used within
+SESSION_IDLE_MINUTES and younger than SESSION_MAX_HOURS. Logout closes the row, so a copied
+cookie is worthless afterwards. A password change or deactivation closes every row of the user
+(and still bumps User.session_epoch, kept in the cookie as a second check).
+
+The cookie is Secure whenever the request came over HTTPS (SESSION_COOKIE_SECURE = None, the
+default; True/False force it), so nobody has to remember to turn it on in production.
+"""
+from datetime import timedelta
+
+from flask import current_app, has_request_context, request, session
+from flask.sessions import SecureCookieSessionInterface
+
+from ..extensions import db
+from .auth import _aware, hash_token, new_token, utcnow
+
+TOUCH_EVERY = timedelta(minutes=1)  # last_seen_at is written at most once a minute per session
+
+
+def _limits():
+    config = current_app.config
+    return timedelta(minutes=config["SESSION_IDLE_MINUTES"]), timedelta(hours=config["SESSION_MAX_HOURS"])
+
+
+def start_session(user):
+    """Log `user` in: a fresh session id in a fresh cookie (no fixation). Caller commits."""
+    from ..modules.accounts.models import UserSession
+
+    session.clear()
+    sid = new_token()
+    now = utcnow()
+    db.session.add(UserSession(user_id=user.id, token_hash=hash_token(sid), created_at=now, last_seen_at=now))
+    session.permanent = True  # the cookie itself expires with the absolute lifetime
+    session["sid"] = sid
+    session["user_id"] = user.id
+    session["epoch"] = user.session_epoch
+
+
+def _current_row():
+    from ..modules.accounts.models import UserSession
+
+    sid = session.get("sid")
+    if not isinstance(sid, str) or not sid:
+        return None
+    return UserSession.query.filter_by(token_hash=hash_token(sid)).first()
+
+
+def _close(row, reason, now=None):
+    row.ended_at = now or utcnow()
+    row.end_reason = reason
+
+
+def session_user_id():
+    """The user id of a live session, or None (an ended, idle or too old session is closed and
+    the cookie cleared). Writes last_seen_at at most once a minute."""
+    row = _current_row()
+    if row is None or row.ended_at is not None or row.user_id != session.get("user_id"):
+        session.clear()
+        return None
+    now = utcnow()
+    idle, absolute = _limits()
+    reason = ("expired" if now - _aware(row.created_at) > absolute
+              else "idle" if now - _aware(row.last_seen_at) > idle else None)
+    if reason:
+        _close(row, reason, now)
+        db.session.commit()
+        session.clear()
+        return None
+    if now - _aware(row.last_seen_at) > TOUCH_EVERY:
+        row.last_seen_at = now
+        db.session.commit()
+    return row.user_id
+
+
+def end_session(reason="logout"):
+    """Close the current session on the server and clear the cookie. Caller commits."""
+    row = _current_row()
+    if row is not None and row.ended_at is None:
+        _close(row, reason)
+    session.clear()
+
+
+def end_user_sessions(user_id, reason):
+    """Close every open session of a user (password change, deactivation). Caller commits."""
+    from ..modules.accounts.models import UserSession
+
+    now = utcnow()
+    for row in UserSession.query.filter_by(user_id=user_id, ended_at=None):
+        _close(row, reason, now)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    def get_cookie_secure(self, app):
+        configured = app.config.get("SESSION_COOKIE_SECURE")
+        if configured is None:
+            return has_request_context() and request.is_secure
+        return bool(configured)
+
+
+def init_app(app):
+    app.session_interface = SessionInterface()
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=app.config["SESSION_MAX_HOURS"])
