@@ -37,7 +37,8 @@ def wants_json() -> bool:
 
 
 def envelope(status, code, message, fields=None):
-    body = {"error": {"code": code, "message": message, "fields": fields or {}}}
+    from .schemas import ErrorSchema  # the schema the OpenAPI document shows for every 4xx
+    body = ErrorSchema().dump({"error": {"code": code, "message": message, "fields": fields or {}}})
     return jsonify(body), status
 
 
@@ -79,7 +80,10 @@ def init_app(app):
     @app.errorhandler(HTTPException)
     def _http_error(err):
         code = (err.name or "error").lower().replace(" ", "_")
-        return _render(err.code, code, MESSAGES_PT.get(err.code, err.description or "Erro."))
+        body, status = _render(err.code, code, MESSAGES_PT.get(err.code, err.description or "Erro."))
+        # Keep what the exception says about itself: Allow on a 405 (RFC 9110), Retry-After…
+        headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
+        return body, status, headers
 
     @app.errorhandler(Exception)
     def _unexpected(err):  # pragma: no cover - exercised only by real bugs

@@ -15,12 +15,15 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
-from ...core.http import int_arg, safe_redirect_target
+from ...core.http import safe_redirect_target
+from ...core.openapi import NoContent, api_doc
+from ...core.schemas import MunicipalitySlugPathSchema
 from ...extensions import limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Permit
 from ..registry.photos import photos_root
 from . import operations as ops
 from .models import Credential
+from .schemas import TrustDataSchema, TrustQuerySchema
 from .render import card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
 from .verifier import prepare_trust, verify
 
@@ -42,15 +45,18 @@ def _inject():
 
 @bp.get("/api/v1/trust/<slug>")
 @api_auth("fiscal", "admin", "backoffice")
-def trust(slug):
+@api_doc(summary="Chaves e lista de status dos crachás (delta desde o cursor), com ETag",
+         path=MunicipalitySlugPathSchema, query=TrustQuerySchema,
+         responses={200: TrustDataSchema, 304: NoContent})
+def trust(slug, query):
     muni = check_municipality_slug(slug)
-    cursor = int_arg("cursor", default=0)
+    cursor = query["cursor"]
     etag = f"{ops.trust_state_tag(muni)}-{cursor}"
     if request.if_none_match.contains(etag):
         # Nothing changed: the device may treat its data as current as of this response's Date.
         response = current_app.response_class(status=304)
     else:
-        response = jsonify(ops.trust_data(muni, cursor))
+        response = jsonify(TrustDataSchema().dump(ops.trust_data(muni, cursor)))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "private, no-cache"
     response.headers["Date"] = datetime.now(timezone.utc).strftime("%a, %d %b %Y %H:%M:%S GMT")

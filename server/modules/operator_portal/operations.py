@@ -147,7 +147,7 @@ def badge_for(user):
         "plate": permit.vehicle.plate if permit and permit.vehicle else None,
         "status": permit.status if permit else None,
         "status_label": PERMIT_STATUS_LABELS.get(permit.status) if permit else None,
-        "valid_until": permit.valid_until.isoformat() if permit else None,
+        "valid_until": permit.valid_until if permit else None,
         "credential_payload": credential.payload if credential else None,
         "credential_serial": credential.serial if credential else None,
         "autos": autos_for(operator),

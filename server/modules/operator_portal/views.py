@@ -2,18 +2,19 @@
 from flask import g, send_from_directory
 
 from ...core.auth import api_auth
-from ...core.clock import isoformat_utc
 from ...core.errors import ApiError
-from ...core.http import json_body
+from ...core.openapi import ERROR, Binary, api_doc
 from ...core.ratelimit import login_limits
 from ..registry.models import Municipality
 from ..registry.photos import photos_root
 from . import operations
 from .blueprint import bp
-from .schemas import ActivateSchema
+from .schemas import ActivatedSchema, ActivateSchema, BadgeSchema, MunicipalityPublicSchema
 
 
 @bp.get("/municipalities")
+@api_doc(summary="Municípios atendidos (lista pública para o primeiro acesso)",
+         responses={200: MunicipalityPublicSchema(many=True)})
 def municipalities():
     """Public list for the first-access form (names only)."""
     rows = Municipality.query.order_by(Municipality.name).all()
@@ -22,20 +23,23 @@ def municipalities():
 
 @bp.post("/activate")
 @login_limits("municipality", "activation")
-def activate():
-    data = ActivateSchema().load(json_body())
-    text, token = operations.activate(data["municipality"], data["code"])
-    return {"token": text, "expires_at": isoformat_utc(token.expires_at)}
+@api_doc(summary="Primeiro acesso do operador: código → token", body=ActivateSchema,
+         responses={200: ActivatedSchema, 429: ERROR})
+def activate(body):
+    text, token = operations.activate(body["municipality"], body["code"])
+    return {"token": text, "expires_at": token.expires_at}
 
 
 @bp.get("/me")
 @api_auth("operator")
+@api_doc(summary="O crachá digital do operador", responses={200: BadgeSchema})
 def me():
     return operations.badge_for(g.user)
 
 
 @bp.get("/photo")
 @api_auth("operator")
+@api_doc(summary="A foto do operador (JPEG)", responses={200: Binary("image/jpeg"), 404: ERROR})
 def photo():
     operator = g.user.operator
     if operator is None or not operator.photo_path:
