@@ -22,6 +22,9 @@ DEFAULTS = {
     # Freshness limit of a device's reference data; older data gives DESCONHECIDO, never VÁLIDO.
     "TRUST_DATA_MAX_AGE_HOURS": 72,
     "TIMEZONE": "America/Cuiaba",
+    # Address printed in every crachá's QR (https://host[:port], no path): the public page that
+    # any phone camera opens. Set it in production; crachás keep the address they were issued with.
+    "PUBLIC_BASE_URL": "http://localhost:5000",
 }
 
 # Environment variables read on top of the instance config (name -> config key).
@@ -32,6 +35,7 @@ ENV_KEYS = {
     "RATELIMIT_STORAGE_URI": "RATELIMIT_STORAGE_URI",
     "TRUST_DATA_MAX_AGE_HOURS": "TRUST_DATA_MAX_AGE_HOURS",
     "TIMEZONE": "TIMEZONE",
+    "PUBLIC_BASE_URL": "PUBLIC_BASE_URL",
 }
 
 

@@ -6,7 +6,7 @@ import os
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from PIL import Image
 
@@ -99,13 +99,19 @@ def test_permit_status_changes_reach_the_status_list(app, demo, runner):
     runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
     with app.app_context():
         permit = _active_permit()
-        payload = ops.issue_credential(permit).payload
+        credential = ops.issue_credential(permit)
+        payload, serial = credential.payload, str(credential.serial)
         change_permit_status(permit, "suspend", "Infração grave")
-        entry = StatusListEntry.query.order_by(StatusListEntry.id.desc()).first()
-        assert (entry.kind, entry.ref, entry.status) == ("permit", permit.number, "suspenso")
+        # The crachá follows its permit in the status list too (issue 10).
+        entries = StatusListEntry.query.order_by(StatusListEntry.id.desc()).limit(2).all()
+        assert [(e.kind, e.ref, e.status) for e in reversed(entries)] == [
+            ("permit", permit.number, "suspenso"), ("credential", serial, "suspenso")]
     assert _verify_now(app, payload)["verdict"] == "SUSPENSO"
     with app.app_context():
         change_permit_status(db.session.get(Permit, permit.id), "reinstate", "Prazo cumprido")
+        entries = StatusListEntry.query.order_by(StatusListEntry.id.desc()).limit(2).all()
+        assert [(e.kind, e.ref, e.status) for e in reversed(entries)] == [
+            ("permit", permit.number, "ativo"), ("credential", serial, "active")]
     assert _verify_now(app, payload)["verdict"] == "VÁLIDO"
 
 
@@ -153,14 +159,15 @@ def test_public_page_shows_no_personal_data(app, demo, client, runner):
         operator = permit.main_driver
         cpf, address, name, blood = operator.cpf, operator.address, operator.name, operator.blood_type
         plate = permit.vehicle.plate
-    page = client.get("/v/" + quote(payload, safe=""))
+    assert payload.startswith("HTTP://LOCALHOST:5000/V/")  # the QR opens the page (PUBLIC_BASE_URL)
+    page = client.get(urlsplit(payload).path)
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "VÁLIDO" in html and name in html and permit.number in html and plate in html
     assert cpf not in html and cpf[:3] + "." not in html
     assert not address or address not in html
     assert "sangu" not in html.lower() and (blood is None or f">{blood}<" not in html)
-    forged = client.get("/v/" + quote(payload[:-3] + "AAA", safe="")).get_data(as_text=True)
+    forged = client.get(urlsplit(payload).path[:-3] + "AAA").get_data(as_text=True)
     assert "INVÁLIDO" in forged and name not in forged
     assert "INVÁLIDO" in client.get("/v/garbage").get_data(as_text=True)
 
