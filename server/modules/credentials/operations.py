@@ -159,12 +159,31 @@ def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
     if key.status == "revoked":
         raise ApiError(409, "already_revoked", "Chave já revogada.")
     before = {"status": key.status}
+    key_file = key.private_key_file
     key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
-    keystore.destroy_private_key(key.private_key_file)
     append_status(municipality.id, "key", kid, "revoked", reason)
     record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
            municipality_id=municipality.id, actor=actor)
-    db.session.commit()
+    # Database and key file succeed or fail together (issue 8): database errors surface at the
+    # flush before the file is touched; a file error undoes the database; a failed commit brings
+    # the file back.
+    try:
+        db.session.flush()
+        parked = keystore.park_private_key(key_file)
+    except OSError as err:
+        db.session.rollback()
+        raise ApiError(500, "key_file_error",
+                       f"Não foi possível retirar o arquivo da chave ({err.strerror}); nada foi alterado.") from None
+    except Exception:
+        db.session.rollback()
+        raise
+    try:
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        keystore.unpark_private_key(parked)
+        raise
+    keystore.delete_parked_key(parked)
     return key
 
 
