@@ -164,6 +164,7 @@ def _photo_data_uri(operator):
     return "data:image/jpeg;base64," + base64.b64encode(path.read_bytes()).decode()
 
 
+@bp.get("/V/", defaults={"code": ""})
 @bp.get("/V/<path:code>")
 @limiter.limit("60 per minute")
 def public_check_url(code):
@@ -189,7 +190,7 @@ def _public_check(payload):
         body = split_payload(payload)[1]
         muni = ops.municipality_by_ibge(body.ibge_code)
         if muni is None:
-            detail = "O código não corresponde a nenhum município atendido pelo Motofiscal."
+            detail = "Nenhum município que usa o Motofiscal emitiu este código."
     except CodecError as err:
         detail = REASONS[err.code][1]
     if muni is not None:
