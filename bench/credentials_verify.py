@@ -121,6 +121,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--permits", type=int, default=2000)
     args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None  # shared machines: say how busy
     fx = build(args.permits)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(fx, fh)
@@ -139,7 +140,9 @@ def main():
         "# Credential benchmark",
         "",
         f"Written by `bench/credentials_verify.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; "
-        f"CPU: {cpu} ({os.cpu_count()} logical). Do not edit by hand: re-run the script.",
+        f"CPU: {cpu} ({os.cpu_count()} logical), 1-minute load average at start "
+        f"{'unknown' if load is None else f'{load:.1f}'} (times grow with other work on the machine). "
+        "Do not edit by hand: re-run the script.",
         "",
         "## Payload size and QR version (error correction Q, alphanumeric mode)",
         "",
