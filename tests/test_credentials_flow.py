@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+import zxingcpp
 from PIL import Image
 
 from helpers import api_token, csrf_token, login
@@ -183,9 +184,14 @@ def test_back_office_issue_and_print(app, demo, client, runner):
     assert response.status_code == 302
     with app.app_context():
         credential = Credential.query.filter_by(permit_id=permit_id).one()
-        cid = credential.id
+        cid, payload = credential.id, credential.payload
     png = client.get(f"/bo/credentials/{cid}/cracha.png")
     assert png.status_code == 200 and Image.open(io.BytesIO(png.data)).size == (1011, 638)
+    # The printed QR is the URL of the public page, as issued (zxing-cpp reads it back).
+    [qr] = [r for r in zxingcpp.read_barcodes(Image.open(io.BytesIO(png.data)),
+                                               formats=zxingcpp.BarcodeFormat.QRCode)]
+    assert qr.text == payload and qr.text.startswith("HTTP://LOCALHOST:5000/V/")
+    assert (qr.ec_level, int(qr.extra["Version"])) == ("Q", 9)
     assert client.get(f"/bo/credentials/{cid}/adesivos.pdf").data.startswith(b"%PDF")
     assert client.get(f"/bo/credentials/{cid}/segredo.txt").status_code == 404
     response = client.post(f"/bo/credentials/{cid}/revoke", data={"reason": "extravio", "csrf_token": token})
@@ -238,3 +244,19 @@ def test_cli_verify_reports_malformed_payloads(app, demo, runner):
     for text, code in (("HC1:ABC", "bad_prefix"), ("MF1:abc", "bad_base45"), ("", "empty")):
         result = _cli_verify(runner, text)
         assert (result["verdict"], result["reason_code"]) == ("INVÁLIDO", code)
+
+
+def test_crachás_carry_the_configured_public_address(app, demo, client, monkeypatch, tmp_path):
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://motofiscal.sapezal.mt.gov.br")
+    from server import create_app
+    configured = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                             "SECRET_KEY": "x"})
+    assert configured.config["PUBLIC_BASE_URL"] == "https://motofiscal.sapezal.mt.gov.br"
+    configured.instance_path = app.instance_path
+    with configured.app_context():
+        ops.create_key(Municipality.query.filter_by(slug="sapezal").one())
+        payload = ops.issue_credential(_active_permit("sapezal")).payload
+    assert payload.startswith("HTTPS://MOTOFISCAL.SAPEZAL.MT.GOV.BR/V/")
+    # Whatever the host, the page answers on its upper-case path.
+    page = configured.test_client().get(urlsplit(payload).path).get_data(as_text=True)
+    assert '<span class="n">VÁLIDO</span>' in page
