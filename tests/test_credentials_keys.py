@@ -13,6 +13,7 @@ from server.modules.credentials import keys as keystore
 from server.modules.credentials import operations as ops
 from server.modules.credentials.codec import split_payload
 from server.modules.credentials.models import IssuerKey, StatusListEntry
+from server.modules.credentials.schemas import KeyIndexSchema, PublicKeysSchema
 from server.modules.credentials.signing import b64url_decode, load_public
 from server.modules.registry.models import Municipality, Permit
 from server.core.audit import AuditLog
@@ -113,6 +114,7 @@ def test_public_keys_are_published_with_history_and_cache_headers(app, demo, cli
     assert response.headers["Cache-Control"] == "public, max-age=600"
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     data = response.json
+    assert PublicKeysSchema().validate(data) == {}  # the documented shape
     assert data["municipality"] == {"ibge_code": 5106307, "slug": "paranatinga", "name": "Paranatinga", "uf": "MT"}
     assert data["algorithm"] == "Ed25519"
     assert [(k["kid"], k["status"]) for k in data["keys"]] == [(1, "revoked"), (2, "active")]
@@ -127,6 +129,7 @@ def test_public_keys_are_published_with_history_and_cache_headers(app, demo, cli
 
     # The IBGE code in the payload finds the same document, and the index maps codes to slugs.
     assert client.get(f"/api/v1/keys/{body.ibge_code}").json == data
+    assert KeyIndexSchema().validate(client.get("/api/v1/keys").json) == {}
     index = client.get("/api/v1/keys").json["municipalities"]
     assert {m["ibge_code"]: m["keys_url"] for m in index}[5106307] == "/api/v1/keys/paranatinga"
 

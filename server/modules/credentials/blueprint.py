@@ -28,6 +28,7 @@ from ..registry.models import Municipality
 from . import operations as ops
 from .codec import PREFIX, CodecError, split_payload, url_prefix
 from .models import Credential, IssuerKey
+from .schemas import KeyIndexSchema, PublicKeysSchema
 from .render import card_pdf_bytes, card_png_bytes, check_public_base_url, sticker_sheet_pdf_bytes
 from .verifier import INVALIDO, REASONS, prepare_trust, verify
 
@@ -249,15 +250,14 @@ def _municipality_ref(muni):
 def public_key_index():
     """Every municipality served, by IBGE code (the payload's bytes 2-4), with its keys' address."""
     munis = Municipality.query.order_by(Municipality.ibge_code).all()
-    return _cacheable_json({"municipalities": [
-        {**_municipality_ref(m), "keys_url": url_for("credentials.public_keys", ref=m.slug)} for m in munis]})
+    return _cacheable_json(KeyIndexSchema().dump({"municipalities": [
+        {**_municipality_ref(m), "keys_url": url_for("credentials.public_keys", ref=m.slug)} for m in munis]}))
 
 
 @bp.get("/api/v1/keys/<ref>")
 @limiter.limit("120 per minute")
 def public_keys(ref):
     """A municipality's current and past issuer public keys, by slug or 7-digit IBGE code."""
-    muni = None
     if ref.isascii() and ref.isdigit() and len(ref) <= 7:
         muni = ops.municipality_by_ibge(int(ref))
     else:
@@ -265,11 +265,11 @@ def public_keys(ref):
     if muni is None:
         raise ApiError(404, "not_found", "Município não atendido.")
     keys = IssuerKey.query.filter_by(municipality_id=muni.id).order_by(IssuerKey.kid).all()
-    return _cacheable_json({
+    return _cacheable_json(PublicKeysSchema().dump({
         "municipality": _municipality_ref(muni),
         "algorithm": "Ed25519",
         "keys": [{"kid": k.kid, "public_key": k.public_key, "status": k.status,
                   "valid_from": ops.iso_utc(k.created_at),
                   # Signs nothing after this; still verifies what it signed (unless revoked).
                   "valid_until": ops.iso_utc(k.revoked_at or k.retired_at) if (k.revoked_at or k.retired_at) else None}
-                 for k in keys]})
+                 for k in keys]}))
