@@ -6,7 +6,7 @@ import os
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import zxingcpp
 from PIL import Image

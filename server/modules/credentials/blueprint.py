@@ -22,14 +22,13 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
 from ...extensions import limiter
-from ..registry.models import PERMIT_STATUS_LABELS, Permit
+from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
 from ..registry.photos import photos_root
-from ..registry.models import Municipality
 from . import operations as ops
 from .codec import PREFIX, CodecError, split_payload, url_prefix
 from .models import Credential, IssuerKey
-from .schemas import KeyIndexSchema, PublicKeysSchema
 from .render import card_pdf_bytes, card_png_bytes, check_public_base_url, sticker_sheet_pdf_bytes
+from .schemas import KeyIndexSchema, PublicKeysSchema
 from .verifier import INVALIDO, REASONS, prepare_trust, verify
 
 bp = Blueprint("credentials", __name__)
@@ -135,11 +134,11 @@ def print_file(credential_id, filename):
     credential = get_scoped_or_404(Credential, credential_id)
     if filename not in PRINT_FILES:
         raise ApiError(404, "not_found")
-    if ops.effective_status(credential) != "active":
+    status = ops.effective_status(credential)
+    if status != "active":
         # A crachá follows its permit: nothing to print for a suspended or cassado one (issue 10).
         raise ApiError(409, "credential_not_valid",
-                       f"Crachá série {credential.serial}: {ops.EFFECTIVE_LABELS[ops.effective_status(credential)]}. "
-                       "Não há o que imprimir.")
+                       f"Crachá série {credential.serial}: {ops.EFFECTIVE_LABELS[status]}. Não há o que imprimir.")
     make, mimetype = PRINT_FILES[filename]
     response = send_file(io.BytesIO(make(ops.card_data(credential))), mimetype=mimetype,
                          download_name=f"{credential.serial:06d}-{filename}")

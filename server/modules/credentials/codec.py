@@ -1,7 +1,7 @@
 """Credential QR payload: the same signed body in one of two envelopes.
 
     URL form (issued now):  HTTPS://HOST/V/ + base32(body || Ed25519 signature over body)
-    MF1 form (until 2026):  MF1: + base45(body || signature) — still verifies until those expire
+    MF1 form (first format): MF1: + base45(body || signature) — verifies until those crachás expire
 
 The URL form is what any phone camera opens (the public page); scheme and host are
 case-insensitive and not signed, the path "/V/" and the base32 code are exact. Every character of
