@@ -157,3 +157,20 @@ def test_trust_data_lists_every_key_ever_used(app, demo):
         data = ops.trust_data(_muni())
         assert [(k["kid"], k["status"]) for k in data["keys"]] == [(1, "retired"), (2, "retired"), (3, "active")]
         assert datetime.now(timezone.utc) >= datetime.fromisoformat(data["generated_at"].replace("Z", "+00:00"))
+
+
+def test_a_signer_restoring_the_file_during_the_revocation_does_not_keep_it(app, demo):
+    """Another process loads the key between park and commit (the database still said active):
+    it restores the file; once the revocation commits, that file goes too."""
+    with app.app_context():
+        ops.create_key(_muni())
+        _, _, _, path = _key_state()
+        relative = IssuerKey.query.filter_by(kid=1).first().private_key_file
+
+        def concurrent_signer(session):
+            keystore.load_private_key(relative)  # what issue_credential does elsewhere
+
+        event.listen(db.session, "before_commit", concurrent_signer, once=True)
+        ops.revoke_key(_muni(), 1, "notebook furtado")
+        assert not path.exists() and not list(path.parent.glob("*.revoking"))
+        assert _key_state()[0] == "revoked"

@@ -90,8 +90,11 @@ def unpark_private_key(parked: Path | None) -> None:
         os.rename(parked, parked.with_name(parked.name[:-len(PARKED_SUFFIX)]))
 
 
-def delete_parked_key(parked: Path | None) -> None:
-    """After the commit. Should the unlink fail, the file stays parked: no name the application
-    loads, and load_private_key never restores it because the database says revoked."""
-    if parked is not None:
-        parked.unlink(missing_ok=True)
+def delete_revoked_key(relative: str, parked: Path | None) -> None:
+    """After the commit: the parked file goes, and so does any file under the key's own name (a
+    signer in another process may have restored it while the revocation was still uncommitted,
+    see load_private_key). Should an unlink fail, what remains is a revoked key: the database
+    never lets it sign again."""
+    for path in (parked, keys_dir() / relative):
+        if path is not None:
+            path.unlink(missing_ok=True)

@@ -183,7 +183,7 @@ def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
         db.session.rollback()
         keystore.unpark_private_key(parked)
         raise
-    keystore.delete_parked_key(parked)
+    keystore.delete_revoked_key(key_file, parked)
     return key
 
 
