@@ -25,10 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from credentials_fixture import build  # noqa: E402
+from credentials_fixture import BASE_URL, build  # noqa: E402
 
-from server.modules.credentials.codec import MAX_PERMIT_NUMBER_LEN, Body, encode_body, make_payload  # noqa: E402
-from server.modules.credentials.render import qr_version  # noqa: E402
+from server.modules.credentials.codec import (  # noqa: E402
+    MAX_PERMIT_NUMBER_LEN, Body, encode_body, make_payload, make_url_payload)
+from server.modules.credentials.render import card_module_px, qr_version  # noqa: E402
 from server.modules.credentials.signing import generate, sign  # noqa: E402
 from server.modules.credentials.verifier import parse_time, prepare_trust, verify  # noqa: E402
 
@@ -49,12 +50,15 @@ def sizes():
                           (f"longest accepted, {MAX_PERMIT_NUMBER_LEN} chars", "X" * MAX_PERMIT_NUMBER_LEN)):
         body = encode_body(Body(kid=1, ibge_code=5106307, serial=123456, expires_on=date(2027, 12, 31),
                                 permit_number=number))
-        payload = make_payload(body, sign(key, body))
-        rows.append((label, len(body), len(payload), qr_version(payload)))
+        signature = sign(key, body)
+        url = make_url_payload(body, signature, BASE_URL)
+        legacy = make_payload(body, signature)
+        rows.append((label, len(body), len(url), qr_version(url), card_module_px(url) * 25.4 / 300,
+                     len(legacy), qr_version(legacy)))
     return rows
 
 
-def python_bench(fx):
+def python_bench(fx, label=None):
     t0 = time.perf_counter()
     trust = prepare_trust(fx["trust"])
     prepare_ms = (time.perf_counter() - t0) * 1000
@@ -117,6 +121,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--permits", type=int, default=2000)
     args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None  # shared machines: say how busy
     fx = build(args.permits)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(fx, fh)
@@ -124,6 +129,7 @@ def main():
     try:
         size_rows = sizes()
         py = python_bench(fx)
+        py_legacy = python_bench(build(args.permits, legacy=True))
         node = node_bench(fixture_path)
         chrome = chromium_bench(fx)
     finally:
@@ -134,17 +140,23 @@ def main():
         "# Credential benchmark",
         "",
         f"Written by `bench/credentials_verify.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; "
-        f"CPU: {cpu} ({os.cpu_count()} logical). Do not edit by hand: re-run the script.",
+        f"CPU: {cpu} ({os.cpu_count()} logical), 1-minute load average at start "
+        f"{'unknown' if load is None else f'{load:.1f}'} (times grow with other work on the machine). "
+        "Do not edit by hand: re-run the script.",
         "",
         "## Payload size and QR version (error correction Q, alphanumeric mode)",
         "",
-        "| permit number | body bytes | payload characters | QR version |",
-        "|---|---|---|---|",
-        *[f"| {label} | {body} | {chars} | {ver} |" for label, body, chars, ver in size_rows],
+        f"URL form: `{BASE_URL.upper()}/V/` ({len(BASE_URL) + 3} characters) + base32(body + 64-byte",
+        "Ed25519 signature), issued now. First form: `MF1:` + base45 of the same bytes (still verified).",
         "",
-        "Every payload is `MF1:` + base45(body + 64-byte Ed25519 signature). Version 7 at level Q holds",
-        "125 alphanumeric characters: permit numbers of up to 4 characters fit it, every longer one",
-        "(all real ones) takes version 8 (49 × 49 modules), the ceiling the render tests enforce.",
+        "| permit number | body bytes | URL characters | URL QR version | crachá module | MF1 characters | MF1 QR version |",
+        "|---|---|---|---|---|---|---|",
+        *[f"| {label} | {body} | {chars} | {ver} | {mm:.2f} mm | {lchars} | {lver} |"
+          for label, body, chars, ver, mm, lchars, lver in size_rows],
+        "",
+        "Version 10 at level Q holds 219 alphanumeric characters: the longest permit number (154",
+        "base32 characters) leaves 65 for `HTTPS://HOST/V/`, a host of up to ~54 characters",
+        "(checked at start-up, `render.check_public_base_url`). Crachá modules are whole 300-dpi dots.",
         "",
         f"## Verification time (decode + signature + status lookup), {args.permits} permits and "
         f"{args.permits} credentials in the trust data, {args.permits} distinct valid payloads",
@@ -153,7 +165,8 @@ def main():
         "scan after that. Browser timers are coarsened (≈0.1 ms without cross-origin isolation, hence",
         "medians of 0.000 ms), so the mean over all scans is the better figure there.",
         "",
-        f"- **Python** {py['python']} (pyca/cryptography): {fmt(py)}",
+        f"- **Python** {py['python']} (pyca/cryptography), URL form: {fmt(py)}",
+        f"- **Python**, first form (MF1 + base45): {fmt(py_legacy)}",
         f"- **Node** {node.get('node', '?')} WebCrypto Ed25519: {fmt(node.get('webcrypto', node))}",
         f"- **Node** @noble/ed25519 fallback: {fmt(node.get('noble', node))}",
         f"- **Chromium** ({chrome.get('user_agent', '?')}) WebCrypto Ed25519: {fmt(chrome.get('webcrypto', chrome))}",

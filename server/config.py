@@ -38,6 +38,9 @@ DEFAULTS = {
     # Freshness limit of a device's reference data; older data gives DESCONHECIDO, never VÁLIDO.
     "TRUST_DATA_MAX_AGE_HOURS": 72,
     "TIMEZONE": "America/Cuiaba",
+    # Address printed in every crachá's QR (https://host[:port], no path): the public page that
+    # any phone camera opens. Set it in production; crachás keep the address they were issued with.
+    "PUBLIC_BASE_URL": "http://localhost:5000",
 }
 
 # Environment variables read on top of the instance config (name -> config key).
@@ -56,6 +59,7 @@ ENV_KEYS = {
     "LOGIN_RATE_LIMIT": "LOGIN_RATE_LIMIT",
     "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT": "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT",
     "LOGIN_ACCOUNT_RATE_LIMIT": "LOGIN_ACCOUNT_RATE_LIMIT",
+    "PUBLIC_BASE_URL": "PUBLIC_BASE_URL",
 }
 
 # Keys whose default is None but whose environment value is a yes/no.

@@ -6,8 +6,9 @@ import os
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import urlsplit
 
+import zxingcpp
 from PIL import Image
 
 from helpers import api_token, csrf_token, login
@@ -99,13 +100,19 @@ def test_permit_status_changes_reach_the_status_list(app, demo, runner):
     runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
     with app.app_context():
         permit = _active_permit()
-        payload = ops.issue_credential(permit).payload
+        credential = ops.issue_credential(permit)
+        payload, serial = credential.payload, str(credential.serial)
         change_permit_status(permit, "suspend", "Infração grave")
-        entry = StatusListEntry.query.order_by(StatusListEntry.id.desc()).first()
-        assert (entry.kind, entry.ref, entry.status) == ("permit", permit.number, "suspenso")
+        # The crachá follows its permit in the status list too (issue 10).
+        entries = StatusListEntry.query.order_by(StatusListEntry.id.desc()).limit(2).all()
+        assert [(e.kind, e.ref, e.status) for e in reversed(entries)] == [
+            ("permit", permit.number, "suspenso"), ("credential", serial, "suspenso")]
     assert _verify_now(app, payload)["verdict"] == "SUSPENSO"
     with app.app_context():
         change_permit_status(db.session.get(Permit, permit.id), "reinstate", "Prazo cumprido")
+        entries = StatusListEntry.query.order_by(StatusListEntry.id.desc()).limit(2).all()
+        assert [(e.kind, e.ref, e.status) for e in reversed(entries)] == [
+            ("permit", permit.number, "ativo"), ("credential", serial, "active")]
     assert _verify_now(app, payload)["verdict"] == "VÁLIDO"
 
 
@@ -153,14 +160,15 @@ def test_public_page_shows_no_personal_data(app, demo, client, runner):
         operator = permit.main_driver
         cpf, address, name, blood = operator.cpf, operator.address, operator.name, operator.blood_type
         plate = permit.vehicle.plate
-    page = client.get("/v/" + quote(payload, safe=""))
+    assert payload.startswith("HTTP://LOCALHOST:5000/V/")  # the QR opens the page (PUBLIC_BASE_URL)
+    page = client.get(urlsplit(payload).path)
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "VÁLIDO" in html and name in html and permit.number in html and plate in html
     assert cpf not in html and cpf[:3] + "." not in html
     assert not address or address not in html
     assert "sangu" not in html.lower() and (blood is None or f">{blood}<" not in html)
-    forged = client.get("/v/" + quote(payload[:-3] + "AAA", safe="")).get_data(as_text=True)
+    forged = client.get(urlsplit(payload).path[:-3] + "AAA").get_data(as_text=True)
     assert "INVÁLIDO" in forged and name not in forged
     assert "INVÁLIDO" in client.get("/v/garbage").get_data(as_text=True)
 
@@ -176,9 +184,14 @@ def test_back_office_issue_and_print(app, demo, client, runner):
     assert response.status_code == 302
     with app.app_context():
         credential = Credential.query.filter_by(permit_id=permit_id).one()
-        cid = credential.id
+        cid, payload = credential.id, credential.payload
     png = client.get(f"/bo/credentials/{cid}/cracha.png")
     assert png.status_code == 200 and Image.open(io.BytesIO(png.data)).size == (1011, 638)
+    # The printed QR is the URL of the public page, as issued (zxing-cpp reads it back).
+    [qr] = [r for r in zxingcpp.read_barcodes(Image.open(io.BytesIO(png.data)),
+                                               formats=zxingcpp.BarcodeFormat.QRCode)]
+    assert qr.text == payload and qr.text.startswith("HTTP://LOCALHOST:5000/V/")
+    assert (qr.ec_level, int(qr.extra["Version"])) == ("Q", 9)
     assert client.get(f"/bo/credentials/{cid}/adesivos.pdf").data.startswith(b"%PDF")
     assert client.get(f"/bo/credentials/{cid}/segredo.txt").status_code == 404
     response = client.post(f"/bo/credentials/{cid}/revoke", data={"reason": "extravio", "csrf_token": token})
@@ -231,3 +244,19 @@ def test_cli_verify_reports_malformed_payloads(app, demo, runner):
     for text, code in (("HC1:ABC", "bad_prefix"), ("MF1:abc", "bad_base45"), ("", "empty")):
         result = _cli_verify(runner, text)
         assert (result["verdict"], result["reason_code"]) == ("INVÁLIDO", code)
+
+
+def test_crachás_carry_the_configured_public_address(app, demo, client, monkeypatch, tmp_path):
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://motofiscal.sapezal.mt.gov.br")
+    from server import create_app
+    configured = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                             "SECRET_KEY": "x"})
+    assert configured.config["PUBLIC_BASE_URL"] == "https://motofiscal.sapezal.mt.gov.br"
+    configured.instance_path = app.instance_path
+    with configured.app_context():
+        ops.create_key(Municipality.query.filter_by(slug="sapezal").one())
+        payload = ops.issue_credential(_active_permit("sapezal")).payload
+    assert payload.startswith("HTTPS://MOTOFISCAL.SAPEZAL.MT.GOV.BR/V/")
+    # Whatever the host, the page answers on its upper-case path.
+    page = configured.test_client().get(urlsplit(payload).path).get_data(as_text=True)
+    assert '<span class="n">VÁLIDO</span>' in page

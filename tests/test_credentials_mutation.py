@@ -1,19 +1,31 @@
-"""10,000 random mutations of valid payloads: none may verify as VÁLIDO."""
+"""10,000 random mutations of valid payloads, in both envelopes: none may verify as VÁLIDO.
+
+In the URL form only the code after "/V/" is mutated: scheme and host are not signed (any host
+verifies the same signed body, see docs/credentials.md), so changing them is not a forgery."""
 import json
 import random
 from pathlib import Path
 
+from server.modules.credentials.base32 import ALPHABET as B32, b32decode, b32encode
 from server.modules.credentials.base45 import ALPHABET, b45decode, b45encode
-from server.modules.credentials.codec import PREFIX
+from server.modules.credentials.codec import PREFIX, URL_PATH
 from server.modules.credentials.verifier import parse_time, prepare_trust, verify
 
 VECTORS = json.loads((Path(__file__).parent / "vectors/credentials/vectors.json").read_text())
 MAIN = VECTORS["groups"][0]
-VALID = [c["payload"] for c in MAIN["cases"] if c["expected"]["verdict"] == "VÁLIDO"]
-ALL_CHARS = ALPHABET + "abcxyz\n\t#&é"
+VALID = [c["payload"] for g in VECTORS["groups"][:2] for c in g["cases"]
+         if c["expected"]["verdict"] == "VÁLIDO"]
+ALL_CHARS = ALPHABET + B32 + "abcxyz\n\t#&é="
 
 
 def mutate(text: str, rng: random.Random) -> str:
+    if text.startswith(PREFIX):
+        return _mutate(text, rng, PREFIX, b45decode, b45encode)
+    cut = text.index(URL_PATH) + len(URL_PATH)
+    return text[:cut] + _mutate(text[cut:], rng, "", b32decode, b32encode)
+
+
+def _mutate(text: str, rng: random.Random, prefix, decode, encode) -> str:
     kind = rng.randrange(7)
     i = rng.randrange(len(text))
     if kind == 0:  # flip one bit of one character
@@ -26,11 +38,11 @@ def mutate(text: str, rng: random.Random) -> str:
         return text[:i] + text[i + 1:]
     if kind == 4:  # truncate
         return text[:i]
-    if kind == 5:  # flip 1-3 bits in the decoded bytes and re-encode: stays well-formed base45
-        raw = bytearray(b45decode(text[len(PREFIX):]))
+    if kind == 5:  # flip 1-3 bits in the decoded bytes and re-encode: stays well-formed
+        raw = bytearray(decode(text[len(prefix):]))
         for _ in range(rng.randint(1, 3)):
             raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
-        return PREFIX + b45encode(bytes(raw))
+        return prefix + encode(bytes(raw))
     j = rng.randrange(len(text))  # swap two characters
     chars = list(text)
     chars[i], chars[j] = chars[j], chars[i]

@@ -51,4 +51,4 @@ def test_key_files_of_an_earlier_database_are_never_overwritten(app, demo):
         assert key.kid == 1 and key.private_key_file != "sapezal/1.pem"
         assert old.read_bytes() == b"key of an earlier database"
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
-        assert issue_credential(permit).payload.startswith("MF1:")
+        assert issue_credential(permit).payload.startswith("HTTP://LOCALHOST:5000/V/")

@@ -22,7 +22,7 @@ def test_qr_payload_only_while_permit_is_ativo(client, app):
     with app.app_context():
         load_demo()  # the full demo: crachás were issued before suspensions and cassações
     active, _ = _activate(client, app, "ativo")
-    assert active["status"] == "ativo" and active["credential_payload"].startswith("MF1:")
+    assert active["status"] == "ativo" and active["credential_payload"].startswith("HTTP://LOCALHOST:5000/V/")
     suspended, had_credential = _activate(client, app, "suspenso")
     assert had_credential, "the suspended permit's crachá was issued while it was ativo"
     assert suspended["status"] == "suspenso" and suspended["credential_payload"] is None

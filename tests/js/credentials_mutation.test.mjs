@@ -1,15 +1,18 @@
-// 10,000 random mutations of valid payloads: none may verify as VÁLIDO in the JS verifier.
+// 10,000 random mutations of valid payloads, in both envelopes: none may verify as VÁLIDO in the
+// JS verifier. In the URL form only the code after "/V/" is mutated: scheme and host are not signed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { prepareTrust, verify } from '../../pwa/js/credentials/verify.js';
 import { ALPHABET, b45encode, b45decode } from '../../pwa/js/credentials/base45.js';
-import { PREFIX } from '../../pwa/js/credentials/body.js';
+import { ALPHABET as B32, b32encode, b32decode } from '../../pwa/js/credentials/base32.js';
+import { PREFIX, URL_PATH } from '../../pwa/js/credentials/body.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../vectors/credentials/vectors.json', import.meta.url)));
 const main = vectors.groups[0];
-const valid = main.cases.filter((c) => c.expected.verdict === 'VÁLIDO').map((c) => c.payload);
-const chars = ALPHABET + 'abcxyz\n\t#&é';
+const valid = vectors.groups.slice(0, 2).flatMap((g) => g.cases)
+  .filter((c) => c.expected.verdict === 'VÁLIDO').map((c) => c.payload);
+const chars = ALPHABET + B32 + 'abcxyz\n\t#&é=';
 
 function mulberry32(seed) {
   return () => {
@@ -21,6 +24,12 @@ function mulberry32(seed) {
 }
 
 function mutate(text, rand) {
+  if (text.startsWith(PREFIX)) return mutateCode(text, rand, PREFIX, b45decode, b45encode);
+  const cut = text.indexOf(URL_PATH) + URL_PATH.length;
+  return text.slice(0, cut) + mutateCode(text.slice(cut), rand, '', b32decode, b32encode);
+}
+
+function mutateCode(text, rand, prefix, decode, encode) {
   const int = (n) => Math.floor(rand() * n);
   const i = int(text.length);
   switch (int(7)) {
@@ -30,9 +39,9 @@ function mutate(text, rand) {
     case 3: return text.slice(0, i) + text.slice(i + 1);
     case 4: return text.slice(0, i);
     case 5: {
-      const raw = b45decode(text.slice(PREFIX.length));
+      const raw = decode(text.slice(prefix.length));
       for (let k = 1 + int(3); k > 0; k--) raw[int(raw.length)] ^= 1 << int(8);
-      return PREFIX + b45encode(raw);
+      return prefix + encode(raw);
     }
     default: {
       const a = [...text];

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as noble from '../../pwa/node_modules/@noble/ed25519/index.js';
 import { prepareTrust, verify, setNoble } from '../../pwa/js/credentials/verify.js';
 import { b45encode, b45decode } from '../../pwa/js/credentials/base45.js';
+import { b32encode, b32decode } from '../../pwa/js/credentials/base32.js';
 
 setNoble(noble);
 const vectors = JSON.parse(readFileSync(new URL('../vectors/credentials/vectors.json', import.meta.url)));
@@ -43,4 +44,19 @@ test('base45 RFC 9285 vectors', () => {
     assert.deepEqual(b45decode(text), enc.encode(raw));
   }
   for (const bad of ['A', 'GGW', 'ZZZ', '::', 'abc', 'ÇÇÇ']) assert.throws(() => b45decode(bad));
+});
+
+test('base32 RFC 4648 vectors (no padding), strict decoding', () => {
+  const enc = new TextEncoder();
+  for (const [raw, text] of [['', ''], ['f', 'MY'], ['fo', 'MZXQ'], ['foo', 'MZXW6'], ['foob', 'MZXW6YQ'],
+    ['fooba', 'MZXW6YTB'], ['foobar', 'MZXW6YTBOI']]) {
+    assert.equal(b32encode(enc.encode(raw)), text);
+    assert.deepEqual(b32decode(text), enc.encode(raw));
+  }
+  // Lower case, padding, digits outside 2-7, lengths 1/3/6 mod 8, a spare bit set ("MZ").
+  for (const bad of ['my', 'MY======', 'MY1', 'M', 'MZX', 'MZXW6Y', 'MZ', 'MY\n', 'MÝ']) {
+    assert.throws(() => b32decode(bad), bad);
+  }
+  const data = Uint8Array.from({ length: 120 }, (_, i) => (i * 37) & 0xff);
+  for (let n = 0; n < 40; n++) assert.deepEqual(b32decode(b32encode(data.subarray(n, n * 3))), data.slice(n, n * 3));
 });

@@ -1,8 +1,13 @@
 // Credential payload layout, version 1 — mirror of server/modules/credentials/codec.py; the
-// byte-by-byte table is in docs/credentials.md.
+// byte-by-byte table is in docs/credentials.md. Two envelopes of the same signed body:
+//   HTTPS://HOST/V/<base32(body ‖ signature)>  (issued now; scheme and host in any case)
+//   MF1:<base45(body ‖ signature)>             (first format; verifies until those expire)
 import { b45decode, Base45Error } from './base45.js';
+import { b32decode, Base32Error } from './base32.js';
 
 export const PREFIX = 'MF1:';
+export const URL_PATH = '/V/';
+const HOST_RE = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?$/;
 export const FORMAT_VERSION = 1;
 export const EPOCH_MS = Date.UTC(2020, 0, 1);
 export const SIGNATURE_LEN = 64;
@@ -43,19 +48,39 @@ export function decodeBody(raw) {
   };
 }
 
-// Payload text -> { bodyBytes, body, signature }. Strict: no trimming, no case folding.
-export function splitPayload(text) {
-  if (typeof text !== 'string' || text === '') throw new CodecError('empty');
-  if (!text.startsWith(PREFIX)) throw new CodecError('bad_prefix');
-  let raw;
-  try {
-    raw = b45decode(text.slice(PREFIX.length));
-  } catch (err) {
-    if (err instanceof Base45Error) throw new CodecError('bad_base45');
-    throw err;
-  }
+// The base32 code of a URL-form payload, or null when the text is not one.
+export function urlCode(text) {
+  const sep = text.indexOf('://');
+  if (sep < 0 || !['http', 'https'].includes(text.slice(0, sep).toLowerCase())) return null;
+  const rest = text.slice(sep + 3);
+  const slash = rest.indexOf('/');
+  if (slash < 0 || !HOST_RE.test(rest.slice(0, slash))) return null;
+  const path = rest.slice(slash);
+  return path.startsWith(URL_PATH) ? path.slice(URL_PATH.length) : null;
+}
+
+function splitRaw(raw) {
   if (raw.length < HEADER_LEN + 1 + SIGNATURE_LEN) throw new CodecError('bad_length');
   const bodyBytes = raw.subarray(0, raw.length - SIGNATURE_LEN);
   const signature = raw.subarray(raw.length - SIGNATURE_LEN);
   return { bodyBytes, body: decodeBody(bodyBytes), signature };
+}
+
+function decodeWith(decode, ErrorClass, text, code) {
+  try {
+    return decode(text);
+  } catch (err) {
+    if (err instanceof ErrorClass) throw new CodecError(code);
+    throw err;
+  }
+}
+
+// Payload text, either envelope -> { bodyBytes, body, signature }. Strict: no trimming, no case
+// folding beyond the URL's scheme and host.
+export function splitPayload(text) {
+  if (typeof text !== 'string' || text === '') throw new CodecError('empty');
+  if (text.startsWith(PREFIX)) return splitRaw(decodeWith(b45decode, Base45Error, text.slice(PREFIX.length), 'bad_base45'));
+  const code = urlCode(text);
+  if (code === null) throw new CodecError('bad_prefix');
+  return splitRaw(decodeWith(b32decode, Base32Error, code, 'bad_base32'));
 }

@@ -3,6 +3,7 @@
 //
 //   const trust = await prepareTrust(trustJson);          // once per sync
 //   const result = await verify(scannedText, trust, Date.now());
+//   scannedText: the QR text as decoded, either HTTPS://HOST/V/<base32> or the first MF1:<base45>
 //   -> { verdict, reason_code, reason_pt, data_age_seconds, credential }
 //
 // Ed25519 uses WebCrypto where the browser has it (Chrome 137+, Safari 17+, Firefox 129+) and
@@ -21,11 +22,13 @@ export const REASONS = {
   empty: [INVALIDO, 'Conteúdo vazio.'],
   bad_prefix: [INVALIDO, 'Não é um crachá Motofiscal (prefixo incorreto).'],
   bad_base45: [INVALIDO, 'Conteúdo corrompido (caracteres inválidos).'],
+  bad_base32: [INVALIDO, 'Conteúdo corrompido (caracteres inválidos).'],
   bad_length: [INVALIDO, 'Conteúdo corrompido ou incompleto.'],
   bad_body: [INVALIDO, 'Conteúdo corrompido.'],
   unsupported_version: [INVALIDO, 'Versão de crachá não suportada.'],
   other_municipality: [INVALIDO, 'Credencial emitida por outro município.'],
-  unknown_key: [DESCONHECIDO, 'Chave do emissor desconhecida: atualize os dados.'],
+  unknown_key: [INVALIDO, 'Chave do emissor desconhecida com dados atualizados: crachá falsificado.'],
+  unknown_key_stale: [DESCONHECIDO, 'Chave do emissor desconhecida e dados desatualizados: sincronize o aparelho.'],
   bad_signature: [INVALIDO, 'Assinatura inválida: crachá adulterado ou falsificado.'],
   key_revoked: [INVALIDO, 'Chave do emissor revogada.'],
   expired: [VENCIDO, 'Credencial vencida.'],
@@ -126,7 +129,12 @@ export async function verify(payload, trust, nowMs) {
   const { bodyBytes, body, signature } = parts;
   if (body.ibge_code !== trust.ibgeCode) return verdict('other_municipality', age, body);
   const key = trust.keys.get(body.kid);
-  if (!key) return verdict('unknown_key', age, body);
+  if (!key) {
+    // Fresh data lists every key the municipality ever used: an unknown one is made up. The
+    // fields are unverified either way, so they are not shown (as for a bad signature).
+    const fresh = age >= 0 && age <= trust.maxAgeSeconds;
+    return verdict(fresh ? 'unknown_key' : 'unknown_key_stale', age);
+  }
   if (!(await key.verify(signature, bodyBytes))) return verdict('bad_signature', age);
   if (key.status === 'revoked') return verdict('key_revoked', age, body);
   const today = new Date(nowMs + trust.utcOffsetMs).toISOString().slice(0, 10);
@@ -137,6 +145,8 @@ export async function verify(payload, trust, nowMs) {
   if (age > trust.maxAgeSeconds) return verdict('stale_data', age, body);
   const permitStatus = trust.permits.get(body.permit_number);
   if (Object.hasOwn(PERMIT_STATUS_REASON, permitStatus ?? '')) return verdict(PERMIT_STATUS_REASON[permitStatus], age, body);
+  // A crachá follows its permit: its own entry may carry the permit's status.
+  if (Object.hasOwn(PERMIT_STATUS_REASON, credentialStatus ?? '')) return verdict(PERMIT_STATUS_REASON[credentialStatus], age, body);
   if (permitStatus !== 'ativo') return verdict('permit_unknown', age, body);
   if (credentialStatus !== 'active') return verdict('credential_unknown', age, body);
   return verdict('ok', age, body);

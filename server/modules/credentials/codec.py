@@ -1,4 +1,11 @@
-"""Credential QR payload: PREFIX + base45(body || Ed25519 signature over body).
+"""Credential QR payload: the same signed body in one of two envelopes.
+
+    URL form (issued now):  HTTPS://HOST/V/ + base32(body || Ed25519 signature over body)
+    MF1 form (first format): MF1: + base45(body || signature) — verifies until those crachás expire
+
+The URL form is what any phone camera opens (the public page); scheme and host are
+case-insensitive and not signed, the path "/V/" and the base32 code are exact. Every character of
+both forms is in the QR alphanumeric set.
 
 Body layout, version 1 (all integers big-endian; docs/credentials.md is the normative text):
 
@@ -17,16 +24,26 @@ Pure module: mirrored by pwa/js/credentials/body.js.
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+import math
+import re
+from urllib.parse import urlsplit
+
+from .base32 import Base32Error, b32decode, b32encode
 from .base45 import Base45Error, b45decode, b45encode
 
 # Alphanumeric-mode QR characters only (":" is one), so the whole payload stays in that mode.
-PREFIX = "MF1:"
+PREFIX = "MF1:"  # first envelope, kept for crachás printed with it
+URL_PATH = "/V/"  # public page route, upper-case so the whole URL stays alphanumeric
+# Host (letters, digits, dots, hyphens: punycode for accented names) and an optional port.
+HOST_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?")
 FORMAT_VERSION = 1
 EPOCH = date(2020, 1, 1)
 SIGNATURE_LEN = 64
 HEADER_LEN = 12
 # Agreed with the registry: longer numbers would push the crachá QR past version 8.
 MAX_PERMIT_NUMBER_LEN = 20
+# Longest base32 code: the longest body plus its signature.
+MAX_CODE_LEN = math.ceil((HEADER_LEN + MAX_PERMIT_NUMBER_LEN + SIGNATURE_LEN) * 8 / 5)
 
 
 class CodecError(ValueError):
@@ -112,24 +129,71 @@ def decode_body(raw: bytes) -> Body:
     )
 
 
+def url_prefix(base_url: str) -> str:
+    """Config PUBLIC_BASE_URL -> the QR's upper-case prefix "HTTPS://HOST/V/". Only scheme, host
+    and port: a path would be upper-cased in the QR and no longer match the server's routes."""
+    parts = urlsplit(base_url or "")
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError("PUBLIC_BASE_URL must start with https:// (or http:// for development)")
+    if not HOST_RE.fullmatch(parts.netloc or ""):
+        raise ValueError("PUBLIC_BASE_URL host must have only letters, digits, dots, hyphens, :port")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError("PUBLIC_BASE_URL must have no path, query or fragment")
+    return f"{parts.scheme.upper()}://{parts.netloc.upper()}{URL_PATH}"
+
+
+def make_url_payload(body_bytes: bytes, signature: bytes, base_url: str) -> str:
+    if len(signature) != SIGNATURE_LEN:
+        raise ValueError("signature must be 64 bytes")
+    return url_prefix(base_url) + b32encode(body_bytes + signature)
+
+
 def make_payload(body_bytes: bytes, signature: bytes) -> str:
     if len(signature) != SIGNATURE_LEN:
         raise ValueError("signature must be 64 bytes")
     return PREFIX + b45encode(body_bytes + signature)
 
 
-def split_payload(text: str) -> tuple[bytes, Body, bytes]:
-    """Payload text -> (signed body bytes, parsed body, signature). Strict: no trimming, no
-    case folding; scanners' trailing newlines are the caller's to strip."""
-    if not isinstance(text, str) or text == "":
-        raise CodecError("empty")
-    if not text.startswith(PREFIX):
-        raise CodecError("bad_prefix")
-    try:
-        raw = b45decode(text[len(PREFIX):])
-    except Base45Error:
-        raise CodecError("bad_base45") from None
+def url_code(text: str) -> str | None:
+    """The base32 code of a URL-form payload, or None when the text is not one."""
+    scheme, sep, rest = text.partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        return None
+    host, slash, path = rest.partition("/")
+    if not slash or not HOST_RE.fullmatch(host) or not path.startswith(URL_PATH[1:]):
+        return None
+    return path[len(URL_PATH) - 1:]
+
+
+def _split_raw(raw: bytes) -> tuple[bytes, Body, bytes]:
     if len(raw) < HEADER_LEN + 1 + SIGNATURE_LEN:
         raise CodecError("bad_length")
     body_bytes, signature = raw[:-SIGNATURE_LEN], raw[-SIGNATURE_LEN:]
     return body_bytes, decode_body(body_bytes), signature
+
+
+def split_code(code: str) -> tuple[bytes, Body, bytes]:
+    """The base32 part of a URL-form payload -> (signed body bytes, parsed body, signature)."""
+    try:
+        raw = b32decode(code)
+    except Base32Error:
+        raise CodecError("bad_base32") from None
+    return _split_raw(raw)
+
+
+def split_payload(text: str) -> tuple[bytes, Body, bytes]:
+    """Payload text, either envelope -> (signed body bytes, parsed body, signature). Strict: no
+    trimming, no case folding beyond the URL's scheme and host; scanners' trailing newlines are
+    the caller's to strip."""
+    if not isinstance(text, str) or text == "":
+        raise CodecError("empty")
+    if text.startswith(PREFIX):
+        try:
+            raw = b45decode(text[len(PREFIX):])
+        except Base45Error:
+            raise CodecError("bad_base45") from None
+        return _split_raw(raw)
+    code = url_code(text)
+    if code is None:
+        raise CodecError("bad_prefix")
+    return split_code(code)

@@ -55,13 +55,46 @@ def store_private_key(slug: str, kid: int, key: Ed25519PrivateKey) -> str:
     return relative
 
 
+PARKED_SUFFIX = ".revoking"
+
+
 def load_private_key(relative: str) -> Ed25519PrivateKey:
-    pem = (keys_dir() / relative).read_bytes()
-    return serialization.load_pem_private_key(pem, password=_passphrase())
-
-
-def destroy_private_key(relative: str) -> None:
-    """Revoked keys must never sign again: remove the file (the public key stays in the DB)."""
+    """Callers load only keys the database says are active. A file still parked means a revocation
+    that never committed (process killed between park and commit): the key is still active, so it
+    goes back to its name."""
     path = keys_dir() / relative
-    if path.exists():
-        path.unlink()
+    parked = path.with_name(path.name + PARKED_SUFFIX)
+    if not path.exists() and parked.is_file():
+        os.rename(parked, path)
+    return serialization.load_pem_private_key(path.read_bytes(), password=_passphrase())
+
+
+# Revocation changes the database and removes the key file, together (issue 8). The file is first
+# parked under another name (an atomic rename: nothing can load it any more), then the database
+# commits; if the commit fails the file goes back, and only after it succeeds is the file deleted.
+
+def park_private_key(relative: str) -> Path | None:
+    """Rename the key file out of use; None when it is already gone. Raises OSError on failure,
+    before anything else changed."""
+    path = keys_dir() / relative
+    if not path.exists():
+        return None
+    parked = path.with_name(path.name + PARKED_SUFFIX)
+    os.rename(path, parked)
+    return parked
+
+
+def unpark_private_key(parked: Path | None) -> None:
+    """The revocation did not commit: the key file returns to its name, unchanged."""
+    if parked is not None:
+        os.rename(parked, parked.with_name(parked.name[:-len(PARKED_SUFFIX)]))
+
+
+def delete_revoked_key(relative: str, parked: Path | None) -> None:
+    """After the commit: the parked file goes, and so does any file under the key's own name (a
+    signer in another process may have restored it while the revocation was still uncommitted,
+    see load_private_key). Should an unlink fail, what remains is a revoked key: the database
+    never lets it sign again."""
+    for path in (parked, keys_dir() / relative):
+        if path is not None:
+            path.unlink(missing_ok=True)

@@ -18,7 +18,8 @@ from ..registry.photos import photos_root
 from ..registry.signals import permit_status_changed
 from . import keys as keystore
 from . import signing
-from .codec import Body, CodecError, check_permit_number, encode_body, make_payload, split_payload
+from .codec import (Body, CodecError, check_permit_number, encode_body, make_url_payload,
+                    split_payload)
 from .models import Credential, IssuerKey, StatusListEntry
 from .render import CardData
 from ...core.clock import local_now, local_today
@@ -44,9 +45,41 @@ def append_status(municipality_id, kind, ref, status, reason=None) -> StatusList
     return entry
 
 
+def credential_list_status(permit_status) -> str:
+    """What an active crachá's status-list entry says: it follows its permit (issue 10)."""
+    return "active" if permit_status == "ativo" else permit_status
+
+
 def on_permit_status_changed(permit, old, new):
-    """Registry hook: every permit status change (including issue and renewal) enters the list."""
+    """Registry hook: every permit status change (including issue and renewal) enters the list,
+    and so does the new state of the permit's active crachás, which follow their permit."""
     append_status(permit.municipality_id, "permit", permit.number, new)
+    if old is None or old == new:
+        return
+    for credential in Credential.query.filter_by(permit_id=permit.id, status="active").order_by(Credential.id):
+        append_status(permit.municipality_id, "credential", credential.serial, credential_list_status(new))
+
+
+# What a crachá is worth now: its own state, then its permit's, then its printed expiry. The back
+# office, the public page and the status list all read this, so they never disagree.
+EFFECTIVE_LABELS = {
+    "active": "Ativo", "revoked": "Revogado", "superseded": "Substituído", "expired": "Vencido",
+    "suspenso": "Sem validade: permissão suspensa", "cassado": "Sem validade: permissão cassada",
+    "vencido": "Sem validade: permissão vencida", "caducado": "Sem validade: permissão caducada",
+    "extinto": "Sem validade: permissão extinta",
+}
+EFFECTIVE_BADGE = {"active": "ativo", "revoked": "cassado", "superseded": "cassado", "expired": "vencido",
+                   "suspenso": "suspenso", "cassado": "cassado", "vencido": "vencido", "caducado": "caducado",
+                   "extinto": "extinto"}
+
+
+def effective_status(credential, today=None) -> str:
+    if credential.status != "active":
+        return credential.status
+    permit_status = credential_list_status(credential.permit.status)
+    if permit_status != "active":
+        return permit_status
+    return "expired" if credential.expires_on < (today or local_today()) else "active"
 
 
 def backfill_status_list(municipality) -> int:
@@ -126,12 +159,31 @@ def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
     if key.status == "revoked":
         raise ApiError(409, "already_revoked", "Chave já revogada.")
     before = {"status": key.status}
+    key_file = key.private_key_file
     key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
-    keystore.destroy_private_key(key.private_key_file)
     append_status(municipality.id, "key", kid, "revoked", reason)
     record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
            municipality_id=municipality.id, actor=actor)
-    db.session.commit()
+    # Database and key file succeed or fail together (issue 8): database errors surface at the
+    # flush before the file is touched; a file error undoes the database; a failed commit brings
+    # the file back.
+    try:
+        db.session.flush()
+        parked = keystore.park_private_key(key_file)
+    except OSError as err:
+        db.session.rollback()
+        raise ApiError(500, "key_file_error",
+                       f"Não foi possível retirar o arquivo da chave ({err.strerror}); nada foi alterado.") from None
+    except Exception:
+        db.session.rollback()
+        raise
+    try:
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        keystore.unpark_private_key(parked)
+        raise
+    keystore.delete_revoked_key(key_file, parked)
     return key
 
 
@@ -176,7 +228,8 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
     body = Body(kid=key.kid, ibge_code=int(municipality.ibge_code), serial=serial,
                 expires_on=permit.valid_until, permit_number=permit.number)
     body_bytes = encode_body(body)
-    payload = make_payload(body_bytes, signing.sign(keystore.load_private_key(key.private_key_file), body_bytes))
+    payload = make_url_payload(body_bytes, signing.sign(keystore.load_private_key(key.private_key_file), body_bytes),
+                               current_app.config["PUBLIC_BASE_URL"])
     driver = permit.main_driver
     credential = Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
                             operator_id=driver.id if driver else None, issuer_key_id=key.id,
@@ -231,20 +284,19 @@ def _aware(dt):
     return dt if dt is None or dt.tzinfo else dt.replace(tzinfo=timezone.utc)
 
 
-def _iso(dt):
+def iso_utc(dt):
     return _aware(dt).astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-def trust_keys(municipality, today=None):
-    """Public keys a device needs: the active one, and retired or revoked ones while any
-    credential they signed is unexpired (a revoked key must keep saying INVÁLIDO until then)."""
-    today = today or local_today()
-    still_needed = {kid for (kid,) in db.session.query(IssuerKey.kid).join(
-        Credential, Credential.issuer_key_id == IssuerKey.id).filter(
-        IssuerKey.municipality_id == municipality.id, Credential.expires_on >= today).distinct()}
+_iso = iso_utc
+
+
+def trust_keys(municipality):
+    """Every key the municipality ever had (at most 255 of 43 characters): with fresh data, a key
+    id missing from this list is one a forger made up, and the verdict is INVÁLIDO (issue 8)."""
     keys = IssuerKey.query.filter_by(municipality_id=municipality.id).order_by(IssuerKey.kid).all()
     return [{"kid": k.kid, "public_key": k.public_key, "status": k.status, "revoked_reason": k.revoked_reason}
-            for k in keys if k.status == "active" or k.kid in still_needed]
+            for k in keys]
 
 
 def trust_state_tag(municipality) -> str:
@@ -283,20 +335,29 @@ def payload_municipality(payload):
         body = split_payload(payload)[1]
     except CodecError:
         return None, None
-    return Municipality.query.filter_by(ibge_code=f"{body.ibge_code:07d}").first(), body
+    return municipality_by_ibge(body.ibge_code), body
+
+
+def municipality_by_ibge(ibge_code: int) -> Municipality | None:
+    """The payload carries the 7-digit IBGE code as an integer; the registry keeps it as text."""
+    return Municipality.query.filter_by(ibge_code=f"{ibge_code:07d}").first()
 
 
 def trust_for_payload(municipality, body) -> dict:
-    """Trust data reduced to what one payload needs (its permit's and credential's latest
-    entries): the server-side checks (public page, CLI) then cost two indexed queries instead of
-    reading the municipality's whole history."""
+    """Trust data reduced to what one payload needs, read from the registry itself (the permit's
+    and the crachá's current state), so the public page and the CLI always follow the permit:
+    two indexed queries instead of the municipality's whole history."""
     data = trust_data(municipality, cursor=0, limit=0)
-    refs = (("permit", body.permit_number), ("credential", str(body.serial)))
-    for kind, ref in refs:
-        entry = (StatusListEntry.query.filter_by(municipality_id=municipality.id, kind=kind, ref=ref)
-                 .order_by(StatusListEntry.id.desc()).first())
-        if entry is not None:
-            data["entries"].append({"cursor": entry.id, "kind": kind, "ref": ref, "status": entry.status})
+    credential = Credential.query.filter_by(municipality_id=municipality.id, serial=body.serial).first()
+    if credential is not None and credential.permit_number == body.permit_number:
+        permit = credential.permit  # the permit it was issued for, even if renumbered since
+        data["entries"].append({"cursor": 2, "kind": "credential", "ref": str(body.serial),
+                                "status": credential.status if credential.status != "active"
+                                else credential_list_status(permit.status)})
+    else:
+        permit = Permit.query.filter_by(municipality_id=municipality.id, number=body.permit_number).first()
+    if permit is not None:
+        data["entries"].append({"cursor": 1, "kind": "permit", "ref": body.permit_number, "status": permit.status})
     return data
 
 

@@ -1,6 +1,7 @@
 """Printing: the crachá (ID-1 card, 85.6 x 54 mm) as a 300-dpi PNG and a PDF of that exact page
 size, and an A4 sheet of vest stickers (QR + permit number, large). No database here: callers
-pass a CardData. QR: error correction Q, whole pixels per module, 4-module quiet zone.
+pass a CardData. QR: alphanumeric mode, error correction Q, version <= 10, 4-module quiet zone,
+modules of a whole number of printer dots (300 dpi) and at least 0.4 mm.
 """
 import io
 from dataclasses import dataclass
@@ -8,14 +9,21 @@ from datetime import date
 from pathlib import Path
 
 import qrcode
+from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
+
+from .codec import MAX_CODE_LEN, url_prefix
 
 DPI = 300
 CARD_MM = (85.6, 54.0)
 CARD_PX = (1011, 638)  # round(85.6 / 25.4 * 300), round(54 / 25.4 * 300)
 QUIET_ZONE = 4
-MAX_QR_VERSION = 8
+MAX_QR_VERSION = 10  # URL form with a host of up to ~54 characters (docs/credentials.md)
+DOT_MM = 25.4 / DPI  # one printer dot at 300 dpi (two at 600 dpi)
+MIN_MODULE_MM = 0.4
+QR_BOX_PX = 392  # the crachá's QR square, quiet zone included: version 10 at 6 px (0.51 mm)
+ALNUM = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 NAVY = (17, 54, 104)
 YELLOW = (255, 204, 0)  # the service's identifying colour band
@@ -50,11 +58,23 @@ def _font(size: int, bold: bool = False):
     return ImageFont.load_default(size)  # Pillow's bundled font: fine, less pretty
 
 
-def qr_matrix(payload: str) -> list[list[bool]]:
-    """Module matrix including the quiet zone; raises when the payload needs more than v8."""
+def _qr(payload: str) -> qrcode.QRCode:
     qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_Q, border=QUIET_ZONE)
-    qr.add_data(payload)
+    # One alphanumeric segment for the whole text (both envelopes are alphanumeric): the smallest
+    # symbol, and every decoder returns a clean string. Anything else would be byte mode.
+    mode = MODE_ALPHA_NUM if set(payload) <= ALNUM else MODE_8BIT_BYTE
+    qr.add_data(QRData(payload.encode("ascii", "strict") if mode == MODE_ALPHA_NUM else payload, mode=mode))
     qr.make(fit=True)
+    return qr
+
+
+def qr_mode(payload: str) -> int:
+    return _qr(payload).data_list[0].mode
+
+
+def qr_matrix(payload: str) -> list[list[bool]]:
+    """Module matrix including the quiet zone; raises when the payload needs more than v10."""
+    qr = _qr(payload)
     if qr.version > MAX_QR_VERSION:
         raise ValueError(f"payload needs QR version {qr.version} > {MAX_QR_VERSION}")
     return qr.get_matrix()
@@ -62,6 +82,23 @@ def qr_matrix(payload: str) -> list[list[bool]]:
 
 def qr_version(payload: str) -> int:
     return (len(qr_matrix(payload)) - 2 * QUIET_ZONE - 17) // 4
+
+
+def check_public_base_url(base_url: str) -> str:
+    """The QR prefix for PUBLIC_BASE_URL; ValueError when the URL is unusable or its longest
+    crachá (20-character permit number) would need a QR version over 10."""
+    prefix = url_prefix(base_url)
+    qr_version(prefix + "A" * MAX_CODE_LEN)  # raises past MAX_QR_VERSION
+    return prefix
+
+
+def card_module_px(payload: str) -> int:
+    """Largest whole number of 300-dpi dots per module whose QR fits the crachá's QR box."""
+    modules = len(qr_matrix(payload))
+    px = QR_BOX_PX // modules
+    if px * DOT_MM < MIN_MODULE_MM:
+        raise ValueError(f"QR modules of {px * DOT_MM:.2f} mm are under {MIN_MODULE_MM} mm")
+    return px
 
 
 def qr_image(payload: str, module_px: int) -> Image.Image:
@@ -151,10 +188,10 @@ def card_png(card: CardData) -> Image.Image:
     img.paste(_photo(card.photo_path, (228, 304)), photo_box[:2])
     d.rectangle(photo_box, outline=NAVY, width=3)
 
-    # QR, right: whole pixels per module, quiet zone included in the white square.
-    module_px = 6 if qr_version(card.payload) >= 7 else 7
-    qr = qr_image(card.payload, module_px)
-    qx, qy = W - 24 - qr.width, 132 + (H - 62 - 132 - qr.height) // 2
+    # QR, right: whole pixels per module, quiet zone included in the white square (which may
+    # reach close to the card's edge: it is white card either way).
+    qr = qr_image(card.payload, card_module_px(card.payload))
+    qx, qy = W - 8 - qr.width, 132 + (H - 62 - 132 - qr.height) // 2
     img.paste(qr, (qx, qy))
 
     # Fields between photo and QR.
@@ -164,7 +201,9 @@ def card_png(card: CardData) -> Image.Image:
     size = 30
     while size > 22 and "…" in "".join(_wrap(d, card.operator_name.upper(), width, _font(size, True))):
         size -= 2
-    for line in _wrap(d, card.operator_name.upper(), width, _font(size, True)):
+    # A long Brazilian name gets a third line when there is room (no company field below).
+    lines = 2 if card.company else 3
+    for line in _wrap(d, card.operator_name.upper(), width, _font(size, True), max_lines=lines):
         d.text((x, y), line, font=_font(size, True), fill=INK)
         y += size + 6
     y += 14
@@ -216,7 +255,7 @@ def card_pdf_bytes(card: CardData) -> bytes:
     return bytes(pdf.output())
 
 
-# Vest stickers: 2 x 3 on A4, each 90 x 88 mm, QR 64 mm wide (modules ~1.1 mm at v8).
+# Vest stickers: 2 x 3 on A4, each 90 x 88 mm, QR up to 64 mm wide (modules ~1 mm at v10).
 STICKER_MM = (90.0, 88.0)
 STICKER_QR_MM = 64.0
 
@@ -229,10 +268,18 @@ def _pdf_font(pdf):
     return "helvetica"  # core font: Latin-1 only, enough for "PERMISSÃO Nº"
 
 
+def sticker_module_mm(payload: str, size_mm: float = STICKER_QR_MM) -> float:
+    """Module size for a QR of at most size_mm: a whole number of 300-dpi dots (so also of
+    600-dpi dots), so a printer draws every module the same width."""
+    return (size_mm / len(qr_matrix(payload)) // DOT_MM) * DOT_MM
+
+
 def _pdf_qr(pdf, payload, x, y, size_mm):
-    """QR as vector squares: exact at any printer resolution."""
+    """QR as vector squares, centred in a size_mm square, modules a whole number of dots."""
     matrix = qr_matrix(payload)
-    m = size_mm / len(matrix)
+    m = sticker_module_mm(payload, size_mm)
+    x += (size_mm - m * len(matrix)) / 2
+    y += (size_mm - m * len(matrix)) / 2
     pdf.set_fill_color(0, 0, 0)
     for row_i, row in enumerate(matrix):
         col = 0

@@ -11,15 +11,16 @@ Trust data is what a device holds after syncing GET /api/v1/trust/<municipality>
 Entries are applied in cursor order; the last one for a (kind, ref) wins.
 
 Order of checks (first match decides), see docs/credentials.md:
- 1 malformed (empty, prefix, base45, length, version)      -> INVÁLIDO
+ 1 malformed (empty, prefix, base45/base32, length, version) -> INVÁLIDO
  2 other municipality                                      -> INVÁLIDO
- 3 unknown key id                                          -> DESCONHECIDO
+ 3 unknown key id: fresh data -> INVÁLIDO (a forger picks one); stale data -> DESCONHECIDO
  4 bad signature                                           -> INVÁLIDO
  5 issuer key revoked                                      -> INVÁLIDO
  6 expiry date passed (signed, needs no status data)       -> VENCIDO
  7 credential revoked or superseded (final states)         -> INVÁLIDO
  8 device clock before the data / data older than limit    -> DESCONHECIDO
  9 permit cassado / suspenso / vencido|caducado / extinto  -> CASSADO / SUSPENSO / VENCIDO / INVÁLIDO
+   (also when only the credential's entry carries that permit status: a crachá follows its permit)
 10 permit or credential absent from the data               -> DESCONHECIDO
 11 otherwise                                               -> VÁLIDO
 """
@@ -38,11 +39,13 @@ REASONS = {
     "empty": (INVALIDO, "Conteúdo vazio."),
     "bad_prefix": (INVALIDO, "Não é um crachá Motofiscal (prefixo incorreto)."),
     "bad_base45": (INVALIDO, "Conteúdo corrompido (caracteres inválidos)."),
+    "bad_base32": (INVALIDO, "Conteúdo corrompido (caracteres inválidos)."),
     "bad_length": (INVALIDO, "Conteúdo corrompido ou incompleto."),
     "bad_body": (INVALIDO, "Conteúdo corrompido."),
     "unsupported_version": (INVALIDO, "Versão de crachá não suportada."),
     "other_municipality": (INVALIDO, "Credencial emitida por outro município."),
-    "unknown_key": (DESCONHECIDO, "Chave do emissor desconhecida: atualize os dados."),
+    "unknown_key": (INVALIDO, "Chave do emissor desconhecida com dados atualizados: crachá falsificado."),
+    "unknown_key_stale": (DESCONHECIDO, "Chave do emissor desconhecida e dados desatualizados: sincronize o aparelho."),
     "bad_signature": (INVALIDO, "Assinatura inválida: crachá adulterado ou falsificado."),
     "key_revoked": (INVALIDO, "Chave do emissor revogada."),
     "expired": (VENCIDO, "Credencial vencida."),
@@ -131,7 +134,10 @@ def verify(payload: str, trust: Trust, now: datetime) -> dict:
         return _verdict("other_municipality", age, body)
     key = trust.keys.get(body.kid)
     if key is None:
-        return _verdict("unknown_key", age, body)
+        # Fresh data lists every key the municipality ever used: an unknown one is made up.
+        # The fields are unverified either way, so they are not shown (as for a bad signature).
+        fresh = 0 <= age <= trust.max_age_seconds
+        return _verdict("unknown_key" if fresh else "unknown_key_stale", age)
     if not signing.verify(key["key"], signature, body_bytes):
         return _verdict("bad_signature", age)  # unsigned fields are not shown
     if key["status"] == "revoked":
@@ -148,6 +154,8 @@ def verify(payload: str, trust: Trust, now: datetime) -> dict:
     permit_status = trust.permits.get(body.permit_number)
     if permit_status in PERMIT_STATUS_REASON:
         return _verdict(PERMIT_STATUS_REASON[permit_status], age, body)
+    if credential_status in PERMIT_STATUS_REASON:
+        return _verdict(PERMIT_STATUS_REASON[credential_status], age, body)
     if permit_status != "ativo":
         return _verdict("permit_unknown", age, body)
     if credential_status != "active":
