@@ -346,7 +346,7 @@ def _process(device, user, records):
                                           .on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)).scalars())
     existing = {r.id: r for r in FieldRecord.query.filter(FieldRecord.id.in_(
         [rid for rid in first_of if rid not in inserted]))} if len(inserted) < len(first_of) else {}
-    photos, flag_updates, seen = [], {}, set()
+    photos, flag_updates, seen, accepted = [], {}, set(), []
     for index, parsed, row in rows:
         rid = row["id"]
         if rid in inserted and rid not in seen:
@@ -362,9 +362,8 @@ def _process(device, user, records):
                 flag_updates[successor] = new_flags
             if row["kind"] == "inspection" and row["operator_id"] is not None:
                 _fill_operator_of_autos(device.municipality_id, rid, row["operator_id"])
-            audit("sync_accept", "field_record", rid, None,
-                  {"kind": row["kind"], "seq": row["seq"], "flags": flags, "number": row["auto_number"]},
-                  municipality_id=device.municipality_id)
+            accepted.append({"id": rid, "kind": row["kind"], "seq": row["seq"], "flags": flags,
+                             "number": row["auto_number"]})
             stored_at = received_at
         else:
             stored = existing.get(rid) or db.session.get(FieldRecord, rid)
@@ -375,6 +374,11 @@ def _process(device, user, records):
                 status, flags, stored_at = "conflict", [], received_at
         results[index] = {"id": rid, "status": status, "errors": {}, "flags": list(flags or []),
                           "missing_photos": [], "received_at": _iso(stored_at), "_keep": status != "conflict"}
+    if accepted:
+        # One audit row per push (the records themselves are an append-only log of who sent
+        # what and when): per-record rows doubled the ingest cost.
+        audit("sync_accept", "field_record", accepted[0]["id"] if len(accepted) == 1 else None, None,
+              {"device_id": device.id, "records": accepted}, municipality_id=device.municipality_id)
     if photos:
         connection = db.session.connection()
         connection.execute(_insert(connection, RecordPhoto.__table__).values(photos).on_conflict_do_nothing())
@@ -383,7 +387,7 @@ def _process(device, user, records):
     db.session.execute(update(Device).where(Device.id == device.id).values(last_seen_at=received_at))
     db.session.flush()
     kept = [r["id"] for r in results if r and r.pop("_keep", False)]
-    missing = missing_photos(kept, device.municipality_id)
+    missing = missing_photos(kept, device.municipality_id) if photos or len(kept) > len(accepted) else {}
     for result in results:
         result.pop("_keep", None)
         if result["status"] in ("accepted", "duplicate"):
