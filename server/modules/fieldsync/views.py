@@ -1,0 +1,230 @@
+"""Thin handlers: parse (schema) → check access → operation → dump (schema).
+
+  PUT  /api/v1/devices/me/key                device signing key (fiscal, device token)
+  GET  /api/v1/autos/numbers                 this device's numbers and their status
+  POST /api/v1/autos/numbers                 reserve a block
+  POST /api/v1/autos/numbers/void            void an unused number
+  POST /api/v1/sync/push                     batch of signed records
+  PUT|HEAD /api/v1/sync/photos/<sha256>      evidence photo, addressed by its hash
+  GET  /api/v1/field/data?cursor=N           field data: snapshot, then deltas (ETag, gzip)
+  GET  /api/v1/field/photos/<operator_id>    operator thumbnail, ≤ 8 KB JPEG
+  GET  /api/v1/operator/autos                the operator's autos held by the server
+  GET  /a/<public_token>                     public page of an auto (pt-BR, minimal data)
+"""
+import gzip
+import hashlib
+
+from flask import current_app, g, render_template, request
+
+from ...core.auth import api_auth, get_scoped_or_404, hash_token, require_municipality_id
+from ...core.errors import ApiError
+from ...core.openapi import ERROR, Binary, NoContent, api_doc
+from ...extensions import db, limiter
+from ..accounts.models import ApiToken
+from ..registry.models import Municipality, Operator
+from . import field_data as fd
+from . import operations as ops
+from . import photos
+from .blueprint import bp
+from .public import operator_autos, public_auto
+from .schemas import (SHA256_RE, DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
+                      FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
+                      NumbersListResponseSchema, OperatorAutosResponseSchema, OperatorPhotoPathSchema,
+                      PhotoPathSchema, PhotoResponseSchema, PushResponseSchema, PushSchema, VoidNumberSchema,
+                      VoidResponseSchema)
+from .thumbnails import thumbnail
+
+REVOKED_MESSAGE = "Este aparelho foi desativado pela prefeitura. Os dados dele serão apagados."
+
+
+@bp.before_app_request
+def _revoked_device():
+    """A revoked phone is told so (403 device_revoked) on any API call, so that it wipes its
+    data; with an ordinary 401 it would only ask the fiscal to log in again."""
+    if g.get("user") is not None or not request.path.startswith("/api/"):
+        return
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return
+    token = ApiToken.query.filter_by(token_hash=hash_token(header[7:].strip())).first()
+    if token is not None and token.device is not None and token.device.status == "revoked":
+        raise ApiError(403, "device_revoked", REVOKED_MESSAGE)
+
+
+def current_device():
+    """The enrolled phone behind this token (sync needs one), in the user's municipality."""
+    token = g.get("api_token")
+    device = token.device if token is not None else None
+    if device is None or device.municipality_id != g.user.municipality_id:
+        raise ApiError(403, "device_required", "Entre pelo aplicativo do fiscal neste aparelho para sincronizar.")
+    return device
+
+
+# --- device key and numbers -------------------------------------------------------------------
+
+@bp.put("/api/v1/devices/me/key")
+@api_auth("fiscal")
+@api_doc(summary="Registrar a chave de assinatura do aparelho", tags=["sync"], body=DeviceKeySchema,
+         description="Ed25519, 32 bytes em base64url. A mesma chave de novo: 200; outra chave: 409.",
+         responses={200: DeviceKeyResponseSchema, 409: ERROR})
+def device_key(body):
+    device = current_device()
+    fingerprint = ops.register_key(device, body["public_key"])
+    return {"device_id": device.id, "key_fingerprint": fingerprint}
+
+
+@bp.get("/api/v1/autos/numbers")
+@api_auth("fiscal")
+@api_doc(summary="Números de auto deste aparelho e sua situação", tags=["sync"],
+         responses={200: NumbersListResponseSchema})
+def list_numbers():
+    device = current_device()
+    rows = ops.device_numbers(device)
+    return ({"numbers": [
+        {"number": r.number, "status": r.status, "block_id": r.block_id, "record_id": r.record_id,
+         "void_reason": r.void_reason} for r in rows]})
+
+
+@bp.post("/api/v1/autos/numbers")
+@api_auth("fiscal")
+@api_doc(summary="Reservar um bloco de números de auto", tags=["sync"], body=NumberRequestSchema,
+         description="Série por município e ano; números nunca reutilizados, reservados a este aparelho.",
+         responses={201: NumberBlockResponseSchema})
+def reserve_numbers(body):
+    device = current_device()
+    block, numbers = ops.reserve_numbers(device, g.user, body["count"])
+    return {"block_id": block.id, "numbers": numbers}, 201
+
+
+@bp.post("/api/v1/autos/numbers/void")
+@api_auth("fiscal")
+@api_doc(summary="Inutilizar um número não usado", tags=["sync"], body=VoidNumberSchema,
+         responses={200: VoidResponseSchema, 409: ERROR})
+def void_number(body):
+    device = current_device()
+    row = ops.void_number(device, body["number"].strip(), body["reason"].strip())
+    return {"number": row.number, "status": row.status, "void_reason": row.void_reason}
+
+
+# --- push and photos --------------------------------------------------------------------------
+
+@bp.post("/api/v1/sync/push")
+@api_auth("fiscal")
+@api_doc(summary="Enviar registros assinados (lote de até 100)", tags=["sync"], body=PushSchema,
+         description="Um resultado por registro, na ordem enviada: accepted, duplicate, conflict ou "
+                     "rejected (com errors). Ver docs/sync-api.md.",
+         responses={200: PushResponseSchema})
+def push(body):
+    device = current_device()
+    return {"results": ops.push(device, g.user, body["records"])}
+
+
+def _sha_or_404(sha256):
+    sha256 = sha256.lower()
+    if not SHA256_RE.match(sha256):
+        raise ApiError(404, "not_found")
+    return sha256
+
+
+@bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
+@api_auth("fiscal")
+@api_doc(summary="A foto já está no servidor?", tags=["sync"], responses={200: NoContent, 404: NoContent})
+def photo_head(sha256):
+    device = current_device()
+    found = photos.has_photo(device.municipality_id, _sha_or_404(sha256))
+    return "", 200 if found else 404
+
+
+@bp.put("/api/v1/sync/photos/<sha256>")
+@api_auth("fiscal")
+@api_doc(summary="Enviar uma foto de evidência (endereçada pelo SHA-256)", tags=["sync"], path=PhotoPathSchema,
+         description="Corpo: os bytes da foto, Content-Type image/jpeg ou image/png. 201 nova, 200 já existia "
+                     "(HEAD na mesma URL: 200/404). 422: hash ou imagem inválidos; 413: acima do limite.",
+         responses={200: PhotoResponseSchema, 201: PhotoResponseSchema, 413: ERROR, 415: ERROR, 422: ERROR})
+def photo_put(sha256):
+    device = current_device()
+    data = photos.read_limited(request.stream, request.content_length)
+    created, row = photos.store_photo(device, sha256, request.mimetype, data)
+    return {"sha256": row.sha256, "size": row.size, "created": created}, 201 if created else 200
+
+
+# --- field data -------------------------------------------------------------------------------
+
+def _accepts_gzip():
+    return request.accept_encodings["gzip"] > 0
+
+
+@bp.get("/api/v1/field/data")
+@api_auth("fiscal", "backoffice", "admin")
+@api_doc(summary="Dados de campo: instantâneo (cursor 0) e depois só as mudanças", tags=["sync"],
+         query=FieldDataQuerySchema,
+         description="ETag forte por codificação (gzip ou não), 304 quando nada mudou, Vary: Accept-Encoding.",
+         responses={200: FieldDataResponseSchema, 304: NoContent, 409: ERROR})
+def field_data(query):
+    municipality = db.session.get(Municipality, require_municipality_id())
+    cursor = query["cursor"]
+    version, changed_at, rules, rules_etag = fd.current_state(municipality)
+    columns = query["format"] == "columns"
+    base = fd.data_tag(municipality, version, cursor, rules_etag, columns)
+    gzipped = _accepts_gzip()
+    # One strong validator per representation: the gzip bytes and the plain bytes differ.
+    etag = base + ("-gz" if gzipped else "")
+    if request.if_none_match.contains(etag) or request.if_none_match.contains(base):
+        response = current_app.response_class(status=304)
+    else:
+        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules, columns))
+        data = body.encode("utf-8")
+        if gzipped:
+            # mtime 0: the same bytes every time (strong ETag). Level 9 costs ~0.1 s more on a
+            # 10,000-permit snapshot and saves ~2 %: first downloads travel over weak signal.
+            data = gzip.compress(data, compresslevel=9, mtime=0)
+        response = current_app.response_class(data, mimetype="application/json")
+        if gzipped:
+            response.headers["Content-Encoding"] = "gzip"
+    response.set_etag(etag)
+    response.headers["Vary"] = "Accept-Encoding, Authorization"
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/api/v1/field/photos/<int:operator_id>")
+@api_auth("fiscal", "backoffice", "admin")
+@api_doc(summary="Miniatura da foto do operador (JPEG ≤ 8 KB)", tags=["sync"], path=OperatorPhotoPathSchema,
+         responses={200: Binary("image/jpeg"), 304: NoContent})
+def operator_thumbnail(operator_id):
+    operator = get_scoped_or_404(Operator, operator_id)
+    if not operator.photo_path:
+        raise ApiError(404, "not_found")
+    etag = hashlib.sha256(operator.photo_path.encode()).hexdigest()[:20]
+    if request.if_none_match.contains(etag):
+        response = current_app.response_class(status=304)
+    else:
+        data = thumbnail(operator.photo_path)
+        if data is None:
+            raise ApiError(404, "not_found")
+        response = current_app.response_class(data, mimetype="image/jpeg")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"  # revalidate: 304 while the photo is the same
+    return response
+
+
+# --- operator and public ----------------------------------------------------------------------
+
+@bp.get("/api/v1/operator/autos")
+@api_auth("operator")
+@api_doc(summary="Autos de infração do operador recebidos pelo servidor", tags=["operator"],
+         responses={200: OperatorAutosResponseSchema})
+def my_autos():
+    return {"autos": operator_autos(g.user)}
+
+
+@bp.get("/a/<token>")
+@limiter.limit("60 per minute")
+def public_page(token):
+    auto = public_auto(token)
+    response = current_app.make_response((render_template("fieldsync/public_auto.html", auto=auto),
+                                          200 if auto else 404))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the URL
+    return response
