@@ -16,3 +16,4 @@ def register_blueprints(app):
         app.register_blueprint(bp)
     from .modules.credentials.blueprint import bp as credentials_bp
     app.register_blueprint(credentials_bp)
+    from .modules.fieldsync.blueprint import bp as fieldsync_bp; app.register_blueprint(fieldsync_bp)  # noqa: E702

@@ -12,3 +12,4 @@ def register_cli(app):
         app.cli.add_command(command)
     from .modules.operator_portal.cli import operator_cli
     app.cli.add_command(operator_cli)
+    from .modules.fieldsync.cli import fieldsync_cli; app.cli.add_command(fieldsync_cli)  # noqa: E702

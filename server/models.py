@@ -6,3 +6,4 @@ from .core import audit  # noqa: F401
 from .modules.accounts import models as accounts_models  # noqa: F401
 from .modules.registry import models as registry_models  # noqa: F401
 from .modules.credentials import models as credentials_models  # noqa: F401
+from .modules.fieldsync import models as fieldsync_models  # noqa: F401

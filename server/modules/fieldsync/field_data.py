@@ -1,0 +1,181 @@
+"""Field data for phones: a compacted snapshot of the municipality's registry, then deltas.
+
+cursor 0 (or a cursor the server does not know) → snapshot: the current state of every permit,
+operator, vehicle, ponto and applied penalty, read from the registry tables themselves. Any other
+cursor → the entities whose FieldDataEntity version is above it, each once, in its current state
+(rows replace the phone's rows whole), plus `removed` ids. The composed rules travel with a
+snapshot and with a delta only when they changed. The version is read before the data, so a
+change committed meanwhile is at worst sent twice, never skipped.
+
+Rows leave out null values (the phone reads a missing key as null): 10,000 permits must fit in
+400 KB of gzip.
+"""
+from sqlalchemy import select
+
+from ...core.clock import local_now
+from ...core.validation import mask_cpf
+from ...extensions import db
+from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
+from ..rules.service import composed_for
+from .changes import mark_changed
+from .models import AppliedPenalty, FieldDataEntity, FieldDataState
+
+KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
+PLURAL = {"permit": "permits", "operator": "operators", "vehicle": "vehicles", "ponto": "pontos",
+          "penalty": "penalties"}
+
+
+def _iso(value):
+    return value.isoformat() if value is not None else None
+
+
+def _compact(row: dict) -> dict:
+    return {k: v for k, v in row.items() if v is not None and v != []}
+
+
+def photo_url(operator_id, photo_path):
+    if not photo_path:
+        return None
+    version = photo_path.rsplit("/", 1)[-1].split(".")[0][:12]
+    return f"/api/v1/field/photos/{operator_id}?v={version}"
+
+
+# --- rows -------------------------------------------------------------------------------------
+
+def permit_rows(municipality_id, ids=None):
+    query = (select(Permit.id, Permit.number, Permit.kind, Permit.status, Permit.valid_from, Permit.valid_until,
+                    Permit.suspended_until, Permit.holder_operator_id, Company.legal_name, Permit.vehicle_id,
+                    Permit.ponto_id, Permit.insurance_expiry, Permit.last_vistoria_date, Permit.issqn_status)
+             .outerjoin(Company, Company.id == Permit.holder_company_id)
+             .where(Permit.municipality_id == municipality_id).order_by(Permit.id))
+    drivers_query = (select(permit_drivers.c.permit_id, permit_drivers.c.operator_id)
+                     .join(Permit, Permit.id == permit_drivers.c.permit_id)
+                     .where(Permit.municipality_id == municipality_id)
+                     .order_by(permit_drivers.c.permit_id, permit_drivers.c.operator_id))
+    if ids is not None:
+        query = query.where(Permit.id.in_(ids))
+        drivers_query = drivers_query.where(Permit.id.in_(ids))
+    drivers = {}
+    for permit_id, operator_id in db.session.execute(drivers_query):
+        drivers.setdefault(permit_id, []).append(operator_id)
+    return [_compact({
+        "id": r.id, "number": r.number, "kind": r.kind, "status": r.status, "valid_from": _iso(r.valid_from),
+        "valid_until": _iso(r.valid_until), "suspended_until": _iso(r.suspended_until),
+        "holder_operator_id": r.holder_operator_id, "holder_company": r.legal_name, "vehicle_id": r.vehicle_id,
+        "ponto_id": r.ponto_id, "driver_ids": drivers.get(r.id, []), "insurance_expiry": _iso(r.insurance_expiry),
+        "last_vistoria_date": _iso(r.last_vistoria_date), "issqn_status": r.issqn_status,
+    }) for r in db.session.execute(query)]
+
+
+def operator_rows(municipality_id, ids=None):
+    """Only what the roadside needs: name and face, a masked CPF, and the rule facts (CNH, age,
+    residence). Never the full CPF, address, phone or blood type."""
+    query = (select(Operator.id, Operator.name, Operator.cpf, Operator.photo_path, Operator.cnh_category,
+                    Operator.cnh_expiry, Operator.cnh_first_issue_date, Operator.birth_date,
+                    Operator.residence_since)
+             .where(Operator.municipality_id == municipality_id).order_by(Operator.id))
+    if ids is not None:
+        query = query.where(Operator.id.in_(ids))
+    return [_compact({
+        "id": r.id, "name": r.name, "cpf": mask_cpf(r.cpf), "photo": photo_url(r.id, r.photo_path),
+        "cnh_category": r.cnh_category, "cnh_expiry": _iso(r.cnh_expiry),
+        "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
+        "residence_since": _iso(r.residence_since),
+    }) for r in db.session.execute(query)]
+
+
+def vehicle_rows(municipality_id, ids=None):
+    query = (select(Vehicle.id, Vehicle.plate, Vehicle.make, Vehicle.model, Vehicle.year_manufacture,
+                    Vehicle.engine_cc, Vehicle.plate_category, Vehicle.plate_colour)
+             .where(Vehicle.municipality_id == municipality_id).order_by(Vehicle.id))
+    if ids is not None:
+        query = query.where(Vehicle.id.in_(ids))
+    return [_compact({"id": r.id, "plate": r.plate, "make": r.make, "model": r.model,
+                      "year_manufacture": r.year_manufacture, "engine_cc": r.engine_cc,
+                      "plate_category": r.plate_category, "plate_colour": r.plate_colour})
+            for r in db.session.execute(query)]
+
+
+def ponto_rows(municipality_id, ids=None):
+    query = select(Ponto).where(Ponto.municipality_id == municipality_id).order_by(Ponto.id)
+    if ids is not None:
+        query = query.where(Ponto.id.in_(ids))
+    return [_compact({"id": p.id, "name": p.name, "location": p.location, "lat": p.latitude, "lon": p.longitude,
+                      "capacity": p.capacity, "legal_basis": p.legal_basis})
+            for p in db.session.execute(query).scalars()]
+
+
+def penalty_rows(municipality_id, ids=None):
+    """Applied penalties as rule-engine history: infraction id, date, penalty kind."""
+    query = select(AppliedPenalty).where(AppliedPenalty.municipality_id == municipality_id).order_by(AppliedPenalty.id)
+    if ids is not None:
+        query = query.where(AppliedPenalty.id.in_(ids))
+    return [_compact({"id": p.id, "operator_id": p.operator_id, "permit_id": p.permit_id,
+                      "infraction_id": p.infraction_id, "penalty": p.penalty, "applied_on": _iso(p.applied_on),
+                      "cancelled": p.cancelled})
+            for p in db.session.execute(query).scalars()]
+
+
+ROWS = {"permit": permit_rows, "operator": operator_rows, "vehicle": vehicle_rows, "ponto": ponto_rows,
+        "penalty": penalty_rows}
+
+
+# --- versions ---------------------------------------------------------------------------------
+
+def current_state(municipality):
+    """(version, changed_at, rules) for the municipality, bumping the version first when the
+    composed rules differ from those last sent (a configuration change or a new pack release)."""
+    rules = composed_for(municipality)
+    rules_etag = rules.etag
+    state = db.session.get(FieldDataState, municipality.id)
+    if state is None or state.rules_etag != rules_etag:
+        connection = db.session.connection()
+        mark_changed(connection, municipality.id, [("rules", 0, False)])
+        db.session.execute(FieldDataState.__table__.update()
+                           .where(FieldDataState.municipality_id == municipality.id)
+                           .values(rules_etag=rules_etag))
+        db.session.commit()
+        state = db.session.get(FieldDataState, municipality.id, populate_existing=True)
+    return state.version, state.changed_at, rules, rules_etag
+
+
+def data_tag(municipality, version, cursor, rules_etag):
+    """The strong validator of one response body (before content coding)."""
+    snapshot = cursor == 0 or cursor > version
+    return f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{rules_etag.strip(chr(34))[:16]}"
+
+
+def _municipality(municipality):
+    offset = municipality.setting("utc_offset_minutes", int(local_now().utcoffset().total_seconds() // 60))
+    return {"slug": municipality.slug, "name": municipality.name, "ibge": municipality.ibge_code,
+            "timezone_offset": int(offset)}
+
+
+def field_data(municipality, cursor, version, changed_at, rules):
+    snapshot = cursor == 0 or cursor > version
+    mid = municipality.id
+    out = {"cursor": version, "snapshot": snapshot,
+           "generated_at": changed_at.isoformat() if changed_at else None,
+           "municipality": _municipality(municipality)}
+    removed = {PLURAL[k]: [] for k in KINDS}
+    include_rules = snapshot
+    if snapshot:
+        for kind in KINDS:
+            out[PLURAL[kind]] = ROWS[kind](mid)
+    else:
+        changed = {kind: [] for kind in KINDS}
+        rows = db.session.execute(select(FieldDataEntity.kind, FieldDataEntity.entity_id, FieldDataEntity.removed)
+                                  .where(FieldDataEntity.municipality_id == mid,
+                                         FieldDataEntity.version > cursor)
+                                  .order_by(FieldDataEntity.kind, FieldDataEntity.entity_id))
+        for kind, entity_id, is_removed in rows:
+            if kind == "rules":
+                include_rules = True
+            elif kind in changed:
+                (removed[PLURAL[kind]] if is_removed else changed[kind]).append(entity_id)
+        for kind in KINDS:
+            out[PLURAL[kind]] = ROWS[kind](mid, changed[kind]) if changed[kind] else []
+    out["removed"] = removed
+    out["rules"] = rules.to_json() if include_rules else None
+    out["rules_etag"] = rules.etag.strip('"')
+    return out

@@ -1,0 +1,363 @@
+"""Field sync operations: device keys, auto number blocks and the batch push.
+
+Concurrency: every record is inserted inside a savepoint under its client UUID (primary key).
+A replay, even in parallel with the original, hits the unique key and is answered from the row
+that won; nothing is checked-then-inserted. Records of a batch are processed in (seq, id) order
+so two transactions take row locks in the same order, and a deadlock still retries the batch.
+"""
+import json
+import time
+from datetime import datetime, timezone
+
+from flask import current_app
+from marshmallow import ValidationError
+from sqlalchemy import and_, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from ...core.audit import record as audit
+from ...core.clock import local_today
+from ...core.errors import ApiError, flatten_fields
+from ...extensions import db
+from ..accounts.models import Device
+from ..registry.models import Municipality, Operator, Permit
+from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
+from .changes import _insert
+from .models import (AutoNumber, AutoNumberBlock, AutoNumberSeries, EvidencePhoto, FieldRecord,
+                     FieldRecordConflict, RecordPhoto)
+from .schemas import BODY_SCHEMAS, BodySchema, PushRecordSchema
+
+DEFAULT_CLOCK_LIMIT_S = 600
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+def _iso(dt):
+    return dt.astimezone(timezone.utc).isoformat().replace("+00:00", "Z") if dt else None
+
+
+# --- device key -------------------------------------------------------------------------------
+
+def register_key(device, public_key_text):
+    """Record the device's signing key once; the same key again is fine, another one is not."""
+    try:
+        _key, raw = load_public_key(public_key_text)
+    except ValueError:
+        raise ApiError(422, "validation_error", "Dados inválidos.",
+                       {"public_key": ["Chave Ed25519 inválida (32 bytes em base64url)."]}) from None
+    if device.public_key is None:
+        # Conditional write: of two concurrent first registrations only one can win.
+        won = db.session.execute(update(Device).where(Device.id == device.id, Device.public_key.is_(None))
+                                 .values(public_key=public_key_text)).rowcount
+        db.session.expire(device, ["public_key"])
+        if won:
+            audit("register_key", "device", device.id, None, {"key_fingerprint": key_fingerprint(raw)},
+                  municipality_id=device.municipality_id)
+            db.session.commit()
+            return key_fingerprint(raw)
+    if device.public_key != public_key_text:
+        db.session.rollback()
+        raise ApiError(409, "key_already_registered",
+                       "Este aparelho já tem uma chave registrada. Entre novamente para registrar outra.")
+    db.session.rollback()
+    return key_fingerprint(raw)
+
+
+# --- auto numbers -----------------------------------------------------------------------------
+
+def series_prefix(municipality):
+    return (municipality.setting("auto_prefix") or municipality.slug[:3]).upper()
+
+
+def format_number(prefix, year, seq):
+    return f"{prefix}-{year}-{seq:06d}"
+
+
+def reserve_numbers(device, user, count):
+    """A block of `count` numbers of the municipality's series for this year, for this device."""
+    municipality = db.session.get(Municipality, device.municipality_id)
+    year = local_today().year
+    table = AutoNumberSeries.__table__
+    connection = db.session.connection()
+    connection.execute(_insert(connection, table).values(
+        municipality_id=municipality.id, year=year, last_seq=0).on_conflict_do_nothing())
+    # The UPDATE takes the row lock: concurrent reservations queue here and never overlap.
+    connection.execute(update(table).where(table.c.municipality_id == municipality.id, table.c.year == year)
+                       .values(last_seq=table.c.last_seq + count))
+    last = connection.execute(select(table.c.last_seq).where(
+        table.c.municipality_id == municipality.id, table.c.year == year)).scalar_one()
+    first = last - count + 1
+    block = AutoNumberBlock(municipality_id=municipality.id, device_id=device.id, user_id=user.id,
+                            year=year, first_seq=first, count=count)
+    db.session.add(block)
+    db.session.flush()
+    prefix = series_prefix(municipality)
+    numbers = [format_number(prefix, year, seq) for seq in range(first, last + 1)]
+    db.session.add_all(AutoNumber(municipality_id=municipality.id, block_id=block.id, device_id=device.id,
+                                  number=n) for n in numbers)
+    audit("reserve_numbers", "auto_number_block", block.id, None,
+          {"device_id": device.id, "first": numbers[0], "last": numbers[-1], "count": count},
+          municipality_id=municipality.id)
+    db.session.commit()
+    return block, numbers
+
+
+def _device_number(device, number):
+    row = AutoNumber.query.filter_by(municipality_id=device.municipality_id, number=number).first()
+    if row is None or row.device_id != device.id:
+        raise ApiError(404, "number_unknown", "Número de auto desconhecido para este aparelho.",
+                       {"number": ["Este número não pertence aos blocos deste aparelho."]})
+    return row
+
+
+def void_number(device, number, reason):
+    """Void an unused number (a spoiled form): it is never used again and stays reported."""
+    row = _device_number(device, number)
+    if row.status == "voided":
+        return row
+    won = db.session.execute(update(AutoNumber).where(AutoNumber.id == row.id, AutoNumber.status == "reserved")
+                             .values(status="voided", void_reason=reason, voided_at=utcnow())).rowcount
+    if not won:
+        db.session.rollback()
+        db.session.refresh(row)
+        if row.status == "voided":
+            return row
+        raise ApiError(409, "number_used", "Este número já foi usado em um auto e não pode ser inutilizado.",
+                       {"number": ["Número já usado."]})
+    audit("void_number", "auto_number", row.id, {"status": "reserved"}, {"status": "voided", "number": number},
+          reason=reason, municipality_id=device.municipality_id)
+    db.session.commit()
+    db.session.refresh(row)
+    return row
+
+
+def device_numbers(device):
+    return AutoNumber.query.filter_by(device_id=device.id).order_by(AutoNumber.id).all()
+
+
+# --- push -------------------------------------------------------------------------------------
+
+class _Rejected(Exception):
+    def __init__(self, fields):
+        super().__init__("rejected")
+        self.fields = fields
+
+
+def _parse(raw):
+    """raw push item → (record id, body text, signature, parsed body). Raises _Rejected."""
+    try:
+        item = PushRecordSchema().load(raw)
+    except ValidationError as err:
+        raise _Rejected(flatten_fields(err.messages)) from None
+    try:
+        body = json.loads(item["body"])
+    except ValueError:
+        raise _Rejected({"body": ["JSON inválido."]}) from None
+    if not isinstance(body, dict):
+        raise _Rejected({"body": ["O corpo deve ser um objeto JSON."]})
+    kind = body.get("kind")
+    schema = BODY_SCHEMAS.get(kind, BodySchema)
+    try:
+        parsed = schema().load(body)
+    except ValidationError as err:
+        raise _Rejected({f"body.{k}": v for k, v in flatten_fields(err.messages).items()}) from None
+    if parsed["id"] != item["id"]:
+        raise _Rejected({"body.id": ["Diferente do id do registro."]})
+    return item["id"], item["body"], item["signature"], parsed
+
+
+def referenced_photos(parsed):
+    hashes = list(parsed.get("photos") or [])
+    for values in (parsed.get("item_photos") or {}).values():
+        hashes.extend(values)
+    signatures = parsed.get("signatures") or {}
+    hashes.extend(h for h in (signatures.get("fiscal"), signatures.get("operator")) if h)
+    return sorted(set(hashes))
+
+
+def missing_photos(record_ids, municipality_id):
+    """{record_id: [sha256 not uploaded yet]} for the given records."""
+    if not record_ids:
+        return {}
+    rows = db.session.execute(
+        select(RecordPhoto.record_id, RecordPhoto.sha256)
+        .outerjoin(EvidencePhoto, and_(EvidencePhoto.sha256 == RecordPhoto.sha256,
+                                       EvidencePhoto.municipality_id == municipality_id))
+        .where(RecordPhoto.record_id.in_(record_ids), EvidencePhoto.id.is_(None))
+        .order_by(RecordPhoto.sha256)).all()
+    out = {}
+    for record_id, sha in rows:
+        out.setdefault(record_id, []).append(sha)
+    return out
+
+
+def _operator_in(municipality_id, operator_id):
+    if operator_id is None:
+        return None
+    op = db.session.get(Operator, operator_id) if 0 < operator_id < 2**31 else None
+    return op.id if op is not None and op.municipality_id == municipality_id else None
+
+
+def _permit_operator(municipality_id, permit_number):
+    if not permit_number:
+        return None
+    permit = Permit.query.filter_by(municipality_id=municipality_id, number=permit_number).first()
+    driver = permit.main_driver if permit is not None else None
+    return driver.id if driver is not None else None
+
+
+def _resolve_operator(device, parsed):
+    """The operator a record concerns, when the body or its inspection names one we hold."""
+    mid = device.municipality_id
+    found = _operator_in(mid, parsed.get("operator_id"))
+    if found is not None:
+        return found
+    if parsed["kind"] == "inspection":
+        return _permit_operator(mid, parsed.get("permit_number"))
+    if parsed["kind"] == "auto" and parsed.get("inspection_id"):
+        inspection = db.session.get(FieldRecord, parsed["inspection_id"])
+        if inspection is not None and inspection.municipality_id == mid:
+            return inspection.operator_id
+    return None
+
+
+def _claim_number(device, record):
+    """Mark the auto's number used by this record; a flag when it cannot be."""
+    won = db.session.execute(
+        update(AutoNumber).where(AutoNumber.municipality_id == device.municipality_id,
+                                 AutoNumber.number == record.auto_number, AutoNumber.device_id == device.id,
+                                 AutoNumber.status == "reserved")
+        .values(status="used", record_id=record.id)).rowcount
+    if won:
+        return []
+    row = AutoNumber.query.filter_by(municipality_id=device.municipality_id, number=record.auto_number).first()
+    if row is None or row.device_id != device.id:
+        return ["number_unknown"]
+    return ["number_voided"] if row.status == "voided" else ["number_reused"]
+
+
+def _fix_successors(record):
+    """A record that filled a gap: its successors' chain flags are settled now."""
+    for successor in FieldRecord.query.filter_by(device_id=record.device_id, seq=record.seq + 1):
+        if "chain_gap" in (successor.flags or []):
+            flags = [f for f in successor.flags if f != "chain_gap"]
+            if successor.prev_hash != record.body_hash:
+                flags.append("broken_chain")
+            successor.flags = flags
+
+
+def _fill_operator_of_autos(inspection):
+    if inspection.kind == "inspection" and inspection.operator_id is not None:
+        for auto in FieldRecord.query.filter_by(inspection_id=inspection.id, operator_id=None,
+                                                municipality_id=inspection.municipality_id):
+            auto.operator_id = inspection.operator_id
+
+
+def _accept(device, user, record_id, body, signature, parsed, received_at, limit_s):
+    """Insert one record; returns (status, record_or_none, flags)."""
+    digest = body_hash(body)
+    predecessors = set(db.session.execute(select(FieldRecord.body_hash).where(
+        FieldRecord.device_id == device.id, FieldRecord.seq == parsed["seq"] - 1)).scalars())
+    same_seq = db.session.execute(select(FieldRecord.id).where(
+        FieldRecord.device_id == device.id, FieldRecord.seq == parsed["seq"], FieldRecord.id != record_id)).first()
+    flags = signature_flags(device.public_key, body, signature)
+    if parsed["device_id"] != device.id:
+        flags.append("device_mismatch")
+    flags += chain_flags(parsed["seq"], parsed["prev_hash"], predecessors, same_seq is not None)
+    clock = parsed["clock"]
+    flags += clock_flags(clock["device_at"], clock.get("gps_at"), received_at, device.registered_at, limit_s)
+    token = parsed.get("public_token")
+    row = FieldRecord(
+        id=record_id, municipality_id=device.municipality_id, device_id=device.id, user_id=user.id,
+        kind=parsed["kind"], seq=parsed["seq"], prev_hash=parsed["prev_hash"], body_hash=digest, body=body,
+        signature=signature, flags=flags, received_at=received_at, device_at=clock["device_at"],
+        gps_at=clock.get("gps_at"), auto_number=parsed.get("number"),
+        operator_id=_resolve_operator(device, parsed), inspection_id=parsed.get("inspection_id"),
+        target_id=parsed.get("auto_id"), public_token_hash=body_hash(token) if token else None)
+    try:
+        with db.session.begin_nested():
+            db.session.add(row)
+            db.session.flush()
+    except IntegrityError:
+        return _known(device, record_id, body, signature, digest)
+    db.session.add_all(RecordPhoto(record_id=record_id, sha256=h) for h in referenced_photos(parsed))
+    if row.kind == "auto":
+        number_flags = _claim_number(device, row)
+        if number_flags:
+            row.flags = flags + number_flags
+    _fix_successors(row)
+    _fill_operator_of_autos(row)
+    audit("sync_accept", "field_record", record_id, None,
+          {"kind": row.kind, "seq": row.seq, "flags": row.flags, "number": row.auto_number},
+          municipality_id=device.municipality_id)
+    return "accepted", row, row.flags
+
+
+def _known(device, record_id, body, signature, digest):
+    """The id exists: same body → duplicate; another body → conflict kept for review."""
+    existing = db.session.get(FieldRecord, record_id)
+    if existing is None:  # another constraint failed: a bug, not a replay
+        raise RuntimeError(f"record {record_id} failed to insert and does not exist")
+    if existing.body_hash == digest and existing.municipality_id == device.municipality_id:
+        return "duplicate", existing, existing.flags
+    conflict = FieldRecordConflict(record_id=record_id, municipality_id=device.municipality_id,
+                                   device_id=device.id, body_hash=digest, body=body, signature=signature)
+    try:
+        with db.session.begin_nested():
+            db.session.add(conflict)
+            db.session.flush()
+    except IntegrityError:
+        return "conflict", None, []  # this very conflicting body was already kept
+    audit("sync_conflict", "field_record", record_id, {"body_hash": existing.body_hash}, {"body_hash": digest},
+          municipality_id=device.municipality_id)
+    return "conflict", None, []
+
+
+def _process(device, user, records):
+    limit_s = current_app.config.get("SYNC_CLOCK_DRIFT_LIMIT_S", DEFAULT_CLOCK_LIMIT_S)
+    received_at = utcnow()
+    results = [None] * len(records)
+    parsed_items = []
+    for index, raw in enumerate(records):
+        try:
+            parsed_items.append((index, *_parse(raw)))
+        except _Rejected as rej:
+            rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+            results[index] = {"id": rid, "status": "rejected", "errors": rej.fields, "flags": [],
+                              "missing_photos": [], "received_at": None}
+    # One lock order for every transaction: (seq, id).
+    parsed_items.sort(key=lambda item: (item[4]["seq"], item[1]))
+    kept = {}
+    for index, record_id, body, signature, parsed in parsed_items:
+        status, row, flags = _accept(device, user, record_id, body, signature, parsed, received_at, limit_s)
+        results[index] = {"id": record_id, "status": status, "errors": {}, "flags": list(flags or []),
+                          "missing_photos": [],
+                          "received_at": _iso(row.received_at if row is not None else received_at)}
+        if row is not None:
+            kept[index] = row.id
+    db.session.execute(update(Device).where(Device.id == device.id).values(last_seen_at=received_at))
+    db.session.flush()
+    missing = missing_photos(list(set(kept.values())), device.municipality_id)
+    for index, record_id in kept.items():
+        results[index]["missing_photos"] = missing.get(record_id, [])
+    db.session.commit()
+    return results
+
+
+def _is_deadlock(exc):
+    code = getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return code in ("40P01", "40001")
+
+
+def push(device, user, records, attempts=3):
+    """Store a batch; one result per record, in the order sent."""
+    for attempt in range(attempts):
+        try:
+            return _process(device, user, records)
+        except OperationalError as exc:
+            db.session.rollback()
+            if not _is_deadlock(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")

@@ -1,0 +1,110 @@
+"""What the operator sees of their autos: the API list and the public page behind the QR the
+fiscal shows at the roadside. Minimal data: no names, no CPF, nothing the link holder does not
+already know from the paper copy."""
+import hashlib
+import json
+
+from sqlalchemy import select
+
+from ...core.clock import timezone as local_tz
+from ...extensions import db
+from ..registry.models import Municipality
+from ..rules.citations import format_citation
+from ..rules.service import composed_for
+from .models import FieldRecord
+from .schemas import TOKEN_RE
+
+
+def _body(record):
+    try:
+        body = json.loads(record.body)
+    except ValueError:  # cannot happen for accepted records; never fail a page over it
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _inspection_body(record):
+    if not record.inspection_id:
+        return {}
+    inspection = db.session.get(FieldRecord, record.inspection_id)
+    if inspection is None or inspection.municipality_id != record.municipality_id:
+        return {}
+    return _body(inspection)
+
+
+def _confirmed(body):
+    items = body.get("infractions") if isinstance(body.get("infractions"), list) else []
+    return [i for i in items if isinstance(i, dict) and i.get("decision", "confirmed") == "confirmed"]
+
+
+def _cancel_requested(record):
+    return db.session.execute(select(FieldRecord.id).where(
+        FieldRecord.kind == "cancel_request", FieldRecord.target_id == record.id,
+        FieldRecord.municipality_id == record.municipality_id)).first() is not None
+
+
+def _iso(dt):
+    return dt.isoformat() if dt else None
+
+
+def operator_autos(user):
+    if user.operator_id is None:
+        return []
+    rows = (FieldRecord.query.filter_by(kind="auto", operator_id=user.operator_id,
+                                        municipality_id=user.municipality_id)
+            .order_by(FieldRecord.device_at.desc(), FieldRecord.id).all())
+    out = []
+    for record in rows:
+        body, inspection = _body(record), _inspection_body(record)
+        token = body.get("public_token")
+        out.append({
+            "id": record.id, "number": record.auto_number, "issued_at": _iso(record.device_at),
+            "received_at": _iso(record.received_at), "plate": inspection.get("plate"),
+            "permit_number": inspection.get("permit_number"),
+            "infractions": [{k: i.get(k) for k in ("id", "citation", "amount", "amount_brl")} for i in _confirmed(body)],
+            "defence": body.get("defence") if isinstance(body.get("defence"), dict) else None,
+            "public_url": f"/a/{token}" if isinstance(token, str) and TOKEN_RE.match(token) else None,
+            "cancel_requested": _cancel_requested(record),
+        })
+    return out
+
+
+def _citation_text(composed, citation):
+    if isinstance(citation, dict):
+        return format_citation(composed, citation)
+    return str(citation) if citation else ""
+
+
+def _labels(composed):
+    return {inf.get("id"): inf.get("label_pt") for pack in composed.packs for inf in pack.get("infractions", [])}
+
+
+def public_auto(token):
+    """The page data of the auto behind a public link, or None while the server does not hold it.
+    The token is looked up by its hash (an index on sha256), never compared as text."""
+    if not isinstance(token, str) or not TOKEN_RE.match(token):
+        return None
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    record = (FieldRecord.query.filter_by(public_token_hash=digest, kind="auto")
+              .order_by(FieldRecord.received_at, FieldRecord.id).first())
+    if record is None:
+        return None
+    municipality = db.session.get(Municipality, record.municipality_id)
+    body, inspection = _body(record), _inspection_body(record)
+    composed = composed_for(municipality)
+    labels = _labels(composed)
+    infractions = []
+    for item in _confirmed(body):
+        brl = item.get("amount_brl")
+        infractions.append({"label": labels.get(item.get("id")) or item.get("id") or "Infração",
+                            "citation": _citation_text(composed, item.get("citation")),
+                            "amount_brl": brl if isinstance(brl, (int, float)) and not isinstance(brl, bool) else None})
+    defence = body.get("defence") if isinstance(body.get("defence"), dict) else {}
+    return {
+        "municipality": municipality, "number": record.auto_number,
+        "issued_at": record.device_at.astimezone(local_tz()) if record.device_at else None,
+        "received_at": record.received_at.astimezone(local_tz()) if record.received_at else None,
+        "plate": inspection.get("plate"), "permit_number": inspection.get("permit_number"),
+        "infractions": infractions, "defence_days": defence.get("deadline_days"),
+        "defence_instance": defence.get("instance"), "cancel_requested": _cancel_requested(record),
+    }

@@ -1,0 +1,220 @@
+"""Marshmallow schemas of the field sync API: every request body and every response.
+
+Record bodies are validated leniently on purpose: a record signed on a phone cannot be fixed by
+the fiscal once it exists, so only what the server needs to file it is required (id, kind,
+device, seq, chain, clock and, for autos, the number and link token); the rest is kept as sent.
+"""
+import re
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from ...core import validation  # noqa: F401  (pt-BR messages before any field is built)
+
+SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+B64URL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
+
+MAX_BATCH = 100
+MAX_BODY_CHARS = 256 * 1024
+
+
+def _uuid(value):
+    if not isinstance(value, str) or not UUID_RE.match(value):
+        raise ValidationError("Identificador inválido (UUID em minúsculas).")
+
+
+def _sha256(value):
+    if not isinstance(value, str) or not SHA256_RE.match(value):
+        raise ValidationError("Hash inválido (64 dígitos hexadecimais em minúsculas).")
+
+
+AwareDateTime = fields.AwareDateTime
+AwareDateTime.default_error_messages = {
+    **AwareDateTime.default_error_messages,
+    "invalid_awareness": "Informe data e hora com fuso (ex.: 2026-05-10T14:03:00-04:00).",
+}
+
+
+# --- requests ---------------------------------------------------------------------------------
+
+class DeviceKeySchema(Schema):
+    algorithm = fields.String(required=True, validate=validate.OneOf(["Ed25519"], error="Use Ed25519."))
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        B64URL_RE, error="Chave em base64url sem preenchimento."))
+
+
+class NumberRequestSchema(Schema):
+    count = fields.Integer(load_default=20, validate=validate.Range(1, 100, error="Entre 1 e 100."))
+
+
+class VoidNumberSchema(Schema):
+    number = fields.String(required=True, validate=validate.Length(1, 40))
+    reason = fields.String(required=True, validate=validate.Length(3, 500, error="Informe o motivo (3 a 500 caracteres)."))
+
+
+class PushRecordSchema(Schema):
+    id = fields.String(required=True, validate=_uuid)
+    body = fields.String(required=True, validate=validate.Length(2, MAX_BODY_CHARS,
+                                                                 error="Corpo vazio ou grande demais."))
+    signature = fields.String(required=True, validate=validate.Regexp(
+        B64URL_RE, error="Assinatura em base64url sem preenchimento."))
+
+
+class PushSchema(Schema):
+    records = fields.List(fields.Raw(), required=True, validate=validate.Length(
+        1, MAX_BATCH, error=f"Envie de 1 a {MAX_BATCH} registros."))
+
+
+class ClockSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+    device_at = AwareDateTime(required=True)
+    gps_at = AwareDateTime(load_default=None, allow_none=True)
+
+
+class GpsSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+    lat = fields.Float(required=True, validate=validate.Range(-90, 90))
+    lon = fields.Float(required=True, validate=validate.Range(-180, 180))
+    accuracy_m = fields.Float(load_default=None, allow_none=True, validate=validate.Range(0))
+
+
+def _photo_list():
+    return fields.List(fields.String(validate=_sha256), load_default=list)
+
+
+class BodySchema(Schema):
+    """Fields common to every record body."""
+    class Meta:
+        unknown = INCLUDE
+    id = fields.String(required=True, validate=_uuid)
+    kind = fields.String(required=True, validate=validate.OneOf(
+        ["inspection", "auto", "cancel_request"], error="Tipo de registro desconhecido."))
+    device_id = fields.Integer(required=True, strict=True)
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
+    prev_hash = fields.String(required=True, allow_none=True, validate=_sha256)
+    clock = fields.Nested(ClockSchema, required=True)
+    gps = fields.Nested(GpsSchema, load_default=None, allow_none=True)
+    no_gps_reason = fields.String(load_default=None, allow_none=True)
+    data_age_s = fields.Integer(load_default=None, allow_none=True)
+    photos = _photo_list()
+    operator_id = fields.Integer(load_default=None, allow_none=True, strict=True)
+
+    @validates_schema
+    def _first_has_no_prev(self, data, **_kwargs):
+        if data.get("seq") == 1 and data.get("prev_hash") is not None:
+            raise ValidationError("O primeiro registro (seq 1) não tem registro anterior.", "prev_hash")
+
+
+class InspectionBodySchema(BodySchema):
+    permit_number = fields.String(load_default=None, allow_none=True)
+    plate = fields.String(load_default=None, allow_none=True)
+    answers = fields.Dict(load_default=dict)
+    item_photos = fields.Dict(keys=fields.String(), values=fields.List(fields.String(validate=_sha256)),
+                              load_default=dict)
+
+
+class SignaturesSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+    fiscal = fields.String(required=True, validate=_sha256)
+    operator = fields.String(load_default=None, allow_none=True, validate=_sha256)
+    operator_refused = fields.Boolean(load_default=False)
+
+
+class AutoBodySchema(BodySchema):
+    inspection_id = fields.String(load_default=None, allow_none=True, validate=_uuid)
+    number = fields.String(required=True, validate=validate.Length(1, 40))
+    infractions = fields.List(fields.Dict(), load_default=list)
+    signatures = fields.Nested(SignaturesSchema, required=True)
+    public_token = fields.String(required=True, validate=validate.Regexp(
+        TOKEN_RE, error="Token público: 32 a 128 caracteres [A-Za-z0-9_-]."))
+
+
+class CancelBodySchema(BodySchema):
+    auto_id = fields.String(required=True, validate=_uuid)
+    reason = fields.String(required=True, validate=validate.Length(3, 2000))
+
+
+BODY_SCHEMAS = {"inspection": InspectionBodySchema, "auto": AutoBodySchema, "cancel_request": CancelBodySchema}
+
+
+class FieldDataQuerySchema(Schema):
+    cursor = fields.Integer(load_default=0, validate=validate.Range(0, 2**62, error="Deve ser ≥ 0."))
+
+
+# --- responses --------------------------------------------------------------------------------
+
+class DeviceKeyResponseSchema(Schema):
+    device_id = fields.Integer()
+    key_fingerprint = fields.String()
+
+
+class NumberBlockResponseSchema(Schema):
+    block_id = fields.Integer()
+    numbers = fields.List(fields.String())
+
+
+class NumberStatusSchema(Schema):
+    number = fields.String()
+    status = fields.String()
+    block_id = fields.Integer()
+    record_id = fields.String(allow_none=True)
+    void_reason = fields.String(allow_none=True)
+
+
+class NumbersListResponseSchema(Schema):
+    numbers = fields.List(fields.Nested(NumberStatusSchema))
+
+
+class PushResultSchema(Schema):
+    id = fields.String()
+    status = fields.String()
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    flags = fields.List(fields.String())
+    missing_photos = fields.List(fields.String())
+    received_at = fields.String(allow_none=True)
+
+
+class PushResponseSchema(Schema):
+    results = fields.List(fields.Nested(PushResultSchema))
+
+
+class PhotoResponseSchema(Schema):
+    sha256 = fields.String()
+    size = fields.Integer()
+    created = fields.Boolean()
+
+
+class OperatorAutoSchema(Schema):
+    id = fields.String()
+    number = fields.String(allow_none=True)
+    issued_at = fields.String(allow_none=True)
+    received_at = fields.String()
+    plate = fields.String(allow_none=True)
+    permit_number = fields.String(allow_none=True)
+    infractions = fields.List(fields.Dict())
+    defence = fields.Dict(allow_none=True)
+    public_url = fields.String(allow_none=True)
+    cancel_requested = fields.Boolean()
+
+
+class OperatorAutosResponseSchema(Schema):
+    autos = fields.List(fields.Nested(OperatorAutoSchema))
+
+
+class FieldDataResponseSchema(Schema):
+    cursor = fields.Integer()
+    snapshot = fields.Boolean()
+    generated_at = fields.String()
+    municipality = fields.Dict()
+    permits = fields.List(fields.Dict())
+    operators = fields.List(fields.Dict())
+    vehicles = fields.List(fields.Dict())
+    pontos = fields.List(fields.Dict())
+    penalties = fields.List(fields.Dict())
+    removed = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
+    rules = fields.Dict(allow_none=True)
+    rules_etag = fields.String()

@@ -1,0 +1,209 @@
+"""Thin handlers: parse (schema) → check access → operation → dump (schema).
+
+  PUT  /api/v1/devices/me/key                device signing key (fiscal, device token)
+  GET  /api/v1/autos/numbers                 this device's numbers and their status
+  POST /api/v1/autos/numbers                 reserve a block
+  POST /api/v1/autos/numbers/void            void an unused number
+  POST /api/v1/sync/push                     batch of signed records
+  PUT|HEAD /api/v1/sync/photos/<sha256>      evidence photo, addressed by its hash
+  GET  /api/v1/field/data?cursor=N           field data: snapshot, then deltas (ETag, gzip)
+  GET  /api/v1/field/photos/<operator_id>    operator thumbnail, ≤ 8 KB JPEG
+  GET  /api/v1/operator/autos                the operator's autos held by the server
+  GET  /a/<public_token>                     public page of an auto (pt-BR, minimal data)
+"""
+import gzip
+import hashlib
+
+from flask import current_app, g, render_template, request
+
+from ...core.auth import api_auth, get_scoped_or_404, hash_token, require_municipality_id
+from ...core.errors import ApiError
+from ...core.http import json_body
+from ...extensions import db, limiter
+from ..accounts.models import ApiToken
+from ..registry.models import Municipality, Operator
+from . import field_data as fd
+from . import operations as ops
+from . import photos
+from .blueprint import bp
+from .public import operator_autos, public_auto
+from .schemas import (SHA256_RE, DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
+                      NumberBlockResponseSchema, NumberRequestSchema, NumbersListResponseSchema,
+                      OperatorAutosResponseSchema, PhotoResponseSchema, PushResponseSchema, PushSchema,
+                      VoidNumberSchema)
+from .thumbnails import thumbnail
+
+REVOKED_MESSAGE = "Este aparelho foi desativado pela prefeitura. Os dados dele serão apagados."
+
+
+@bp.before_app_request
+def _revoked_device():
+    """A revoked phone is told so (403 device_revoked) on any API call, so that it wipes its
+    data; with an ordinary 401 it would only ask the fiscal to log in again."""
+    if g.get("user") is not None or not request.path.startswith("/api/"):
+        return
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return
+    token = ApiToken.query.filter_by(token_hash=hash_token(header[7:].strip())).first()
+    if token is not None and token.device is not None and token.device.status == "revoked":
+        raise ApiError(403, "device_revoked", REVOKED_MESSAGE)
+
+
+def current_device():
+    """The enrolled phone behind this token (sync needs one), in the user's municipality."""
+    token = g.get("api_token")
+    device = token.device if token is not None else None
+    if device is None or device.municipality_id != g.user.municipality_id:
+        raise ApiError(403, "device_required", "Entre pelo aplicativo do fiscal neste aparelho para sincronizar.")
+    return device
+
+
+# --- device key and numbers -------------------------------------------------------------------
+
+@bp.put("/api/v1/devices/me/key")
+@api_auth("fiscal")
+def device_key():
+    device = current_device()
+    data = DeviceKeySchema().load(json_body())
+    fingerprint = ops.register_key(device, data["public_key"])
+    return DeviceKeyResponseSchema().dump({"device_id": device.id, "key_fingerprint": fingerprint})
+
+
+@bp.get("/api/v1/autos/numbers")
+@api_auth("fiscal")
+def list_numbers():
+    device = current_device()
+    rows = ops.device_numbers(device)
+    return NumbersListResponseSchema().dump({"numbers": [
+        {"number": r.number, "status": r.status, "block_id": r.block_id, "record_id": r.record_id,
+         "void_reason": r.void_reason} for r in rows]})
+
+
+@bp.post("/api/v1/autos/numbers")
+@api_auth("fiscal")
+def reserve_numbers():
+    device = current_device()
+    raw = request.get_json(silent=True)
+    data = NumberRequestSchema().load(raw if isinstance(raw, dict) else {})
+    block, numbers = ops.reserve_numbers(device, g.user, data["count"])
+    return NumberBlockResponseSchema().dump({"block_id": block.id, "numbers": numbers}), 201
+
+
+@bp.post("/api/v1/autos/numbers/void")
+@api_auth("fiscal")
+def void_number():
+    device = current_device()
+    data = VoidNumberSchema().load(json_body())
+    row = ops.void_number(device, data["number"].strip(), data["reason"].strip())
+    return {"number": row.number, "status": row.status, "void_reason": row.void_reason}
+
+
+# --- push and photos --------------------------------------------------------------------------
+
+@bp.post("/api/v1/sync/push")
+@api_auth("fiscal")
+def push():
+    device = current_device()
+    data = PushSchema().load(json_body())
+    return PushResponseSchema().dump({"results": ops.push(device, g.user, data["records"])})
+
+
+def _sha_or_404(sha256):
+    sha256 = sha256.lower()
+    if not SHA256_RE.match(sha256):
+        raise ApiError(404, "not_found")
+    return sha256
+
+
+@bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
+@api_auth("fiscal")
+def photo_head(sha256):
+    device = current_device()
+    found = photos.has_photo(device.municipality_id, _sha_or_404(sha256))
+    return "", 200 if found else 404
+
+
+@bp.put("/api/v1/sync/photos/<sha256>")
+@api_auth("fiscal")
+def photo_put(sha256):
+    device = current_device()
+    sha256 = sha256.lower()
+    if not SHA256_RE.match(sha256):
+        raise ApiError(422, "validation_error", "Dados inválidos.", {"sha256": ["Hash SHA-256 inválido."]})
+    data = photos.read_limited(request.stream, request.content_length)
+    created, row = photos.store_photo(device, sha256, request.mimetype, data)
+    return PhotoResponseSchema().dump({"sha256": row.sha256, "size": row.size, "created": created}), \
+        201 if created else 200
+
+
+# --- field data -------------------------------------------------------------------------------
+
+def _accepts_gzip():
+    return request.accept_encodings["gzip"] > 0
+
+
+@bp.get("/api/v1/field/data")
+@api_auth("fiscal", "backoffice", "admin")
+def field_data():
+    municipality = db.session.get(Municipality, require_municipality_id())
+    cursor = FieldDataQuerySchema().load({"cursor": request.args.get("cursor", "0")})["cursor"]
+    version, changed_at, rules, rules_etag = fd.current_state(municipality)
+    base = fd.data_tag(municipality, version, cursor, rules_etag)
+    gzipped = _accepts_gzip()
+    # One strong validator per representation: the gzip bytes and the plain bytes differ.
+    etag = base + ("-gz" if gzipped else "")
+    if request.if_none_match.contains(etag) or request.if_none_match.contains(base):
+        response = current_app.response_class(status=304)
+    else:
+        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules))
+        data = body.encode("utf-8")
+        if gzipped:
+            data = gzip.compress(data, compresslevel=6, mtime=0)  # mtime 0: same bytes every time
+        response = current_app.response_class(data, mimetype="application/json")
+        if gzipped:
+            response.headers["Content-Encoding"] = "gzip"
+    response.set_etag(etag)
+    response.headers["Vary"] = "Accept-Encoding, Authorization"
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/api/v1/field/photos/<int:operator_id>")
+@api_auth("fiscal", "backoffice", "admin")
+def operator_thumbnail(operator_id):
+    operator = get_scoped_or_404(Operator, operator_id)
+    if not operator.photo_path:
+        raise ApiError(404, "not_found")
+    etag = hashlib.sha256(operator.photo_path.encode()).hexdigest()[:20]
+    if request.if_none_match.contains(etag):
+        response = current_app.response_class(status=304)
+    else:
+        data = thumbnail(operator.photo_path)
+        if data is None:
+            raise ApiError(404, "not_found")
+        response = current_app.response_class(data, mimetype="image/jpeg")
+    response.set_etag(etag)
+    # The URL in the field data carries the photo's version: a new photo is a new URL.
+    response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
+    return response
+
+
+# --- operator and public ----------------------------------------------------------------------
+
+@bp.get("/api/v1/operator/autos")
+@api_auth("operator")
+def my_autos():
+    return OperatorAutosResponseSchema().dump({"autos": operator_autos(g.user)})
+
+
+@bp.get("/a/<token>")
+@limiter.limit("60 per minute")
+def public_page(token):
+    auto = public_auto(token)
+    response = current_app.make_response((render_template("fieldsync/public_auto.html", auto=auto),
+                                          200 if auto else 404))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the URL
+    return response
