@@ -73,8 +73,10 @@ async function syncField(s) {
     await put('reference', { ...saved, fetched_at: new Date().toISOString() }, 'field');
     return 'unchanged';
   }
-  const data = mergeField(saved?.data, await response.json());
+  const answer = await response.json();
+  const data = mergeField(saved?.data, answer);
   await put('reference', { data, etag, fetched_at: new Date().toISOString() }, 'field');
+  if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
   fetchThumbnails(s, data).catch(() => {}); // background: the verdict shows them when present
   return 'ok';
 }
@@ -124,14 +126,15 @@ export async function loadField() {
   ]);
   const key = `${trust?.fetched_at}|${rules?.fetched_at}|${field?.fetched_at}`;
   if (cache.key !== key) {
-    cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, index: indexField(field?.data), syncedAt: last?.at || null } };
+    cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null } };
   }
   return cache.value;
 }
 
 /** Seconds since the field data was generated on the server (the age every verdict shows). */
 export function dataAgeSeconds(data, now = Date.now()) {
-  const times = [data?.trust?.generated_at, data?.field?.generated_at].filter(Boolean).map(Date.parse);
+  // Trust: the server's clock when it answered; registry: when the phone last heard "no change".
+  const times = [data?.trust?.generated_at, data?.fieldCheckedAt].filter(Boolean).map(Date.parse);
   if (!times.length) return null;
   return Math.max(0, Math.floor((now - Math.min(...times)) / 1000));
 }

@@ -1,7 +1,7 @@
 // Merging field-data answers (GET /api/v1/field/data) into what the phone keeps. Pure (Node tests).
 // A snapshot replaces everything; a delta upserts rows by id and drops the ids in `removed`.
 
-export const KINDS = ['permits', 'operators', 'vehicles', 'pontos'];
+export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
 
 export function mergeField(stored, answer) {
   const base = answer.snapshot || !stored ? {} : stored;
@@ -9,7 +9,6 @@ export function mergeField(stored, answer) {
     cursor: answer.cursor,
     generated_at: answer.generated_at,
     municipality: answer.municipality || base.municipality || null,
-    penalties: answer.snapshot || !stored ? [...(answer.penalties || [])] : [...(base.penalties || []), ...(answer.penalties || [])],
   };
   for (const kind of KINDS) {
     const rows = new Map((base[kind] || []).map((r) => [r.id, r]));
@@ -36,9 +35,11 @@ export function indexField(field) {
   const permits = field?.permits || [];
   const view = (p) => {
     const vehicle = vehicles.get(p.vehicle_id) || null;
+    // The crachá names the permit's driver: the holder, or (company permits) its first driver.
+    const operatorId = p.holder_operator_id ?? (p.driver_ids || [])[0] ?? p.operator_id;
     return {
       permit: p,
-      operator: operators.get(p.operator_id) || null,
+      operator: operators.get(operatorId) || null,
       vehicle,
       ponto: pontos.get(p.ponto_id) || null,
       plate: normalisePlate(p.plate || vehicle?.plate),

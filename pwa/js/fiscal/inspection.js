@@ -4,6 +4,20 @@ import { prepareTrust, verify, DESCONHECIDO, VALIDO, VENCIDO } from '../credenti
 import { dataAgeSeconds, loadField } from './field-data.js';
 import { newDraft } from './records.js';
 
+// Registry facts the packs read, from the field-data rows (JS twin of
+// server/modules/registry/facts.py; only what the registry really knows).
+export function registryFactsOf(view) {
+  const o = view.operator || {};
+  const v = view.vehicle || {};
+  const facts = {
+    'operator.birth_date': o.birth_date, 'operator.cnh_first_issue_date': o.cnh_first_issue_date,
+    'operator.resident_since': o.residence_since,
+    'operator.cnh_category_ok': o.cnh_category ? o.cnh_category.includes('A') : undefined,
+    'vehicle.engine_cc': v.engine_cc, 'vehicle.manufacture_year': v.year_manufacture,
+  };
+  return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined && value !== null));
+}
+
 let prepared = { source: null, trust: null };
 
 async function trustOf(data) {
@@ -16,8 +30,8 @@ function subjectOf(view) {
   return {
     permit_id: view.permit.id, permit_number: view.permit.number, permit_status: view.permit.status,
     valid_until: view.permit.valid_until || null, operator_id: view.operator?.id ?? null,
-    name: view.operator?.name || view.permit.holder_name || null, cpf_masked: view.operator?.cpf_masked || null,
-    plate: view.plate || null, ponto: view.ponto?.name || null, facts: view.permit.facts || {},
+    name: view.operator?.name || view.permit.holder_company || null, cpf_masked: view.operator?.cpf || null,
+    plate: view.plate || null, ponto: view.ponto?.name || null, facts: registryFactsOf(view),
   };
 }
 

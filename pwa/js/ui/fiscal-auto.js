@@ -86,6 +86,7 @@ export async function render(root, { params, navigate }) {
           inspection_id: draft.id, number, place: place.value.trim(),
           clock: deviceClock(pos.gps_at), gps: pos.gps, no_gps_reason: pos.gps ? null : (noGps.value || pos.reason),
           data_age_s: draft.data_age_s, photos, permit_number: draft.permit_number, plate: draft.plate,
+          operator_id: draft.subject?.operator_id ?? null,
           infractions: draft.evaluation.infractions.filter((i) => draft.decisions[i.id]).map((i) => ({
             id: i.id, citation: i.citation, label_pt: i.label_pt,
             amount: i.amount ? { value: i.amount.value, unit: i.amount.unit } : null,

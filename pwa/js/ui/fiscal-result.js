@@ -28,7 +28,7 @@ export function amountText(amount) {
 export function historyFor(field, subject) {
   if (!subject?.operator_id && !subject?.permit_id) return [];
   return (field?.penalties || [])
-    .filter((p) => (subject.operator_id != null && p.operator_id === subject.operator_id) || (subject.permit_id != null && p.permit_id === subject.permit_id))
+    .filter((p) => !p.cancelled && (subject.operator_id != null && p.operator_id === subject.operator_id) || (subject.permit_id != null && p.permit_id === subject.permit_id))
     .map((p) => ({ infraction: p.infraction_id, date: p.applied_on, ...(p.penalty ? { penalty: p.penalty } : {}) }));
 }
 
@@ -95,6 +95,7 @@ export async function render(root, { params, navigate }) {
       fields: {
         clock: deviceClock(position.gps_at), gps: position.gps, no_gps_reason: position.reason,
         data_age_s: draft.data_age_s, photos, permit_number: draft.permit_number, plate: draft.plate,
+        operator_id: draft.subject?.operator_id ?? null,
         credential: draft.credential ? { verdict: draft.credential.verdict, reason: draft.credential.reason, payload_text: draft.credential.payload_text } : null,
         answers: fresh.answers, answer_sources: fresh.answer_sources, item_photos: fresh.item_photos,
         evaluation, decisions: fresh.decisions, pack_versions: evaluation.packs,
