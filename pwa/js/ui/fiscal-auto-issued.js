@@ -4,7 +4,7 @@ import { STATE_LABELS } from '../fiscal/outbox.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getRecord } from '../fiscal/records.js';
 import { onSyncChange } from '../fiscal/sync.js';
-import { el, formatPlate } from './format.js';
+import { el, formatPlate, mount } from './format.js';
 import { qrSvg } from './qr-code.js';
 
 export async function render(root, { params, navigate }) {
@@ -14,7 +14,7 @@ export async function render(root, { params, navigate }) {
   const body = JSON.parse(entry.record.body);
   const link = `${location.origin}/a/${body.public_token}`;
   const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
-  root.append(
+  mount(root, 
     el('h1', {}, `Auto nº ${body.number}`),
     el('p', { class: 'notice', id: 'auto-sealed' }, 'Auto assinado por este aparelho: não pode mais ser alterado. Um erro se corrige com pedido de cancelamento.'),
     state,

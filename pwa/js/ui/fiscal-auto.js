@@ -12,7 +12,7 @@ import { signaturePad } from '../fiscal/signature-pad.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
 import { rulesOf } from './fiscal-checklist.js';
-import { el, formatPlate } from './format.js';
+import { el, formatPlate, mount } from './format.js';
 import { amountText } from './fiscal-result.js';
 
 function prefill(field, draft, place) {
@@ -37,7 +37,7 @@ export async function render(root, { params, navigate }) {
   const confirmed = draft.evaluation.infractions.filter((i) => draft.decisions[i.id]?.decision === 'confirmed');
   const message = el('p', { class: 'notice notice-error', role: 'alert', hidden: true, id: 'auto-error' });
   if (!block.available.length) {
-    root.append(el('h1', {}, 'Auto de infração'),
+    mount(root, el('h1', {}, 'Auto de infração'),
       el('p', { class: 'notice notice-error', role: 'alert', id: 'no-numbers' }, 'Nenhum número de auto disponível neste aparelho: não é possível lavrar o auto. Conecte-se e atualize os dados.'));
     return () => setBusy(false);
   }
@@ -108,12 +108,12 @@ export async function render(root, { params, navigate }) {
     }
   });
 
-  root.append(
+  mount(root, 
     el('h1', {}, 'Auto de infração'),
     el('p', { class: block.available.length <= NUMBERS_WARN_AT ? 'notice notice-warn' : 'hint', id: 'next-number' },
       `Número: ${block.available[0]}${block.available.length <= NUMBERS_WARN_AT ? ` — restam só ${block.available.length} números` : ''}`),
     el('section', {}, el('h2', {}, 'Infrações confirmadas'),
-      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount)}`)))),
+      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty)}`)))),
     el('div', { class: 'stack' }, el('label', { for: 'place' }, 'Local da infração'), place,
       ...fields.flatMap((f) => [el('label', { for: f.input.id }, `${f.label_pt}${f.required ? '' : ' (opcional)'}`), f.input,
         el('span', { class: 'hint' }, citationLabel(rules, f.citation))])),

@@ -10,7 +10,7 @@ import { compressPhoto } from '../fiscal/photos.js';
 import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
-import { el, formatPlate } from './format.js';
+import { el, formatPlate, mount } from './format.js';
 
 let compiled = { source: null, rules: null };
 export function rulesOf(data) {
@@ -24,7 +24,7 @@ export async function render(root, { params, navigate }) {
   if (!draft) { navigate('/fiscal', { replace: true }); return undefined; }
   const data = await loadField();
   if (!data.rules) {
-    root.append(el('p', { class: 'notice notice-error' }, 'Regras ainda não baixadas neste aparelho. Atualize os dados.'));
+    mount(root, el('p', { class: 'notice notice-error' }, 'Regras ainda não baixadas neste aparelho. Atualize os dados.'));
     return undefined;
   }
   setBusy(true); // no update reload in the middle of an inspection
@@ -101,7 +101,7 @@ export async function render(root, { params, navigate }) {
         : null);
   };
   draw(true);
-  root.append(
+  mount(root, 
     el('h1', {}, 'Checklist'),
     el('p', { class: 'hint' }, `${draft.subject?.name || 'Sem identificação'} · ${formatPlate(draft.plate)} · respostas salvas automaticamente`),
     list,

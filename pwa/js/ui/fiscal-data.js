@@ -2,7 +2,7 @@
 import { download } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { wipe } from '../fiscal/session.js';
-import { el, formatDateTime } from './format.js';
+import { el, formatDateTime, mount } from './format.js';
 
 const LABELS = { key: 'Chave do aparelho', trust: 'Crachás e chaves', rules: 'Regras da lei', field: 'Cadastro', numbers: 'Números de auto' };
 
@@ -13,7 +13,7 @@ export async function render(root, { params, navigate }) {
   const list = el('ul', { class: 'list compact', id: 'data-steps' });
   const done = el('button', { type: 'button', class: 'button button-primary button-big', hidden: true, onclick: () => navigate('/fiscal', { replace: true }) }, 'Começar');
   const retry = el('button', { type: 'button', class: 'button button-big', hidden: true, onclick: () => navigate('/fiscal/dados', { replace: true }) }, 'Tentar de novo');
-  root.append(el('h1', {}, params.get('primeira') ? 'Baixando os dados' : 'Atualizar dados'), bar, label, list, done, retry);
+  mount(root, el('h1', {}, params.get('primeira') ? 'Baixando os dados' : 'Atualizar dados'), bar, label, list, done, retry);
   try {
     const { steps } = await download({
       onProgress: (i, total, text) => { bar.max = total; bar.value = i; label.textContent = `${text}…`; },

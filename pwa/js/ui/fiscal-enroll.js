@@ -1,7 +1,7 @@
 // Fiscal enrollment: one online login (user, password, device name) gives this phone its token
 // and its own signing key; then the fiscal chooses the offline PIN.
 import { enroll } from '../fiscal/session.js';
-import { el } from './format.js';
+import { el, mount } from './format.js';
 
 export async function render(root, { params, navigate }) {
   const field = (id, label, attrs) => [el('label', { for: id }, label), el('input', { id, name: id, class: 'input', required: true, ...attrs })];
@@ -34,7 +34,7 @@ export async function render(root, { params, navigate }) {
       submit.textContent = 'Entrar e cadastrar este celular';
     }
   });
-  root.append(
+  mount(root, 
     el('h1', {}, 'Sou fiscal'),
     params.get('revogado') ? el('p', { class: 'notice notice-warn', role: 'status' }, 'Este celular foi desativado pela prefeitura e seus dados foram apagados. Entre de novo para recadastrá-lo.') : null,
     form);

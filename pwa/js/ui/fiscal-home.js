@@ -3,7 +3,7 @@ import { dataAgeSeconds, formatAge, loadField, numbers, NUMBERS_WARN_AT } from '
 import { requireFiscal } from '../fiscal/guard.js';
 import { listDrafts } from '../fiscal/records.js';
 import { onSyncChange, outboxCounts } from '../fiscal/sync.js';
-import { el } from './format.js';
+import { el, mount } from './format.js';
 
 export async function render(root, { navigate }) {
   const s = await requireFiscal(navigate);
@@ -18,7 +18,7 @@ export async function render(root, { navigate }) {
   const drafts = await listDrafts();
   const badge = el('span', { class: 'count-badge', id: 'pending-badge', hidden: true });
   const go = (path) => () => navigate(path);
-  root.append(
+  mount(root, 
     el('h1', {}, `Olá, ${s.user.name.split(' ')[0]}`),
     el('p', { class: age !== null && age > 86400 ? 'notice notice-warn' : 'hint', id: 'data-age' },
       `Dados ${formatAge(age)}. `, el('a', { href: '#/fiscal/dados' }, 'Atualizar dados')),

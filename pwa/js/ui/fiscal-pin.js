@@ -1,6 +1,6 @@
 // Offline PIN: chosen right after enrollment, asked again after inactivity.
 import { checkPin, setPin } from '../fiscal/session.js';
-import { el } from './format.js';
+import { el, mount } from './format.js';
 
 export async function render(root, { params, navigate }) {
   const creating = params.get('criar') === '1';
@@ -32,7 +32,7 @@ export async function render(root, { params, navigate }) {
     }
     return undefined;
   });
-  root.append(
+  mount(root, 
     el('h1', {}, creating ? 'Crie seu PIN' : 'Aplicativo bloqueado'),
     el('p', { class: 'lead' }, creating ? 'O PIN desbloqueia o aplicativo sem internet depois de um tempo parado.' : 'Digite seu PIN para continuar.'),
     form);

@@ -10,14 +10,15 @@ import { commitRecord, deviceClock, getDraft, saveDraft } from '../fiscal/record
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
 import { rulesOf } from './fiscal-checklist.js';
-import { el } from './format.js';
+import { el, mount } from './format.js';
 
 export function money(cents) {
   return (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 }
 
-export function amountText(amount) {
-  if (!amount) return 'Sem multa (advertência ou medida).';
+export function amountText(amount, penalty = null) {
+  if (penalty?.kind === 'advertencia') return 'Advertência por escrito (sem multa).';
+  if (!amount) return 'Sem valor de multa no pacote da lei.';
   if (amount.brl_cents !== null && amount.brl_cents !== undefined) {
     return `${money(amount.brl_cents)}${amount.unit && amount.unit !== 'BRL' ? ` (${amount.value} ${amount.unit})` : ''}`;
   }
@@ -46,7 +47,7 @@ export async function render(root, { params, navigate }) {
     const history = historyFor(data.field, draft.subject).filter((h) => rulesIds.has(h.infraction));
     evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history);
   } catch (error) {
-    root.append(el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));
+    mount(root, el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));
     return () => setBusy(false);
   }
   draft.evaluation = evaluation;
@@ -76,7 +77,7 @@ export async function render(root, { params, navigate }) {
     return el('article', { class: 'proposal', dataset: { infraction: inf.id } },
       el('h3', {}, inf.label_pt),
       el('p', { class: 'citation-line' }, citationLabel(rules, inf.citation)),
-      el('p', { class: 'amount' }, amountText(inf.amount)),
+      el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty)),
       inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => m.label_pt || m.kind || m.id).join(', ')}`) : null,
       inf.recidivism?.applies || inf.recidivism?.applied ? el('p', { class: 'notice notice-warn' }, `Reincidência: ${inf.recidivism.why_pt || 'sim'}`) : null,
       el('div', { class: 'choices', role: 'radiogroup', 'aria-label': `Decisão: ${inf.label_pt}` },
@@ -105,7 +106,7 @@ export async function render(root, { params, navigate }) {
     navigate(withAuto ? `/fiscal/auto?id=${draft.id}` : '/fiscal/hoje', { replace: true });
   };
   if (draft.inspection_sealed) { navigate(`/fiscal/auto?id=${draft.id}`, { replace: true }); return () => setBusy(false); }
-  root.append(
+  mount(root, 
     el('h1', {}, 'Resultado'),
     failed.length
       ? el('p', { class: 'lead', id: 'result-summary' }, `${failed.length} infração(ões) proposta(s) pela lei. Confirme ou remova cada uma.`)

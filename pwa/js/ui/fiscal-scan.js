@@ -2,7 +2,7 @@
 // only now). Torch where the camera offers it. Manual entry of permit number or plate always.
 import { requireFiscal } from '../fiscal/guard.js';
 import { startFromPayload } from '../fiscal/inspection.js';
-import { el } from './format.js';
+import { el, mount } from './format.js';
 import { searchForm } from './fiscal-search.js';
 
 const MAX_EDGE = 640; // decode on frames downscaled to ~640 px (ARCHITECTURE.md measurements)
@@ -12,7 +12,7 @@ export async function render(root, { navigate }) {
   const video = el('video', { class: 'scan-video', id: 'scan-video', muted: true, playsinline: true, autoplay: true, 'aria-label': 'Imagem da câmera' });
   const message = el('p', { class: 'notice', role: 'status', id: 'scan-status' }, 'Aponte a câmera para o QR do crachá.');
   const torch = el('button', { type: 'button', class: 'button', id: 'torch', hidden: true, 'aria-pressed': 'false' }, 'Lanterna');
-  root.append(
+  mount(root, 
     el('h1', {}, 'Ler crachá'),
     el('div', { class: 'scan-frame' }, video, el('div', { class: 'scan-target', 'aria-hidden': 'true' })),
     message, torch,

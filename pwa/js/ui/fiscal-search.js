@@ -4,7 +4,7 @@ import { loadField } from '../fiscal/field-data.js';
 import { isPlate, normalisePlate } from '../fiscal/field-merge.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { startFromPermit } from '../fiscal/inspection.js';
-import { el, formatPlate } from './format.js';
+import { el, formatPlate, mount } from './format.js';
 
 export function searchForm(navigate) {
   const input = el('input', { id: 'search-text', class: 'input input-code', autocapitalize: 'characters', spellcheck: 'false', autocomplete: 'off', placeholder: 'ABC1D23, ABC-1234, nº do alvará ou nome' });
@@ -40,6 +40,6 @@ export function searchForm(navigate) {
 
 export async function render(root, { navigate }) {
   if (!(await requireFiscal(navigate))) return;
-  root.append(el('h1', {}, 'Buscar'), searchForm(navigate));
+  mount(root, el('h1', {}, 'Buscar'), searchForm(navigate));
   root.querySelector('#search-text').focus();
 }

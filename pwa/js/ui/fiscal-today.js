@@ -5,7 +5,7 @@ import { listDrafts, listRecords } from '../fiscal/records.js';
 import { signOut, unsentCount } from '../fiscal/session.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { onSyncChange, syncNow } from '../fiscal/sync.js';
-import { el, formatPlate } from './format.js';
+import { el, formatPlate, mount } from './format.js';
 
 export async function render(root, { navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
@@ -36,7 +36,7 @@ export async function render(root, { navigate }) {
     await signOut();
     navigate('/', { replace: true });
   });
-  root.append(el('h1', {}, 'Hoje'), syncButton, status, list, storage, leave);
+  mount(root, el('h1', {}, 'Hoje'), syncButton, status, list, storage, leave);
 
   const draw = async () => {
     const today = new Date().toDateString();

@@ -2,7 +2,7 @@
 import { normalisePlate } from '../fiscal/field-merge.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { startUnidentified } from '../fiscal/inspection.js';
-import { el } from './format.js';
+import { el, mount } from './format.js';
 
 export async function render(root, { params, navigate }) {
   if (!(await requireFiscal(navigate))) return;
@@ -17,5 +17,5 @@ export async function render(root, { params, navigate }) {
     const draft = await startUnidentified({ plate: normalisePlate(plate.value) || null, name: name.value.trim() || null });
     navigate(`/fiscal/checklist?id=${draft.id}`, { replace: true });
   });
-  root.append(el('h1', {}, 'Pessoa sem crachá'), el('p', { class: 'lead' }, 'Fiscalização sem alvará identificado.'), form);
+  mount(root, el('h1', {}, 'Pessoa sem crachá'), el('p', { class: 'lead' }, 'Fiscalização sem alvará identificado.'), form);
 }

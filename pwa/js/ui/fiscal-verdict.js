@@ -3,7 +3,7 @@
 import { formatAge, operatorPhoto } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getDraft, saveDraft } from '../fiscal/records.js';
-import { el, formatDate, formatPlate } from './format.js';
+import { el, formatDate, formatPlate, mount } from './format.js';
 
 const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
 
@@ -15,7 +15,7 @@ export async function render(root, { params, navigate }) {
   const s = draft.subject || {};
   const blob = s.operator_id != null ? await operatorPhoto(s.operator_id) : null;
   const url = blob ? URL.createObjectURL(blob) : null;
-  root.append(
+  mount(root, 
     el('section', { class: `verdict verdict-${CLASS[c.verdict] || 'desconhecido'}`, id: 'verdict', 'aria-live': 'assertive' },
       el('p', { class: 'verdict-word', id: 'verdict-word' }, c.verdict),
       el('p', { class: 'verdict-reason', id: 'verdict-reason' }, c.reason)),
