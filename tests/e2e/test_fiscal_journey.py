@@ -194,6 +194,23 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     }""")
     assert local["photos"] == 0, "photos are freed once the server has them"
     _assert_server_holds_once(live_app, local["outbox"])
+    number = next(e for e in local["outbox"] if e["kind"] == "auto")
+
+    # The operator's copy: the public link from the QR, and "Minhas autuações" on their phone.
+    auto_number = page.evaluate("async (id) => (await (await import('./js/data/db.js')).get('outbox', id)).summary.number", number["id"])
+    public = context.new_page()
+    public.goto(link)
+    expect(public.locator("body")).to_contain_text(auto_number)
+    public.close()
+    operator = camera_browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR")
+    phone = operator.new_page()
+    phone.goto(f"{server.url}/app/#/operador/entrar?m=sapezal&c={crachá['code']}")
+    expect(phone.locator("#access-code")).to_have_value(crachá["code"])
+    phone.get_by_role("button", name="Entrar").click()
+    phone.get_by_role("button", name="Minhas autuações").click()
+    expect(phone.locator("#autos-list")).to_contain_text(f"Auto nº {auto_number}")
+    shot(phone, "operator-autos-from-server")
+    operator.close()
     assert not errors, errors
     context.close()
 

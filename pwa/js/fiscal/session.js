@@ -28,8 +28,16 @@ export async function enroll({ username, password, deviceName }) {
     if (answer.token) apiJson('/auth/token', { method: 'DELETE', token: answer.token }).catch(() => {});
     throw new ApiError({ status: 403, code: 'not_fiscal', message: 'Este usuário não é fiscal. Use o painel da prefeitura no computador.' });
   }
-  const { stored, publicKey } = await generateDeviceKey();
-  await put('meta', stored, KEY);
+  // A session that only expired (30-day token) keeps its key and its unsent records: the fiscal
+  // logs in again and the same key goes on signing.
+  const previous = await session();
+  let stored = previous?.expired && previous.user.id === answer.user.id ? await deviceKey() : null;
+  let publicKey = stored ? stored.publicKey : null;
+  if (!stored) {
+    if (previous) await wipe(); // another fiscal on this phone: nothing of the previous one stays
+    ({ stored, publicKey } = await generateDeviceKey());
+    await put('meta', stored, KEY);
+  }
   const record = {
     token: answer.token, expires_at: answer.expires_at, device_id: answer.device_id, user: answer.user,
     device_name: deviceName.trim(), enrolled_at: new Date().toISOString(),
@@ -94,6 +102,21 @@ export function isLocked(now = Date.now()) {
   let last = 0;
   try { last = Number(localStorage.getItem(ACTIVE) || 0); } catch { return false; }
   return now - last > LOCK_AFTER_MS;
+}
+
+/**
+ * The server refused our token (401). Past its expiry date it merely expired: keep everything,
+ * mark the session so the app asks for a new login before sending. Otherwise the device was
+ * revoked (lost or stolen phone): wipe it. Returns "expired" or "revoked".
+ */
+export async function handleUnauthorized() {
+  const s = await session();
+  if (s?.expires_at && Date.parse(s.expires_at) <= Date.now()) {
+    await put('meta', { ...s, expired: true }, SESSION);
+    return 'expired';
+  }
+  await wipe();
+  return 'revoked';
 }
 
 // --- leaving ------------------------------------------------------------------------------

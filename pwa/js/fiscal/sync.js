@@ -5,7 +5,7 @@
 import { send } from '../data/api.js';
 import { del, get, getAll, put } from '../data/db.js';
 import { replay, RevokedError, isPending } from './outbox.js';
-import { registerKey, session, wipe } from './session.js';
+import { handleUnauthorized, registerKey, session } from './session.js';
 
 const listeners = new Set();
 let running = null;
@@ -37,7 +37,7 @@ export function syncNow(reason = 'manual') {
   clearTimeout(timer);
   const run = async () => {
     const s = await session();
-    if (!s) return { sent: 0, failed: 0 };
+    if (!s || s.expired) return { sent: 0, failed: 0 };
     if (!(await getAll('outbox')).some(isPending)) return { sent: 0, failed: 0 };
     try {
       await registerKey(); // the server verifies signatures with it
@@ -61,10 +61,10 @@ export function syncNow(reason = 'manual') {
 }
 
 async function revoked() {
-  await wipe();
-  notify({ revoked: true });
-  location.hash = '#/fiscal/entrar?revogado=1';
-  return { sent: 0, failed: 0, revoked: true };
+  const why = await handleUnauthorized();
+  notify({ unauthorized: why });
+  location.hash = why === 'revoked' ? '#/fiscal/entrar?revogado=1' : '#/fiscal/entrar?expirado=1';
+  return { sent: 0, failed: 0, unauthorized: why };
 }
 
 /** Ask for Background Sync (where it exists) so the browser wakes us when the network returns. */

@@ -1,7 +1,7 @@
 // Field-data download with progress: first a full snapshot, later only what changed.
 import { download } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
-import { wipe } from '../fiscal/session.js';
+import { handleUnauthorized } from '../fiscal/session.js';
 import { el, formatDateTime, mount } from './format.js';
 
 const LABELS = { key: 'Chave do aparelho', trust: 'Crachás e chaves', rules: 'Regras da lei', field: 'Cadastro', numbers: 'Números de auto' };
@@ -24,8 +24,8 @@ export async function render(root, { params, navigate }) {
     done.hidden = false;
   } catch (error) {
     if (error.status === 401) {
-      await wipe();
-      navigate('/fiscal/entrar?revogado=1', { replace: true });
+      const why = await handleUnauthorized();
+      navigate(`/fiscal/entrar?${why === 'revoked' ? 'revogado' : 'expirado'}=1`, { replace: true });
       return;
     }
     label.textContent = error.offline ? 'Sem conexão. Os dados salvos continuam valendo.' : error.message;

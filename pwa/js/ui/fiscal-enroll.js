@@ -26,7 +26,7 @@ export async function render(root, { params, navigate }) {
     submit.textContent = 'Entrando…';
     try {
       await enroll({ username: values[0], password: values[1], deviceName: values[2] });
-      navigate('/fiscal/pin?criar=1', { replace: true });
+      navigate(params.get('expirado') ? '/fiscal' : '/fiscal/pin?criar=1', { replace: true });
     } catch (error) {
       message.textContent = error.offline ? 'Sem conexão: o primeiro acesso precisa de internet.' : error.message;
       message.hidden = false;
@@ -36,6 +36,7 @@ export async function render(root, { params, navigate }) {
   });
   mount(root, 
     el('h1', {}, 'Sou fiscal'),
+    params.get('expirado') ? el('p', { class: 'notice notice-warn', role: 'status' }, 'Sua sessão expirou. Entre de novo: os registros ainda não enviados continuam neste celular e serão enviados depois.') : null,
     params.get('revogado') ? el('p', { class: 'notice notice-warn', role: 'status' }, 'Este celular foi desativado pela prefeitura e seus dados foram apagados. Entre de novo para recadastrá-lo.') : null,
     form);
 }

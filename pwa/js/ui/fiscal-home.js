@@ -20,6 +20,7 @@ export async function render(root, { navigate }) {
   const go = (path) => () => navigate(path);
   mount(root, 
     el('h1', {}, `Olá, ${s.user.name.split(' ')[0]}`),
+    s.expired ? el('p', { class: 'notice notice-warn', id: 'session-expired' }, 'Sessão expirada: nada é enviado até você ', el('a', { href: '#/fiscal/entrar?expirado=1' }, 'entrar de novo'), '.') : null,
     el('p', { class: age !== null && age > 86400 ? 'notice notice-warn' : 'hint', id: 'data-age' },
       `Dados ${formatAge(age)}. `, el('a', { href: '#/fiscal/dados' }, 'Atualizar dados')),
     block.available.length < NUMBERS_WARN_AT
