@@ -124,10 +124,13 @@ test('a photo still referenced by a waiting record is not deleted', async () => 
   assert.ok(ph.photoStore.has('aa'));
 });
 
-test('401 means a revoked device', async () => {
-  const ph = phone([entry(1)]);
-  const io = { ...server().io(ph), push: async () => { throw Object.assign(new Error('revoked'), { status: 401 }); } };
-  await assert.rejects(replay(io), RevokedError);
+test('a refused token (401 expired, 403 device_revoked) stops the run and leaves the record ready', async () => {
+  for (const refusal of [{ status: 401, code: 'unauthorized' }, { status: 403, code: 'device_revoked' }]) {
+    const ph = phone([entry(1)]);
+    const io = { ...server().io(ph), push: async () => { throw Object.assign(new Error('no'), refusal); } };
+    await assert.rejects(replay(io), (error) => error instanceof RevokedError && error.cause.code === refusal.code);
+    assert.equal(ph.store.get(entry(1).id).state, 'pronto');
+  }
 });
 
 test('backoff doubles from 2 s and stops at 5 minutes', () => {

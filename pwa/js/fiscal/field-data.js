@@ -6,7 +6,7 @@ import { send } from '../data/api.js';
 import { get, put } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
 import { mergeField, indexField } from './field-merge.js';
-import { registerKey, session } from './session.js';
+import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
 export const NUMBERS_WARN_AT = 5;
@@ -19,7 +19,8 @@ async function conditional(path, token, saved) {
 
 /**
  * Bring everything up to date. onProgress(done, total, label). Returns {steps: {name: "ok" |
- * "unchanged" | "indisponível: …"}}. Throws ApiError 401 for a revoked device (caller wipes).
+ * "unchanged" | "indisponível: …"}}. Throws the ApiError when the token is refused (401 or
+ * 403 device_revoked): the caller hands it to session.handleUnauthorized().
  */
 export async function download({ onProgress = () => {} } = {}) {
   const s = await session();
@@ -35,9 +36,10 @@ export async function download({ onProgress = () => {} } = {}) {
   for (const [index, [name, label, run]] of plan.entries()) {
     onProgress(index, plan.length, label);
     try {
-      steps[name] = (await run()) || 'ok';
+      const result = await run();
+      steps[name] = typeof result === 'string' ? result : 'ok';
     } catch (error) {
-      if (error.status === 401) throw error;
+      if (isUnauthorized(error)) throw error;
       steps[name] = `indisponível: ${error.message}`;
     }
   }

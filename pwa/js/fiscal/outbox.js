@@ -20,7 +20,14 @@ export const STATE_LABELS = {
 const PENDING = new Set(['pronto', 'enviando', 'erro']);
 const MAX_DELAY_MS = 5 * 60 * 1000;
 
-export class RevokedError extends Error {}
+/** The server no longer accepts this device's token: 401 (expired) or 403 device_revoked. */
+export class RevokedError extends Error {
+  constructor(cause) {
+    super(cause?.message || 'unauthorized');
+    this.cause = cause;
+  }
+}
+const refused = (error) => error.status === 401 || (error.status === 403 && error.code === 'device_revoked');
 
 export const isPending = (entry) => PENDING.has(entry.state) && !entry.permanent;
 
@@ -42,7 +49,7 @@ function reason(error) {
 /**
  * Send every pending record, in seq order. Returns {sent, failed, retryInMs} — retryInMs is set
  * when a transient failure stopped the run (the caller schedules the next try).
- * A 401 means this device was revoked: throws RevokedError (the caller wipes the phone).
+ * A refused token (401 expired, 403 device_revoked) throws RevokedError with the server's error.
  */
 export async function replay(io, { random = Math.random, now = () => new Date() } = {}) {
   const queue = (await io.list()).filter(isPending).sort((a, b) => a.seq - b.seq);
@@ -60,7 +67,12 @@ export async function replay(io, { random = Math.random, now = () => new Date() 
       await settle(io, entry, result, now);
       if (entry.state === 'enviado') out.sent += 1; else out.failed += 1;
     } catch (error) {
-      if (error instanceof RevokedError || error.status === 401) throw new RevokedError('device revoked');
+      if (error instanceof RevokedError) throw error;
+      if (refused(error)) {
+        entry.state = 'pronto'; // untouched: it goes later, with a new login
+        await io.save(entry);
+        throw new RevokedError(error);
+      }
       entry.error = reason(error);
       entry.state = 'erro';
       if (transient(error)) {

@@ -104,19 +104,24 @@ export function isLocked(now = Date.now()) {
   return now - last > LOCK_AFTER_MS;
 }
 
+/** The server's answer means this phone was revoked (lost or stolen): wipe it. */
+export const isRevocation = (error) => error?.status === 403 && error.code === 'device_revoked';
+/** Our token is no longer accepted (expired or logged out elsewhere): log in again, keep data. */
+export const isUnauthorized = (error) => error?.status === 401 || isRevocation(error);
+
 /**
- * The server refused our token (401). Past its expiry date it merely expired: keep everything,
- * mark the session so the app asks for a new login before sending. Otherwise the device was
- * revoked (lost or stolen phone): wipe it. Returns "expired" or "revoked".
+ * The server refused our token. 403 device_revoked: a revoked phone wipes every fiscal datum.
+ * 401: the token merely expired (30 days) — keep everything, including unsent records, and mark
+ * the session so the app asks for a new login before sending. Returns "revoked" or "expired".
  */
-export async function handleUnauthorized() {
-  const s = await session();
-  if (s?.expires_at && Date.parse(s.expires_at) <= Date.now()) {
-    await put('meta', { ...s, expired: true }, SESSION);
-    return 'expired';
+export async function handleUnauthorized(error) {
+  if (isRevocation(error)) {
+    await wipe();
+    return 'revoked';
   }
-  await wipe();
-  return 'revoked';
+  const s = await session();
+  if (s) await put('meta', { ...s, expired: true }, SESSION);
+  return 'expired';
 }
 
 // --- leaving ------------------------------------------------------------------------------

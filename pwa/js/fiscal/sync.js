@@ -5,7 +5,7 @@
 import { send } from '../data/api.js';
 import { del, get, getAll, put } from '../data/db.js';
 import { replay, RevokedError, isPending } from './outbox.js';
-import { handleUnauthorized, registerKey, session } from './session.js';
+import { handleUnauthorized, isUnauthorized, registerKey, session } from './session.js';
 
 const listeners = new Set();
 let running = null;
@@ -42,7 +42,7 @@ export function syncNow(reason = 'manual') {
     try {
       await registerKey(); // the server verifies signatures with it
     } catch (error) {
-      if (error.status === 401) return revoked();
+      if (isUnauthorized(error)) return refusedToken(error);
       // no key on the server yet: records are accepted but flagged; send anyway
     }
     try {
@@ -51,7 +51,7 @@ export function syncNow(reason = 'manual') {
       notify({ done: result, reason });
       return result;
     } catch (error) {
-      if (error instanceof RevokedError) return revoked();
+      if (error instanceof RevokedError) return refusedToken(error.cause);
       throw error;
     }
   };
@@ -60,8 +60,8 @@ export function syncNow(reason = 'manual') {
   return running;
 }
 
-async function revoked() {
-  const why = await handleUnauthorized();
+async function refusedToken(error) {
+  const why = await handleUnauthorized(error);
   notify({ unauthorized: why });
   location.hash = why === 'revoked' ? '#/fiscal/entrar?revogado=1' : '#/fiscal/entrar?expirado=1';
   return { sent: 0, failed: 0, unauthorized: why };

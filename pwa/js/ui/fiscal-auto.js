@@ -118,7 +118,7 @@ export async function render(root, { params, navigate }) {
       ...fields.flatMap((f) => [el('label', { for: f.input.id }, `${f.label_pt}${f.required ? '' : ' (opcional)'}`), f.input,
         el('span', { class: 'hint' }, citationLabel(rules, f.citation))])),
     gpsText, noGps,
-    el('p', { class: 'hint' }, `Prazo de defesa: ${defence ? `${defence.days ?? 'não fixado (configuração)'} dias${defence.instance_pt ? ` — ${defence.instance_pt}` : ''}` : 'conforme a legislação municipal (não configurado).'}`),
+    el('p', { class: 'hint' }, `Prazo de defesa: ${defence?.days != null ? `${defence.days} dias` : 'não fixado na lei (configuração da prefeitura)'}${defence?.instance_pt ? ` — ${defence.instance_pt}` : ''}.`),
     fiscalPad.node, operatorPad.node,
     el('label', { class: 'choice' }, refused, 'O autuado recusou-se a assinar'),
     message, submit,

@@ -60,7 +60,7 @@ export async function render(root, { params, navigate }) {
     const value = draft.answers[item.fact];
     const fromRegistry = draft.answer_sources[item.fact] === 'registry';
     const name = `f-${item.fact.replace(/\W/g, '-')}`;
-    const choice = (val, label) => el('label', { class: 'choice' },
+    const choice = (val, label) => el('label', { class: val === NOT_CHECKED ? 'choice choice-wide' : 'choice' },
       el('input', { type: 'radio', name, value: String(val), checked: value === val, onchange: () => answer(item.fact, val) }), label);
     let input;
     if (item.input === 'yes_no' || item.input === 'yes_no_na') {

@@ -1,7 +1,7 @@
 // Field-data download with progress: first a full snapshot, later only what changed.
 import { download } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
-import { handleUnauthorized } from '../fiscal/session.js';
+import { handleUnauthorized, isUnauthorized } from '../fiscal/session.js';
 import { el, formatDateTime, mount } from './format.js';
 
 const LABELS = { key: 'Chave do aparelho', trust: 'Crachás e chaves', rules: 'Regras da lei', field: 'Cadastro', numbers: 'Números de auto' };
@@ -23,8 +23,8 @@ export async function render(root, { params, navigate }) {
       el('strong', {}, LABELS[k]), el('span', {}, v === 'ok' ? 'Atualizado' : v === 'unchanged' ? 'Sem mudanças' : v))));
     done.hidden = false;
   } catch (error) {
-    if (error.status === 401) {
-      const why = await handleUnauthorized();
+    if (isUnauthorized(error)) {
+      const why = await handleUnauthorized(error);
       navigate(`/fiscal/entrar?${why === 'revoked' ? 'revogado' : 'expirado'}=1`, { replace: true });
       return;
     }
