@@ -82,6 +82,8 @@ def _enroll(page, server, username="fiscal.sapezal"):
     check_screen(page, "pin-create")
     page.get_by_role("button", name="Salvar PIN").click()
     expect(page.get_by_role("button", name="Começar")).to_be_visible(timeout=20000)
+    expect(page.locator("#data-steps li")).to_have_count(5)
+    expect(page.locator("#data-steps")).not_to_contain_text("indisponível")
     check_screen(page, "data-download")
     page.get_by_role("button", name="Começar").click()
     expect(page.locator("#go-scan")).to_be_visible()

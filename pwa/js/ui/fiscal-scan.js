@@ -11,10 +11,11 @@ export async function render(root, { navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
   const video = el('video', { class: 'scan-video', id: 'scan-video', muted: true, playsinline: true, autoplay: true, 'aria-label': 'Imagem da câmera' });
   const message = el('p', { class: 'notice', role: 'status', id: 'scan-status' }, 'Aponte a câmera para o QR do crachá.');
+  const frame = el('div', { class: 'scan-frame' }, video, el('div', { class: 'scan-target', 'aria-hidden': 'true' }));
   const torch = el('button', { type: 'button', class: 'button', id: 'torch', hidden: true, 'aria-pressed': 'false' }, 'Lanterna');
   mount(root, 
     el('h1', {}, 'Ler crachá'),
-    el('div', { class: 'scan-frame' }, video, el('div', { class: 'scan-target', 'aria-hidden': 'true' })),
+    frame,
     message, torch,
     el('h2', {}, 'Ou digite'),
     searchForm(navigate),
@@ -31,6 +32,7 @@ export async function render(root, { navigate }) {
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' }, width: { ideal: 1280 } }, audio: false });
   } catch (error) {
+    frame.hidden = true;
     message.className = 'notice notice-warn';
     message.textContent = 'Câmera indisponível (sem permissão ou em uso). Digite o número do alvará ou a placa.';
     return cleanup;
