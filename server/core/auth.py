@@ -117,6 +117,7 @@ def api_auth(*roles):
             if not _check_roles(g.user, roles):
                 raise ApiError(403, "forbidden")
             return view(*args, **kwargs)
+        wrapped.api_roles = roles  # read by core.openapi (security, 401/403 in the document)
         return wrapped
     return decorator
 

@@ -37,7 +37,8 @@ def wants_json() -> bool:
 
 
 def envelope(status, code, message, fields=None):
-    body = {"error": {"code": code, "message": message, "fields": fields or {}}}
+    from .schemas import ErrorSchema  # the schema the OpenAPI document shows for every 4xx
+    body = ErrorSchema().dump({"error": {"code": code, "message": message, "fields_": fields or {}}})
     return jsonify(body), status
 
 

@@ -1,34 +1,30 @@
 """API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
 from flask import Blueprint, current_app, g
-from marshmallow import Schema, fields, validate
 
 from ...core.audit import record
 from ...core.auth import api_auth, issue_api_token, utcnow
 from ...core.errors import ApiError
-from ...core.http import json_body
+from ...core.openapi import ERROR, api_doc
 from ...extensions import db, limiter
 from .models import Device, User
+from .schemas import LoginSchema, RevokedSchema, TokenSchema
 
 bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
 
 
-class LoginSchema(Schema):
-    username = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    password = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    device_name = fields.String(load_default=None, validate=validate.Length(max=80))
-
-
 @bp.post("/token")
 @limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"])
-def token():
-    data = LoginSchema().load(json_body())
-    user = User.query.filter_by(username=data["username"].strip().lower()).first()
-    if user is None or not user.active or not user.check_password(data["password"]):
+@api_doc(summary="Login: usuário e senha → token de acesso", body=LoginSchema,
+         responses={200: TokenSchema, 401: ERROR, 429: ERROR},
+         description="Com device_name, o aparelho é cadastrado e o token fica ligado a ele.")
+def token(body):
+    user = User.query.filter_by(username=body["username"].strip().lower()).first()
+    if user is None or not user.active or not user.check_password(body["password"]):
         raise ApiError(401, "bad_credentials", "Usuário ou senha incorretos.")
     device = None
-    if data.get("device_name") and user.municipality_id is not None:
+    if body.get("device_name") and user.municipality_id is not None:
         # A phone enrolls itself at login: the admin sees it and can revoke it if it is lost.
-        device = Device(municipality_id=user.municipality_id, user_id=user.id, name=data["device_name"],
+        device = Device(municipality_id=user.municipality_id, user_id=user.id, name=body["device_name"],
                         last_seen_at=utcnow())
         db.session.add(device)
         db.session.flush()
@@ -40,7 +36,7 @@ def token():
     db.session.commit()
     return {
         "token": text,
-        "expires_at": row.expires_at.isoformat(),
+        "expires_at": row.expires_at,
         "device_id": device.id if device else None,
         "user": {"id": user.id, "name": user.name, "role": user.role,
                  "municipality": user.municipality.slug if user.municipality else None},
@@ -49,6 +45,7 @@ def token():
 
 @bp.delete("/token")
 @api_auth()
+@api_doc(summary="Logout: revoga o token usado nesta requisição", responses={200: RevokedSchema})
 def revoke():
     g.api_token.revoked_at = utcnow()
     record("token_revoked", "user", g.user.id, municipality_id=g.user.municipality_id)

@@ -26,3 +26,29 @@ class PasswordSchema(Schema):
     def _password(self, value, **_):
         if len(value) < MIN_PASSWORD:
             raise ValidationError(f"A senha deve ter ao menos {MIN_PASSWORD} caracteres.")
+
+
+# --- API (/api/v1/auth): the views load and dump with these; core.openapi documents them -------
+
+class LoginSchema(Schema):
+    username = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    device_name = fields.String(load_default=None, validate=validate.Length(max=80))
+
+
+class TokenUserSchema(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(["admin", "backoffice", "fiscal", "operator"]))
+    municipality = fields.String(required=True, allow_none=True, metadata={"description": "Slug; null for the platform admin."})
+
+
+class TokenSchema(Schema):
+    token = fields.String(required=True, metadata={"description": "Bearer token (shown once)."})
+    expires_at = fields.DateTime(required=True)
+    device_id = fields.Integer(required=True, allow_none=True)
+    user = fields.Nested(TokenUserSchema, required=True)
+
+
+class RevokedSchema(Schema):
+    revoked = fields.Boolean(required=True)

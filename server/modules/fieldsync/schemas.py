@@ -141,6 +141,15 @@ class CancelBodySchema(BodySchema):
 BODY_SCHEMAS = {"inspection": InspectionBodySchema, "auto": AutoBodySchema, "cancel_request": CancelBodySchema}
 
 
+class PhotoPathSchema(Schema):
+    sha256 = fields.String(required=True, validate=_sha256, metadata={
+        "example": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})
+
+
+class OperatorPhotoPathSchema(Schema):
+    operator_id = fields.Integer(required=True, metadata={"example": 1})
+
+
 class FieldDataQuerySchema(Schema):
     cursor = fields.Integer(load_default=0, validate=validate.Range(0, 2**62, error="Deve ser ≥ 0."))
 
@@ -157,6 +166,12 @@ class NumberBlockResponseSchema(Schema):
     numbers = fields.List(fields.String())
 
 
+class VoidResponseSchema(Schema):
+    number = fields.String(required=True)
+    status = fields.String(required=True)
+    void_reason = fields.String(allow_none=True)
+
+
 class NumberStatusSchema(Schema):
     number = fields.String()
     status = fields.String()
@@ -170,7 +185,7 @@ class NumbersListResponseSchema(Schema):
 
 
 class PushResultSchema(Schema):
-    id = fields.String()
+    id = fields.String(allow_none=True)  # null when a rejected item had no usable id
     status = fields.String()
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
     flags = fields.List(fields.String())
@@ -208,7 +223,7 @@ class OperatorAutosResponseSchema(Schema):
 class FieldDataResponseSchema(Schema):
     cursor = fields.Integer()
     snapshot = fields.Boolean()
-    generated_at = fields.String()
+    generated_at = fields.String(allow_none=True)
     municipality = fields.Dict()
     permits = fields.List(fields.Dict())
     operators = fields.List(fields.Dict())

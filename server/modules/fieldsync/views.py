@@ -18,7 +18,7 @@ from flask import current_app, g, render_template, request
 
 from ...core.auth import api_auth, get_scoped_or_404, hash_token, require_municipality_id
 from ...core.errors import ApiError
-from ...core.http import json_body
+from ...core.openapi import ERROR, Binary, NoContent, api_doc
 from ...extensions import db, limiter
 from ..accounts.models import ApiToken
 from ..registry.models import Municipality, Operator
@@ -28,9 +28,10 @@ from . import photos
 from .blueprint import bp
 from .public import operator_autos, public_auto
 from .schemas import (SHA256_RE, DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
-                      NumberBlockResponseSchema, NumberRequestSchema, NumbersListResponseSchema,
-                      OperatorAutosResponseSchema, PhotoResponseSchema, PushResponseSchema, PushSchema,
-                      VoidNumberSchema)
+                      FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
+                      NumbersListResponseSchema, OperatorAutosResponseSchema, OperatorPhotoPathSchema,
+                      PhotoPathSchema, PhotoResponseSchema, PushResponseSchema, PushSchema, VoidNumberSchema,
+                      VoidResponseSchema)
 from .thumbnails import thumbnail
 
 REVOKED_MESSAGE = "Este aparelho foi desativado pela prefeitura. Os dados dele serão apagados."
@@ -63,39 +64,45 @@ def current_device():
 
 @bp.put("/api/v1/devices/me/key")
 @api_auth("fiscal")
-def device_key():
+@api_doc(summary="Registrar a chave de assinatura do aparelho", tags=["sync"], body=DeviceKeySchema,
+         description="Ed25519, 32 bytes em base64url. A mesma chave de novo: 200; outra chave: 409.",
+         responses={200: DeviceKeyResponseSchema, 409: ERROR})
+def device_key(body):
     device = current_device()
-    data = DeviceKeySchema().load(json_body())
-    fingerprint = ops.register_key(device, data["public_key"])
-    return DeviceKeyResponseSchema().dump({"device_id": device.id, "key_fingerprint": fingerprint})
+    fingerprint = ops.register_key(device, body["public_key"])
+    return {"device_id": device.id, "key_fingerprint": fingerprint}
 
 
 @bp.get("/api/v1/autos/numbers")
 @api_auth("fiscal")
+@api_doc(summary="Números de auto deste aparelho e sua situação", tags=["sync"],
+         responses={200: NumbersListResponseSchema})
 def list_numbers():
     device = current_device()
     rows = ops.device_numbers(device)
-    return NumbersListResponseSchema().dump({"numbers": [
+    return ({"numbers": [
         {"number": r.number, "status": r.status, "block_id": r.block_id, "record_id": r.record_id,
          "void_reason": r.void_reason} for r in rows]})
 
 
 @bp.post("/api/v1/autos/numbers")
 @api_auth("fiscal")
-def reserve_numbers():
+@api_doc(summary="Reservar um bloco de números de auto", tags=["sync"], body=NumberRequestSchema,
+         description="Série por município e ano; números nunca reutilizados, reservados a este aparelho.",
+         responses={201: NumberBlockResponseSchema})
+def reserve_numbers(body):
     device = current_device()
-    raw = request.get_json(silent=True)
-    data = NumberRequestSchema().load(raw if isinstance(raw, dict) else {})
-    block, numbers = ops.reserve_numbers(device, g.user, data["count"])
-    return NumberBlockResponseSchema().dump({"block_id": block.id, "numbers": numbers}), 201
+    block, numbers = ops.reserve_numbers(device, g.user, body["count"])
+    return {"block_id": block.id, "numbers": numbers}, 201
 
 
 @bp.post("/api/v1/autos/numbers/void")
 @api_auth("fiscal")
-def void_number():
+@api_doc(summary="Inutilizar um número não usado", tags=["sync"], body=VoidNumberSchema,
+         responses={200: VoidResponseSchema, 409: ERROR})
+def void_number(body):
     device = current_device()
-    data = VoidNumberSchema().load(json_body())
-    row = ops.void_number(device, data["number"].strip(), data["reason"].strip())
+    row = ops.void_number(device, body["number"].strip(), body["reason"].strip())
     return {"number": row.number, "status": row.status, "void_reason": row.void_reason}
 
 
@@ -103,10 +110,13 @@ def void_number():
 
 @bp.post("/api/v1/sync/push")
 @api_auth("fiscal")
-def push():
+@api_doc(summary="Enviar registros assinados (lote de até 100)", tags=["sync"], body=PushSchema,
+         description="Um resultado por registro, na ordem enviada: accepted, duplicate, conflict ou "
+                     "rejected (com errors). Ver docs/sync-api.md.",
+         responses={200: PushResponseSchema})
+def push(body):
     device = current_device()
-    data = PushSchema().load(json_body())
-    return PushResponseSchema().dump({"results": ops.push(device, g.user, data["records"])})
+    return {"results": ops.push(device, g.user, body["records"])}
 
 
 def _sha_or_404(sha256):
@@ -118,6 +128,7 @@ def _sha_or_404(sha256):
 
 @bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
 @api_auth("fiscal")
+@api_doc(summary="A foto já está no servidor?", tags=["sync"], responses={200: NoContent, 404: NoContent})
 def photo_head(sha256):
     device = current_device()
     found = photos.has_photo(device.municipality_id, _sha_or_404(sha256))
@@ -126,15 +137,15 @@ def photo_head(sha256):
 
 @bp.put("/api/v1/sync/photos/<sha256>")
 @api_auth("fiscal")
+@api_doc(summary="Enviar uma foto de evidência (endereçada pelo SHA-256)", tags=["sync"], path=PhotoPathSchema,
+         description="Corpo: os bytes da foto, Content-Type image/jpeg ou image/png. 201 nova, 200 já existia "
+                     "(HEAD na mesma URL: 200/404). 422: hash ou imagem inválidos; 413: acima do limite.",
+         responses={200: PhotoResponseSchema, 201: PhotoResponseSchema, 413: ERROR, 415: ERROR, 422: ERROR})
 def photo_put(sha256):
     device = current_device()
-    sha256 = sha256.lower()
-    if not SHA256_RE.match(sha256):
-        raise ApiError(422, "validation_error", "Dados inválidos.", {"sha256": ["Hash SHA-256 inválido."]})
     data = photos.read_limited(request.stream, request.content_length)
     created, row = photos.store_photo(device, sha256, request.mimetype, data)
-    return PhotoResponseSchema().dump({"sha256": row.sha256, "size": row.size, "created": created}), \
-        201 if created else 200
+    return {"sha256": row.sha256, "size": row.size, "created": created}, 201 if created else 200
 
 
 # --- field data -------------------------------------------------------------------------------
@@ -145,9 +156,13 @@ def _accepts_gzip():
 
 @bp.get("/api/v1/field/data")
 @api_auth("fiscal", "backoffice", "admin")
-def field_data():
+@api_doc(summary="Dados de campo: instantâneo (cursor 0) e depois só as mudanças", tags=["sync"],
+         query=FieldDataQuerySchema,
+         description="ETag forte por codificação (gzip ou não), 304 quando nada mudou, Vary: Accept-Encoding.",
+         responses={200: FieldDataResponseSchema, 304: NoContent, 409: ERROR})
+def field_data(query):
     municipality = db.session.get(Municipality, require_municipality_id())
-    cursor = FieldDataQuerySchema().load({"cursor": request.args.get("cursor", "0")})["cursor"]
+    cursor = query["cursor"]
     version, changed_at, rules, rules_etag = fd.current_state(municipality)
     base = fd.data_tag(municipality, version, cursor, rules_etag)
     gzipped = _accepts_gzip()
@@ -171,6 +186,8 @@ def field_data():
 
 @bp.get("/api/v1/field/photos/<int:operator_id>")
 @api_auth("fiscal", "backoffice", "admin")
+@api_doc(summary="Miniatura da foto do operador (JPEG ≤ 8 KB)", tags=["sync"], path=OperatorPhotoPathSchema,
+         responses={200: Binary("image/jpeg"), 304: NoContent})
 def operator_thumbnail(operator_id):
     operator = get_scoped_or_404(Operator, operator_id)
     if not operator.photo_path:
@@ -193,8 +210,10 @@ def operator_thumbnail(operator_id):
 
 @bp.get("/api/v1/operator/autos")
 @api_auth("operator")
+@api_doc(summary="Autos de infração do operador recebidos pelo servidor", tags=["operator"],
+         responses={200: OperatorAutosResponseSchema})
 def my_autos():
-    return OperatorAutosResponseSchema().dump({"autos": operator_autos(g.user)})
+    return {"autos": operator_autos(g.user)}
 
 
 @bp.get("/a/<token>")

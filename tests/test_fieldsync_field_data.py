@@ -1,0 +1,163 @@
+"""Field data for phones: compacted snapshot, then deltas; strong ETags, 304 and gzip; operator
+thumbnails; scoping."""
+import gzip
+import io
+import json
+from datetime import date
+
+import pytest
+from PIL import Image
+
+from helpers import api_token
+
+
+@pytest.fixture
+def fiscal(app, client, demo):
+    from server.modules.registry.models import Operator
+    from server.modules.registry.photos import store_operator_photo
+    with app.app_context():  # the first operator of Sapezal has a registry photo
+        operator = Operator.query.filter_by(municipality_id=_muni().id).order_by(Operator.id).first()
+        out = io.BytesIO()
+        Image.effect_noise((600, 800), 60).convert("RGB").save(out, "JPEG", quality=90)
+        store_operator_photo(operator, out.getvalue())
+    return api_token(client, "fiscal.sapezal")
+
+
+def _muni(slug="sapezal"):
+    from server.modules.registry.models import Municipality
+    return Municipality.query.filter_by(slug=slug).one()
+
+
+def get(client, headers, cursor=0, **extra):
+    return client.get(f"/api/v1/field/data?cursor={cursor}", headers={**headers, **extra})
+
+
+def test_snapshot_holds_the_latest_state_and_minimal_personal_data(app, client, fiscal):
+    from server.modules.registry.models import Operator, Permit, Ponto, Vehicle
+    response = get(client, fiscal)
+    assert response.status_code == 200
+    data = response.json
+    with app.app_context():
+        muni = _muni()
+        assert data["snapshot"] is True and data["cursor"] >= 1
+        assert data["municipality"] == {"slug": "sapezal", "name": muni.name, "ibge": muni.ibge_code,
+                                        "timezone_offset": -240}
+        assert [p["id"] for p in data["permits"]] == [p.id for p in Permit.query.filter_by(
+            municipality_id=muni.id).order_by(Permit.id)]
+        assert len(data["vehicles"]) == Vehicle.query.filter_by(municipality_id=muni.id).count()
+        assert len(data["pontos"]) == Ponto.query.filter_by(municipality_id=muni.id).count()
+        operators = Operator.query.filter_by(municipality_id=muni.id).order_by(Operator.id).all()
+        first = data["operators"][0]
+        assert first["name"] == operators[0].name
+        assert first["cpf"] == f"***.{operators[0].cpf[3:6]}.{operators[0].cpf[6:9]}-**"
+        assert first["photo"].startswith(f"/api/v1/field/photos/{operators[0].id}?v=")
+        raw = response.get_data(as_text=True)
+        for operator in operators:  # never a full CPF, address or phone on the phone
+            assert operator.cpf not in raw
+            assert not operator.address or operator.address not in raw
+        permit = Permit.query.filter_by(municipality_id=muni.id).order_by(Permit.id).first()
+        row = data["permits"][0]
+        assert row["number"] == permit.number and row["status"] == permit.status
+        assert row["valid_until"] == permit.valid_until.isoformat()
+        assert row.get("driver_ids", []) == [d.id for d in permit.drivers]  # empty lists are left out
+    assert data["rules"]["municipality"] == "sapezal" and data["rules"]["config"]["unit_values"] is not None
+    assert data["penalties"] == [] and data["removed"]["permits"] == []
+
+
+def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fiscal):
+    from server.modules.fieldsync.models import AppliedPenalty
+    from server.modules.registry.models import Permit
+    from server.modules.registry.operations import change_permit_status
+    snapshot = get(client, fiscal)
+    cursor, etag = snapshot.json["cursor"], snapshot.headers["ETag"]
+    again = get(client, fiscal, If_None_Match=etag)
+    assert again.status_code == 304 and again.headers["ETag"] == etag and again.get_data() == b""
+    empty = get(client, fiscal, cursor)
+    assert empty.status_code == 200 and empty.json["permits"] == [] and empty.json["rules"] is None
+    assert empty.json["cursor"] == cursor
+    assert get(client, fiscal, cursor, If_None_Match=empty.headers["ETag"]).status_code == 304
+
+    with app.app_context():
+        permit = Permit.query.filter_by(municipality_id=_muni().id, status="ativo").order_by(Permit.id).first()
+        change_permit_status(permit, "suspend", "Teste de sincronização")
+        permit_id = permit.id
+    changed = get(client, fiscal, cursor, If_None_Match=empty.headers["ETag"])
+    assert changed.status_code == 200 and changed.json["snapshot"] is False
+    assert [p["id"] for p in changed.json["permits"]] == [permit_id]
+    assert changed.json["permits"][0]["status"] == "suspenso"
+    assert changed.json["operators"] == changed.json["vehicles"] == [] and changed.json["rules"] is None
+    assert changed.json["cursor"] > cursor
+    assert len(changed.get_data()) < 1024
+
+    with app.app_context():
+        from server.extensions import db
+        penalty = AppliedPenalty(municipality_id=_muni().id, permit_id=permit_id, infraction_id="sap.inf.um_passageiro",
+                                 penalty="multa", applied_on=date(2026, 3, 2), decision_ref="Proc. 12/2026")
+        db.session.add(penalty)
+        db.session.commit()
+    later = get(client, fiscal, changed.json["cursor"])
+    assert later.json["penalties"] == [{"id": 1, "permit_id": permit_id, "infraction_id": "sap.inf.um_passageiro",
+                                        "penalty": "multa", "applied_on": "2026-03-02", "cancelled": False}]
+    assert later.json["permits"] == []
+    # The snapshot at the new cursor shows the same latest state, each entity once.
+    fresh = get(client, fiscal).json
+    assert [p["status"] for p in fresh["permits"] if p["id"] == permit_id] == ["suspenso"]
+
+
+def test_rules_travel_again_when_the_configuration_changes(app, client, fiscal):
+    from server.modules.registry.operations import add_unit_value
+    cursor = get(client, fiscal).json["cursor"]
+    with app.app_context():
+        add_unit_value(_muni(), {"unit": "UFM", "valid_from": date(2030, 1, 1), "value_brl": 9.99,
+                                 "source": "Decreto de teste"})
+    delta = get(client, fiscal, cursor).json
+    assert delta["rules"] is not None
+    assert any(row["valid_from"] == "2030-01-01" for row in delta["rules"]["config"]["unit_values"]["UFM"])
+    assert get(client, fiscal, delta["cursor"]).json["rules"] is None
+
+
+def test_gzip_keeps_strong_etags_and_304(client, fiscal):
+    plain = get(client, fiscal)
+    zipped = get(client, fiscal, Accept_Encoding="gzip, br")
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+    assert "Accept-Encoding" in zipped.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"]
+    assert not zipped.headers["ETag"].startswith("W/") and zipped.headers["ETag"] != plain.headers["ETag"]
+    assert json.loads(gzip.decompress(zipped.get_data())) == plain.json
+    # Same representation → same bytes → same validator.
+    assert get(client, fiscal, Accept_Encoding="gzip").get_data() == zipped.get_data()
+    not_modified = get(client, fiscal, Accept_Encoding="gzip", If_None_Match=zipped.headers["ETag"])
+    assert not_modified.status_code == 304 and not_modified.headers["ETag"] == zipped.headers["ETag"]
+    assert get(client, fiscal, Accept_Encoding="gzip;q=0").headers.get("Content-Encoding") is None
+
+
+def test_thumbnails_are_small_jpegs_and_scoped(app, client, fiscal):
+    photo_url = get(client, fiscal).json["operators"][0]["photo"]
+    response = client.get(photo_url, headers=fiscal)
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    assert len(response.get_data()) <= 8 * 1024
+    with Image.open(io.BytesIO(response.get_data())) as img:
+        assert img.format == "JPEG" and max(img.size) <= 160
+    assert client.get(photo_url, headers={**fiscal, "If-None-Match": response.headers["ETag"]}).status_code == 304
+    other = api_token(client, "fiscal.paranatinga")
+    assert client.get(photo_url, headers=other).status_code == 404
+    assert client.get("/api/v1/field/photos/999999", headers=fiscal).status_code == 404
+
+
+def test_field_data_is_scoped_and_role_checked(app, client, demo):
+    from server.modules.registry.models import Permit
+    other = get(client, api_token(client, "fiscal.paranatinga")).json
+    with app.app_context():
+        sapezal_ids = {p.id for p in Permit.query.filter_by(municipality_id=_muni().id)}
+        paranatinga_ids = {p.id for p in Permit.query.filter_by(municipality_id=_muni("paranatinga").id)}
+    assert other["municipality"]["slug"] == "paranatinga"
+    assert {p["id"] for p in other["permits"]} == paranatinga_ids and not sapezal_ids & paranatinga_ids
+    assert client.get("/api/v1/field/data").status_code == 401
+    operator_like = client.get("/api/v1/field/data", headers={"Authorization": "Bearer nonsense"})
+    assert operator_like.status_code == 401
+    bad = get(client, api_token(client, "fiscal.paranatinga"), "-1")
+    assert bad.status_code == 422 and "cursor" in bad.json["error"]["fields"]
+
+
+def test_a_cursor_from_the_future_gets_a_snapshot(client, fiscal):
+    data = get(client, fiscal, 10**9).json
+    assert data["snapshot"] is True and data["permits"]
