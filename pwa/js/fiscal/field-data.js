@@ -113,8 +113,24 @@ export async function takeNumber() {
   const saved = await numbers();
   if (!saved.available.length) throw new Error('Nenhum número de auto disponível neste aparelho. Conecte-se e atualize os dados.');
   const [number, ...rest] = saved.available;
-  await put('reference', { available: rest, used: [...saved.used, number] }, 'numbers');
+  await put('reference', { ...saved, available: rest, used: [...saved.used, number] }, 'numbers');
   return number;
+}
+
+/** A number taken but not used (the auto could not be sealed): reported as voided, like a
+ *  spoiled sheet of a paper talonário, at the next contact. */
+export async function voidLater(number, reason) {
+  const saved = await numbers();
+  await put('reference', { ...saved, to_void: [...(saved.to_void || []), { number, reason }] }, 'numbers');
+}
+
+export async function flushVoids(token) {
+  const saved = await numbers();
+  for (const item of saved.to_void || []) {
+    await send('/autos/numbers/void', { method: 'POST', token, body: item });
+    const now = await numbers();
+    await put('reference', { ...now, to_void: (now.to_void || []).filter((v) => v.number !== item.number) }, 'numbers');
+  }
 }
 
 // --- what the screens read -------------------------------------------------------------------

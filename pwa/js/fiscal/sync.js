@@ -4,6 +4,7 @@
 // time per phone (Web Locks across tabs where present).
 import { send } from '../data/api.js';
 import { del, get, getAll, put } from '../data/db.js';
+import { flushVoids } from './field-data.js';
 import { replay, RevokedError, isPending } from './outbox.js';
 import { handleUnauthorized, isUnauthorized, registerKey, session } from './session.js';
 
@@ -38,6 +39,7 @@ export function syncNow(reason = 'manual') {
   const run = async () => {
     const s = await session();
     if (!s || s.expired) return { sent: 0, failed: 0 };
+    await flushVoids(s.token).catch(() => {}); // retried at the next run
     if (!(await getAll('outbox')).some(isPending)) return { sent: 0, failed: 0 };
     try {
       await registerKey(); // the server verifies signatures with it

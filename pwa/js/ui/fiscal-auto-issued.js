@@ -1,5 +1,6 @@
 // A signed auto: immutable. The operator scans the QR with their own phone and gets the public
 // page (/a/<token>), which says so until the auto reaches the server.
+import { formatAge } from '../fiscal/field-data.js';
 import { STATE_LABELS } from '../fiscal/outbox.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getRecord } from '../fiscal/records.js';
@@ -19,6 +20,7 @@ export async function render(root, { params, navigate }) {
     el('p', { class: 'notice', id: 'auto-sealed' }, 'Auto assinado por este aparelho: não pode mais ser alterado. Um erro se corrige com pedido de cancelamento.'),
     state,
     el('p', {}, `${entry.summary?.name || 'Sem identificação'} · ${formatPlate(body.plate)}`),
+    el('p', { class: 'hint', id: 'auto-age' }, `Dados do aparelho ${formatAge(body.data_age_s)} no momento do auto.`),
     el('ul', { class: 'list compact' }, body.infractions.filter((i) => i.decision === 'confirmed').map((i) => el('li', {}, i.label_pt))),
     el('h2', {}, 'Cópia do autuado'),
     el('p', { class: 'hint' }, 'Peça ao autuado para ler este código com a câmera do celular dele.'),

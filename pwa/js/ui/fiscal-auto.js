@@ -3,7 +3,7 @@
 // defence deadline and instance. Signed by the device key and chained: immutable afterwards.
 import { autoFields } from '../rules/index.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
-import { loadField, numbers, NUMBERS_WARN_AT, takeNumber } from '../fiscal/field-data.js';
+import { formatAge, loadField, numbers, NUMBERS_WARN_AT, takeNumber, voidLater } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
 import { commitRecord, deviceClock, getDraft, storePhoto } from '../fiscal/records.js';
@@ -71,9 +71,10 @@ export async function render(root, { params, navigate }) {
     if (missing.length) { message.textContent = `Falta: ${missing.join('; ')}.`; message.hidden = false; return; }
     submit.disabled = true;
     submit.textContent = 'Assinando…';
+    let number = null;
     try {
       const pos = position || await currentPosition();
-      const number = await takeNumber();
+      number = await takeNumber();
       const fiscalSig = await storePhoto(await fiscalPad.toBlob());
       const operatorSig = refused.checked ? null : await storePhoto(await operatorPad.toBlob());
       const id = uuid();
@@ -101,6 +102,7 @@ export async function render(root, { params, navigate }) {
       });
       navigate(`/fiscal/auto-emitido?id=${id}`, { replace: true });
     } catch (error) {
+      if (number) await voidLater(number, `Auto não concluído no aparelho: ${error.message}`.slice(0, 500));
       message.textContent = error.message;
       message.hidden = false;
       submit.disabled = false;
@@ -117,6 +119,7 @@ export async function render(root, { params, navigate }) {
     el('div', { class: 'stack' }, el('label', { for: 'place' }, 'Local da infração'), place,
       ...fields.flatMap((f) => [el('label', { for: f.input.id }, `${f.label_pt}${f.required ? '' : ' (opcional)'}`), f.input,
         el('span', { class: 'hint' }, citationLabel(rules, f.citation))])),
+    el('p', { class: 'hint' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     gpsText, noGps,
     el('p', { class: 'hint' }, `Prazo de defesa: ${defence?.days != null ? `${defence.days} dias` : 'não fixado na lei (configuração da prefeitura)'}${defence?.instance_pt ? ` — ${defence.instance_pt}` : ''}.`),
     fiscalPad.node, operatorPad.node,

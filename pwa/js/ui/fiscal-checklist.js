@@ -12,6 +12,15 @@ import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
 import { el, formatPlate, mount } from './format.js';
 
+// A typed value as the answer to keep: null when cleared; numbers accept a decimal comma.
+function typed(input, text) {
+  const value = text.trim();
+  if (!value) return null;
+  if (input !== 'number') return value;
+  const n = Number(value.replace(',', '.'));
+  return Number.isFinite(n) ? n : value;
+}
+
 let compiled = { source: null, rules: null };
 export function rulesOf(data) {
   if (compiled.source !== data.rules) compiled = { source: data.rules, rules: compileComposed(data.rules) };
@@ -51,8 +60,13 @@ export async function render(root, { params, navigate }) {
       ...group.items.map((item) => itemView(item)))));
   };
   const answer = async (fact, value) => {
-    draft.answers[fact] = value;
-    draft.answer_sources[fact] = 'fiscal';
+    if (value === null) {
+      delete draft.answers[fact]; // cleared: back to unanswered
+      delete draft.answer_sources[fact];
+    } else {
+      draft.answers[fact] = value;
+      draft.answer_sources[fact] = 'fiscal';
+    }
     await save();
     draw();
   };
@@ -74,7 +88,7 @@ export async function render(root, { params, navigate }) {
         id: name, class: 'input', type: item.input === 'number' ? 'text' : item.input === 'date' ? 'date' : 'text',
         inputmode: item.input === 'number' ? 'decimal' : null, 'aria-labelledby': `${name}-q`,
         value: value !== undefined && value !== NOT_CHECKED ? String(value) : '',
-        onchange: (e) => answer(item.fact, item.input === 'number' ? Number(e.target.value.replace(',', '.')) : e.target.value),
+        onchange: (e) => answer(item.fact, typed(item.input, e.target.value)),
       });
       input = el('div', { class: 'choices' }, field, item.unit ? el('span', { class: 'unit' }, item.unit) : null, choice(NOT_CHECKED, 'Não verificado'));
     }
