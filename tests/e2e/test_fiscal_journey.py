@@ -128,6 +128,10 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
 
     page.locator("#start-checklist").click()
     expect(page.locator("#checklist fieldset").first).to_be_visible()
+    # Facts the registry knows are not asked again: listed, marked, and fed to the evaluator.
+    page.locator("#registry-facts summary").click()
+    expect(page.locator("#registry-facts")).to_contain_text("Situação do alvará")
+    expect(page.locator("#registry-facts")).to_contain_text("Ativo")
     check_screen(page, "checklist")
     red_plate = page.locator('fieldset[data-fact="vehicle.red_plate"]')
     red_plate.get_by_text("Não", exact=True).click()

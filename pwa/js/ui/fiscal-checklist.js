@@ -10,7 +10,7 @@ import { compressPhoto } from '../fiscal/photos.js';
 import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
-import { el, formatPlate, mount } from './format.js';
+import { el, formatDate, formatPlate, mount } from './format.js';
 
 // A typed value as the answer to keep: null when cleared; numbers accept a decimal comma.
 function typed(input, text) {
@@ -115,8 +115,21 @@ export async function render(root, { params, navigate }) {
         : null);
   };
   draw(true);
+  const fromRegistry = Object.entries(draft.answers).filter(([name]) => draft.answer_sources[name] === 'registry');
+  const registryValue = (name, value) => {
+    const decl = rules.facts[name];
+    if (typeof value === 'boolean') return value ? 'Sim' : 'Não';
+    if (decl?.labels_pt?.[value]) return decl.labels_pt[value];
+    if (decl?.type === 'date') return formatDate(value);
+    return `${value}${decl?.unit ? ` ${decl.unit}` : ''}`;
+  };
   mount(root, 
     el('h1', {}, 'Checklist'),
+    fromRegistry.length
+      ? el('details', { class: 'registry-facts', id: 'registry-facts' },
+        el('summary', {}, `Do cadastro (${fromRegistry.length}) — já considerados`),
+        el('dl', {}, fromRegistry.flatMap(([name, value]) => [el('dt', {}, rules.facts[name]?.label_pt || name), el('dd', {}, registryValue(name, value))])))
+      : null,
     el('p', { class: 'hint' }, `${draft.subject?.name || 'Sem identificação'} · ${formatPlate(draft.plate)} · respostas salvas automaticamente`),
     list,
     el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-result', onclick: () => navigate(`/fiscal/resultado?id=${draft.id}`) }, 'Ver resultado'),
