@@ -1,13 +1,15 @@
 // Inspections in progress (drafts) and signed records (outbox). Every answer is written to
 // IndexedDB as soon as it is given, so a killed tab, a dead battery or an update loses nothing.
 // Sealing a record (chain.js) and queueing it happen in one transaction with the chain state.
-import { get, getAll, put, transact } from '../data/db.js';
+import { del, get, getAll, put, transact } from '../data/db.js';
 import { sha256Hex, uuid } from './bytes.js';
 import { sealRecord } from './chain.js';
 import { deviceKey, session } from './session.js';
 import { requestBackgroundSync, syncNow } from './sync.js';
 
 export async function newDraft(fields) {
+  // A crachá only looked at (verdict shown, no inspection started) leaves nothing behind.
+  for (const old of await getAll('drafts')) if (old.mode === 'fiscal' && old.step === 'verdict') await del('drafts', old.id);
   const draft = {
     id: uuid(), mode: 'fiscal', state: 'rascunho', step: 'verdict', started_at: new Date().toISOString(),
     answers: {}, answer_sources: {}, item_photos: {}, decisions: {}, ...fields,
@@ -18,7 +20,8 @@ export async function newDraft(fields) {
 
 export const getDraft = (id) => get('drafts', id);
 export const saveDraft = (draft) => put('drafts', { ...draft, updated_at: new Date().toISOString() });
-export const listDrafts = async () => (await getAll('drafts')).filter((d) => d.mode === 'fiscal');
+/** Inspections in progress (a verdict merely looked at is not one). */
+export const listDrafts = async () => (await getAll('drafts')).filter((d) => d.mode === 'fiscal' && d.step !== 'verdict');
 export const getRecord = (id) => get('outbox', id);
 export const listRecords = () => getAll('outbox');
 

@@ -131,7 +131,7 @@ export async function unsentCount() {
   const outbox = await getAll('outbox');
   const drafts = await getAll('drafts');
   return outbox.filter((e) => e.state !== 'enviado' && e.state !== 'conflito').length
-    + drafts.filter((d) => d.mode === 'fiscal').length;
+    + drafts.filter((d) => d.mode === 'fiscal' && d.step !== 'verdict').length;
 }
 
 /** Delete every fiscal datum from this phone (operator-mode data stays). */
