@@ -26,7 +26,7 @@ function server({ failPushAt = new Set(), failPhotoAt = new Set(), status = {} }
         save: async (e) => { ph.store.set(e.id, structuredClone(e)); },
         getPhoto: async (sha) => ph.photoStore.get(sha),
         savePhoto: async (p) => { ph.photoStore.set(p.sha256, p); },
-        deletePhoto: async (sha) => { ph.photoStore.delete(sha); },
+        releasePhoto: async (sha) => { const p = ph.photoStore.get(sha); if (p?.uploaded) ph.photoStore.set(sha, { sha256: sha, uploaded: true, blob: null }); },
         putPhoto: async (sha, p) => {
           puts += 1;
           if (failPhotoAt.has(puts)) throw Object.assign(new Error('network'), { status: 0 });
@@ -62,7 +62,7 @@ test('records go oldest first, each after its photos, and leave only once acknow
   assert.deepEqual(out, { sent: 2, failed: 0, retryInMs: null });
   assert.deepEqual(srv.log, ['photo:aa', `record:${entry(1).id}`, 'photo:bb', `record:${entry(2).id}`]);
   assert.deepEqual([...ph.store.values()].map((e) => e.state), ['enviado', 'enviado']);
-  assert.equal(ph.photoStore.size, 0, 'photos freed after the acknowledgement');
+  assert.ok([...ph.photoStore.values()].every((p) => p.blob === null && p.uploaded), 'Blobs freed after the acknowledgement');
 });
 
 test('a dropped connection stops the run in order, keeps everything, and a later run finishes once', async () => {
@@ -117,11 +117,15 @@ test('conflict is kept and shown; a rejection is not retried automatically', asy
   assert.equal(isPending(ph.store.get(entry(1).id)), false);
 });
 
-test('a photo still referenced by a waiting record is not deleted', async () => {
-  const ph = phone([entry(1, ['aa']), { ...entry(2, ['aa']), state: 'erro', permanent: true }], { aa: 'A' });
+test('an auto signed after its inspection was sent may cite the same, already released, photo', async () => {
+  const ph = phone([entry(1, ['aa'])], { aa: 'A' });
   const srv = server();
   await replay(srv.io(ph));
-  assert.ok(ph.photoStore.has('aa'));
+  assert.equal(ph.photoStore.get('aa').blob, null);
+  ph.store.set(entry(2).id, entry(2, ['aa', 'sig']));
+  ph.photoStore.set('sig', { sha256: 'sig', blob: 'S', uploaded: false });
+  assert.equal((await replay(srv.io(ph))).sent, 1);
+  assert.deepEqual([...srv.photos.keys()], ['aa', 'sig']);
 });
 
 test('a refused token (401 expired, 403 device_revoked) stops the run and leaves the record ready', async () => {

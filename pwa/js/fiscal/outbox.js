@@ -2,7 +2,7 @@
 // checks the hash chain in order), each after its photos. Pure of the browser: `io` gives the
 // storage and the two server calls, so Node tests run it against a simulated server.
 //
-//   io.list() → entries             io.save(entry)            io.deletePhoto(sha256)
+//   io.list() → entries             io.save(entry)            io.releasePhoto(sha256)
 //   io.getPhoto(sha256) → {blob, type} | undefined
 //   io.putPhoto(sha256, photo)  → resolves, or throws {status, message}
 //   io.push([record]) → {results: [...]}, or throws {status, message} (status 0: no network)
@@ -10,8 +10,9 @@
 // Entry: {id, seq, kind, record, photos, state, error, attempts, received_at, flags, created_at}.
 // States: pronto → enviando → enviado | conflito | erro (with its reason). A record is removed
 // from the queue only by the server's answer (accepted/duplicate = enviado, conflict = conflito);
-// its photo Blobs are deleted only once the server has acknowledged the record and listed no
-// missing photo. Nothing else ever deletes.
+// its photo Blobs are released only once the server has acknowledged the record and listed no
+// missing photo (a tombstone {sha256, uploaded} stays, so an auto signed later that cites the same
+// checklist photo knows the server has it). Nothing else ever deletes.
 
 export const STATE_LABELS = {
   rascunho: 'Rascunho', pronto: 'Pronto para enviar', enviando: 'Enviando…', enviado: 'Enviado',
@@ -122,11 +123,8 @@ async function settle(io, entry, result, now) {
     entry.state = 'enviado';
     entry.error = null;
     await io.save(entry);
-    // Acknowledged: free the space, unless a record still waiting references the same photo.
-    const waiting = (await io.list()).filter((e) => e.id !== entry.id && e.state !== 'enviado');
-    for (const sha of entry.photos || []) {
-      if (!waiting.some((e) => (e.photos || []).includes(sha))) await io.deletePhoto(sha);
-    }
+    // Acknowledged: free the space (the Blob), keeping the tombstone that says it was uploaded.
+    for (const sha of entry.photos || []) await io.releasePhoto(sha);
   } else if (result.status === 'conflict') {
     entry.state = 'conflito';
     entry.error = 'O servidor já tem outro conteúdo com este identificador (em revisão).';

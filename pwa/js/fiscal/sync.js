@@ -3,7 +3,7 @@
 // Background Sync event (Chromium), and after a failure with exponential backoff. One run at a
 // time per phone (Web Locks across tabs where present).
 import { send } from '../data/api.js';
-import { del, get, getAll, put } from '../data/db.js';
+import { get, getAll, put } from '../data/db.js';
 import { flushVoids } from './field-data.js';
 import { replay, RevokedError, isPending } from './outbox.js';
 import { handleUnauthorized, isUnauthorized, registerKey, session } from './session.js';
@@ -24,7 +24,10 @@ function io(token) {
     save: async (entry) => { await put('outbox', entry); notify({ entry }); },
     getPhoto: (sha) => get('photos', sha),
     savePhoto: (photo) => put('photos', photo),
-    deletePhoto: (sha) => del('photos', sha),
+    releasePhoto: async (sha) => {
+      const photo = await get('photos', sha);
+      if (photo?.uploaded) await put('photos', { sha256: sha, uploaded: true, blob: null, released_at: new Date().toISOString() });
+    },
     putPhoto: (sha, photo) => send(`/sync/photos/${sha}`, {
       method: 'PUT', token, raw: photo.blob, headers: { 'Content-Type': photo.type || photo.blob.type },
     }),
