@@ -40,6 +40,16 @@ self.addEventListener('message', (event) => {
   if (type === 'GET_VERSION' && event.ports[0]) event.ports[0].postMessage({ version: VERSION });
 });
 
+// Background Sync (Chromium): the network is back — ask an open page to replay the outbox (the
+// page owns the token and the replay logic; with no page open the next start replays it).
+self.addEventListener('sync', (event) => {
+  if (event.tag !== 'outbox') return;
+  event.waitUntil((async () => {
+    const pages = await self.clients.matchAll({ type: 'window' });
+    pages.forEach((page) => page.postMessage({ type: 'SYNC_OUTBOX' }));
+  })());
+});
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;

@@ -12,6 +12,7 @@ const pwaRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = [
   ['qrcode-generator/dist/qrcode.mjs', 'qrcode-generator/qrcode.mjs'], // crachá QR (js/ui/qr-code.js)
   ['@noble/ed25519/index.js', '@noble/ed25519/index.js'], // Ed25519 fallback (js/credentials/verify.js)
+  ['jsqr/dist/jsQR.js', 'jsqr/jsQR.js'], // QR decoder without BarcodeDetector (js/fiscal/qr-worker.js, loaded by the scanner only)
 ];
 
 const vendorDir = join(pwaRoot, 'vendor');

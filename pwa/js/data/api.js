@@ -21,8 +21,8 @@ function url(path) {
   return path.startsWith('/api/') ? path : `${API_ROOT}${path}`;
 }
 
-async function send(path, { method = 'GET', body, token, accept = 'application/json' } = {}) {
-  const headers = { Accept: accept };
+export async function send(path, { method = 'GET', body, token, accept = 'application/json', headers: extra = {}, raw } = {}) {
+  const headers = { Accept: accept, ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -30,14 +30,14 @@ async function send(path, { method = 'GET', body, token, accept = 'application/j
     response = await fetch(url(path), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw !== undefined ? raw : (body === undefined ? undefined : JSON.stringify(body)),
       credentials: 'omit', // the API trusts bearer tokens only
       cache: 'no-store',   // personal data: keep it out of the HTTP cache
     });
   } catch {
     throw new ApiError({ status: 0, code: 'offline', message: 'Sem conexão com o servidor.' });
   }
-  if (response.ok) return response;
+  if (response.ok || response.status === 304) return response;
   let error = null;
   try {
     error = (await response.json()).error;

@@ -15,10 +15,15 @@ const MIGRATIONS = [
     db.createObjectStore('drafts', { keyPath: 'id' }); // open inspections/autos, client UUID keys
     db.createObjectStore('outbox', { keyPath: 'id' }); // records awaiting server ack, client UUID keys
   },
+  // v2 — fiscal mode: evidence photos and signatures (JPEG/PNG Blobs) addressed by SHA-256, kept
+  // until the server has acknowledged every record that references them.
+  (db) => {
+    db.createObjectStore('photos', { keyPath: 'sha256' });
+  },
 ];
 
 export const DB_VERSION = MIGRATIONS.length;
-export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox'];
+export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos'];
 
 let opening = null;
 
@@ -65,3 +70,29 @@ export const getAll = (store) => run(store, 'readonly', (s) => s.getAll());
 // key is needed only for stores without a keyPath (meta, credential, reference).
 export const put = (store, value, key) => run(store, 'readwrite', (s) => (key === undefined ? s.put(value) : s.put(value, key)));
 export const del = (store, key) => run(store, 'readwrite', (s) => s.delete(key));
+export const clear = (store) => run(store, 'readwrite', (s) => s.clear());
+export const count = (store) => run(store, 'readonly', (s) => s.count());
+
+/**
+ * One readwrite transaction over several stores: `fn(stores)` issues its requests synchronously
+ * (no await inside, or IndexedDB commits early). Resolves once everything is durable, or rejects
+ * with nothing written — used where a record and its chain state must change together.
+ */
+export async function transact(storeNames, fn) {
+  const db = await openDb();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(storeNames, 'readwrite');
+    const stores = Object.fromEntries(storeNames.map((n) => [n, tx.objectStore(n)]));
+    let result;
+    try {
+      result = fn(stores);
+    } catch (error) {
+      tx.abort();
+      reject(error);
+      return;
+    }
+    tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
+  });
+}

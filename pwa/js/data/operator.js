@@ -69,6 +69,25 @@ export async function refreshBadge() {
 export async function signOut() {
   await del('meta', SESSION_KEY);
   await del('credential', BADGE_KEY);
+  await del('credential', AUTOS_KEY);
+}
+
+const AUTOS_KEY = 'operator-autos';
+
+/** The autos the server holds for this operator; the last copy saved on the phone when offline. */
+export async function fetchAutos() {
+  const session = await get('meta', SESSION_KEY);
+  if (!session) return null;
+  try {
+    const answer = await apiJson('/operator/autos', { token: session.token });
+    const saved = { autos: answer.autos, fetched_at: new Date().toISOString() };
+    await put('credential', saved, AUTOS_KEY);
+    return { ...saved, fresh: true };
+  } catch (error) {
+    if (error.status === 401) { await signOut(); throw error; }
+    const saved = await get('credential', AUTOS_KEY);
+    return saved ? { ...saved, fresh: false, error } : { autos: null, fresh: false, error };
+  }
 }
 
 /**

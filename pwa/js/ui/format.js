@@ -38,3 +38,8 @@ export function el(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+/** root.append without the "null" text a skipped optional child would leave. */
+export function mount(root, ...children) {
+  root.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}

@@ -1,10 +1,12 @@
-// Start screen: choose the mode. The fiscal's screens arrive in later versions.
+// Start screen: choose the mode.
 import { hasSession } from '../data/operator.js';
+import { get } from '../data/db.js';
 import { shellVersion } from '../sw-bridge.js';
 import { el } from './format.js';
 
 export async function render(root, { navigate }) {
   const signedIn = await hasSession().catch(() => false);
+  const fiscal = await get('meta', 'fiscal-session').catch(() => null);
   const version = el('p', { class: 'footnote', id: 'shell-version' });
   root.append(
     el('h1', {}, 'Motofiscal'),
@@ -16,8 +18,10 @@ export async function render(root, { navigate }) {
         id: 'go-operator',
         onclick: () => navigate(signedIn ? '/operador/cracha' : '/operador/entrar'),
       }, signedIn ? 'Meu crachá' : 'Sou mototaxista'),
-      el('button', { type: 'button', class: 'button button-big', disabled: true },
-        'Sou fiscal', el('small', {}, 'em breve')),
+      el('button', {
+        type: 'button', class: 'button button-big', id: 'go-fiscal',
+        onclick: () => navigate(fiscal ? '/fiscal' : '/fiscal/entrar'),
+      }, fiscal ? 'Fiscalizar' : 'Sou fiscal'),
     ),
     version,
   );

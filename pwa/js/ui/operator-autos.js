@@ -1,7 +1,7 @@
-// The operator's autos de infração and their appeal deadlines, from the crachá saved on the
-// phone (the server sends them with /operator/me).
-import { savedBadge } from '../data/operator.js';
-import { el, formatDate } from './format.js';
+// The operator's autos de infração as the server holds them (GET /api/v1/operator/autos), with
+// their defence deadlines; offline, the last copy saved on the phone.
+import { fetchAutos, savedBadge } from '../data/operator.js';
+import { el, formatDate, formatDateTime, formatPlate, mount } from './format.js';
 
 export async function render(root, { navigate }) {
   const badge = await savedBadge();
@@ -9,9 +9,22 @@ export async function render(root, { navigate }) {
     navigate('/operador/entrar', { replace: true });
     return;
   }
-  const autos = badge.autos || [];
-  root.append(
+  let answer;
+  try {
+    answer = await fetchAutos();
+  } catch {
+    navigate('/operador/entrar', { replace: true });
+    return;
+  }
+  // Before the server had any auto list, the crachá download carried the list (older servers).
+  const autos = answer?.autos ?? badge.autos ?? [];
+  mount(root,
     el('h1', {}, 'Minhas autuações'),
+    answer && !answer.fresh
+      ? el('p', { class: 'notice', id: 'autos-sync', role: 'status' }, answer.fetched_at
+        ? `Sem conexão: lista salva em ${formatDateTime(answer.fetched_at)}.`
+        : 'Sem conexão: não foi possível consultar as autuações.')
+      : null,
     autos.length === 0
       ? el('p', { class: 'empty', id: 'autos-empty' }, 'Nenhuma autuação registrada em seu nome.')
       : el('ul', { class: 'list', id: 'autos-list' }, autos.map(autoItem)),
@@ -20,11 +33,16 @@ export async function render(root, { navigate }) {
 }
 
 function autoItem(auto) {
+  const date = auto.issued_at || auto.date;
+  const infractions = (auto.infractions || []).map((i) => i.label_pt || (i.citation?.art ? `art. ${i.citation.art}${i.citation.inciso ? `, ${i.citation.inciso}` : ''}` : i.id));
+  const due = auto.defence?.due || auto.appeal_deadline;
   return el('li', { class: 'list-item' },
     el('strong', {}, `Auto nº ${auto.number}`),
-    el('span', {}, `${formatDate(auto.date)} — ${auto.description || ''}`),
-    el('span', {}, `Situação: ${auto.status_label || auto.status || '—'}`),
-    auto.appeal_deadline
-      ? el('span', { class: 'deadline' }, `Prazo para recurso: até ${formatDate(auto.appeal_deadline)}`)
-      : null);
+    el('span', {}, `${formatDate(date)}${auto.plate ? ` — placa ${formatPlate(auto.plate)}` : ''}`),
+    infractions.length ? el('span', {}, infractions.join('; ')) : el('span', {}, auto.description || ''),
+    auto.cancel_requested ? el('span', {}, 'Cancelamento pedido pelo fiscal.') : null,
+    auto.status_label || auto.status ? el('span', {}, `Situação: ${auto.status_label || auto.status}`) : null,
+    due ? el('span', { class: 'deadline' }, `Prazo para defesa: até ${formatDate(due)}`)
+      : auto.defence?.deadline_days ? el('span', { class: 'deadline' }, `Prazo para defesa: ${auto.defence.deadline_days} dias`) : null,
+    auto.public_url ? el('a', { href: auto.public_url }, 'Ver o auto') : null);
 }

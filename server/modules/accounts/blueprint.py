@@ -25,7 +25,7 @@ def login():
         elif user.role == "operator":
             error = "Operadores acessam pelo aplicativo (/app/), no modo operador."
         elif user.role == "fiscal":
-            error = "Fiscais usam o aplicativo de campo em /app/."
+            error = "Fiscais usam o aplicativo de campo: abra /app/ no celular e toque em “Sou fiscal”."
         else:
             start_session(user)
             user.last_login_at = utcnow()

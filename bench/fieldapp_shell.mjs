@@ -1,0 +1,60 @@
+// Field-app shell size: gzip bytes a phone downloads to show each screen (entry page, CSS,
+// the static import graph of app.js plus the screen module's graph), and everything shipped.
+// Budget (issue 9): the shell without the QR decoder ≤ 80 KB gzip. Run: node bench/fieldapp_shell.mjs
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'pwa');
+const gz = (file) => gzipSync(readFileSync(file), { level: 6 }).length;
+const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]/g;
+
+function graph(entry, seen = new Set()) {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  const text = readFileSync(entry, 'utf8');
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] || m[2];
+    if (spec.startsWith('.')) graph(resolve(dirname(entry), spec), seen);
+  }
+  return seen;
+}
+
+const routes = readFileSync(join(root, 'js/routes.js'), 'utf8');
+const screens = [...routes.matchAll(/path: '([^']+)'.*import\('([^']+)'\)/g)].map(([, path, file]) => [path, resolve(root, 'js', file)]);
+const base = [join(root, 'index.html'), join(root, 'css/app.css'), join(root, 'manifest.webmanifest'), ...graph(join(root, 'js/app.js'))];
+const baseSet = new Set(base);
+const sum = (files) => [...files].reduce((n, f) => n + gz(f), 0);
+
+const rows = screens.map(([path, file]) => {
+  const files = new Set([...baseSet, ...graph(file)]);
+  return [path, sum(files), files.size];
+});
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (['node_modules', 'scripts'].includes(name) || /^package|README|sw\.js$/.test(name)) return [];
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+const shipped = walk(root);
+const decoder = shipped.filter((f) => f.includes('jsqr'));
+const lines = [
+  '# Field app: shell size (gzip -6, as served)',
+  '',
+  `Measured by \`node bench/fieldapp_shell.mjs\` on ${new Date().toISOString().slice(0, 10)}. Budget: ≤ 80 KB gzip to`,
+  'show a screen, without the QR decoder (the scanner\'s worker loads jsQR separately).',
+  '',
+  '| screen | gzip KB (entry + CSS + app.js graph + screen graph) | files |',
+  '| --- | ---: | ---: |',
+  ...rows.map(([path, bytes, n]) => `| \`${path}\` | ${(bytes / 1024).toFixed(1)} | ${n} |`),
+  '',
+  `Largest screen: ${(Math.max(...rows.map((r) => r[1])) / 1024).toFixed(1)} KB. QR decoder (jsQR, worker only): ${(sum(decoder) / 1024).toFixed(1)} KB.`,
+  `Everything precached (icons, all screens, vendored modules, decoder): ${(sum(shipped) / 1024).toFixed(1)} KB in ${shipped.length} files.`,
+  '',
+];
+const out = resolve(root, '..', 'docs/benchmarks/fieldapp.md');
+writeFileSync(out, lines.join('\n'));
+console.log(lines.join('\n'));
+console.log(`written ${relative(process.cwd(), out)}`);

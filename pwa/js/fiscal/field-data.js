@@ -1,0 +1,166 @@
+// Field data kept on the phone for the roadside, and its download: crachá keys and status list,
+// composed rules, the registry extract (permits, operators, vehicles, pontos, penalties) and a
+// block of auto numbers. First download is a snapshot; later ones ask only for what changed
+// (cursor + ETag → 304). reference/<name> = {data, etag, fetched_at}.
+import { send } from '../data/api.js';
+import { get, put } from '../data/db.js';
+import { mergeTrust, touchTrust } from '../credentials/trust.js';
+import { mergeField, indexField } from './field-merge.js';
+import { isUnauthorized, registerKey, session } from './session.js';
+
+const LOW_NUMBERS = 5;
+export const NUMBERS_WARN_AT = 5;
+
+async function conditional(path, token, saved) {
+  const headers = saved?.etag ? { 'If-None-Match': saved.etag } : {};
+  const response = await send(path, { token, headers });
+  return { response, notModified: response.status === 304, etag: response.headers.get('ETag') };
+}
+
+/**
+ * Bring everything up to date. onProgress(done, total, label). Returns {steps: {name: "ok" |
+ * "unchanged" | "indisponível: …"}}. Throws the ApiError when the token is refused (401 or
+ * 403 device_revoked): the caller hands it to session.handleUnauthorized().
+ */
+export async function download({ onProgress = () => {} } = {}) {
+  const s = await session();
+  const slug = s.user.municipality;
+  const steps = {};
+  const plan = [
+    ['key', 'Chave do aparelho', () => registerKey()],
+    ['trust', 'Crachás e chaves', () => syncTrust(s, slug)],
+    ['rules', 'Regras da lei', () => syncRules(s, slug)],
+    ['field', 'Cadastro (alvarás, condutores, veículos)', () => syncField(s)],
+    ['numbers', 'Números de auto', () => topUpNumbers(s)],
+  ];
+  for (const [index, [name, label, run]] of plan.entries()) {
+    onProgress(index, plan.length, label);
+    try {
+      const result = await run();
+      steps[name] = typeof result === 'string' ? result : 'ok';
+    } catch (error) {
+      if (isUnauthorized(error)) throw error;
+      steps[name] = `indisponível: ${error.message}`;
+    }
+  }
+  onProgress(plan.length, plan.length, 'Pronto');
+  await put('meta', { at: new Date().toISOString(), steps }, 'fiscal-sync');
+  return { steps };
+}
+
+async function syncTrust(s, slug) {
+  const saved = await get('reference', 'trust');
+  const cursor = saved?.data?.next_cursor ?? 0;
+  const { response, notModified, etag } = await conditional(`/trust/${slug}?cursor=${cursor}`, s.token, saved);
+  const data = notModified
+    ? touchTrust(saved.data, Date.parse(response.headers.get('Date')))
+    : mergeTrust(saved?.data, await response.json());
+  await put('reference', { data, etag: etag || saved?.etag, fetched_at: new Date().toISOString() }, 'trust');
+  return notModified ? 'unchanged' : 'ok';
+}
+
+async function syncRules(s, slug) {
+  const saved = await get('reference', 'rules');
+  const { response, notModified, etag } = await conditional(`/rules/${slug}`, s.token, saved);
+  if (notModified) return 'unchanged';
+  await put('reference', { data: await response.json(), etag, fetched_at: new Date().toISOString() }, 'rules');
+  return 'ok';
+}
+
+async function syncField(s) {
+  const saved = await get('reference', 'field');
+  const cursor = saved?.data?.cursor ?? 0;
+  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}`, s.token, saved);
+  if (notModified) {
+    await put('reference', { ...saved, fetched_at: new Date().toISOString() }, 'field');
+    return 'unchanged';
+  }
+  const answer = await response.json();
+  const data = mergeField(saved?.data, answer);
+  await put('reference', { data, etag, fetched_at: new Date().toISOString() }, 'field');
+  if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
+  fetchThumbnails(s, data).catch(() => {}); // background: the verdict shows them when present
+  return 'ok';
+}
+
+async function fetchThumbnails(s, data) {
+  for (const operator of data.operators || []) {
+    if (!operator.photo || (await get('reference', `photo:${operator.id}`))) continue;
+    const response = await send(operator.photo, { token: s.token, accept: 'image/*' });
+    await put('reference', await response.blob(), `photo:${operator.id}`);
+  }
+}
+
+export const operatorPhoto = (id) => get('reference', `photo:${id}`);
+
+// --- auto numbers -------------------------------------------------------------------------
+
+export async function numbers() {
+  return (await get('reference', 'numbers')) || { available: [], used: [] };
+}
+
+async function topUpNumbers(s) {
+  const saved = await numbers();
+  if (saved.available.length >= LOW_NUMBERS) return 'unchanged';
+  const response = await send('/autos/numbers', { method: 'POST', token: s.token, body: { count: 20 } });
+  const block = await response.json();
+  await put('reference', { ...saved, available: [...saved.available, ...block.numbers] }, 'numbers');
+  return 'ok';
+}
+
+/** Take the next number from the device's block (it is then used, even if the auto is dropped). */
+export async function takeNumber() {
+  const saved = await numbers();
+  if (!saved.available.length) throw new Error('Nenhum número de auto disponível neste aparelho. Conecte-se e atualize os dados.');
+  const [number, ...rest] = saved.available;
+  await put('reference', { ...saved, available: rest, used: [...saved.used, number] }, 'numbers');
+  return number;
+}
+
+/** A number taken but not used (the auto could not be sealed): reported as voided, like a
+ *  spoiled sheet of a paper talonário, at the next contact. */
+export async function voidLater(number, reason) {
+  const saved = await numbers();
+  await put('reference', { ...saved, to_void: [...(saved.to_void || []), { number, reason }] }, 'numbers');
+}
+
+export async function flushVoids(token) {
+  const saved = await numbers();
+  for (const item of saved.to_void || []) {
+    await send('/autos/numbers/void', { method: 'POST', token, body: item });
+    const now = await numbers();
+    await put('reference', { ...now, to_void: (now.to_void || []).filter((v) => v.number !== item.number) }, 'numbers');
+  }
+}
+
+// --- what the screens read -------------------------------------------------------------------
+
+let cache = { key: null, value: null };
+
+/** {trust, rules, field, index, syncedAt} as saved; index answers permit/plate/name look-ups. */
+export async function loadField() {
+  const [trust, rules, field, last] = await Promise.all([
+    get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field'), get('meta', 'fiscal-sync'),
+  ]);
+  const key = `${trust?.fetched_at}|${rules?.fetched_at}|${field?.fetched_at}`;
+  if (cache.key !== key) {
+    cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null } };
+  }
+  return cache.value;
+}
+
+/** Seconds since the field data was generated on the server (the age every verdict shows). */
+export function dataAgeSeconds(data, now = Date.now()) {
+  // Trust: the server's clock when it answered; registry: when the phone last heard "no change".
+  const times = [data?.trust?.generated_at, data?.fieldCheckedAt].filter(Boolean).map(Date.parse);
+  if (!times.length) return null;
+  return Math.max(0, Math.floor((now - Math.min(...times)) / 1000));
+}
+
+export function formatAge(seconds) {
+  if (seconds === null || seconds === undefined) return 'sem dados baixados';
+  if (seconds < 90) return 'há menos de 2 min';
+  if (seconds < 5400) return `há ${Math.round(seconds / 60)} min`;
+  if (seconds < 172800) return `há ${Math.round(seconds / 3600)} h`;
+  return `há ${Math.round(seconds / 86400)} dias`;
+}

@@ -1,0 +1,62 @@
+// Merging field-data answers (GET /api/v1/field/data) into what the phone keeps. Pure (Node tests).
+// A snapshot replaces everything; a delta upserts rows by id and drops the ids in `removed`.
+
+export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
+
+export function mergeField(stored, answer) {
+  const base = answer.snapshot || !stored ? {} : stored;
+  const out = {
+    cursor: answer.cursor,
+    generated_at: answer.generated_at,
+    municipality: answer.municipality || base.municipality || null,
+  };
+  for (const kind of KINDS) {
+    const rows = new Map((base[kind] || []).map((r) => [r.id, r]));
+    for (const row of answer[kind] || []) rows.set(row.id, row);
+    for (const id of (answer.removed || {})[kind] || []) rows.delete(id);
+    out[kind] = [...rows.values()];
+  }
+  return out;
+}
+
+/** Normalise a typed plate: "abc-1234" → "ABC1234"; Mercosul "ABC1D23" unchanged. */
+export function normalisePlate(text) {
+  return String(text || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+export const isPlate = (text) => /^[A-Z]{3}\d[A-Z0-9]\d{2}$/.test(normalisePlate(text));
+
+/** Indexes for the roadside look-ups: permit number, plate, operator name. */
+export function indexField(field) {
+  const byId = (kind) => new Map((field?.[kind] || []).map((r) => [r.id, r]));
+  const operators = byId('operators');
+  const vehicles = byId('vehicles');
+  const pontos = byId('pontos');
+  const permits = field?.permits || [];
+  const view = (p) => {
+    const vehicle = vehicles.get(p.vehicle_id) || null;
+    // The crachá names the permit's driver: the holder, or (company permits) its first driver.
+    const operatorId = p.holder_operator_id ?? (p.driver_ids || [])[0] ?? p.operator_id;
+    return {
+      permit: p,
+      operator: operators.get(operatorId) || null,
+      vehicle,
+      ponto: pontos.get(p.ponto_id) || null,
+      plate: normalisePlate(p.plate || vehicle?.plate),
+    };
+  };
+  const views = permits.map(view);
+  return {
+    byNumber: (n) => views.find((v) => String(v.permit.number).toUpperCase() === String(n).trim().toUpperCase()) || null,
+    byPlate: (plate) => views.filter((v) => v.plate && v.plate === normalisePlate(plate)),
+    byName: (text) => {
+      const q = fold(text);
+      return q.length < 3 ? [] : views.filter((v) => v.operator && fold(v.operator.name).includes(q)).slice(0, 20);
+    },
+    size: views.length,
+  };
+}
+
+function fold(text) {
+  return String(text || '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+}

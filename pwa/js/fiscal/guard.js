@@ -1,0 +1,31 @@
+// Every fiscal screen starts here: no enrollment → login; idle for too long → PIN.
+import { hasPin, isLocked, session, touch } from './session.js';
+import { startAutoSync } from './sync.js';
+
+let tracking = false;
+
+export async function requireFiscal(navigate) {
+  const s = await session();
+  if (!s) {
+    navigate('/fiscal/entrar', { replace: true });
+    return null;
+  }
+  if (!(await hasPin())) {
+    navigate('/fiscal/pin?criar=1', { replace: true });
+    return null;
+  }
+  if (isLocked()) {
+    navigate(`/fiscal/pin?volta=${encodeURIComponent(location.hash.slice(1))}`, { replace: true });
+    return null;
+  }
+  if (!tracking) {
+    tracking = true;
+    let last = 0;
+    const seen = () => { const now = Date.now(); if (now - last > 15000) { last = now; touch(); } };
+    window.addEventListener('pointerdown', seen, { passive: true });
+    window.addEventListener('keydown', seen);
+  }
+  touch();
+  startAutoSync();
+  return s;
+}

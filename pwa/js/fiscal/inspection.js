@@ -1,0 +1,80 @@
+// Starting an inspection: from a scanned crachá (verified offline), from the registry (permit
+// number, plate or name typed in), or with nobody identified (the no-alvará case).
+import { prepareTrust, verify, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
+import { dataAgeSeconds, loadField } from './field-data.js';
+import { newDraft } from './records.js';
+
+// Registry facts the packs read, from the field-data rows (JS twin of
+// server/modules/registry/facts.py; only what the registry really knows).
+export function registryFactsOf(view) {
+  const o = view.operator || {};
+  const v = view.vehicle || {};
+  const facts = {
+    'operator.birth_date': o.birth_date, 'operator.cnh_first_issue_date': o.cnh_first_issue_date,
+    'operator.resident_since': o.residence_since,
+    'operator.cnh_category_ok': o.cnh_category ? o.cnh_category.includes('A') : undefined,
+    'vehicle.engine_cc': v.engine_cc, 'vehicle.manufacture_year': v.year_manufacture,
+  };
+  return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined && value !== null));
+}
+
+let prepared = { source: null, trust: null };
+
+async function trustOf(data) {
+  if (prepared.source !== data.trust) prepared = { source: data.trust, trust: await prepareTrust(data.trust) };
+  return prepared.trust;
+}
+
+function subjectOf(view) {
+  if (!view) return null;
+  return {
+    permit_id: view.permit.id, permit_number: view.permit.number, permit_status: view.permit.status,
+    valid_until: view.permit.valid_until || null, operator_id: view.operator?.id ?? null,
+    name: view.operator?.name || view.permit.holder_company || null, cpf_masked: view.operator?.cpf || null,
+    plate: view.plate || null, ponto: view.ponto?.name || null, facts: registryFactsOf(view),
+  };
+}
+
+/** Verify a scanned crachá text and open a draft showing its verdict. */
+export async function startFromPayload(text) {
+  const data = await loadField();
+  let result;
+  if (!data.trust) {
+    result = { verdict: DESCONHECIDO, reason_code: 'no_data', reason_pt: 'Sem dados de crachás neste aparelho: atualize os dados.', data_age_seconds: null, credential: null };
+  } else {
+    result = await verify(text, await trustOf(data), Date.now());
+  }
+  const body = result.credential || {};
+  const view = body.permit_number ? data.index.byNumber(body.permit_number) : null;
+  const subject = subjectOf(view) || (body.permit_number ? { permit_number: body.permit_number, facts: {} } : null);
+  return newDraft({
+    source: 'cracha', permit_number: body.permit_number || null, plate: subject?.plate || null, subject,
+    credential: { verdict: result.verdict, reason: result.reason_pt, reason_code: result.reason_code, payload_text: text, expires_on: body.expires_on || null },
+    data_age_s: result.data_age_seconds ?? dataAgeSeconds(data),
+  });
+}
+
+const STATUS_VERDICT = { ativo: VALIDO, suspenso: 'SUSPENSO', cassado: 'CASSADO', vencido: VENCIDO, caducado: VENCIDO, extinto: 'INVÁLIDO' };
+
+/** Registry look-up without a crachá: the verdict comes from the permit's status. */
+export async function startFromPermit(view) {
+  const data = await loadField();
+  const subject = subjectOf(view);
+  const today = new Date().toISOString().slice(0, 10);
+  let verdict = STATUS_VERDICT[subject.permit_status] || DESCONHECIDO;
+  if (verdict === VALIDO && subject.valid_until && subject.valid_until < today) verdict = VENCIDO;
+  return newDraft({
+    source: 'busca', permit_number: subject.permit_number, plate: subject.plate, subject,
+    credential: { verdict, reason: `Consulta ao cadastro do aparelho (sem leitura de crachá): alvará ${subject.permit_status || 'desconhecido'}.`, reason_code: 'registry_lookup', payload_text: null },
+    data_age_s: dataAgeSeconds(data),
+  });
+}
+
+export async function startUnidentified({ plate, name }) {
+  const data = await loadField();
+  return newDraft({
+    source: 'sem_cracha', permit_number: null, plate: plate || null,
+    subject: { name: name || null, plate: plate || null, facts: {}, unidentified: true },
+    credential: null, data_age_s: dataAgeSeconds(data), step: 'checklist',
+  });
+}

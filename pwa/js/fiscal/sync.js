@@ -1,0 +1,106 @@
+// Runs the outbox replay (outbox.js) against IndexedDB and the server, and decides when:
+// app start, back online, back to the foreground, "Sincronizar agora", the service worker's
+// Background Sync event (Chromium), and after a failure with exponential backoff. One run at a
+// time per phone (Web Locks across tabs where present).
+import { send } from '../data/api.js';
+import { get, getAll, put } from '../data/db.js';
+import { flushVoids } from './field-data.js';
+import { replay, RevokedError, isPending } from './outbox.js';
+import { handleUnauthorized, isUnauthorized, registerKey, session } from './session.js';
+
+const listeners = new Set();
+let running = null;
+let timer = null;
+
+export function onSyncChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+const notify = (info) => listeners.forEach((fn) => { try { fn(info); } catch (e) { console.error(e); } });
+
+function io(token) {
+  return {
+    list: () => getAll('outbox'),
+    save: async (entry) => { await put('outbox', entry); notify({ entry }); },
+    getPhoto: (sha) => get('photos', sha),
+    savePhoto: (photo) => put('photos', photo),
+    releasePhoto: async (sha) => {
+      const photo = await get('photos', sha);
+      if (photo?.uploaded) await put('photos', { sha256: sha, uploaded: true, blob: null, released_at: new Date().toISOString() });
+    },
+    putPhoto: (sha, photo) => send(`/sync/photos/${sha}`, {
+      method: 'PUT', token, raw: photo.blob, headers: { 'Content-Type': photo.type || photo.blob.type },
+    }),
+    push: async (records) => (await send('/sync/push', { method: 'POST', token, body: { records } })).json(),
+  };
+}
+
+/** Replay now (unless a run is already going). Resolves with the run's summary. */
+export function syncNow(reason = 'manual') {
+  if (running) return running;
+  clearTimeout(timer);
+  const run = async () => {
+    const s = await session();
+    if (!s || s.expired) return { sent: 0, failed: 0 };
+    await flushVoids(s.token).catch(() => {}); // retried at the next run
+    if (!(await getAll('outbox')).some(isPending)) return { sent: 0, failed: 0 };
+    try {
+      await registerKey(); // the server verifies signatures with it
+    } catch (error) {
+      if (isUnauthorized(error)) return refusedToken(error);
+      // no key on the server yet: records are accepted but flagged; send anyway
+    }
+    try {
+      const result = await replay(io(s.token));
+      if (result.retryInMs !== null) timer = setTimeout(() => syncNow('retry'), result.retryInMs);
+      notify({ done: result, reason });
+      return result;
+    } catch (error) {
+      if (error instanceof RevokedError) return refusedToken(error.cause);
+      throw error;
+    }
+  };
+  const locked = navigator.locks ? navigator.locks.request('motofiscal-sync', run) : run();
+  running = locked.finally(() => { running = null; });
+  return running;
+}
+
+async function refusedToken(error) {
+  const why = await handleUnauthorized(error);
+  notify({ unauthorized: why });
+  location.hash = why === 'revoked' ? '#/fiscal/entrar?revogado=1' : '#/fiscal/entrar?expirado=1';
+  return { sent: 0, failed: 0, unauthorized: why };
+}
+
+/** Ask for Background Sync (where it exists) so the browser wakes us when the network returns. */
+export async function requestBackgroundSync() {
+  try {
+    const registration = await navigator.serviceWorker?.ready;
+    if (registration?.sync) await registration.sync.register('outbox');
+  } catch { /* not supported or not allowed: the page triggers cover it */ }
+}
+
+let started = false;
+/** Hook the automatic triggers once per page. */
+export function startAutoSync() {
+  if (started) return;
+  started = true;
+  window.addEventListener('online', () => syncNow('online'));
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') syncNow('visible');
+  });
+  navigator.serviceWorker?.addEventListener('message', (event) => {
+    if (event.data?.type === 'SYNC_OUTBOX') syncNow('background');
+  });
+  syncNow('start').catch((e) => console.error(e));
+}
+
+/** {pending, errors, conflicts} for the home badge. */
+export async function outboxCounts() {
+  const all = await getAll('outbox');
+  return {
+    pending: all.filter(isPending).length,
+    errors: all.filter((e) => e.state === 'erro').length,
+    conflicts: all.filter((e) => e.state === 'conflito').length,
+  };
+}

@@ -1,0 +1,138 @@
+// The checklist from the municipality's packs for today: grouped, each item with its question
+// and citation (tap for the article's text), registry facts prefilled and marked, conditional
+// items only when they apply, "não verificado" always possible, evidence photos. Every answer is
+// written to IndexedDB at once.
+import { checklist, compileComposed } from '../rules/index.js';
+import { citationLabel, engineFacts, groupItems, NOT_CHECKED, registryFacts } from '../fiscal/checklist-model.js';
+import { loadField } from '../fiscal/field-data.js';
+import { requireFiscal } from '../fiscal/guard.js';
+import { compressPhoto } from '../fiscal/photos.js';
+import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
+import { localIsoDate } from '../data/operator.js';
+import { setBusy } from '../sw-bridge.js';
+import { el, formatDate, formatPlate, mount } from './format.js';
+
+// A typed value as the answer to keep: null when cleared; numbers accept a decimal comma.
+function typed(input, text) {
+  const value = text.trim();
+  if (!value) return null;
+  if (input !== 'number') return value;
+  const n = Number(value.replace(',', '.'));
+  return Number.isFinite(n) ? n : value;
+}
+
+let compiled = { source: null, rules: null };
+export function rulesOf(data) {
+  if (compiled.source !== data.rules) compiled = { source: data.rules, rules: compileComposed(data.rules) };
+  return compiled.rules;
+}
+
+export async function render(root, { params, navigate }) {
+  if (!(await requireFiscal(navigate))) return undefined;
+  let draft = await getDraft(params.get('id'));
+  if (!draft) { navigate('/fiscal', { replace: true }); return undefined; }
+  const data = await loadField();
+  if (!data.rules) {
+    mount(root, el('p', { class: 'notice notice-error' }, 'Regras ainda não baixadas neste aparelho. Atualize os dados.'));
+    return undefined;
+  }
+  setBusy(true); // no update reload in the middle of an inspection
+  const rules = rulesOf(data);
+  const date = localIsoDate(new Date());
+  // Registry facts go in once, marked as such; the fiscal may still correct them.
+  const known = registryFacts(rules, draft.subject);
+  for (const [name, value] of Object.entries(known)) {
+    if (!(name in draft.answers)) { draft.answers[name] = value; draft.answer_sources[name] = 'registry'; }
+  }
+  draft.step = 'checklist';
+  await saveDraft(draft);
+
+  const save = async () => { draft.updated_at = new Date().toISOString(); await saveDraft(draft); };
+  const list = el('div', { id: 'checklist' });
+  let shown = '';
+  const draw = (force = false) => {
+    const items = checklist(rules, date, engineFacts(rules, draft.answers)).filter((i) => i.applicable !== false);
+    const key = items.map((i) => i.fact).join('|');
+    if (!force && key === shown) return;
+    shown = key;
+    list.replaceChildren(...groupItems(items).map((group) => el('section', { class: 'group', 'aria-labelledby': `g-${group.key}` },
+      el('h2', { id: `g-${group.key}` }, group.label),
+      ...group.items.map((item) => itemView(item)))));
+  };
+  const answer = async (fact, value) => {
+    if (value === null) {
+      delete draft.answers[fact]; // cleared: back to unanswered
+      delete draft.answer_sources[fact];
+    } else {
+      draft.answers[fact] = value;
+      draft.answer_sources[fact] = 'fiscal';
+    }
+    await save();
+    draw();
+  };
+  const itemView = (item) => {
+    const value = draft.answers[item.fact];
+    const fromRegistry = draft.answer_sources[item.fact] === 'registry';
+    const name = `f-${item.fact.replace(/\W/g, '-')}`;
+    const choice = (val, label) => el('label', { class: val === NOT_CHECKED ? 'choice choice-wide' : 'choice' },
+      el('input', { type: 'radio', name, value: String(val), checked: value === val, onchange: () => answer(item.fact, val) }), label);
+    let input;
+    if (item.input === 'yes_no' || item.input === 'yes_no_na') {
+      input = el('div', { class: 'choices', role: 'radiogroup', 'aria-labelledby': `${name}-q` },
+        choice(true, 'Sim'), choice(false, 'Não'), item.input === 'yes_no_na' ? choice('na', 'Não se aplica') : null, choice(NOT_CHECKED, 'Não verificado'));
+    } else if (item.input === 'choice') {
+      input = el('div', { class: 'choices', role: 'radiogroup', 'aria-labelledby': `${name}-q` },
+        ...(item.values || []).map((v) => choice(v, item.value_labels_pt?.[v] || v)), choice(NOT_CHECKED, 'Não verificado'));
+    } else {
+      const field = el('input', {
+        id: name, class: 'input', type: item.input === 'number' ? 'text' : item.input === 'date' ? 'date' : 'text',
+        inputmode: item.input === 'number' ? 'decimal' : null, 'aria-labelledby': `${name}-q`,
+        value: value !== undefined && value !== NOT_CHECKED ? String(value) : '',
+        onchange: (e) => answer(item.fact, typed(item.input, e.target.value)),
+      });
+      input = el('div', { class: 'choices' }, field, item.unit ? el('span', { class: 'unit' }, item.unit) : null, choice(NOT_CHECKED, 'Não verificado'));
+    }
+    const photos = draft.item_photos[item.fact] || [];
+    const photoInput = el('input', { type: 'file', accept: 'image/*', capture: 'environment', class: 'visually-hidden', id: `${name}-photo`, tabindex: '-1', 'aria-label': `Foto: ${item.label_pt}` });
+    photoInput.addEventListener('change', async () => {
+      const file = photoInput.files[0];
+      if (!file) return;
+      const sha = await storePhoto(await compressPhoto(file));
+      draft.item_photos[item.fact] = [...(draft.item_photos[item.fact] || []), sha];
+      await save();
+      draw(true);
+    });
+    return el('fieldset', { class: `item${fromRegistry ? ' item-registry' : ''}`, dataset: { fact: item.fact } },
+      el('legend', { id: `${name}-q`, class: 'question' }, item.label_pt),
+      fromRegistry ? el('p', { class: 'registry-mark' }, 'Do cadastro') : null,
+      input,
+      ...item.citations.filter(Boolean).map((c) => el('details', { class: 'citation' },
+        el('summary', {}, citationLabel(rules, c)), el('p', {}, c.text || 'Texto do artigo não incluído no pacote.'))),
+      item.photo !== 'none' || photos.length
+        ? el('div', { class: 'photo-row' },
+          el('button', { type: 'button', class: 'button', onclick: () => photoInput.click() }, photos.length ? `Fotos: ${photos.length} · adicionar` : 'Tirar foto'),
+          photoInput)
+        : null);
+  };
+  draw(true);
+  const fromRegistry = Object.entries(draft.answers).filter(([name]) => draft.answer_sources[name] === 'registry');
+  const registryValue = (name, value) => {
+    const decl = rules.facts[name];
+    if (typeof value === 'boolean') return value ? 'Sim' : 'Não';
+    if (decl?.labels_pt?.[value]) return decl.labels_pt[value];
+    if (decl?.type === 'date') return formatDate(value);
+    return `${value}${decl?.unit ? ` ${decl.unit}` : ''}`;
+  };
+  mount(root, 
+    el('h1', {}, 'Checklist'),
+    fromRegistry.length
+      ? el('details', { class: 'registry-facts', id: 'registry-facts' },
+        el('summary', {}, `Do cadastro (${fromRegistry.length}) — já considerados`),
+        el('dl', {}, fromRegistry.flatMap(([name, value]) => [el('dt', {}, rules.facts[name]?.label_pt || name), el('dd', {}, registryValue(name, value))])))
+      : null,
+    el('p', { class: 'hint' }, `${draft.subject?.name || 'Sem identificação'} · ${formatPlate(draft.plate)} · respostas salvas automaticamente`),
+    list,
+    el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-result', onclick: () => navigate(`/fiscal/resultado?id=${draft.id}`) }, 'Ver resultado'),
+  );
+  return () => setBusy(false);
+}

@@ -1,0 +1,124 @@
+// Result: the evaluator's proposals (infractions, amounts, measures, deadlines, recidivism); the
+// fiscal confirms or removes each one with a reason. Then the inspection is signed and queued,
+// and an auto is drawn up when at least one infraction is confirmed.
+import { evaluate } from '../rules/index.js';
+import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
+import { loadField } from '../fiscal/field-data.js';
+import { requireFiscal } from '../fiscal/guard.js';
+import { currentPosition } from '../fiscal/gps.js';
+import { commitRecord, deviceClock, getDraft, saveDraft } from '../fiscal/records.js';
+import { localIsoDate } from '../data/operator.js';
+import { setBusy } from '../sw-bridge.js';
+import { rulesOf } from './fiscal-checklist.js';
+import { el, mount } from './format.js';
+
+export function money(cents) {
+  return (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
+}
+
+export function amountText(amount, penalty = null) {
+  if (penalty?.kind === 'advertencia') return 'Advertência por escrito (sem multa).';
+  if (!amount) return 'Sem valor de multa no pacote da lei.';
+  if (amount.brl_cents !== null && amount.brl_cents !== undefined) {
+    return `${money(amount.brl_cents)}${amount.unit && amount.unit !== 'BRL' ? ` (${amount.value} ${amount.unit})` : ''}`;
+  }
+  if (amount.value !== null && amount.value !== undefined) return `${amount.value} ${amount.unit || ''}`;
+  return 'Valor não configurado pela prefeitura (a lei remete a decreto).';
+}
+
+export function historyFor(field, subject) {
+  if (!subject?.operator_id && !subject?.permit_id) return [];
+  return (field?.penalties || [])
+    .filter((p) => !p.cancelled && (subject.operator_id != null && p.operator_id === subject.operator_id) || (subject.permit_id != null && p.permit_id === subject.permit_id))
+    .map((p) => ({ infraction: p.infraction_id, date: p.applied_on, ...(p.penalty ? { penalty: p.penalty } : {}) }));
+}
+
+export async function render(root, { params, navigate }) {
+  if (!(await requireFiscal(navigate))) return undefined;
+  const draft = await getDraft(params.get('id'));
+  if (!draft) { navigate('/fiscal', { replace: true }); return undefined; }
+  setBusy(true);
+  const data = await loadField();
+  const rules = rulesOf(data);
+  const date = localIsoDate(new Date());
+  let evaluation;
+  try {
+    const rulesIds = new Set(rules.infractions.map((i) => i.id));
+    const history = historyFor(data.field, draft.subject).filter((h) => rulesIds.has(h.infraction));
+    evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history);
+  } catch (error) {
+    mount(root, el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));
+    return () => setBusy(false);
+  }
+  draft.evaluation = evaluation;
+  await saveDraft(draft);
+  const failed = evaluation.infractions.filter((i) => i.triggered_by?.length);
+  const decisions = draft.decisions;
+  const actions = el('div', { class: 'stack' });
+  const drawActions = () => {
+    const confirmed = failed.filter((i) => decisions[i.id]?.decision === 'confirmed');
+    const open = failed.filter((i) => !decisions[i.id]?.decision || (decisions[i.id].decision === 'removed' && !decisions[i.id].reason?.trim()));
+    actions.replaceChildren(
+      open.length ? el('p', { class: 'hint', id: 'open-count' }, `Decida ${open.length} proposta(s) para continuar (remover exige motivo).`) : null,
+      el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-auto', disabled: open.length > 0 || !confirmed.length, onclick: () => finish(true) }, `Lavrar auto (${confirmed.length})`),
+      el('button', { type: 'button', class: 'button button-big', id: 'finish-no-auto', disabled: open.length > 0 || confirmed.length > 0, onclick: () => finish(false) }, 'Concluir sem auto'),
+    );
+  };
+  const decide = async (id, decision, reason = '') => {
+    decisions[id] = { decision, reason };
+    await saveDraft({ ...draft, decisions });
+    drawActions();
+  };
+  const card = (inf) => {
+    const reason = el('input', { class: 'input', id: `reason-${inf.id}`, placeholder: 'Motivo da remoção', value: decisions[inf.id]?.reason || '', 'aria-label': `Motivo para remover: ${inf.label_pt}`, oninput: (e) => decide(inf.id, 'removed', e.target.value) });
+    const group = `d-${inf.id.replace(/\W/g, '-')}`;
+    const current = decisions[inf.id]?.decision;
+    const reasonBox = el('div', { hidden: current !== 'removed' }, reason);
+    return el('article', { class: 'proposal', dataset: { infraction: inf.id } },
+      el('h3', {}, inf.label_pt),
+      el('p', { class: 'citation-line' }, citationLabel(rules, inf.citation)),
+      el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty)),
+      inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => m.label_pt || m.kind || m.id).join(', ')}`) : null,
+      inf.recidivism?.applies || inf.recidivism?.applied ? el('p', { class: 'notice notice-warn' }, `Reincidência: ${inf.recidivism.why_pt || 'sim'}`) : null,
+      el('div', { class: 'choices', role: 'radiogroup', 'aria-label': `Decisão: ${inf.label_pt}` },
+        el('label', { class: 'choice' }, el('input', { type: 'radio', name: group, value: 'confirmed', checked: current === 'confirmed', onchange: () => { reasonBox.hidden = true; decide(inf.id, 'confirmed'); } }), 'Confirmar'),
+        el('label', { class: 'choice' }, el('input', { type: 'radio', name: group, value: 'removed', checked: current === 'removed', onchange: () => { reasonBox.hidden = false; decide(inf.id, 'removed', reason.value); reason.focus(); } }), 'Remover')),
+      reasonBox);
+  };
+  const finish = async (withAuto) => {
+    actions.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    const position = await currentPosition();
+    const photos = Object.values(draft.item_photos).flat();
+    const fresh = await getDraft(draft.id);
+    await commitRecord({
+      id: draft.id, kind: 'inspection', draftId: draft.id, photos,
+      summary: { name: draft.subject?.name || null, plate: draft.plate, permit_number: draft.permit_number },
+      fields: {
+        clock: deviceClock(position.gps_at), gps: position.gps, no_gps_reason: position.reason,
+        data_age_s: draft.data_age_s, photos, permit_number: draft.permit_number, plate: draft.plate,
+        operator_id: draft.subject?.operator_id ?? null,
+        credential: draft.credential ? { verdict: draft.credential.verdict, reason: draft.credential.reason, payload_text: draft.credential.payload_text } : null,
+        answers: fresh.answers, answer_sources: fresh.answer_sources, item_photos: fresh.item_photos,
+        evaluation, decisions: fresh.decisions, pack_versions: evaluation.packs,
+      },
+      draftUpdate: withAuto ? (d) => ({ ...d, step: 'auto', inspection_sealed: true, evaluation }) : null,
+    });
+    navigate(withAuto ? `/fiscal/auto?id=${draft.id}` : '/fiscal/hoje', { replace: true });
+  };
+  if (draft.inspection_sealed) { navigate(`/fiscal/auto?id=${draft.id}`, { replace: true }); return () => setBusy(false); }
+  mount(root, 
+    el('h1', {}, 'Resultado'),
+    failed.length
+      ? el('p', { class: 'lead', id: 'result-summary' }, `${failed.length} infração(ões) proposta(s) pela lei. Confirme ou remova cada uma.`)
+      : el('p', { class: 'notice', id: 'result-summary' }, 'Nenhuma infração encontrada nas respostas.'),
+    evaluation.undecided.length ? el('p', { class: 'hint' }, `${evaluation.undecided.length} item(ns) sem decisão por falta de resposta ou de configuração.`) : null,
+    el('div', { id: 'proposals' }, failed.map(card)),
+    evaluation.deadlines.length
+      ? el('section', {}, el('h2', {}, 'Prazos'), el('ul', { class: 'list compact' }, evaluation.deadlines.map((d) => el('li', {}, `${d.label_pt}: ${d.days === null ? 'não fixado (configuração da prefeitura)' : `${d.days} dias`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`))))
+      : null,
+    actions,
+    el('button', { type: 'button', class: 'button button-big', onclick: () => navigate(`/fiscal/checklist?id=${draft.id}`) }, 'Voltar ao checklist'),
+  );
+  drawActions();
+  return () => setBusy(false);
+}

@@ -1,0 +1,67 @@
+// "Hoje": the day's inspections and autos on this phone with their sync state; "Sincronizar
+// agora"; storage used; sign-out that refuses to drop unsent records without two confirmations.
+import { STATE_LABELS } from '../fiscal/outbox.js';
+import { listDrafts, listRecords } from '../fiscal/records.js';
+import { signOut, unsentCount } from '../fiscal/session.js';
+import { requireFiscal } from '../fiscal/guard.js';
+import { onSyncChange, syncNow } from '../fiscal/sync.js';
+import { el, formatPlate, mount } from './format.js';
+
+export async function render(root, { navigate }) {
+  if (!(await requireFiscal(navigate))) return undefined;
+  const list = el('ul', { class: 'list', id: 'today-list' });
+  const status = el('p', { class: 'hint', role: 'status', id: 'sync-status' });
+  const storage = el('p', { class: 'hint', id: 'storage' });
+  const syncButton = el('button', { type: 'button', class: 'button button-primary button-big', id: 'sync-now' }, 'Sincronizar agora');
+  syncButton.addEventListener('click', async () => {
+    syncButton.disabled = true;
+    status.textContent = 'Enviando…';
+    try {
+      const r = await syncNow('manual');
+      status.textContent = r.failed ? `${r.sent} enviado(s), ${r.failed} com erro.` : `${r.sent} enviado(s).`;
+    } catch (error) {
+      status.textContent = error.message;
+    }
+    syncButton.disabled = false;
+  });
+  const leave = el('button', { type: 'button', class: 'button button-link', id: 'sign-out' }, 'Sair deste celular');
+  leave.addEventListener('click', async () => {
+    const unsent = await unsentCount();
+    if (unsent > 0) {
+      if (!window.confirm(`Há ${unsent} registro(s) que ainda NÃO chegaram ao servidor. Sair apaga esses registros. Continuar?`)) return;
+      if (!window.confirm('Tem certeza? Os registros não enviados serão perdidos para sempre.')) return;
+    } else if (!window.confirm('Sair e apagar os dados de fiscalização deste celular?')) {
+      return;
+    }
+    await signOut();
+    navigate('/', { replace: true });
+  });
+  mount(root, el('h1', {}, 'Hoje'), syncButton, status, list, storage, leave);
+
+  const draw = async () => {
+    const today = new Date().toDateString();
+    const records = (await listRecords()).filter((r) => new Date(r.created_at).toDateString() === today || r.state !== 'enviado');
+    const drafts = await listDrafts();
+    records.sort((a, b) => b.seq - a.seq);
+    list.replaceChildren(
+      ...drafts.map((d) => el('li', { class: 'list-item' },
+        el('a', { href: `#/fiscal/checklist?id=${d.id}` }, el('strong', {}, `Fiscalização em andamento — ${d.subject?.name || formatPlate(d.plate) || 'sem identificação'}`)),
+        el('span', { class: 'state state-rascunho' }, STATE_LABELS.rascunho))),
+      ...records.map((r) => el('li', { class: 'list-item', dataset: { id: r.id, state: r.state } },
+        r.kind === 'auto'
+          ? el('a', { href: `#/fiscal/auto-emitido?id=${r.id}` }, el('strong', {}, `Auto nº ${r.summary?.number || ''}`))
+          : el('strong', {}, 'Fiscalização'),
+        el('span', {}, `${r.summary?.name || 'Sem identificação'} · ${formatPlate(r.summary?.plate) || '—'} · ${new Date(r.created_at).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}`),
+        el('span', { class: `state state-${r.state}` }, STATE_LABELS[r.state] || r.state),
+        r.error && r.state !== 'enviado' ? el('span', { class: 'hint' }, r.error) : null)),
+    );
+    if (!drafts.length && !records.length) list.append(el('li', { class: 'empty' }, 'Nenhuma fiscalização hoje.'));
+    if (navigator.storage?.estimate) {
+      const { usage, quota } = await navigator.storage.estimate();
+      const persisted = navigator.storage.persisted ? await navigator.storage.persisted() : false;
+      storage.textContent = `Espaço usado: ${(usage / 1e6).toFixed(1)} MB de ${(quota / 1e9).toFixed(1)} GB${persisted ? ' (protegido contra limpeza)' : ''}.`;
+    }
+  };
+  await draw();
+  return onSyncChange(() => draw());
+}

@@ -1,0 +1,77 @@
+"""Helpers for the fiscal browser tests: a stoppable server on a fixed port, a fake camera that
+shows a crachá, axe-core and screenshots."""
+import os
+import threading
+from io import BytesIO
+from pathlib import Path
+
+from PIL import Image
+from werkzeug.serving import make_server
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+AXE = ROOT / "pwa" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+class StoppableServer:
+    """The app on 127.0.0.1:<port>; stop() and start() again on the SAME port, so the browser
+    keeps its origin (service worker, IndexedDB) across a server outage."""
+
+    def __init__(self, app, port=0):
+        self.app, self.port, self.server, self.thread = app, port, None, None
+
+    def start(self):
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+    @property
+    def url(self):
+        return f"http://localhost:{self.port}"
+
+
+def write_y4m(png_bytes, path, width=640, height=480, frames=10):
+    """A looping fake-camera video (YUV4MPEG2, 4:2:0) of the crachá centred on a grey desk."""
+    card = Image.open(BytesIO(png_bytes)).convert("RGB")
+    card.thumbnail((int(width * 0.95), int(height * 0.95)))
+    frame = Image.new("RGB", (width, height), (128, 128, 128))
+    frame.paste(card, ((width - card.width) // 2, (height - card.height) // 2))
+    y, cb, cr = frame.convert("YCbCr").split()
+    half = (width // 2, height // 2)
+    planes = y.tobytes() + cb.resize(half).tobytes() + cr.resize(half).tobytes()
+    with open(path, "wb") as out:
+        out.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            out.write(b"FRAME\n" + planes)
+    return path
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"fiscal-{name}.png"), full_page=False)
+
+
+def axe_violations(page):
+    """Serious and critical axe-core violations on the current screen (axe from node_modules)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text())
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+    }""")
+    return found
+
+
+def check_screen(page, name):
+    """Screenshot + accessibility check of one fiscal screen."""
+    shot(page, name)
+    violations = axe_violations(page)
+    assert not violations, f"{name}: {violations}"

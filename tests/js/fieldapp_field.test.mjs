@@ -1,0 +1,87 @@
+// Field data on the phone (snapshot + deltas), the roadside look-ups, the checklist model and
+// the photo size rule — pure parts of the fiscal app.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+import { indexField, isPlate, mergeField, normalisePlate } from '../../pwa/js/fiscal/field-merge.js';
+import { citationLabel, engineFacts, groupItems, groupOf, NOT_CHECKED, registryFacts } from '../../pwa/js/fiscal/checklist-model.js';
+import { targetSize } from '../../pwa/js/fiscal/photos.js';
+import { compose, checklist } from '../../pwa/js/rules/index.js';
+
+const snapshot = {
+  cursor: 5, snapshot: true, generated_at: '2026-11-30T10:00:00+00:00',
+  permits: [{ id: 1, number: '001/2026', status: 'ativo', holder_operator_id: 10, vehicle_id: 100, ponto_id: 7 },
+    { id: 2, number: '002/2026', status: 'suspenso', driver_ids: [11], vehicle_id: 101 }],
+  operators: [{ id: 10, name: 'José da Conceição' }, { id: 11, name: 'Maria Souza' }],
+  vehicles: [{ id: 100, plate: 'NOU7D25' }, { id: 101, plate: 'ABC1234' }],
+  pontos: [{ id: 7, name: 'Praça' }], penalties: [{ id: 1, operator_id: 10, infraction_id: 'x', applied_on: '2026-01-01' }],
+  removed: {},
+};
+
+test('a delta upserts and removes by id; a later snapshot replaces everything', () => {
+  const first = mergeField(null, snapshot);
+  const delta = mergeField(first, { cursor: 6, snapshot: false, permits: [{ id: 2, number: '002/2026', status: 'ativo', driver_ids: [11], vehicle_id: 101 }],
+    removed: { operators: [], permits: [1] }, penalties: [{ id: 2, operator_id: 11, infraction_id: 'y', applied_on: '2026-02-01' }] });
+  assert.equal(delta.cursor, 6);
+  assert.deepEqual(delta.permits.map((p) => [p.id, p.status]), [[2, 'ativo']]);
+  assert.equal(delta.operators.length, 2);
+  assert.deepEqual(delta.penalties.map((p) => p.id), [1, 2]);
+  const again = mergeField(delta, { ...snapshot, cursor: 9, permits: [] });
+  assert.deepEqual([again.cursor, again.permits.length], [9, 0]);
+});
+
+test('plates in both formats, typed any way', () => {
+  assert.equal(normalisePlate('abc-1234'), 'ABC1234');
+  assert.equal(normalisePlate(' nou 7d25 '), 'NOU7D25');
+  for (const plate of ['ABC-1234', 'abc1234', 'NOU7D25', 'nou7d25']) assert.ok(isPlate(plate), plate);
+  for (const text of ['001/2026', 'AB1234', 'Maria']) assert.equal(isPlate(text), false, text);
+});
+
+test('look-ups by permit number, plate and accent-free name', () => {
+  const index = indexField(mergeField(null, snapshot));
+  const byNumber = index.byNumber('001/2026');
+  assert.deepEqual([byNumber.operator.name, byNumber.plate, byNumber.ponto.name], ['José da Conceição', 'NOU7D25', 'Praça']);
+  assert.equal(index.byPlate('abc-1234')[0].operator.name, 'Maria Souza', 'company permit: its driver');
+  assert.equal(index.byName('jose da conc')[0].permit.number, '001/2026');
+  assert.deepEqual(index.byName('jo'), [], 'too short to search');
+});
+
+const sapezal = (() => {
+  const read = (name) => JSON.parse(readFileSync(new URL(`../../shared_rules/packs/${name}.json`, import.meta.url)));
+  return compose([read('federal-base'), read('sapezal-lei-125-1999')], { spec_version: '1.0.0', municipality: 'sapezal' });
+})();
+
+test('registry facts prefill only what the packs declare as registry facts', () => {
+  const facts = registryFacts(sapezal, { permit_id: 1, permit_status: 'ativo', valid_until: '2027-06-18',
+    facts: { 'vehicle.engine_cc': 125, 'vehicle.red_plate': true, 'no.such.fact': 1 } });
+  assert.deepEqual(facts, { 'vehicle.engine_cc': 125, 'permit.exists': true, 'permit.status': 'ativo', 'permit.valid_until': '2027-06-18' });
+  assert.equal(registryFacts(sapezal, { unidentified: true, facts: {} })['permit.exists'], false);
+});
+
+test('"não verificado" and blanks stay out of the evaluator facts; numbers typed with a comma count', () => {
+  const facts = engineFacts(sapezal, { 'vehicle.red_plate': NOT_CHECKED, 'equipment.mirrors_count': '2', 'equipment.foot_protector_cm': '12,5', 'vehicle.condition_ok': false, 'unknown.fact': true });
+  assert.deepEqual(facts, { 'equipment.mirrors_count': 2, 'equipment.foot_protector_cm': 12.5, 'vehicle.condition_ok': false });
+});
+
+test('checklist items fall into the fiscal groups, passenger items only when a passenger is there', () => {
+  const without = checklist(sapezal, '2026-11-30', { 'passenger.present': false }).filter((i) => i.applicable !== false);
+  const withPassenger = checklist(sapezal, '2026-11-30', { 'passenger.present': true }).filter((i) => i.applicable !== false);
+  assert.ok(!without.some((i) => i.fact === 'passenger.helmet'));
+  assert.ok(withPassenger.some((i) => i.fact === 'passenger.helmet'));
+  const groups = groupItems(withPassenger).map((g) => g.key);
+  assert.deepEqual(groups.slice(0, 2), ['veiculo', 'equipamentos']);
+  assert.ok(groups.includes('passageiro'));
+  assert.equal(groupOf('vehicle.documents_valid'), 'documentos');
+});
+
+test('citations read like the law', () => {
+  assert.equal(citationLabel(sapezal, { law: 'L125', art: '4', paragrafo: '2' }), 'Lei 125/1999, art. 4, § 2º');
+  assert.equal(citationLabel(sapezal, { law: 'L125', art: '28', inciso: 'I' }), 'Lei 125/1999, art. 28, inciso I');
+});
+
+test('photos: long edge 1600 px, never enlarged', () => {
+  assert.deepEqual(targetSize(4000, 3000), { width: 1600, height: 1200 });
+  assert.deepEqual(targetSize(3000, 4000), { width: 1200, height: 1600 });
+  assert.deepEqual(targetSize(800, 600), { width: 800, height: 600 });
+});
