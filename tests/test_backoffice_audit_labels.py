@@ -90,3 +90,20 @@ def test_audit_log_shows_labels_not_codes(app, client, demo, login_as):
     assert "first_access_code_issued" not in html and ">login<" not in html
     # The filter names every kind of audited record in pt-BR, the permit in the law's words.
     assert ">Alvará de autorização</option>" in html and ">Crachá</option>" in html
+
+
+def test_every_audited_column_has_a_field_label():
+    from server.core.audit_labels import FIELD_LABELS
+    from server.modules.accounts.models import Device, User
+    from server.modules.credentials.models import Credential, IssuerKey
+    from server.modules.registry.models import Company, Operator, Permit, Ponto, UnitValue, Vehicle
+
+    # Never shown in a diff: keys, bookkeeping and secrets (snapshots leave them out or they are internal).
+    internal = {"id", "municipality_id", "created_at", "updated_at", "name_search", "password_hash",
+                "session_epoch", "payload", "private_key_file"}
+    missing = [f"{model.__name__}.{column.key}"
+               for model in (Permit, Operator, Vehicle, Company, Ponto, UnitValue, User, Device,
+                             Credential, IssuerKey)
+               for column in model.__table__.columns
+               if column.key not in internal and column.key not in FIELD_LABELS]
+    assert not missing, f"columns without a pt-BR label in core/audit_labels.FIELD_LABELS: {missing}"

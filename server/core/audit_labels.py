@@ -63,3 +63,35 @@ def action_label(code):
 
 def entity_label(code):
     return ENTITY_LABELS.get(code, code)
+
+
+# Names of the fields shown in an audit entry's "Alterações" (the before/after snapshots).
+FIELD_LABELS = {
+    "number": "Número", "kind": "Instrumento", "holder_operator_id": "Titular (operador)",
+    "holder_company_id": "Titular (empresa)", "vehicle_id": "Veículo", "ponto_id": "Ponto",
+    "driver_ids": "Condutores", "issued_on": "Emissão", "valid_from": "Início da validade",
+    "valid_until": "Validade", "status": "Situação", "status_changed_at": "Situação alterada em",
+    "suspended_until": "Suspensão até", "insurance_policy": "Apólice de seguro",
+    "insurance_expiry": "Validade do seguro", "last_vistoria_date": "Última vistoria", "issqn_status": "ISSQN",
+    "notes": "Observações", "name": "Nome", "cpf": "CPF", "cnh_number": "Nº da CNH",
+    "cnh_category": "Categoria da CNH", "cnh_first_issue_date": "Primeira habilitação",
+    "cnh_expiry": "Validade da CNH", "birth_date": "Nascimento", "blood_type": "Tipo sanguíneo",
+    "photo_path": "Foto", "address": "Endereço", "residence_since": "Reside desde", "phone": "Telefone",
+    "company_id": "Empresa", "plate": "Placa", "renavam": "RENAVAM", "chassis": "Chassi", "make": "Marca",
+    "model": "Modelo", "year_manufacture": "Ano de fabricação", "engine_cc": "Cilindrada",
+    "plate_category": "Categoria da placa", "plate_colour": "Cor da placa", "legal_name": "Razão social",
+    "trade_name": "Nome fantasia", "cnpj": "CNPJ", "location": "Localização", "latitude": "Latitude",
+    "longitude": "Longitude", "capacity": "Capacidade", "legal_basis": "Base legal", "unit": "Unidade",
+    "value_brl": "Valor (R$)", "source": "Ato", "username": "Usuário", "role": "Perfil",
+    "operator_id": "Operador", "registration": "Matrícula", "active": "Ativo",
+    "last_login_at": "Última entrada", "user": "Usuário", "user_id": "Usuário",
+    "public_key": "Chave pública", "kid": "Identificador da chave", "serial": "Série", "permit_id": "Permissão",
+    "issuer_key_id": "Chave de assinatura", "permit_number": "Número", "issued_at": "Emitido em",
+    "expires_on": "Válido até", "revoked_reason": "Motivo da revogação", "revoked_at": "Revogado em",
+    "superseded_by_id": "Substituído por", "retired_at": "Substituída em", "registered_at": "Registrado em",
+    "last_seen_at": "Último contato",
+}
+
+
+def field_label(key):
+    return FIELD_LABELS.get(key, key)

@@ -1,5 +1,6 @@
 """axe-core on every back-office screen, for each role that reaches it, at phone and laptop
-sizes: no serious or critical violation (colour contrast, labels, names, landmarks…).
+sizes: no serious or critical violation (colour contrast, labels, names, landmarks…), and no
+page wider than the window (no sideways scrolling on a 390 px phone).
 
 axe-core comes from npm (tests/e2e/package.json, installed by `make test-deps`) and is evaluated
 in the page through the DevTools protocol, so the app's strict CSP stays on while it runs.
@@ -83,6 +84,10 @@ def _report(problems):
 
 def _note(page, label, problems):
     found = serious_violations(page)
+    # And nothing scrolls sideways: the page is never wider than the window (phone included).
+    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if width > window:
+        found.append(f"page is {width} px wide in a {window} px window (sideways scrolling)")
     if found:
         problems[label] = found
 

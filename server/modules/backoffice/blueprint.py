@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from ...core.clock import local_today, timezone as local_timezone
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...extensions import db
-from ...core.audit_labels import action_label, entity_label
+from ...core.audit_labels import action_label, entity_label, field_label
 from ..registry.models import Municipality, Permit
 from ..registry.vocabulary import vocabulary
 
@@ -27,6 +27,7 @@ def _inject():
         "vocab": vocabulary(muni),
         "action_label": action_label,
         "entity_label": entity_label,
+        "field_label": field_label,
         "is_global_admin": is_global_admin() if g.get("user") else False,
         "is_staff": g.get("user") is not None and g.user.role in STAFF_ROLES,
         # Screens of other features appear in the nav only when their blueprint is registered.
@@ -47,6 +48,12 @@ def _localtime(value, fmt="%d/%m/%Y %H:%M"):
 @bp.get("/")
 def root():
     return redirect(url_for("backoffice.dashboard"))
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers that ask /favicon.ico without reading the page's <link rel="icon">."""
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
 
 
 @bp.get("/bo/")

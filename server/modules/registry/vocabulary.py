@@ -38,6 +38,7 @@ class Vocabulary:
     document: str  # the paper that proves it: "alvará de autorização", "alvará de licença"
     holder: str  # who holds it: "condutor autorizado", "permissionário", "empresa autorizada"
     basis: str  # where these words come from
+    kinds: tuple = ("alvara", "termo_permissao")  # registry.models.PERMIT_KINDS the law uses
 
     @property
     def permit_title(self):
@@ -87,15 +88,15 @@ BY_PACK = {
     "sapezal-lei-125-1999": Vocabulary(
         permit="alvará de autorização", permits="alvarás de autorização", short_plural="Alvarás",
         feminine=False, document="alvará de autorização", holder="condutor autorizado",
-        basis="Lei 125/1999 (Sapezal), art. 2º, II, art. 3º e art. 9º, II"),
+        basis="Lei 125/1999 (Sapezal), art. 2º, II, art. 3º e art. 9º, II", kinds=("alvara",)),
     "paranatinga-lei-311-2007": Vocabulary(
         permit="permissão", permits="permissões", short_plural="Permissões", feminine=True,
         document="alvará de licença", holder="permissionário",
-        basis="Lei 311/2007 (Paranatinga), art. 1º, art. 2º, II e art. 13"),
+        basis="Lei 311/2007 (Paranatinga), art. 1º, art. 2º, II e art. 13", kinds=("termo_permissao",)),
     "nortelandia-lei-030-1998": Vocabulary(
         permit="autorização", permits="autorizações", short_plural="Autorizações", feminine=True,
         document="alvará", holder="empresa autorizada",
-        basis="Lei 030/1998 (Nortelândia), art. 6º, art. 7º e art. 9º"),
+        basis="Lei 030/1998 (Nortelândia), art. 6º, art. 7º e art. 9º", kinds=("alvara",)),
 }
 
 DEFAULT = Vocabulary(permit="permissão", permits="permissões", short_plural="Permissões", feminine=True,
