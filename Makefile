@@ -8,14 +8,14 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := server
 
-.PHONY: run test setup venv pwa-deps browser-deps db demo test-sqlite test-postgres test-js bench clean
+.PHONY: run test setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js bench clean
 
 run: db
 	@$(BIN)/flask demo logins
 	@echo "Back office: http://localhost:$(PORT)/   ·   Aplicativo de campo: http://localhost:$(PORT)/app/"
 	$(BIN)/flask run --host $(HOST) --port $(PORT)
 
-test: setup browser-deps test-sqlite test-postgres test-js
+test: setup test-deps browser-deps test-sqlite test-postgres test-js
 
 setup: venv pwa-deps
 
@@ -33,6 +33,11 @@ pwa-deps:
 	  else tools/step "npm modules" npm --prefix pwa install --no-audit --no-fund --loglevel=error; fi; \
 	  if [ -f pwa/scripts/vendor.mjs ]; then tools/step "Field app vendor/ modules" node pwa/scripts/vendor.mjs; fi; \
 	fi
+
+# Test-only npm modules (axe-core, injected into pages by the accessibility test); never shipped.
+test-deps:
+	@cd tests/e2e && if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; \
+	  else npm install --no-audit --no-fund --loglevel=error; fi
 
 # Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download)
 # and poppler-utils (pdftoppm) to render the printed crachá PDFs in tests.
@@ -61,4 +66,4 @@ bench: setup
 	for f in bench/*.mjs; do [ -e "$$f" ] && node "$$f"; done; true
 
 clean:
-	rm -rf $(VENV) pwa/node_modules pwa/vendor
+	rm -rf $(VENV) pwa/node_modules pwa/vendor tests/e2e/node_modules

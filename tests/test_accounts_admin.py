@@ -99,7 +99,8 @@ def test_backoffice_hands_an_operator_a_first_access_code_that_activates(client,
         operator_id = Operator.query.filter_by(municipality_id=muni.id).first().id
     login(client, "backoffice.sapezal")
     token = csrf_token(client, "/bo/")
-    page = client.post(f"/bo/usuarios/operador/{operator_id}/codigo", data={"csrf_token": token})
+    page = client.post(f"/bo/usuarios/operador/{operator_id}/codigo", data={"csrf_token": token},
+                       follow_redirects=True)
     assert page.status_code == 200
     code = re.search(r'class="access-code">([A-Z0-9-]+)<', page.get_data(as_text=True)).group(1)
     activated = client.post("/api/v1/operator/activate", json={"municipality": "sapezal", "code": code})

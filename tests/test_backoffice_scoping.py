@@ -125,7 +125,7 @@ def test_lists_and_search_show_only_own_municipality(app, client, demo):
     for url in (f"/bo/permissoes/?q={plate}", f"/bo/veiculos/?q={plate}", f"/bo/operadores/?q={holder}"):
         html = client.get(url).get_data(as_text=True)
         assert '<table class="list">' not in html  # no result rows at all (the query is echoed back)
-        assert "Nenhuma permissão encontrada" in html or "Nada encontrado" in html
+        assert "Nenhum alvará de autorização encontrado" in html or "Nada encontrado" in html
     html = client.get("/bo/auditoria").get_data(as_text=True)
     assert "Paranatinga" not in html
 

@@ -35,7 +35,7 @@ def test_find_and_edit_a_permit(browser, live_server, live_app, viewport):
         rows.first.locator("a").click()
         page.wait_for_url(f"{live_server}/bo/permissoes/{ident}")
         assert number in page.locator("h1").inner_text()
-        assert page.locator("h1 .badge").inner_text() == "Suspenso"
+        assert page.locator("h1 .badge").inner_text() == "Suspensa"  # a permissão (Lei 311/2007)
 
         page.click("text=Editar dados")
         original_until = page.input_value("#f-valid_until")

@@ -88,12 +88,31 @@ def revoke(device_id):
 @bp.post("/operador/<int:operator_id>/codigo")
 @login_required("admin", "backoffice")
 def operator_code(operator_id):
-    """Create the operator's first-access code and show it once (only its hash is kept)."""
+    """Create the operator's first-access code, then redirect to the page that shows it (a
+    refresh of that page must not make a new code and kill the one just handed over)."""
     from ...extensions import db
-    from ..operator_portal.operations import CODE_TTL_HOURS, create_operator_access
+    from ..backoffice.access_code import remember_code
+    from ..operator_portal.operations import create_operator_access
 
     operator = get_scoped_or_404(Operator, operator_id)
     code = create_operator_access(operator)
     db.session.commit()
+    remember_code(operator.id, code)
+    return redirect(url_for(".operator_code_show", operator_id=operator.id), code=303)
+
+
+@bp.get("/operador/<int:operator_id>/codigo")
+@login_required("admin", "backoffice")
+def operator_code_show(operator_id):
+    """The code just made, shown for a few minutes (only its hash is kept in the database)."""
+    from ...extensions import db
+    from ..backoffice.access_code import SHOW_MINUTES, app_link, qr_svg, recall_code
+    from ..registry.models import Municipality
+    from ..operator_portal.operations import CODE_TTL_HOURS
+
+    operator = get_scoped_or_404(Operator, operator_id)
+    code = recall_code(operator.id)
+    link = app_link(db.session.get(Municipality, operator.municipality_id).slug, code)
     return render_template("accounts/access_code.html", operator=operator, code=code,
-                           hours=CODE_TTL_HOURS)
+                           hours=CODE_TTL_HOURS, app_url=link["app"], link=link["activate"],
+                           qr=qr_svg(link["activate"]) if code else None, show_minutes=SHOW_MINUTES)

@@ -10,7 +10,9 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from ...core.clock import local_today, timezone as local_timezone
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...extensions import db
-from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
+from ...core.audit_labels import action_label, entity_label, field_label
+from ..registry.models import Municipality, Permit
+from ..registry.vocabulary import vocabulary
 
 bp = Blueprint("backoffice", __name__)
 
@@ -18,8 +20,14 @@ bp = Blueprint("backoffice", __name__)
 @bp.app_context_processor
 def _inject():
     mid = current_municipality_id() if g.get("user") else None
+    muni = db.session.get(Municipality, mid) if mid else None
     return {
-        "current_municipality": db.session.get(Municipality, mid) if mid else None,
+        "current_municipality": muni,
+        # The municipality's own words for its permit and holder (registry.vocabulary).
+        "vocab": vocabulary(muni),
+        "action_label": action_label,
+        "entity_label": entity_label,
+        "field_label": field_label,
         "is_global_admin": is_global_admin() if g.get("user") else False,
         "is_staff": g.get("user") is not None and g.user.role in STAFF_ROLES,
         # Screens of other features appear in the nav only when their blueprint is registered.
@@ -42,6 +50,12 @@ def root():
     return redirect(url_for("backoffice.dashboard"))
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers that ask /favicon.ico without reading the page's <link rel="icon">."""
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
+
+
 @bp.get("/bo/")
 @login_required(*STAFF_ROLES)
 def dashboard():
@@ -56,7 +70,8 @@ def dashboard():
     alerts = {key: scoped_permits.filter(alert_condition(key)).count() for key in ALERTS}
     expiring = (scoped_permits.filter(alert_condition("vence30"))
                 .order_by(Permit.valid_until, Permit.id).limit(10).all())
-    return render_template("backoffice/dashboard.html", counts=counts, statuses=PERMIT_STATUS_LABELS,
+    return render_template("backoffice/dashboard.html", counts=counts, statuses=vocabulary(
+                               db.session.get(Municipality, mid)).statuses,
                            alerts=alerts, alert_labels=ALERTS, expiring=expiring,
                            today=local_today(), horizon=local_today() + timedelta(days=30))
 

@@ -8,10 +8,11 @@ from sqlalchemy.orm import selectinload
 
 from ...core.auth import get_scoped_or_404, scoped
 from ...core.validation import mask_cpf
-from ..registry.models import (ISSQN_STATUSES, PERMIT_KINDS, PERMIT_STATUS_LABELS, PERMIT_STATUSES,
-                               Company, Operator, Permit, Ponto, Vehicle)
-from ..registry.operations import (ACTION_LABELS, OCCUPYING, TRANSITIONS, change_permit_status,
-                                   issue_permit, update_permit)
+from ...core.audit_labels import action_label
+from ..registry.models import (ISSQN_STATUSES, PERMIT_KINDS, PERMIT_STATUSES, Company, Operator, Permit,
+                               Ponto, Vehicle)
+from ..registry.operations import OCCUPYING, TRANSITIONS, change_permit_status, issue_permit, update_permit
+from ..registry.vocabulary import vocabulary
 from ..registry.schemas import PermitActionSchema, PermitSchema
 from . import search
 from .access import municipality, staff_view
@@ -72,7 +73,7 @@ def permit_list():
                 count_query=query)
     return render_template("backoffice/permit_list.html", page=page, q=q, status=status,
                            alert=alert if alert in ALERTS else "", sort=sort if sort in SORTS else "numero",
-                           statuses=PERMIT_STATUS_LABELS, alerts=ALERTS, mask_cpf=mask_cpf,
+                           statuses=vocabulary(municipality()).statuses, alerts=ALERTS, mask_cpf=mask_cpf,
                            format_cnpj=format_cnpj)
 
 
@@ -91,6 +92,8 @@ def _capped(query, label, current_ids=()):
 def permit_fields(permit=None):
     """The permit form. Holder and vehicle lists offer only rows without an occupying permit."""
     muni = municipality()
+    words = vocabulary(muni)
+    free = f"sem {words.permit} {words.status('ativo').lower()}"
     busy_vehicle = exists().where(Permit.vehicle_id == Vehicle.id, Permit.status.in_(OCCUPYING))
     busy_holder = exists().where(Permit.holder_operator_id == Operator.id, Permit.status.in_(OCCUPYING))
     vehicles = _capped(scoped(Vehicle).filter(~busy_vehicle).order_by(Vehicle.plate),
@@ -109,27 +112,29 @@ def permit_fields(permit=None):
     current_drivers = [d.id for d in permit.drivers] if permit else []
     drivers = _capped(drivers_query, lambda o: f"{o.name} — CPF {mask_cpf(o.cpf)}", current_drivers)
     fields = [Field("number", "Número", required=True, hint="Ex.: 012/2026. Letras, números, '/', '.' e '-'."),
-              Field("kind", "Tipo", "select", options=list(PERMIT_KINDS.items()))]
+              Field("kind", "Instrumento", "select",
+                    options=[(k, v) for k, v in PERMIT_KINDS.items()
+                             if k in words.kinds or k == getattr(permit, "kind", None)])]
     if company_holder:
-        fields.append(Field("holder_company_id", "Empresa autorizada (titular)", "select", required=True,
+        fields.append(Field("holder_company_id", f"{words.holder_title} (titular)", "select", required=True,
                             options=[("", "—")] + [(str(c.id), c.legal_name) for c in
                                                    scoped(Company).order_by(Company.legal_name).all()]))
     else:
         holders = _capped(scoped(Operator).filter(~busy_holder).order_by(Operator.name),
                           lambda o: f"{o.name} — CPF {mask_cpf(o.cpf)}",
                           [getattr(permit, "holder_operator_id", None)])
-        fields.append(Field("holder_operator_id", "Permissionário (titular)", "select", required=True,
+        fields.append(Field("holder_operator_id", f"{words.holder_title} (titular)", "select", required=True,
                             options=[("", "—")] + holders,
-                            hint="Lista operadores sem permissão ativa."))
+                            hint=f"Lista operadores {free}."))
     fields += [
         Field("driver_ids", "Condutores" if company_holder else "Condutores auxiliares", "multiselect",
               options=drivers, hint="Segure Ctrl (ou toque) para escolher mais de um."),
         Field("vehicle_id", "Veículo", "select", required=True, options=[("", "—")] + vehicles,
-              hint="Lista veículos sem permissão ativa."),
+              hint=f"Lista veículos {free}."),
         Field("ponto_id", "Ponto", "select", options=[("", "— sem ponto —")] + pontos),
-        Field("issued_on", "Emitida em", "date", required=True),
-        Field("valid_from", "Válida a partir de", "date", required=True),
-        Field("valid_until", "Válida até", "date", required=True),
+        Field("issued_on", f"{words.agree('Emitido', 'Emitida')} em", "date", required=True),
+        Field("valid_from", f"{words.agree('Válido', 'Válida')} a partir de", "date", required=True),
+        Field("valid_until", f"{words.agree('Válido', 'Válida')} até", "date", required=True),
         Field("insurance_policy", "Apólice de seguro (APP)"),
         Field("insurance_expiry", "Validade do seguro", "date"),
         Field("last_vistoria_date", "Última vistoria", "date"),
@@ -154,7 +159,9 @@ def _permit_form(permit=None):
             else:
                 saved, errors = run(update_permit, permit, municipality(), data)
             if errors is None:
-                flash("Permissão emitida." if permit is None else "Permissão atualizada.")
+                words = vocabulary(municipality())
+                done = words.agree("emitido", "emitida") if permit is None else words.agree("atualizado", "atualizada")
+                flash(f"{words.permit_title} {done}.")
                 return redirect(url_for("backoffice.permit_detail", ident=saved.id))
         values = raw_values(fields)
     elif permit is not None:
@@ -162,10 +169,8 @@ def _permit_form(permit=None):
         values["driver_ids"] = [str(d.id) for d in permit.drivers]
     else:
         values = {"issued_on": local_today().isoformat(), "valid_from": local_today().isoformat()}
-    entity = {"plural": "Permissões", "list": "backoffice.permit_list", "singular": "Permissão"}
     return render_template("backoffice/permit_form.html", permit=permit, fields=fields, values=values,
-                           errors=errors or {}, stray=stray_errors(errors, fields),
-                           entity=entity), (422 if errors else 200)
+                           errors=errors or {}, stray=stray_errors(errors, fields)), (422 if errors else 200)
 
 
 @bp.route("/bo/permissoes/nova", methods=["GET", "POST"])
@@ -183,8 +188,7 @@ def permit_edit(ident):
 def _detail(permit, action_errors=None, action_values=None, status=200):
     actions = [a for a in MANUAL_ACTIONS if permit.status in TRANSITIONS[a][0]]
     return render_template(
-        "backoffice/permit_detail.html", permit=permit, actions=actions, action_labels=ACTION_LABELS,
-        statuses=PERMIT_STATUS_LABELS, kinds=PERMIT_KINDS, issqn=ISSQN_STATUSES, mask_cpf=mask_cpf,
+        "backoffice/permit_detail.html", permit=permit, actions=actions, kinds=PERMIT_KINDS, issqn=ISSQN_STATUSES, mask_cpf=mask_cpf,
         format_cnpj=format_cnpj, action_errors=action_errors or {}, action_values=action_values or {},
         today=local_today()), status
 
@@ -221,7 +225,7 @@ def permit_action(ident, action):
         _, errors = run(change_permit_status, permit, action, data["reason"],
                         valid_until=data.get("valid_until"), suspended_until=data.get("suspended_until"))
         if errors is None:
-            flash(f"{ACTION_LABELS[action]} registrada.")
+            flash(f"{action_label(action)} registrada.")
             if action == "renew":
                 _remind_reissue(permit)
             # The form posted to …#acao-x; land on the history, where the new entry shows.

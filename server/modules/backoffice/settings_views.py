@@ -5,10 +5,12 @@ from flask import flash, redirect, render_template, request, url_for
 from marshmallow import ValidationError, validates
 
 from ...core.audit import AuditLog
+from ...core.audit_labels import ENTITY_LABELS
 from ...core.auth import scoped
 from ...core.validation import mask_cpf
 from ..registry.models import UnitValue
-from ..registry.operations import ACTION_LABELS, add_unit_value
+from ..registry.operations import add_unit_value
+from ..registry.vocabulary import vocabulary
 from ..registry.schemas import UnitValueSchema
 from .access import municipality, staff_view
 from .blueprint import bp
@@ -38,18 +40,10 @@ class UnitValueForm(UnitValueSchema):
             raise ValidationError("O valor deve ser menor que R$ 1.000.000,00.")
 
 
-AUDIT_ENTITIES = {
-    "permit": "Permissão", "operator": "Operador", "vehicle": "Veículo", "company": "Empresa",
-    "ponto": "Ponto", "unit_value": "Unidade fiscal", "user": "Usuário",
-}
-
 # Audited records that have a back-office page (the link is scoped like any other request).
 AUDIT_LINKS = {"permit": "backoffice.permit_detail", "operator": "backoffice.operator_detail",
                "vehicle": "backoffice.vehicle_detail", "company": "backoffice.company_detail",
                "ponto": "backoffice.ponto_detail"}
-AUDIT_ACTIONS = {**ACTION_LABELS, "create": "Cadastro", "update": "Alteração", "view": "Consulta (CPF completo)",
-                 "login": "Entrada", "logout": "Saída", "token_issued": "Token emitido",
-                 "token_revoked": "Token revogado"}
 
 
 @bp.route("/bo/unidades", methods=["GET", "POST"])
@@ -80,7 +74,9 @@ def audit_log():
     entity = request.args.get("entidade", "")
     entity_id = (request.args.get("id") or "").strip()
     query = AuditLog.query.filter(AuditLog.municipality_id == municipality().id)
-    if entity in AUDIT_ENTITIES:
+    # Record names from core.audit_labels; a permit is called what the municipality's law calls it.
+    entities = {**ENTITY_LABELS, "permit": vocabulary(municipality()).permit_title}
+    if entity in entities:
         query = query.filter(AuditLog.entity == entity)
     else:
         entity = ""
@@ -90,4 +86,4 @@ def audit_log():
         entity_id = ""
     page = Page(query.order_by(AuditLog.id.desc()))
     return render_template("backoffice/audit_log.html", page=page, entity=entity, entity_id=entity_id,
-                           entities=AUDIT_ENTITIES, actions=AUDIT_ACTIONS, links=AUDIT_LINKS, mask_cpf=mask_cpf)
+                           entities=entities, links=AUDIT_LINKS, mask_cpf=mask_cpf)

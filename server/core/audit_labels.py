@@ -1,0 +1,97 @@
+"""pt-BR names of the audit log's action codes and audited records: the one mapping every screen
+uses (audit log, permit history). Every code passed to core.audit.record() anywhere in server/
+must have a label here; tests/test_backoffice_audit_labels.py collects them from the source."""
+
+ACTION_LABELS = {
+    # Registry records (registry.operations.save_entity, add_unit_value, photos)
+    "create": "Cadastro",
+    "update": "Alteração",
+    "view": "Consulta do cadastro completo (CPF)",
+    "photo": "Foto do operador enviada",
+    # Permit lifecycle (registry.operations.TRANSITIONS and issue_permit)
+    "issue": "Emissão",
+    "renew": "Renovação",
+    "suspend": "Suspensão",
+    "reinstate": "Fim da suspensão",
+    "cassar": "Cassação",
+    "extinguish": "Extinção",
+    "expire": "Vencimento",
+    "lapse": "Caducidade",
+    # Crachás and the municipality's signing keys (credentials.operations)
+    "credential_issue": "Crachá emitido",
+    "credential_supersede": "Crachá substituído por nova via",
+    "credential_revoke": "Crachá revogado",
+    "key_create": "Chave de assinatura criada",
+    "key_retire": "Chave de assinatura substituída",
+    "key_revoke": "Chave de assinatura revogada",
+    # Operator access to the field app (operator_portal.operations)
+    "first_access_code_issued": "Código de primeiro acesso gerado",
+    "operator_activated": "Operador ativou o aplicativo",
+    # Users, devices and sessions (accounts)
+    "login": "Entrada no back office",
+    "logout": "Saída do back office",
+    "reset_password": "Senha redefinida",
+    "activate": "Usuário reativado",
+    "deactivate": "Usuário desativado",
+    "enroll": "Celular registrado",
+    "revoke": "Celular revogado",
+    "token_issued": "Acesso ao aplicativo concedido",
+    "token_revoked": "Acesso ao aplicativo encerrado",
+    # Rules (rules.settings)
+    "configure_rules": "Configuração das regras alterada",
+}
+
+ENTITY_LABELS = {
+    "permit": "Permissão",
+    "operator": "Operador",
+    "vehicle": "Veículo",
+    "company": "Empresa",
+    "ponto": "Ponto",
+    "unit_value": "Unidade fiscal",
+    "user": "Usuário",
+    "device": "Celular",
+    "credential": "Crachá",
+    "issuer_key": "Chave de assinatura",
+    "municipality": "Município",
+}
+
+
+def action_label(code):
+    """The pt-BR label of an audit action code (the code itself only if one was never mapped)."""
+    return ACTION_LABELS.get(code, code)
+
+
+def entity_label(code):
+    return ENTITY_LABELS.get(code, code)
+
+
+# Names of the fields shown in an audit entry's "Alterações" (the before/after snapshots).
+FIELD_LABELS = {
+    "number": "Número", "kind": "Instrumento", "holder_operator_id": "Titular (operador)",
+    "holder_company_id": "Titular (empresa)", "vehicle_id": "Veículo", "ponto_id": "Ponto",
+    "driver_ids": "Condutores", "issued_on": "Emissão", "valid_from": "Início da validade",
+    "valid_until": "Validade", "status": "Situação", "status_changed_at": "Situação alterada em",
+    "suspended_until": "Suspensão até", "insurance_policy": "Apólice de seguro",
+    "insurance_expiry": "Validade do seguro", "last_vistoria_date": "Última vistoria", "issqn_status": "ISSQN",
+    "notes": "Observações", "name": "Nome", "cpf": "CPF", "cnh_number": "Nº da CNH",
+    "cnh_category": "Categoria da CNH", "cnh_first_issue_date": "Primeira habilitação",
+    "cnh_expiry": "Validade da CNH", "birth_date": "Nascimento", "blood_type": "Tipo sanguíneo",
+    "photo_path": "Foto", "address": "Endereço", "residence_since": "Reside desde", "phone": "Telefone",
+    "company_id": "Empresa", "plate": "Placa", "renavam": "RENAVAM", "chassis": "Chassi", "make": "Marca",
+    "model": "Modelo", "year_manufacture": "Ano de fabricação", "engine_cc": "Cilindrada",
+    "plate_category": "Categoria da placa", "plate_colour": "Cor da placa", "legal_name": "Razão social",
+    "trade_name": "Nome fantasia", "cnpj": "CNPJ", "location": "Localização", "latitude": "Latitude",
+    "longitude": "Longitude", "capacity": "Capacidade", "legal_basis": "Base legal", "unit": "Unidade",
+    "value_brl": "Valor (R$)", "source": "Ato", "username": "Usuário", "role": "Perfil",
+    "operator_id": "Operador", "registration": "Matrícula", "active": "Ativo",
+    "last_login_at": "Última entrada", "user": "Usuário", "user_id": "Usuário",
+    "public_key": "Chave pública", "kid": "Identificador da chave", "serial": "Série", "permit_id": "Permissão",
+    "issuer_key_id": "Chave de assinatura", "permit_number": "Número", "issued_at": "Emitido em",
+    "expires_on": "Válido até", "revoked_reason": "Motivo da revogação", "revoked_at": "Revogado em",
+    "superseded_by_id": "Substituído por", "retired_at": "Substituída em", "registered_at": "Registrado em",
+    "last_seen_at": "Último contato",
+}
+
+
+def field_label(key):
+    return FIELD_LABELS.get(key, key)
