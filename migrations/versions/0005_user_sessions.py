@@ -1,13 +1,13 @@
 """user_session: back-office sessions held on the server (logout really ends them)
 
 Revision ID: 0005_user_sessions
-Revises: 0003_operator_name_search
+Revises: 0004_permit_taxpayer_number
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_user_sessions"
-down_revision = "0003_operator_name_search"
+down_revision = "0004_permit_taxpayer_number"
 branch_labels = None
 depends_on = None
 

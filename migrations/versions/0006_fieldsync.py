@@ -2,7 +2,7 @@
 penalties and field-data versions (issue 9, server side)
 
 Revision ID: 0006_fieldsync
-Revises: 0003_operator_name_search
+Revises: 0005_user_sessions
 """
 from alembic import op
 import sqlalchemy as sa
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0006_fieldsync'
-down_revision = '0003_operator_name_search'
+down_revision = '0005_user_sessions'
 branch_labels = None
 depends_on = None
 
