@@ -123,7 +123,7 @@ def _penalties(rules, value):
             raise FactError(PENALTIES, "unknown_infraction")
         allowed = [inf["penalty"]["kind"]] + list(inf["penalty"].get("alternatives") or [])
         if kind not in allowed:
-            raise FactError(PENALTIES, "not_an_alternative")
+            raise FactError(PENALTIES, "not_an_alternative", {"type": "enum", "values": allowed})
     return value
 
 

@@ -244,7 +244,8 @@ b.case("art. 42 I ('sanções gradativas, separadas ou cumulativas') + $penaltie
                  "escalations": []})
 b.case("art. 45: a warning is not an alternative to the 132-UFIR fine for driving without alvará",
        set={"permit.exists": False, "$penalties": {"par.inf.art45_sem_alvara": "advertencia"}},
-       expected={"error": {"code": "fact_error", "fact": "$penalties", "reason": "not_an_alternative"}})
+       expected={"error": {"code": "fact_error", "fact": "$penalties", "reason": "not_an_alternative",
+                           "expected": {"type": "enum", "values": ["multa"]}}})
 b.case("art. 42: art. 42 obligation with suspension chosen instead of the warning", set={"driver.armed": True, "$penalties": {"par.inf.art42_advertencia": "suspensao"}},
        expected={"infractions": [dict(A42, penalty={"kind": "suspensao", "default": "advertencia", "chosen": True})], "escalations": []})
 b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação",

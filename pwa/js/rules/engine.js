@@ -90,7 +90,8 @@ function penaltiesOf(rules, value) {
   for (const [ref, kind] of Object.entries(value)) {
     const inf = hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined;
     if (inf === undefined || inf._section !== "infractions") throw new FactError(PENALTIES, "unknown_infraction");
-    if (![inf.penalty.kind, ...(inf.penalty.alternatives || [])].includes(kind)) throw new FactError(PENALTIES, "not_an_alternative");
+    const allowed = [inf.penalty.kind, ...(inf.penalty.alternatives || [])];
+    if (!allowed.includes(kind)) throw new FactError(PENALTIES, "not_an_alternative", { type: "enum", values: allowed });
   }
   return value;
 }
