@@ -44,7 +44,7 @@ LAST = ["Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves"
         "Lima", "Gomes", "Ribeiro", "Carvalho", "Almeida", "Lopes", "Barbosa", "Cardoso",
         "Moraes", "Campos", "Arruda", "Macedo"]
 BIKES = [("Honda", "CG 160 Fan", 162), ("Honda", "CG 125 Fan", 124), ("Yamaha", "Factor 150", 149),
-         ("Honda", "Pop 110i", 109), ("Yamaha", "YBR 125", 124), ("Honda", "Bros 160", 162),
+         ("Honda", "CG 150 Titan", 149), ("Yamaha", "YBR 125", 124), ("Honda", "Bros 160", 162),
          ("Suzuki", "Yes 125", 124)]
 STREETS = ["Rua das Palmeiras", "Av. Mato Grosso", "Rua Rio Branco", "Rua Cuiabá", "Av. Brasil",
            "Rua dos Ipês"]
