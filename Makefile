@@ -36,8 +36,8 @@ pwa-deps:
 
 # Test-only npm modules (axe-core, injected into pages by the accessibility test); never shipped.
 test-deps:
-	@cd tests/e2e && if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; \
-	  else npm install --no-audit --no-fund --loglevel=error; fi
+	@if [ -f tests/e2e/package-lock.json ]; then tools/step "Test npm modules (axe-core)" npm --prefix tests/e2e ci --no-audit --no-fund --loglevel=error; \
+	  else tools/step "Test npm modules (axe-core)" npm --prefix tests/e2e install --no-audit --no-fund --loglevel=error; fi
 
 # Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download)
 # and poppler-utils (pdftoppm) to render the printed crachá PDFs in tests.

@@ -8,9 +8,10 @@ from pathlib import Path
 from PIL import Image
 from werkzeug.serving import make_server
 
+from .helpers import serious_violations
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
-AXE = ROOT / "pwa" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 class StoppableServer:
@@ -58,20 +59,8 @@ def shot(page, name):
     page.screenshot(path=str(SHOTS / f"fiscal-{name}.png"), full_page=False)
 
 
-def axe_violations(page):
-    """Serious and critical axe-core violations on the current screen (axe from node_modules)."""
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(content=AXE.read_text())
-    found = page.evaluate("""async () => {
-        const r = await axe.run(document, { resultTypes: ['violations'] });
-        return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
-            .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-    }""")
-    return found
-
-
 def check_screen(page, name):
     """Screenshot + accessibility check of one fiscal screen."""
     shot(page, name)
-    violations = axe_violations(page)
+    violations = serious_violations(page)
     assert not violations, f"{name}: {violations}"

@@ -5,34 +5,13 @@ page wider than the window (no sideways scrolling on a 390 px phone).
 axe-core comes from npm (tests/e2e/package.json, installed by `make test-deps`) and is evaluated
 in the page through the DevTools protocol, so the app's strict CSP stays on while it runs.
 """
-from pathlib import Path
-
 import pytest
 
+from .helpers import serious_violations
 from server.modules.registry.models import Company, Municipality, Operator, Permit, Ponto, Vehicle
 
-AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 VIEWPORTS = [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
 PASSWORD = "demo-motofiscal"
-
-
-def _axe_source():
-    assert AXE.is_file(), f"{AXE} is missing: run `make test-deps` (npm ci in tests/e2e)"
-    return AXE.read_text(encoding="utf-8")
-
-
-def serious_violations(page):
-    """Run axe on the page as it is now; return 'rule: target (impact)' for serious/critical ones."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(_axe_source() + "\n;undefined")
-    results = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    found = []
-    for violation in results["violations"]:
-        for node in violation["nodes"]:
-            if (node.get("impact") or violation.get("impact")) in ("serious", "critical"):
-                summary = (node.get("failureSummary") or "").strip().splitlines()[-1:]
-                found.append(f"{violation['id']}: {' '.join(map(str, node['target']))} — {' '.join(summary)}")
-    return found
 
 
 def _ids(live_app, slug):
