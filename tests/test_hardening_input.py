@@ -133,3 +133,10 @@ def test_nan_and_infinity_are_not_json_numbers(client, demo, raw):
     assert response.status_code == 400
     assert response.json["error"]["code"] == "invalid_number"
     assert len(response.json["error"]["fields"]) == 1
+
+
+@pytest.mark.parametrize("value", ["9223372036854775808", "99999999999999999999", "-1", "2147483648"])
+def test_platform_admin_choosing_a_huge_municipality_id_gets_404(client, demo, value):
+    login(client, "admin")
+    response = client.post("/bo/municipio", data={"municipality_id": value, "csrf_token": csrf_token(client, "/bo/municipio")})
+    assert response.status_code == 404

@@ -78,16 +78,25 @@ def json_body():
     return data
 
 
+def bounded_int(raw, minimum=0, maximum=MAX_INT):
+    """`raw` (text) as an integer within [minimum, maximum], else None. What a database can hold:
+    werkzeug's `type=int` happily returns 2**63, which overflows SQLite and PostgreSQL alike."""
+    text = (raw or "").strip() if isinstance(raw, str) else ""
+    if not re.fullmatch(r"[+-]?\d{1,12}", text) or not minimum <= int(text) <= maximum:
+        return None
+    return int(text)
+
+
 def int_arg(name, default=0, minimum=0, maximum=MAX_INT):
     """An integer query-string argument within [minimum, maximum], else 422 naming it."""
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    text = raw.strip()
-    if not re.fullmatch(r"[+-]?\d{1,12}", text) or not minimum <= int(text) <= maximum:
+    value = bounded_int(raw, minimum, maximum)
+    if value is None:
         message = f"Informe um número inteiro entre {minimum} e {maximum}."
         raise ApiError(422, "validation_error", "Dados inválidos.", {name: [message]})
-    return int(text)
+    return value
 
 
 # Browsers drop tab, CR and LF anywhere in a URL and read "\" as "/": "/\t/evil" becomes
