@@ -124,3 +124,19 @@ def test_fiscal_unit_value_accepts_a_real_value(client, app, demo):
         "unit": "UFM", "valid_from": "2026-01-01", "value_brl": "1.234,5678", "source": "Decreto nº 1/2026",
         "csrf_token": csrf_token(client, "/bo/unidades")})
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize("raw", ['{"username": NaN, "password": "x"}', '{"username": "a", "password": Infinity}',
+                                 '{"username": "a", "password": "x", "device_name": -1e999}'])
+def test_nan_and_infinity_are_not_json_numbers(client, demo, raw):
+    response = client.post("/api/v1/auth/token", data=raw, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "invalid_number"
+    assert len(response.json["error"]["fields"]) == 1
+
+
+@pytest.mark.parametrize("value", ["9223372036854775808", "99999999999999999999", "-1", "2147483648"])
+def test_platform_admin_choosing_a_huge_municipality_id_gets_404(client, demo, value):
+    login(client, "admin")
+    response = client.post("/bo/municipio", data={"municipality_id": value, "csrf_token": csrf_token(client, "/bo/municipio")})
+    assert response.status_code == 404

@@ -2,12 +2,14 @@
 
 Each turns a client's mistake into a clear 4xx naming the field, never a 500:
 - json_body(): nesting deeper than MAX_JSON_DEPTH (the parser would hit Python's recursion
-  limit at ~1,000 levels) and lone UTF-16 surrogates ("\\ud800", which no database or hash can
-  encode) are refused before any view sees the data;
+  limit at ~1,000 levels), lone UTF-16 surrogates ("\\ud800", which no database or hash can
+  encode) and NaN/Infinity (not JSON, though Python reads them) are refused before any view
+  sees the data;
 - int_arg(): a query-string integer within bounds (a 64-bit overflow reaches no database);
 - safe_redirect_target(): the one check for every `next` parameter and referrer we follow.
 """
 import json
+import math
 import re
 from urllib.parse import urlsplit
 
@@ -18,6 +20,7 @@ from .errors import ApiError
 MAX_JSON_DEPTH = 32
 SURROGATE = re.compile("[\ud800-\udfff]")
 SURROGATE_MESSAGE = "Contém um caractere inválido (surrogate UTF-16 isolado)."
+NUMBER_MESSAGE = "Número inválido: NaN e infinito não são números."
 MAX_INT = 2**31 - 1  # ids and cursors are 32-bit integers on every database we run on
 _UNSET = object()
 _CACHE_KEY = "motofiscal.json_body"
@@ -40,6 +43,9 @@ def _check_tree(data):
                 stack.append((sub, depth + 1, name))
         elif isinstance(value, str) and SURROGATE.search(value):
             raise ApiError(400, "invalid_character", "Dados inválidos.", {path or "_schema": [SURROGATE_MESSAGE]})
+        elif isinstance(value, float) and not math.isfinite(value):
+            # Python reads NaN, Infinity and 1e999 although JSON (RFC 8259) has no such numbers.
+            raise ApiError(400, "invalid_number", "Dados inválidos.", {path or "_schema": [NUMBER_MESSAGE]})
 
 
 def parsed_json():
@@ -72,16 +78,25 @@ def json_body():
     return data
 
 
+def bounded_int(raw, minimum=0, maximum=MAX_INT):
+    """`raw` (text) as an integer within [minimum, maximum], else None. What a database can hold:
+    werkzeug's `type=int` happily returns 2**63, which overflows SQLite and PostgreSQL alike."""
+    text = (raw or "").strip() if isinstance(raw, str) else ""
+    if not re.fullmatch(r"[+-]?\d{1,12}", text) or not minimum <= int(text) <= maximum:
+        return None
+    return int(text)
+
+
 def int_arg(name, default=0, minimum=0, maximum=MAX_INT):
     """An integer query-string argument within [minimum, maximum], else 422 naming it."""
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    text = raw.strip()
-    if not re.fullmatch(r"[+-]?\d{1,12}", text) or not minimum <= int(text) <= maximum:
+    value = bounded_int(raw, minimum, maximum)
+    if value is None:
         message = f"Informe um número inteiro entre {minimum} e {maximum}."
         raise ApiError(422, "validation_error", "Dados inválidos.", {name: [message]})
-    return int(text)
+    return value
 
 
 # Browsers drop tab, CR and LF anywhere in a URL and read "\" as "/": "/\t/evil" becomes

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 
 from ...core.clock import local_today, timezone as local_timezone
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
+from ...core.http import bounded_int
 from ...extensions import db
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
 
@@ -67,7 +68,7 @@ def choose_municipality():
     if not is_global_admin():
         abort(403)
     if request.method == "POST":
-        muni = db.session.get(Municipality, request.form.get("municipality_id", type=int) or 0)
+        muni = db.session.get(Municipality, bounded_int(request.form.get("municipality_id"), 1) or 0)
         if muni is None:
             abort(404)
         session["municipality_id"] = muni.id
