@@ -264,7 +264,7 @@ def main(per_device=60, workers=4, threads=4):
         "",
         "Server CPU per record (gunicorn workers + the PostgreSQL backends serving them, from /proc): what "
         "a dedicated machine would spend, independent of the other load on this one. The last column is "
-        "the ceiling that cost implies on 2 dedicated cores (CPU-bound, before any queueing).", "",
+        "the ceiling that cost implies on 2 dedicated cores (CPU-bound, before any queueing). CPU time on this VM is inflated by the same slowdown the verification indicator shows (time the vCPU waits is partly booked to the process), so the ceilings are lower bounds.", "",
         "| Shape | App CPU / record | DB CPU / record | Ceiling on 2 cores |", "|---|---|---|---|",
         *[f"| {label} | {a:.1f} ms | {d:.1f} ms | {2000 / (a + d):,.0f} records/s |"
           for label, *_x, a, d in rows],
