@@ -190,7 +190,14 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     expect(page.locator('#today-list li[data-state="enviado"]')).to_have_count(2, timeout=30000)
     shot(page, "today-sent")
     page.locator("#sync-now").click()  # a second run sends nothing again
-    page.wait_for_timeout(500)
+    # Photo Blobs are freed once the server has acknowledged the records citing them.
+    for _ in range(30):
+        if page.evaluate("""async () => {
+            const db = await import('./js/data/db.js');
+            return (await db.getAll('photos')).every((p) => p.blob === null && p.uploaded);
+        }"""):
+            break
+        page.wait_for_timeout(500)
     local = page.evaluate("""async () => {
         const db = await import('./js/data/db.js');
         return { outbox: (await db.getAll('outbox')).map((e) => ({ id: e.id, kind: e.kind, state: e.state, photos: e.photos })),
