@@ -50,7 +50,8 @@ def test_snapshot_holds_the_latest_state_and_minimal_personal_data(app, client, 
         first = data["operators"][0]
         assert first["name"] == operators[0].name
         assert first["cpf"] == f"***.{operators[0].cpf[3:6]}.{operators[0].cpf[6:9]}-**"
-        assert first["photo"].startswith(f"/api/v1/field/photos/{operators[0].id}?v=")
+        assert first["photo"] == 1 and "photo" not in data["operators"][1]
+        assert data["photo_url"] == "/api/v1/field/photos/{id}"
         raw = response.get_data(as_text=True)
         for operator in operators:  # never a full CPF, address or phone on the phone
             assert operator.cpf not in raw
@@ -131,7 +132,8 @@ def test_gzip_keeps_strong_etags_and_304(client, fiscal):
 
 
 def test_thumbnails_are_small_jpegs_and_scoped(app, client, fiscal):
-    photo_url = get(client, fiscal).json["operators"][0]["photo"]
+    data = get(client, fiscal).json
+    photo_url = data["photo_url"].format(id=data["operators"][0]["id"])
     response = client.get(photo_url, headers=fiscal)
     assert response.status_code == 200 and response.mimetype == "image/jpeg"
     assert len(response.get_data()) <= 8 * 1024
@@ -156,6 +158,30 @@ def test_field_data_is_scoped_and_role_checked(app, client, demo):
     assert operator_like.status_code == 401
     bad = get(client, api_token(client, "fiscal.paranatinga"), "-1")
     assert bad.status_code == 422 and "cursor" in bad.json["error"]["fields"]
+
+
+def decode_columns(table):
+    """What the phone does with format=columns (docs/sync-api.md)."""
+    rows, current = [], 0
+    for index, delta in enumerate(table.get("id", [])):
+        current += delta
+        row = {"id": current}
+        row.update({k: v[index] for k, v in table.items() if k != "id" and v[index] is not None})
+        rows.append(row)
+    return rows
+
+
+def test_columns_format_carries_the_same_rows(client, fiscal):
+    rows = get(client, fiscal).json
+    response = client.get("/api/v1/field/data?cursor=0&format=columns", headers=fiscal)
+    columns = response.json
+    assert columns["format"] == "columns" and rows["format"] == "rows"
+    assert response.headers["ETag"] != get(client, fiscal).headers["ETag"]
+    for kind in ("permits", "operators", "vehicles", "pontos", "penalties"):
+        assert decode_columns(columns[kind]) == rows[kind], kind
+    assert columns["permits"]["id"][1:] and all(d > 0 for d in columns["permits"]["id"])
+    bad = client.get("/api/v1/field/data?format=xml", headers=fiscal)
+    assert bad.status_code == 422 and "format" in bad.json["error"]["fields"]
 
 
 def test_a_cursor_from_the_future_gets_a_snapshot(client, fiscal):

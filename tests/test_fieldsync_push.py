@@ -229,6 +229,8 @@ def test_accepted_records_are_audited_and_scoped(app, client, demo, phone):
         stored = _get(FieldRecord, record["id"])
         entry = AuditLog.query.filter_by(action="sync_accept").one()
         assert entry.entity_id == record["id"] and entry.municipality_id == stored.municipality_id
+        assert entry.after["records"] == [{"id": record["id"], "kind": "inspection", "seq": 1, "flags": [],
+                                           "number": None}]
         assert stored.device_id == phone.device_id
     # The same id pushed by another municipality's phone never touches this record.
     stranger = FakeDevice(client, "fiscal.paranatinga")

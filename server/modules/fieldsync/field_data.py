@@ -7,8 +7,9 @@ cursor → the entities whose FieldDataEntity version is above it, each once, in
 snapshot and with a delta only when they changed. The version is read before the data, so a
 change committed meanwhile is at worst sent twice, never skipped.
 
-Rows leave out null values (the phone reads a missing key as null): 10,000 permits must fit in
-400 KB of gzip.
+Size (10,000 permits must fit in 400 KB of gzip): rows leave out null values, carry only what
+the roadside and the rule facts need, and with format=columns each entity list travels column
+by column with its ids delta-encoded (docs/sync-api.md; measured in bench/field_data.py).
 """
 from sqlalchemy import select
 
@@ -33,19 +34,20 @@ def _compact(row: dict) -> dict:
     return {k: v for k, v in row.items() if v is not None and v != []}
 
 
-def photo_url(operator_id, photo_path):
-    if not photo_path:
-        return None
-    version = photo_path.rsplit("/", 1)[-1].split(".")[0][:12]
-    return f"/api/v1/field/photos/{operator_id}?v={version}"
+# Operators with a photo carry `photo: 1`; the thumbnail is at PHOTO_URL with their id (a URL per
+# row would cost ~25 KB per 10,000 operators). A new photo changes the operator row, so the phone
+# fetches again the thumbnails of the operators a delta brings.
+PHOTO_URL = "/api/v1/field/photos/{id}"
 
 
 # --- rows -------------------------------------------------------------------------------------
 
 def permit_rows(municipality_id, ids=None):
-    query = (select(Permit.id, Permit.number, Permit.kind, Permit.status, Permit.valid_from, Permit.valid_until,
+    # Verdict and rule facts only (status, validity, issue date, who and what it covers);
+    # insurance, vistoria and tax dates stay in the back office.
+    query = (select(Permit.id, Permit.number, Permit.kind, Permit.status, Permit.issued_on, Permit.valid_until,
                     Permit.suspended_until, Permit.holder_operator_id, Company.legal_name, Permit.vehicle_id,
-                    Permit.ponto_id, Permit.insurance_expiry, Permit.last_vistoria_date, Permit.issqn_status)
+                    Permit.ponto_id)
              .outerjoin(Company, Company.id == Permit.holder_company_id)
              .where(Permit.municipality_id == municipality_id).order_by(Permit.id))
     drivers_query = (select(permit_drivers.c.permit_id, permit_drivers.c.operator_id)
@@ -59,11 +61,10 @@ def permit_rows(municipality_id, ids=None):
     for permit_id, operator_id in db.session.execute(drivers_query):
         drivers.setdefault(permit_id, []).append(operator_id)
     return [_compact({
-        "id": r.id, "number": r.number, "kind": r.kind, "status": r.status, "valid_from": _iso(r.valid_from),
+        "id": r.id, "number": r.number, "kind": r.kind, "status": r.status, "issued_on": _iso(r.issued_on),
         "valid_until": _iso(r.valid_until), "suspended_until": _iso(r.suspended_until),
         "holder_operator_id": r.holder_operator_id, "holder_company": r.legal_name, "vehicle_id": r.vehicle_id,
-        "ponto_id": r.ponto_id, "driver_ids": drivers.get(r.id, []), "insurance_expiry": _iso(r.insurance_expiry),
-        "last_vistoria_date": _iso(r.last_vistoria_date), "issqn_status": r.issqn_status,
+        "ponto_id": r.ponto_id, "driver_ids": drivers.get(r.id, []),
     }) for r in db.session.execute(query)]
 
 
@@ -77,7 +78,7 @@ def operator_rows(municipality_id, ids=None):
     if ids is not None:
         query = query.where(Operator.id.in_(ids))
     return [_compact({
-        "id": r.id, "name": r.name, "cpf": mask_cpf(r.cpf), "photo": photo_url(r.id, r.photo_path),
+        "id": r.id, "name": r.name, "cpf": mask_cpf(r.cpf), "photo": 1 if r.photo_path else None,
         "cnh_category": r.cnh_category, "cnh_expiry": _iso(r.cnh_expiry),
         "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
         "residence_since": _iso(r.residence_since),
@@ -139,10 +140,11 @@ def current_state(municipality):
     return state.version, state.changed_at, rules, rules_etag
 
 
-def data_tag(municipality, version, cursor, rules_etag):
+def data_tag(municipality, version, cursor, rules_etag, columns=False):
     """The strong validator of one response body (before content coding)."""
     snapshot = cursor == 0 or cursor > version
-    return f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{rules_etag.strip(chr(34))[:16]}"
+    return (f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{'c' if columns else 'r'}-"
+            f"{rules_etag.strip(chr(34))[:16]}")
 
 
 def _municipality(municipality):
@@ -151,12 +153,24 @@ def _municipality(municipality):
             "timezone_offset": int(offset)}
 
 
-def field_data(municipality, cursor, version, changed_at, rules):
+def to_columns(rows):
+    """[{id, a, b}, …] sorted by id → {"id": [first id, +Δ, +Δ…], "a": [...], "b": [...]} with null
+    where a row has no value. Columns compress far better than repeated objects."""
+    keys = []
+    for row in rows:
+        keys.extend(k for k in row if k not in keys)
+    columns = {k: [row.get(k) for row in rows] for k in keys}
+    ids = columns.get("id", [])
+    columns["id"] = [b - a for a, b in zip([0] + ids, ids)]
+    return columns
+
+
+def field_data(municipality, cursor, version, changed_at, rules, columns=False):
     snapshot = cursor == 0 or cursor > version
     mid = municipality.id
     out = {"cursor": version, "snapshot": snapshot,
            "generated_at": changed_at.isoformat() if changed_at else None,
-           "municipality": _municipality(municipality)}
+           "municipality": _municipality(municipality), "photo_url": PHOTO_URL}
     removed = {PLURAL[k]: [] for k in KINDS}
     include_rules = snapshot
     if snapshot:
@@ -175,6 +189,10 @@ def field_data(municipality, cursor, version, changed_at, rules):
                 (removed[PLURAL[kind]] if is_removed else changed[kind]).append(entity_id)
         for kind in KINDS:
             out[PLURAL[kind]] = ROWS[kind](mid, changed[kind]) if changed[kind] else []
+    if columns:
+        for kind in KINDS:
+            out[PLURAL[kind]] = to_columns(out[PLURAL[kind]])
+    out["format"] = "columns" if columns else "rows"
     out["removed"] = removed
     out["rules"] = rules.to_json() if include_rules else None
     out["rules_etag"] = rules.etag.strip('"')

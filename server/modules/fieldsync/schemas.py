@@ -152,6 +152,8 @@ class OperatorPhotoPathSchema(Schema):
 
 class FieldDataQuerySchema(Schema):
     cursor = fields.Integer(load_default=0, validate=validate.Range(0, 2**62, error="Deve ser ≥ 0."))
+    format = fields.String(load_default="rows", validate=validate.OneOf(
+        ["rows", "columns"], error="Use rows ou columns."))
 
 
 # --- responses --------------------------------------------------------------------------------
@@ -225,11 +227,13 @@ class FieldDataResponseSchema(Schema):
     snapshot = fields.Boolean()
     generated_at = fields.String(allow_none=True)
     municipality = fields.Dict()
-    permits = fields.List(fields.Dict())
-    operators = fields.List(fields.Dict())
-    vehicles = fields.List(fields.Dict())
-    pontos = fields.List(fields.Dict())
-    penalties = fields.List(fields.Dict())
+    format = fields.String()  # rows: lists of objects; columns: {column: [values]} (ids delta-encoded)
+    permits = fields.Raw()
+    operators = fields.Raw()
+    vehicles = fields.Raw()
+    pontos = fields.Raw()
+    penalties = fields.Raw()
     removed = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
     rules = fields.Dict(allow_none=True)
     rules_etag = fields.String()
+    photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1

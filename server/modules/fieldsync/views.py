@@ -164,17 +164,20 @@ def field_data(query):
     municipality = db.session.get(Municipality, require_municipality_id())
     cursor = query["cursor"]
     version, changed_at, rules, rules_etag = fd.current_state(municipality)
-    base = fd.data_tag(municipality, version, cursor, rules_etag)
+    columns = query["format"] == "columns"
+    base = fd.data_tag(municipality, version, cursor, rules_etag, columns)
     gzipped = _accepts_gzip()
     # One strong validator per representation: the gzip bytes and the plain bytes differ.
     etag = base + ("-gz" if gzipped else "")
     if request.if_none_match.contains(etag) or request.if_none_match.contains(base):
         response = current_app.response_class(status=304)
     else:
-        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules))
+        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules, columns))
         data = body.encode("utf-8")
         if gzipped:
-            data = gzip.compress(data, compresslevel=6, mtime=0)  # mtime 0: same bytes every time
+            # mtime 0: the same bytes every time (strong ETag). Level 9 costs ~0.1 s more on a
+            # 10,000-permit snapshot and saves ~2 %: first downloads travel over weak signal.
+            data = gzip.compress(data, compresslevel=9, mtime=0)
         response = current_app.response_class(data, mimetype="application/json")
         if gzipped:
             response.headers["Content-Encoding"] = "gzip"
@@ -201,8 +204,7 @@ def operator_thumbnail(operator_id):
             raise ApiError(404, "not_found")
         response = current_app.response_class(data, mimetype="image/jpeg")
     response.set_etag(etag)
-    # The URL in the field data carries the photo's version: a new photo is a new URL.
-    response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
+    response.headers["Cache-Control"] = "private, no-cache"  # revalidate: 304 while the photo is the same
     return response
 
 

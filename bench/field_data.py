@@ -1,0 +1,194 @@
+"""Benchmark: field data for a municipality of 10,000 permits (issue 9 targets: first download
+≤ 400 KB gzip on the wire, one-change delta ≤ 1 KB).
+
+Builds Sapezal (its real rule packs) with N permits, each with its own holder (name, CPF, photo
+path, CNH and birth dates) and vehicle, with realistic variety (random names, dates, models), in
+a temporary SQLite file migrated by the real Alembic migrations. A fiscal's phone then pulls
+through the Flask test client (auth, scoping, query, JSON, gzip: the whole request):
+snapshot (plain and gzip), a 304 poll, one permit suspended through registry.operations, the
+delta. Sizes are the body bytes on the wire (headers aside); times are medians of R runs.
+Results: docs/benchmarks/field-data.md.
+
+Usage: .venv/bin/python bench/field_data.py [permits=10000] [runs=5]
+"""
+import gzip
+import json
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from sqlalchemy import insert, text  # noqa: E402
+
+from server import create_app  # noqa: E402
+from server.core.validation import cpf_check_digits  # noqa: E402
+from server.extensions import db  # noqa: E402
+
+PASSWORD = "bench-motofiscal"
+FIRST = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Juliana", "Paulo", "Adriana",
+         "Lucas", "Márcia", "Luiz", "Aline", "Pedro", "Sandra", "Marcos", "Patrícia", "Rafael", "Cláudia",
+         "Gabriel", "Débora", "Wellington", "Rosângela", "Edivaldo", "Cleide", "Valdir", "Luana"]
+LAST = ["Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves", "Pereira", "Lima", "Gomes",
+        "Ribeiro", "Carvalho", "Almeida", "Lopes", "Barbosa", "Cardoso", "Moraes", "Campos", "Arruda", "Macedo",
+        "Nascimento", "Teixeira", "Moreira", "Rocha", "Dias", "Vieira", "Batista", "Freitas", "Cunha", "Pinto"]
+MODELS = [("Honda", "CG 160 Fan"), ("Honda", "CG 160 Titan"), ("Honda", "NXR 160 Bros"), ("Yamaha", "Factor 150"),
+          ("Yamaha", "Fazer 250"), ("Honda", "Biz 125"), ("Yamaha", "Crosser 150"), ("Honda", "Pop 110i")]
+STATUSES = ["ativo"] * 16 + ["vencido", "suspenso", "cassado", "extinto"]
+
+
+def populate(app, count):
+    from server.modules.accounts.models import User
+    from server.modules.registry.demo import MUNICIPALITIES
+    from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
+
+    rng = random.Random(10_000)
+    today, now = date.today(), datetime.now(timezone.utc)
+    with app.app_context():
+        spec = next(m for m in MUNICIPALITIES if m["slug"] == "sapezal")
+        muni = Municipality(**spec)
+        db.session.add(muni)
+        db.session.flush()
+        user = User(username="fiscal.bench", name="Fiscal", role="fiscal", municipality_id=muni.id)
+        user.set_password(PASSWORD)
+        db.session.add(user)
+        pontos = [Ponto(municipality_id=muni.id, name=f"Ponto {i}", capacity=count, location=f"Rua {i}, Centro")
+                  for i in range(40)]
+        db.session.add_all(pontos)
+        db.session.flush()
+        mid, ponto_ids = muni.id, [p.id for p in pontos]
+        db.session.commit()
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+        def day(base, spread):
+            return base + timedelta(days=rng.randint(-spread, spread))
+
+        for start in range(0, count, 5000):
+            ids = range(start + 1, min(count, start + 5000) + 1)
+            db.session.execute(insert(Operator), [{
+                "id": i, "municipality_id": mid, "cpf": cpf_check_digits(f"{rng.randrange(10**9):09d}"),
+                "cnh_number": f"{rng.randrange(10**11):011d}",
+                "name": f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.choice(LAST)}",
+                "photo_path": f"{mid}/{rng.getrandbits(256):064x}.jpg",
+                "cnh_category": rng.choice(["A", "A", "AB", "AB", "AC"]),
+                "cnh_first_issue_date": day(date(2008, 1, 1), 2500), "cnh_expiry": day(today + timedelta(days=700), 700),
+                "birth_date": day(date(1985, 1, 1), 4000), "created_at": now, "updated_at": now} for i in ids])
+            db.session.execute(insert(Vehicle), [{
+                "id": i, "municipality_id": mid,
+                "plate": "".join(rng.choice(letters) for _ in range(3)) + str(rng.randrange(10))
+                         + rng.choice(letters) + f"{rng.randrange(100):02d}",
+                "renavam": f"{rng.randrange(10**11):011d}", "chassis": f"9C2{rng.getrandbits(56):014X}",
+                **dict(zip(("make", "model"), rng.choice(MODELS))), "year_manufacture": rng.randint(2012, 2026),
+                "engine_cc": rng.choice([110, 125, 150, 160, 250]), "plate_category": "aluguel",
+                "plate_colour": "vermelha", "created_at": now, "updated_at": now} for i in ids])
+            db.session.execute(insert(Permit), [{
+                "id": i, "municipality_id": mid, "number": f"{i:05d}", "kind": "alvara",
+                "holder_operator_id": i, "vehicle_id": i, "ponto_id": rng.choice(ponto_ids),
+                "issued_on": day(today - timedelta(days=900), 800), "valid_from": day(today - timedelta(days=300), 300),
+                "valid_until": day(today + timedelta(days=300), 400), "status": rng.choice(STATUSES),
+                "status_changed_at": now, "issqn_status": rng.choice(["em_dia"] * 8 + ["atrasado", "isento"]),
+                "insurance_expiry": day(today + timedelta(days=100), 300),
+                "last_vistoria_date": day(today - timedelta(days=200), 200),
+                "created_at": now, "updated_at": now} for i in ids])
+            db.session.commit()
+        db.session.execute(text("ANALYZE"))
+        db.session.commit()
+        return mid
+
+
+def median_ms(samples):
+    return round(statistics.median(samples) * 1000, 1)
+
+
+def main(count=10_000, runs=5):
+    tmp = Path(tempfile.mkdtemp(prefix="bench_field_"))
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}", "SECRET_KEY": "bench",
+                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000", "RATELIMIT_ENABLED": False})
+    app.instance_path = str(tmp)
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade(directory=str(ROOT / "migrations"))
+    mid = populate(app, count)
+    client = app.test_client()
+    login = client.post("/api/v1/auth/token", json={"username": "fiscal.bench", "password": PASSWORD,
+                                                    "device_name": "Bancada"}).json
+    auth = {"Authorization": f"Bearer {login['token']}"}
+
+    def pull(cursor, gz, etag=None, fmt="columns"):
+        headers = {**auth, **({"Accept-Encoding": "gzip"} if gz else {}), **({"If-None-Match": etag} if etag else {})}
+        started = time.perf_counter()
+        response = client.get(f"/api/v1/field/data?cursor={cursor}&format={fmt}", headers=headers)
+        return response, time.perf_counter() - started
+
+    first, _ = pull(0, True)  # warms the rules cache and the version
+    plain_times, gz_times, poll_times = [], [], []
+    for _ in range(runs):
+        plain, elapsed = pull(0, False)
+        plain_times.append(elapsed)
+        snap, elapsed = pull(0, True)
+        gz_times.append(elapsed)
+        poll, elapsed = pull(0, True, snap.headers["ETag"])
+        poll_times.append(elapsed)
+        assert poll.status_code == 304
+    data = json.loads(gzip.decompress(snap.get_data()))
+    cursor = data["cursor"]
+    as_rows, _ = pull(0, True, fmt="rows")
+    sizes = {kind: len(gzip.compress(json.dumps(data[kind], ensure_ascii=False, separators=(",", ":")).encode(), 6))
+             for kind in ("permits", "operators", "vehicles", "pontos", "rules")}
+    columns = {f"{kind}.{name}": len(gzip.compress(json.dumps(values, ensure_ascii=False).encode(), 6))
+               for kind in ("permits", "operators", "vehicles") for name, values in data[kind].items()}
+
+    from server.modules.registry.models import Permit
+    from server.modules.registry.operations import change_permit_status
+    with app.app_context():
+        permit = Permit.query.filter_by(municipality_id=mid, status="ativo").order_by(Permit.id).first()
+        change_permit_status(permit, "suspend", "Bancada")
+        permit_id = permit.id
+    delta_gz, delta_time = pull(cursor, True)
+    delta_plain, _ = pull(cursor, False)
+    delta = json.loads(delta_plain.get_data())
+    assert delta["permits"]["id"] == [permit_id], delta
+    delta_rows, _ = pull(cursor, False, fmt="rows")
+
+    lines = [
+        "# Field data benchmark (`bench/field_data.py`)", "",
+        f"Run {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()} "
+        f"({platform.python_version()}), SQLite, Flask test client (whole request: auth, scoping, queries, "
+        f"JSON, gzip level 9), `format=columns` unless said otherwise. One municipality (Sapezal's rule packs) with **{count:,} permits**, "
+        f"{count:,} operators (each with a photo) and {count:,} vehicles, random names, dates and models. "
+        f"The machine is shared (2 cores, other sessions running): times are indicative, sizes are exact.", "",
+        "| What | Target | Measured |", "|---|---|---|",
+        f"| First download (snapshot), gzip body | ≤ 400 KB | **{len(snap.get_data()) / 1024:.0f} KB** "
+        f"({'meets' if len(snap.get_data()) <= 400 * 1024 else 'MISSES'} the target) |",
+        f"| Same, uncompressed | — | {len(plain.get_data()) / 1024:.0f} KB |",
+        f"| Same snapshot with `format=rows` (lists of objects), gzip | — | {len(as_rows.get_data()) / 1024:.0f} KB |",
+        f"| One-change delta (a permit suspended), gzip body | ≤ 1 KB | **{len(delta_gz.get_data())} B** "
+        f"({'meets' if len(delta_gz.get_data()) <= 1024 else 'MISSES'}) |",
+        f"| Same delta, uncompressed | ≤ 1 KB | {len(delta_plain.get_data())} B |",
+        f"| Same delta with `format=rows`, uncompressed | ≤ 1 KB | {len(delta_rows.get_data())} B |",
+        f"| Snapshot time, plain (median of {runs}) | — | {median_ms(plain_times)} ms |",
+        f"| Snapshot time, gzip (median of {runs}) | — | {median_ms(gz_times)} ms |",
+        f"| Poll with nothing new → 304 (median of {runs}) | — | {median_ms(poll_times)} ms |",
+        f"| Delta request | — | {delta_time * 1000:.1f} ms |",
+        "", "Share of the gzip snapshot (each part compressed alone, so they add up to a bit more):", "",
+        "| Part | gzip |", "|---|---|",
+        *[f"| {kind} | {size / 1024:.1f} KB |" for kind, size in sizes.items()],
+        "", "Largest columns (gzip alone):", "", "| Column | gzip |", "|---|---|",
+        *[f"| {name} | {size / 1024:.1f} KB |" for name, size in sorted(columns.items(), key=lambda kv: -kv[1])[:8]],
+        "", "Rows leave out null values and empty lists; operator rows carry a masked CPF and `photo: 1` "
+            "(thumbnails, ≤ 8 KB each, travel separately from `photo_url`).",
+    ]
+    out = ROOT / "docs" / "benchmarks" / "field-data.md"
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main(*(int(a) for a in sys.argv[1:3]))
