@@ -122,6 +122,9 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
     expect(page.locator("#verdict-permit")).to_have_text(crachá["permit_number"])
     expect(page.locator("#verdict-age")).to_contain_text("Dados do aparelho")
+    # The face check: the operator's thumbnail, downloaded with the field data, shown offline.
+    expect(page.locator("img.badge-photo")).to_be_visible()
+    assert page.locator("img.badge-photo").evaluate("img => img.complete && img.naturalWidth") > 0
     check_screen(page, "verdict")
 
     page.locator("#start-checklist").click()
