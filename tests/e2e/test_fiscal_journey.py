@@ -110,6 +110,19 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     _enroll(page, server)
     wait_for_service_worker(page)
     check_screen(page, "fiscal-home")
+    # Thumbnails come in the background after the download: let them arrive before the signal goes.
+    for _ in range(60):
+        if page.evaluate("""async () => {
+            const db = await import('./js/data/db.js');
+            const field = (await db.get('reference', 'field')).data;
+            const missing = [];
+            for (const o of field.operators.filter((o) => o.photo)) {
+                if (!(await db.get('reference', `photo:${o.id}`))) missing.push(o.id);
+            }
+            return missing.length === 0;
+        }"""):
+            break
+        page.wait_for_timeout(500)
 
     # The network goes, and so does the server.
     context.set_offline(True)
