@@ -46,6 +46,7 @@ def test_operator_lists_their_autos(client, scene):
     assert auto["id"] == auto_id and auto["number"] == number and auto["plate"] == "QRS4T56"
     assert auto["permit_number"] == scene["permit_number"] and auto["public_url"] == f"/a/{token}"
     assert auto["infractions"][0]["id"] == "sap.inf.um_passageiro" and auto["cancel_requested"] is False
+    assert auto["infractions"][0]["label_pt"] == "Descumprir: No máximo 1 passageiro"  # from the pack
     assert auto["defence"] == {"deadline_days": 30, "instance": "JARI"}
     phone = scene["phone"]
     phone.push([phone.record(phone.body("cancel_request", auto_id=auto_id, reason="Placa digitada errada"))])

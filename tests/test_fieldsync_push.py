@@ -62,9 +62,11 @@ def test_revoked_device_is_told_to_wipe(app, client, demo, phone):
     with app.app_context():
         revoke_device(_get(Device, phone.device_id), "perdido")
     for response in (phone.push([phone.inspection()]), client.get("/api/v1/field/data", headers=phone.headers),
-                     client.get("/api/v1/trust/sapezal", headers=phone.headers)):
+                     client.post("/api/v1/autos/numbers", headers=phone.headers, json={})):
         assert response.status_code == 403
         assert response.json["error"]["code"] == "device_revoked"
+    # Endpoints outside the sync keep the plain 401 of a dead token.
+    assert client.get("/api/v1/trust/sapezal", headers=phone.headers).status_code == 401
 
 
 # --- numbers ----------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ def operator_autos(user):
     rows = (FieldRecord.query.filter_by(kind="auto", operator_id=user.operator_id,
                                         municipality_id=user.municipality_id)
             .order_by(FieldRecord.device_at.desc(), FieldRecord.id).all())
+    labels = _labels(composed_for(db.session.get(Municipality, user.municipality_id))) if rows else {}
     out = []
     for record in rows:
         body, inspection = _body(record), _inspection_body(record)
@@ -61,7 +62,8 @@ def operator_autos(user):
             "id": record.id, "number": record.auto_number, "issued_at": _iso(record.device_at),
             "received_at": _iso(record.received_at), "plate": inspection.get("plate"),
             "permit_number": inspection.get("permit_number"),
-            "infractions": [{k: i.get(k) for k in ("id", "citation", "amount", "amount_brl")} for i in _confirmed(body)],
+            "infractions": [{**{k: i.get(k) for k in ("id", "citation", "amount", "amount_brl")},
+                             "label_pt": i.get("label_pt") or labels.get(i.get("id"))} for i in _confirmed(body)],
             "defence": body.get("defence") if isinstance(body.get("defence"), dict) else None,
             "public_url": f"/a/{token}" if isinstance(token, str) and TOKEN_RE.match(token) else None,
             "cancel_requested": _cancel_requested(record),
@@ -96,7 +98,7 @@ def public_auto(token):
     infractions = []
     for item in _confirmed(body):
         brl = item.get("amount_brl")
-        infractions.append({"label": labels.get(item.get("id")) or item.get("id") or "Infração",
+        infractions.append({"label": labels.get(item.get("id")) or item.get("label_pt") or item.get("id") or "Infração",
                             "citation": _citation_text(composed, item.get("citation")),
                             "amount_brl": brl if isinstance(brl, (int, float)) and not isinstance(brl, bool) else None})
     defence = body.get("defence") if isinstance(body.get("defence"), dict) else {}

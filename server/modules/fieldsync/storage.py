@@ -44,5 +44,7 @@ class LocalFolderStorage:
 
 
 def storage() -> LocalFolderStorage:
-    root = current_app.config.get("EVIDENCE_STORAGE_DIR") or Path(current_app.instance_path) / "evidence"
+    # Config first (instance/config.py, tests), then the environment (a shared volume in production).
+    root = (current_app.config.get("EVIDENCE_STORAGE_DIR") or os.environ.get("EVIDENCE_STORAGE_DIR")
+            or Path(current_app.instance_path) / "evidence")
     return LocalFolderStorage(root)

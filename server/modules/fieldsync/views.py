@@ -37,10 +37,11 @@ from .thumbnails import thumbnail
 REVOKED_MESSAGE = "Este aparelho foi desativado pela prefeitura. Os dados dele serão apagados."
 
 
-@bp.before_app_request
+@bp.before_request
 def _revoked_device():
-    """A revoked phone is told so (403 device_revoked) on any API call, so that it wipes its
-    data; with an ordinary 401 it would only ask the fiscal to log in again."""
+    """A revoked phone is told so (403 device_revoked) by the sync endpoints it calls on every
+    sync (push, field data, photos, numbers), so that it wipes its data; with an ordinary 401 it
+    would only ask the fiscal to log in again. Other /api/ endpoints keep answering 401."""
     if g.get("user") is not None or not request.path.startswith("/api/"):
         return
     header = request.headers.get("Authorization", "")
