@@ -110,6 +110,19 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     _enroll(page, server)
     wait_for_service_worker(page)
     check_screen(page, "fiscal-home")
+    # Thumbnails come in the background after the download: let them arrive before the signal goes.
+    for _ in range(60):
+        if page.evaluate("""async () => {
+            const db = await import('./js/data/db.js');
+            const field = (await db.get('reference', 'field')).data;
+            const missing = [];
+            for (const o of field.operators.filter((o) => o.photo)) {
+                if (!(await db.get('reference', `photo:${o.id}`))) missing.push(o.id);
+            }
+            return missing.length === 0;
+        }"""):
+            break
+        page.wait_for_timeout(500)
 
     # The network goes, and so does the server.
     context.set_offline(True)
@@ -122,6 +135,9 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
     expect(page.locator("#verdict-permit")).to_have_text(crachá["permit_number"])
     expect(page.locator("#verdict-age")).to_contain_text("Dados do aparelho")
+    # The face check: the operator's thumbnail, downloaded with the field data, shown offline.
+    expect(page.locator("img.badge-photo")).to_be_visible()
+    assert page.locator("img.badge-photo").evaluate("img => img.complete && img.naturalWidth") > 0
     check_screen(page, "verdict")
 
     page.locator("#start-checklist").click()
@@ -190,7 +206,14 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     expect(page.locator('#today-list li[data-state="enviado"]')).to_have_count(2, timeout=30000)
     shot(page, "today-sent")
     page.locator("#sync-now").click()  # a second run sends nothing again
-    page.wait_for_timeout(500)
+    # Photo Blobs are freed once the server has acknowledged the records citing them.
+    for _ in range(30):
+        if page.evaluate("""async () => {
+            const db = await import('./js/data/db.js');
+            return (await db.getAll('photos')).every((p) => p.blob === null && p.uploaded);
+        }"""):
+            break
+        page.wait_for_timeout(500)
     local = page.evaluate("""async () => {
         const db = await import('./js/data/db.js');
         return { outbox: (await db.getAll('outbox')).map((e) => ({ id: e.id, kind: e.kind, state: e.state, photos: e.photos })),

@@ -85,3 +85,13 @@ test('photos: long edge 1600 px, never enlarged', () => {
   assert.deepEqual(targetSize(3000, 4000), { width: 1200, height: 1600 });
   assert.deepEqual(targetSize(800, 600), { width: 800, height: 600 });
 });
+
+test('format=columns decodes to the same rows (ids delta-encoded, nulls dropped)', async () => {
+  const { decodeColumns } = await import('../../pwa/js/fiscal/field-merge.js');
+  const columns = { id: [3, 1, 5], number: ['001/2026', '002/2026', '003/2026'], ponto_id: [7, null, 8] };
+  assert.deepEqual(decodeColumns(columns), [
+    { id: 3, number: '001/2026', ponto_id: 7 }, { id: 4, number: '002/2026' }, { id: 9, number: '003/2026', ponto_id: 8 }]);
+  const merged = mergeField(null, { cursor: 1, snapshot: true, permits: columns, photo_url: '/api/v1/field/photos/{id}' });
+  assert.deepEqual(merged.permits.map((p) => p.id), [3, 4, 9]);
+  assert.equal(merged.photo_url, '/api/v1/field/photos/{id}');
+});

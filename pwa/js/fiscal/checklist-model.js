@@ -35,6 +35,8 @@ export function registryFacts(rules, subject) {
   const status = rules.facts['permit.status'];
   if (declared('permit.status') && status.values?.includes(subject?.permit_status)) facts['permit.status'] = subject.permit_status;
   if (declared('permit.valid_until') && subject?.valid_until) facts['permit.valid_until'] = subject.valid_until;
+  if (declared('permit.issued_on') && subject?.issued_on) facts['permit.issued_on'] = subject.issued_on;
+  if (declared('permit.holder_is_company') && subject?.permit_id != null) facts['permit.holder_is_company'] = Boolean(subject.holder_company);
   return facts;
 }
 

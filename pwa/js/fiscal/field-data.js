@@ -5,7 +5,7 @@
 import { send } from '../data/api.js';
 import { get, put } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
-import { mergeField, indexField } from './field-merge.js';
+import { decodeColumns, mergeField, indexField } from './field-merge.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
@@ -70,7 +70,7 @@ async function syncRules(s, slug) {
 async function syncField(s) {
   const saved = await get('reference', 'field');
   const cursor = saved?.data?.cursor ?? 0;
-  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}`, s.token, saved);
+  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=columns`, s.token, saved);
   if (notModified) {
     await put('reference', { ...saved, fetched_at: new Date().toISOString() }, 'field');
     return 'unchanged';
@@ -79,14 +79,19 @@ async function syncField(s) {
   const data = mergeField(saved?.data, answer);
   await put('reference', { data, etag, fetched_at: new Date().toISOString() }, 'field');
   if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
-  fetchThumbnails(s, data).catch(() => {}); // background: the verdict shows them when present
+  // Background: the verdict shows them when present. A changed operator row may mean a new
+  // photo under the same URL: fetch those again.
+  const changed = new Set(answer.snapshot ? [] : decodeColumns(answer.operators || []).map((o) => o.id));
+  fetchThumbnails(s, data, changed).catch(() => {});
   return 'ok';
 }
 
-async function fetchThumbnails(s, data) {
+async function fetchThumbnails(s, data, changed) {
   for (const operator of data.operators || []) {
-    if (!operator.photo || (await get('reference', `photo:${operator.id}`))) continue;
-    const response = await send(operator.photo, { token: s.token, accept: 'image/*' });
+    if (!operator.photo || (!changed.has(operator.id) && (await get('reference', `photo:${operator.id}`)))) continue;
+    // photo: 1 + a URL template (format columns), or the URL itself (older servers).
+    const url = typeof operator.photo === 'string' ? operator.photo : (data.photo_url || '/api/v1/field/photos/{id}').replace('{id}', operator.id);
+    const response = await send(url, { token: s.token, accept: 'image/*' });
     await put('reference', await response.blob(), `photo:${operator.id}`);
   }
 }

@@ -3,16 +3,32 @@
 
 export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
 
+/** `format=columns`: {column: [values]}, null where a row has no value, ids delta-encoded. */
+export function decodeColumns(table) {
+  if (Array.isArray(table)) return table; // format=rows
+  const out = [];
+  let id = 0;
+  const ids = table?.id || [];
+  for (let i = 0; i < ids.length; i += 1) {
+    id += ids[i];
+    const row = { id };
+    for (const key of Object.keys(table)) if (key !== 'id' && table[key][i] !== null && table[key][i] !== undefined) row[key] = table[key][i];
+    out.push(row);
+  }
+  return out;
+}
+
 export function mergeField(stored, answer) {
   const base = answer.snapshot || !stored ? {} : stored;
   const out = {
     cursor: answer.cursor,
     generated_at: answer.generated_at,
     municipality: answer.municipality || base.municipality || null,
+    photo_url: answer.photo_url || base.photo_url || null,
   };
   for (const kind of KINDS) {
     const rows = new Map((base[kind] || []).map((r) => [r.id, r]));
-    for (const row of answer[kind] || []) rows.set(row.id, row);
+    for (const row of decodeColumns(answer[kind] || [])) rows.set(row.id, row);
     for (const id of (answer.removed || {})[kind] || []) rows.delete(id);
     out[kind] = [...rows.values()];
   }

@@ -29,7 +29,8 @@ function subjectOf(view) {
   if (!view) return null;
   return {
     permit_id: view.permit.id, permit_number: view.permit.number, permit_status: view.permit.status,
-    valid_until: view.permit.valid_until || null, operator_id: view.operator?.id ?? null,
+    valid_until: view.permit.valid_until || null, issued_on: view.permit.issued_on || null,
+    holder_company: view.permit.holder_company || null, operator_id: view.operator?.id ?? null,
     name: view.operator?.name || view.permit.holder_company || null, cpf_masked: view.operator?.cpf || null,
     plate: view.plate || null, ponto: view.ponto?.name || null, facts: registryFactsOf(view),
   };

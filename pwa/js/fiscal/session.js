@@ -115,6 +115,15 @@ export const isUnauthorized = (error) => error?.status === 401 || isRevocation(e
  * the session so the app asks for a new login before sending. Returns "revoked" or "expired".
  */
 export async function handleUnauthorized(error) {
+  if (!isRevocation(error)) {
+    // Only the sync endpoints say device_revoked; others answer a plain 401. Ask one of them.
+    const s = await session();
+    try {
+      if (s) await apiJson('/autos/numbers', { token: s.token });
+    } catch (probe) {
+      if (isRevocation(probe)) error = probe;
+    }
+  }
   if (isRevocation(error)) {
     await wipe();
     return 'revoked';

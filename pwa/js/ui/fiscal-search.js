@@ -30,7 +30,7 @@ export function searchForm(navigate) {
       el('button', {
         type: 'button', class: 'button button-big result-button',
         onclick: async () => { const draft = await startFromPermit(v); navigate(`/fiscal/verificacao?id=${draft.id}`); },
-      }, `${v.operator?.name || '—'} · alvará ${v.permit.number} · ${formatPlate(v.plate)}`)))
+      }, `${v.operator?.name || '—'} · alvará ${v.permit.number} · `, el('span', { class: 'plate nowrap' }, formatPlate(v.plate)))))
       : [el('li', { class: 'empty', id: 'search-empty' },
         index.size ? 'Nada encontrado no cadastro do aparelho. ' : 'Cadastro ainda não baixado neste aparelho. ',
         el('a', { href: `#/fiscal/sem-cracha?placa=${encodeURIComponent(isPlate(text) ? normalisePlate(text) : '')}` }, 'Fiscalizar sem identificação'))]));
