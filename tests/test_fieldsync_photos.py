@@ -73,16 +73,16 @@ def test_bad_uploads_name_the_reason(phone):
     assert truncated.status_code == 422 and truncated.json["error"]["fields"]["photo"] == ["O arquivo não é uma imagem válida."]
     assert put(phone, data, "image/gif").status_code == 415
     bomb = put(phone, huge_canvas_png(), "image/png")
-    assert bomb.status_code == 422
+    assert bomb.status_code == 413 and bomb.json["error"]["code"] == "image_too_large"
     assert phone.client.put("/api/v1/sync/photos/nothex", data=data,
                             headers={**phone.headers, "Content-Type": "image/jpeg"}).status_code == 422
 
 
 def test_pixel_limit_is_checked_before_decoding(app, phone):
-    app.config["SYNC_PHOTO_MAX_PIXELS"] = 1000
+    app.config["IMAGE_MAX_PIXELS"] = 1000  # the limit of every image upload (core.images)
     refused = put(phone, jpeg(size=(64, 48)))
-    assert refused.status_code == 422
-    assert "64×48" in refused.json["error"]["fields"]["photo"][0]
+    assert refused.status_code == 413
+    assert "64 × 48" in refused.json["error"]["fields"]["photo"][0]
 
 
 def test_over_the_size_limit_is_413(app, phone):

@@ -53,7 +53,8 @@ def test_revoking_a_phone_ends_the_fiscal_s_device_less_tokens_too(client, app, 
 
 
 def _new_code(client, operator_id):
-    page = client.post(f"/bo/usuarios/operador/{operator_id}/codigo", data={"csrf_token": csrf_token(client, "/bo/")})
+    page = client.post(f"/bo/usuarios/operador/{operator_id}/codigo", data={"csrf_token": csrf_token(client, "/bo/")},
+                       follow_redirects=True)  # the code is shown on the page the POST redirects to
     return re.search(r'class="access-code">([A-Z0-9-]+)<', page.get_data(as_text=True)).group(1)
 
 

@@ -72,6 +72,7 @@ FIELD_LABELS = {
     "driver_ids": "Condutores", "issued_on": "Emissão", "valid_from": "Início da validade",
     "valid_until": "Validade", "status": "Situação", "status_changed_at": "Situação alterada em",
     "suspended_until": "Suspensão até", "insurance_policy": "Apólice de seguro",
+    "taxpayer_number": "Inscrição municipal do contribuinte",
     "insurance_expiry": "Validade do seguro", "last_vistoria_date": "Última vistoria", "issqn_status": "ISSQN",
     "notes": "Observações", "name": "Nome", "cpf": "CPF", "cnh_number": "Nº da CNH",
     "cnh_category": "Categoria da CNH", "cnh_first_issue_date": "Primeira habilitação",

@@ -36,6 +36,14 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
+def api_error_response(err):
+    """The answer to an ApiError (also for blueprint handlers that only enrich some errors)."""
+    if err.code == "no_municipality" and not wants_json():
+        # The platform admin opened a page before choosing a municipality: send them to choose.
+        return redirect(url_for("backoffice.choose_municipality"))
+    return _render(err.status, err.code, err.message, err.fields)
+
+
 def envelope(status, code, message, fields=None):
     from .schemas import ErrorSchema  # the schema the OpenAPI document shows for every 4xx
     body = ErrorSchema().dump({"error": {"code": code, "message": message, "fields": fields or {}}})
@@ -66,12 +74,7 @@ def _render(status, code, message, fields=None):
 
 
 def init_app(app):
-    @app.errorhandler(ApiError)
-    def _api_error(err):
-        if err.code == "no_municipality" and not wants_json():
-            # The platform admin opened a page before choosing a municipality: send them to choose.
-            return redirect(url_for("backoffice.choose_municipality"))
-        return _render(err.status, err.code, err.message, err.fields)
+    app.register_error_handler(ApiError, api_error_response)
 
     @app.errorhandler(ValidationError)
     def _validation_error(err):

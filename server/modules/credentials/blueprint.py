@@ -21,7 +21,7 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
 from ...core.errors import ApiError
 from ...core.http import safe_redirect_target
-from ...core.openapi import NoContent, api_doc
+from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
 from ...extensions import limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
@@ -245,6 +245,7 @@ def _municipality_ref(muni):
 
 @bp.get("/api/v1/keys")
 @limiter.limit("120 per minute")
+@api_doc(summary="Chaves públicas: índice por município", responses={200: KeyIndexSchema, 304: NoContent, 429: ERROR})
 def public_key_index():
     """Every municipality served, by IBGE code (the payload's bytes 2-4), with its keys' address."""
     munis = Municipality.query.order_by(Municipality.ibge_code).all()
@@ -254,6 +255,8 @@ def public_key_index():
 
 @bp.get("/api/v1/keys/<ref>")
 @limiter.limit("120 per minute")
+@api_doc(summary="Chaves públicas do município (slug ou código IBGE)",
+         responses={200: PublicKeysSchema, 304: NoContent, 429: ERROR})
 def public_keys(ref):
     """A municipality's current and past issuer public keys, by slug or 7-digit IBGE code."""
     if ref.isascii() and ref.isdigit() and len(ref) <= 7:

@@ -3,7 +3,8 @@
 Checks, cheapest first: declared type, size (413), hash (422), then the image header: its format
 must be the declared one and its pixel count under the limit *before* anything is decoded (a
 small file can claim a huge canvas); only then is it decoded once to prove it is an image.
-A minimal local check: when core grows a shared image-limit helper, use it here.
+The pixel limit is the one every image upload has (core.images: IMAGE_MAX_PIXELS, 413
+image_too_large); the bytes are stored as sent, never re-encoded, since their hash is their name.
 """
 import hashlib
 import io
@@ -15,13 +16,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record as audit
 from ...core.errors import ApiError
+from ...core.images import check_dimensions
 from ...extensions import db
 from .models import EvidencePhoto
 from .storage import storage
 
 TYPES = {"image/jpeg": ("JPEG", "jpg"), "image/png": ("PNG", "png")}
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
-DEFAULT_MAX_PIXELS = 12_000_000  # a 4000×3000 camera frame; the app sends ~1600 px long edge
 
 
 def _refuse(message):
@@ -39,7 +40,6 @@ def storage_key(sha256, content_type):
 def inspect_image(data: bytes, content_type: str):
     """(width, height) of a decodable image of the declared type, or a 422 naming the reason."""
     expected = TYPES[content_type][0]
-    limit = int(current_app.config.get("SYNC_PHOTO_MAX_PIXELS", DEFAULT_MAX_PIXELS))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -47,8 +47,7 @@ def inspect_image(data: bytes, content_type: str):
                 if img.format != expected:
                     raise _refuse(f"O conteúdo não é {expected} como declarado.")
                 width, height = img.size
-                if width * height > limit:
-                    raise _refuse(f"Imagem grande demais ({width}×{height} pixels).")
+                check_dimensions(width, height, field="photo")
                 img.load()  # decode once: a truncated or corrupt file fails here
     except ApiError:
         raise

@@ -1,11 +1,16 @@
 """Rules API: the composed packs for the field app (ETag) and server-side evaluation."""
+import json
+
 from flask import Blueprint, jsonify, request
 
 from ...core.auth import api_auth, check_municipality_slug
+from ...core.errors import ApiError, api_error_response
 from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
 from ...rules import RulesError, evaluate
+from ...rules.errors import FactError, expected_of
 from .schemas import ComposedRulesSchema, EvaluateSchema, EvaluationSchema, RulesErrorSchema
+from ..registry.models import Municipality
 from .service import composed_for
 
 bp = Blueprint("rules_api", __name__, url_prefix="/api/v1/rules")
@@ -36,8 +41,32 @@ def evaluate_facts(body):
     try:
         return evaluate(composed_for(muni), body["date"], body["facts"], body["history"])
     except RulesError as exc:
-        payload = exc.to_json()
-        payload["error"].setdefault("fields", {})
-        if payload["error"].get("fact"):
-            payload["error"]["fields"] = {f"facts.{payload['error']['fact']}": [payload["error"]["message"]]}
-        return payload, 400
+        return _rules_error(exc)
+
+
+def _rules_error(exc):
+    payload = exc.to_json()
+    payload["error"].setdefault("fields", {})
+    if payload["error"].get("fact"):
+        payload["error"]["fields"] = {f"facts.{payload['error']['fact']}": [payload["error"]["message"]]}
+    return payload, 400
+
+
+@bp.errorhandler(ApiError)
+def _non_finite_fact(exc):
+    """NaN, Infinity and 1e400 never reach the view: the JSON door (core.http) refuses them. For a
+    fact, say what the engine says of any impossible number: the fact, its type and range."""
+    facts = [f[len("facts."):] for f in (exc.fields or {}) if f.startswith("facts.")]
+    if exc.code != "invalid_number" or len(facts) != 1:
+        return api_error_response(exc)
+    try:
+        slug = str(json.loads(request.get_data(as_text=True)).get("municipality"))
+    except (ValueError, AttributeError):
+        return api_error_response(exc)
+    # Before the view, so before api_auth: only the law's declaration of the fact is read (the
+    # packs are public), nothing of the municipality's registry.
+    muni = Municipality.query.filter_by(slug=slug).first()
+    decl = composed_for(muni).facts.get(facts[0]) if muni is not None else None
+    if decl is None:
+        return api_error_response(exc)
+    return RulesErrorSchema().dump(_rules_error(FactError(facts[0], "not_finite", expected_of(decl)))[0]), 400

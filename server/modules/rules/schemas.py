@@ -66,6 +66,8 @@ class RulesErrorDetailSchema(ErrorDetailSchema):
     fact = fields.String(metadata={"description": "The fact that was refused (fact_error)."})
     reason = fields.String()
     index = fields.Integer(metadata={"description": "Position in history (history_error)."})
+    expected = fields.Dict(metadata={"description": "What the fact accepts: type, unit, min, max, integer, "
+                                                    "values (fact_error on a declared fact)."})
 
 
 class RulesErrorSchema(Schema):
