@@ -35,6 +35,11 @@ def _refuse(field, message, status=422, code="validation_error"):
                     {field: [message]})
 
 
+def bomb_refusal(field: str = "photo") -> ApiError:
+    """The 413 for an image Pillow itself refuses to open as a decompression bomb."""
+    return _refuse(field, "Imagem grande demais para ser processada.", status=413, code="image_too_large")
+
+
 def check_dimensions(width: int, height: int, field: str = "photo"):
     """Raise 413 when width × height is over the limit (for callers that read sizes themselves)."""
     limit = max_pixels()
@@ -68,7 +73,6 @@ def open_upload(data: bytes, field: str = "photo", max_bytes: int = DEFAULT_MAX_
                 img = ImageOps.exif_transpose(img)
                 return img.convert("RGB")
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-        raise _refuse(field, "Imagem grande demais para ser processada.", status=413,
-                      code="image_too_large") from None
+        raise bomb_refusal(field) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
         raise _refuse(field, "O arquivo não é uma imagem válida.") from None

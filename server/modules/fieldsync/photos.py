@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record as audit
 from ...core.errors import ApiError
-from ...core.images import check_dimensions
+from ...core.images import bomb_refusal, check_dimensions
 from ...extensions import db
 from .models import EvidencePhoto
 from .storage import storage
@@ -51,8 +51,9 @@ def inspect_image(data: bytes, content_type: str):
                 img.load()  # decode once: a truncated or corrupt file fails here
     except ApiError:
         raise
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError,
-            Image.DecompressionBombWarning):
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise bomb_refusal("photo") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         raise _refuse("O arquivo não é uma imagem válida.") from None
     return width, height
 
