@@ -158,7 +158,7 @@ def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who)
     names = _field_names(caller, rules, ids)
     csrf = {"csrf_token": caller.token} if caller.token else {}
     for rule in rules:
-        methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
+        methods = sorted(rule.methods - {"HEAD", "OPTIONS"}) or ["HEAD"]  # a HEAD-only route (is the photo there?)
         for path in _garbage_paths(rule):
             for method in methods:
                 caller.send(method, path, "(garbage path)")
