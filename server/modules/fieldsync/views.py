@@ -100,7 +100,7 @@ def reserve_numbers(body):
 @bp.post("/api/v1/autos/numbers/void")
 @api_auth("fiscal")
 @api_doc(summary="Inutilizar um número não usado", tags=["sync"], body=VoidNumberSchema,
-         responses={200: VoidResponseSchema, 409: ERROR})
+         responses={200: VoidResponseSchema, 404: ERROR, 409: ERROR})
 def void_number(body):
     device = current_device()
     row = ops.void_number(device, body["number"].strip(), body["reason"].strip())
@@ -191,7 +191,7 @@ def field_data(query):
 @bp.get("/api/v1/field/photos/<int:operator_id>")
 @api_auth("fiscal", "backoffice", "admin")
 @api_doc(summary="Miniatura da foto do operador (JPEG ≤ 8 KB)", tags=["sync"], path=OperatorPhotoPathSchema,
-         responses={200: Binary("image/jpeg"), 304: NoContent})
+         responses={200: Binary("image/jpeg"), 304: NoContent, 409: ERROR})
 def operator_thumbnail(operator_id):
     operator = get_scoped_or_404(Operator, operator_id)
     if not operator.photo_path:
