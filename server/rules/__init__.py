@@ -1,7 +1,8 @@
 """Pure-Python rules engine (no Flask). See shared_rules/SPEC.md and shared_rules/README.md."""
 from .compose import (ComposedRules, SPEC_VERSION, compile_composed, compose,  # noqa: F401
                       load_municipality)
-from .engine import auto_fields, checklist, evaluate  # noqa: F401
+from .checklist import auto_fields, checklist  # noqa: F401
+from .engine import evaluate  # noqa: F401
 from .errors import (EvalError, FactError, HistoryError, PackError, RulesError,  # noqa: F401
                      UnknownMunicipality)
 from .validate import validate_all  # noqa: F401

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from . import dates
 from .compose import compose, deep_merge, load_municipality
-from .engine import _fact_values, _parse_date_arg, add_options
+from .inputs import _fact_values, _parse_date_arg, add_options
 from .errors import CompileError, PackError, RulesError
 from .expr import DATE_VAR, UNKNOWN, compile_expr
 
@@ -65,7 +65,8 @@ def _expr_value(value, type_):
 
 def run_case(root, case):
     """-> the actual JSON result of one case (an evaluation, an expression value, or an error)."""
-    from .engine import checklist, evaluate
+    from .checklist import checklist
+    from .engine import evaluate
     try:
         if "expr" in case:
             decls = case.get("fact_decls") or {}

@@ -1,7 +1,9 @@
 // Runs conformance vector cases (SPEC §10); twin of server/rules/vectors.py. File access is
 // injected: io = {readJson(relPath), listDir(relDir)} relative to the repository root.
 import { compose, deepMerge, loadMunicipality } from "./compose.js";
-import { addOptions, checklist, evaluate, factValues, parseDateArg } from "./engine.js";
+import { checklist } from "./checklist.js";
+import { evaluate } from "./engine.js";
+import { addOptions, factValues, parseDateArg } from "./inputs.js";
 import { compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
 import { CompileError, PackError, RulesError } from "./errors.js";
 import * as dates from "./dates.js";

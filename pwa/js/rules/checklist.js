@@ -1,0 +1,74 @@
+// checklist() and autoFields() (SPEC §7, §8): what the fiscal is asked and what an auto must
+// hold, on a date. Twin of server/rules/checklist.py.
+import { DATE_VAR, UNKNOWN } from "./expr.js";
+import { addOptions, factValues, hasOwn, inEffect, orNull, parseDateArg } from "./inputs.js";
+
+/** The fields an auto de infração must contain on `date`, every composed law in order. */
+export function autoFields(rules, date) {
+  const d = parseDateArg(date);
+  return rules.auto_fields.filter((f) => inEffect(f, d)).map((f) => ({
+    id: f.id, pack: rules.packs[f._pack].id, citation: orNull(f.citation), label_pt: f.label_pt,
+    required: f.required ?? true,
+  }));
+}
+
+const INPUTS = { number: "number", enum: "choice", date: "date", string: "text", photo: "photo" };
+
+export function checklist(rules, date, factsSoFar = null) {
+  const d = parseDateArg(date);
+  const [ctx, na] = factValues(rules, factsSoFar || {});
+  ctx[DATE_VAR] = d;
+  addOptions(ctx, rules.config);
+  const items = new Map();
+  for (const req of rules.requirements) {
+    if (req._mode === "ignored" || !inEffect(req, d)) continue;
+    const holdsRefs = req._holds.refs;
+    for (const name of refsOf(req)) {
+      const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
+      if (decl === undefined || decl.source !== "checklist") continue;
+      if (!items.has(name)) items.set(name, { decl, reqs: [], applies: [], gate: false });
+      const item = items.get(name);
+      item.reqs.push(req);
+      if (holdsRefs.includes(name)) item.applies.push(req._applies);
+      else item.gate = true;
+    }
+  }
+  const out = [];
+  for (const [name, item] of items) {
+    const decl = item.decl;
+    const ck = decl.checklist || {};
+    let applicable;
+    if (decl._ask !== null) applicable = decl._ask.fn(ctx);
+    else if (item.gate) applicable = true;
+    else {
+      applicable = false;
+      for (const c of item.applies) {
+        const v = c.fn(ctx);
+        if (v === true) { applicable = true; break; }
+        if (v === UNKNOWN) applicable = UNKNOWN;
+      }
+    }
+    const t = decl.type;
+    out.push({
+      fact: name,
+      input: t === "bool" ? (decl.na_allowed ? "yes_no_na" : "yes_no") : INPUTS[t],
+      label_pt: ck.prompt_pt || decl.label_pt,
+      unit: orNull(decl.unit), values: orNull(decl.values),
+      value_labels_pt: orNull(decl.labels_pt), help_pt: orNull(ck.help_pt), photo: ck.photo || "none",
+      requirements: item.reqs.map((r) => r.id),
+      citations: item.reqs.map((r) => orNull(r.citation)),
+      applicable: applicable === UNKNOWN ? null : applicable,
+      answered: hasOwn(ctx, name) || na.has(name),
+      _order: ck.order === undefined ? null : ck.order,
+    });
+  }
+  const keyed = out.map((it, i) => [it._order === null ? 1 : 0, it._order === null ? 0 : it._order, i, it]);
+  keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  return keyed.map(([, , , it]) => { delete it._order; return it; });
+}
+
+function refsOf(req) {
+  const names = [];
+  for (const c of [req._applies, req._holds]) for (const n of c.refs) if (!names.includes(n)) names.push(n);
+  return names;
+}

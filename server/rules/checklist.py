@@ -1,0 +1,83 @@
+"""checklist() and auto_fields() (SPEC §7, §8): what the fiscal is asked and what an auto must
+hold, on a date. The JS twin is pwa/js/rules/checklist.js."""
+from .expr import DATE_VAR, UNKNOWN
+from .inputs import _fact_values, _in_effect, _parse_date_arg, add_options
+
+def auto_fields(rules, date):
+    """The fields an auto de infração must contain on `date`, every composed law in order."""
+    d = _parse_date_arg(date)
+    return [{"id": f["id"], "pack": rules.packs[f["_pack"]]["id"], "citation": f.get("citation"),
+             "label_pt": f["label_pt"], "required": f.get("required", True)}
+            for f in rules.auto_fields if _in_effect(f, d)]
+
+
+_INPUTS = {"number": "number", "enum": "choice", "date": "date", "string": "text", "photo": "photo"}
+
+
+def checklist(rules, date, facts_so_far=None):
+    d = _parse_date_arg(date)
+    ctx, na, _ = _fact_values(rules, facts_so_far or {})
+    ctx[DATE_VAR] = d
+    add_options(ctx, rules.config)
+    items = {}
+    for req in rules.requirements:
+        if req["_mode"] == "ignored" or not _in_effect(req, d):
+            continue
+        holds_refs = req["_holds"].refs
+        for name in _refs(req):
+            decl = rules.facts.get(name)
+            if decl is None or decl.get("source") != "checklist":
+                continue
+            item = items.get(name)
+            if item is None:
+                item = items[name] = {"decl": decl, "reqs": [], "applies": [], "gate": False}
+            item["reqs"].append(req)
+            if name in holds_refs:
+                item["applies"].append(req["_applies"])
+            else:
+                item["gate"] = True         # asked to decide applicability: always shown
+    out = []
+    for name, item in items.items():
+        decl = item["decl"]
+        ck = decl.get("checklist") or {}
+        if decl["_ask"] is not None:
+            applicable = decl["_ask"].fn(ctx)
+        elif item["gate"]:
+            applicable = True
+        else:
+            applicable = False
+            for c in item["applies"]:
+                v = c.fn(ctx)
+                if v is True:
+                    applicable = True
+                    break
+                if v is UNKNOWN:
+                    applicable = UNKNOWN
+        t = decl["type"]
+        out.append({
+            "fact": name,
+            "input": ("yes_no_na" if decl.get("na_allowed") else "yes_no") if t == "bool" else _INPUTS[t],
+            "label_pt": ck.get("prompt_pt") or decl["label_pt"],
+            "unit": decl.get("unit"), "values": decl.get("values"),
+            "value_labels_pt": decl.get("labels_pt"), "help_pt": ck.get("help_pt"),
+            "photo": ck.get("photo", "none"),
+            "requirements": [r["id"] for r in item["reqs"]],
+            "citations": [r.get("citation") for r in item["reqs"]],
+            "applicable": None if applicable is UNKNOWN else applicable,
+            "answered": name in ctx or name in na,
+            "_order": ck.get("order"),
+        })
+    # Stable sort: items with an order first by order, then the rest in composition order.
+    out.sort(key=lambda it: (it["_order"] is None, it["_order"] if it["_order"] is not None else 0))
+    for it in out:
+        del it["_order"]
+    return out
+
+
+def _refs(req):
+    names = []
+    for c in (req["_applies"], req["_holds"]):
+        for n in c.refs:
+            if n not in names:
+                names.append(n)
+    return names
