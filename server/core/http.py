@@ -5,7 +5,6 @@ Each turns a client's mistake into a clear 4xx naming the field, never a 500:
   limit at ~1,000 levels), lone UTF-16 surrogates ("\\ud800", which no database or hash can
   encode) and NaN/Infinity (not JSON, though Python reads them) are refused before any view
   sees the data;
-- int_arg(): a query-string integer within bounds (a 64-bit overflow reaches no database);
 - safe_redirect_target(): the one check for every `next` parameter and referrer we follow.
 """
 import json
@@ -85,18 +84,6 @@ def bounded_int(raw, minimum=0, maximum=MAX_INT):
     if not re.fullmatch(r"[+-]?\d{1,12}", text) or not minimum <= int(text) <= maximum:
         return None
     return int(text)
-
-
-def int_arg(name, default=0, minimum=0, maximum=MAX_INT):
-    """An integer query-string argument within [minimum, maximum], else 422 naming it."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    value = bounded_int(raw, minimum, maximum)
-    if value is None:
-        message = f"Informe um número inteiro entre {minimum} e {maximum}."
-        raise ApiError(422, "validation_error", "Dados inválidos.", {name: [message]})
-    return value
 
 
 # Browsers drop tab, CR and LF anywhere in a URL and read "\" as "/": "/\t/evil" becomes
