@@ -13,3 +13,4 @@ def register_cli(app):
     from .modules.operator_portal.cli import operator_cli
     app.cli.add_command(operator_cli)
     from .modules.fieldsync.cli import fieldsync_cli; app.cli.add_command(fieldsync_cli)  # noqa: E702
+    from .modules.jobs.cli import jobs_cli; app.cli.add_command(jobs_cli)  # noqa: E702

@@ -1,4 +1,5 @@
-"""`flask demo load`: demo data for a fresh database; `flask registry expire`: daily expiry job."""
+"""`flask demo load`: demo data for a fresh database; `flask registry expire`: the expiry task alone
+(the daily command, `flask jobs run-daily`, runs it with the others)."""
 import click
 from flask.cli import with_appcontext
 
