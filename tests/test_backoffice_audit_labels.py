@@ -10,11 +10,13 @@ import ast
 from pathlib import Path
 
 from server.core.audit_labels import ACTION_LABELS, ENTITY_LABELS
+from server.modules.autos.operations import TRANSITIONS as AUTO_TRANSITIONS
 from server.modules.registry.operations import TRANSITIONS
 
 SERVER = Path(__file__).resolve().parents[1] / "server"
 # Calls whose action is a variable, and where its values come from.
-DYNAMIC = {("modules/registry/operations.py", "change_permit_status"): set(TRANSITIONS)}
+DYNAMIC = {("modules/registry/operations.py", "change_permit_status"): set(TRANSITIONS),
+           ("modules/autos/operations.py", "decide"): set(AUTO_TRANSITIONS)}
 
 
 def _literals(node):
@@ -26,9 +28,18 @@ def _literals(node):
     return None
 
 
-def _is_record(call):
+def _record_names(tree):
+    """The names a file calls core.audit.record by ("record", or an alias such as "audit")."""
+    names = {"record"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("audit"):
+            names |= {alias.asname for alias in node.names if alias.name == "record" and alias.asname}
+    return names
+
+
+def _is_record(call, names=frozenset({"record"})):
     func = call.func
-    return (isinstance(func, ast.Name) and func.id == "record") or \
+    return (isinstance(func, ast.Name) and func.id in names) or \
         (isinstance(func, ast.Attribute) and func.attr == "record" and
          isinstance(func.value, ast.Name) and func.value.id == "audit")
 
@@ -39,8 +50,9 @@ def recorded_codes():
     for path in sorted(SERVER.rglob("*.py")):
         rel = path.relative_to(SERVER).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _record_names(tree)
         for func in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]:
-            for call in [n for n in ast.walk(func) if isinstance(n, ast.Call) and _is_record(n)]:
+            for call in [n for n in ast.walk(func) if isinstance(n, ast.Call) and _is_record(n, names)]:
                 args = {kw.arg: kw.value for kw in call.keywords}
                 action = call.args[0] if call.args else args.get("action")
                 entity = call.args[1] if len(call.args) > 1 else args.get("entity")

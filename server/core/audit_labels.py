@@ -39,6 +39,16 @@ ACTION_LABELS = {
     "token_revoked": "Acesso ao aplicativo encerrado",
     # Rules (rules.settings)
     "configure_rules": "Configuração das regras alterada",
+    # Field sync (fieldsync.operations)
+    "register_key": "Chave de assinatura do celular registrada",
+    "reserve_numbers": "Números de auto reservados para o celular",
+    "void_number": "Número de auto inutilizado",
+    "sync_accept": "Registros de campo recebidos",
+    "sync_conflict": "Registro de campo divergente recebido (conflito)",
+    "upload_photo": "Foto de evidência recebida",
+    # Autos de infração (autos.operations)
+    "auto_homologate": "Auto homologado",
+    "auto_void": "Auto declarado insubsistente",
 }
 
 ENTITY_LABELS = {
@@ -53,6 +63,11 @@ ENTITY_LABELS = {
     "credential": "Crachá",
     "issuer_key": "Chave de assinatura",
     "municipality": "Município",
+    "field_record": "Registro de campo",
+    "auto_number_block": "Bloco de números de auto",
+    "auto_number": "Número de auto",
+    "evidence_photo": "Foto de evidência",
+    "auto_case": "Auto de infração",
 }
 
 

@@ -22,6 +22,7 @@ from ...extensions import db
 from ..accounts.models import Device
 from ..registry.models import Municipality, Operator, Permit
 from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
+from ..autos.operations import open_cases
 from .changes import _insert
 from .models import (AutoNumber, AutoNumberBlock, AutoNumberSeries, EvidencePhoto, FieldRecord,
                      FieldRecordConflict, RecordPhoto)
@@ -375,6 +376,7 @@ def _process(device, user, records):
         results[index] = {"id": rid, "status": status, "errors": {}, "flags": list(flags or []),
                           "missing_photos": [], "received_at": _iso(stored_at), "_keep": status != "conflict"}
     if accepted:
+        open_cases(device.municipality_id, [a for a in accepted if a["kind"] == "auto"])
         # One audit row per push (the records themselves are an append-only log of who sent
         # what and when): per-record rows doubled the ingest cost.
         audit("sync_accept", "field_record", accepted[0]["id"] if len(accepted) == 1 else None, None,

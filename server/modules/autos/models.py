@@ -1,0 +1,31 @@
+"""One AutoCase per auto de infração the server received. The signed record itself
+(fieldsync.FieldRecord) never changes; what the municipality decides about it lives here."""
+from datetime import datetime, timezone
+
+from ...extensions import db
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+# recebido: synced, waiting for review; homologado: confirmed by a reviewer (only then can it be
+# notified); insubsistente: cancelled with a justification (never deleted).
+CASE_STATES = ("recebido", "homologado", "insubsistente")
+
+
+class AutoCase(db.Model):
+    __tablename__ = "auto_case"
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    # The auto as the device signed it (kind "auto"); one case per received auto.
+    record_id = db.Column(db.String(36), db.ForeignKey("field_record.id"), nullable=False, unique=True)
+    number = db.Column(db.String(40), index=True)  # copied from the record for lists and search
+    state = db.Column(db.String(16), nullable=False, default="recebido", index=True)
+    decided_at = db.Column(db.DateTime(timezone=True))  # last review decision
+    decided_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
+    decision_reason = db.Column(db.Text)  # the reviewer's justification (required)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
+
+    record = db.relationship("FieldRecord", foreign_keys=[record_id])
+    decided_by = db.relationship("User", foreign_keys=[decided_by_id])
