@@ -23,6 +23,13 @@ def local_today() -> date:
     return local_now().date()
 
 
+def to_local(moment: datetime) -> datetime:
+    """A stored instant in the municipality's time zone (SQLite's naive timestamps are UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_tz.utc)
+    return moment.astimezone(timezone())
+
+
 def isoformat_utc(moment: datetime) -> str:
     """An instant for the API, always with its offset ("2026-01-01T12:00:00+00:00"). SQLite hands
     stored timestamps back naive: they are UTC, and a phone must not read them as local time."""

@@ -3,11 +3,11 @@
 The registry, permit and settings screens live in their own modules and attach to `bp` when
 imported at the bottom of this file.
 """
-from datetime import timedelta, timezone
+from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 
-from ...core.clock import local_today, timezone as local_timezone
+from ...core.clock import local_today, to_local
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...core.http import bounded_int
 from ...extensions import db
@@ -41,9 +41,7 @@ def _localtime(value, fmt="%d/%m/%Y %H:%M"):
     """A stored UTC timestamp in the municipality's time zone (config TIMEZONE)."""
     if value is None:
         return "—"
-    if value.tzinfo is None:  # SQLite gives naive datetimes; they are UTC
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(local_timezone()).strftime(fmt)
+    return to_local(value).strftime(fmt)
 
 
 @bp.get("/")
