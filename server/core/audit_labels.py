@@ -49,6 +49,11 @@ ACTION_LABELS = {
     # Autos de infração (autos.operations)
     "auto_homologate": "Auto homologado",
     "auto_void": "Auto declarado insubsistente",
+    # Review (review.operations)
+    "auto_correct": "Auto corrigido (nova versão)",
+    "cancel_request_accept": "Pedido de cancelamento aceito",
+    "cancel_request_refuse": "Pedido de cancelamento recusado",
+    "conflict_resolve": "Conflito de registro resolvido",
 }
 
 ENTITY_LABELS = {
@@ -68,6 +73,7 @@ ENTITY_LABELS = {
     "auto_number": "Número de auto",
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
+    "field_record_conflict": "Conflito de registro de campo",
 }
 
 

@@ -1,0 +1,214 @@
+"""What the record page shows, assembled from the signed record and the composed rules."""
+import json
+from datetime import datetime
+
+from ...core.audit import AuditLog
+from ...extensions import db
+from ..accounts.models import Device, User
+from ..autos.models import AutoCase
+from ..fieldsync.checks import aware, signature_flags
+from ..fieldsync.models import EvidencePhoto, FieldRecord, FieldRecordConflict
+from ..fieldsync.operations import referenced_photos
+from ..registry.models import Operator
+from ..rules.citations import format_citation, penalty_label
+from ..rules.service import composed_for
+from .flags import explained
+from .models import CancelRequestDecision
+
+AREAS = {"vehicle": "Veículo", "equipment": "Equipamentos", "driver": "Condutor", "passenger": "Passageiro",
+         "operator": "Operador", "permit": "Permissão", "insurance": "Seguro", "document": "Documentos"}
+SOURCES = {"registry": "cadastro", "fiscal": "fiscal", "checklist": "fiscal"}
+VERDICTS = {"valido": "Válido", "invalido": "Inválido", "desconhecido": "Desconhecido"}
+
+
+def parse_body(text):
+    try:
+        body = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def pretty(text):
+    body = parse_body(text)
+    return json.dumps(body, ensure_ascii=False, indent=2, sort_keys=False) if body else text
+
+
+def answer_text(value, decl):
+    if value == "nao_verificado":
+        return "não verificado"
+    if value is True:
+        return "Sim"
+    if value is False:
+        return "Não"
+    if value == "na":
+        return "Não se aplica"
+    unit = (decl or {}).get("unit")
+    return f"{value} {unit}" if unit and isinstance(value, (int, float)) else str(value)
+
+
+def checklist_groups(rules, body):
+    """[(area label, [{fact, question, answer, source, citations}])] in the order of the packs."""
+    answers = body.get("answers") if isinstance(body.get("answers"), dict) else {}
+    sources = body.get("answer_sources") if isinstance(body.get("answer_sources"), dict) else {}
+    item_photos = body.get("item_photos") if isinstance(body.get("item_photos"), dict) else {}
+    cites = {}
+    for req in rules.requirements:
+        for compiled in (req.get("_applies"), req.get("_holds")):
+            for name in getattr(compiled, "refs", ()) or ():
+                label = format_citation(rules, req.get("citation"))
+                if label and label not in cites.setdefault(name, []):
+                    cites[name].append(label)
+    groups = {}
+    order = list(rules.facts) + [n for n in answers if n not in rules.facts]
+    for name in order:
+        if name not in answers:
+            continue
+        decl = rules.facts.get(name) or {}
+        area = AREAS.get(name.split(".")[0], name.split(".")[0].capitalize())
+        question = (decl.get("checklist") or {}).get("prompt_pt") or decl.get("label_pt") or name
+        source = sources.get(name) or decl.get("source") or "fiscal"
+        groups.setdefault(area, []).append({
+            "fact": name, "question": question, "answer": answer_text(answers[name], decl),
+            "source": SOURCES.get(source, str(source)), "citations": cites.get(name, []),
+            "photos": [h for h in item_photos.get(name) or [] if isinstance(h, str)],
+            "unknown": name not in rules.facts})
+    return list(groups.items())
+
+
+def photos(record, body):
+    """[(sha256, present)] of every photo the record references."""
+    hashes = referenced_photos({"photos": _list(body.get("photos")),
+                                "item_photos": body.get("item_photos") if isinstance(body.get("item_photos"), dict) else {},
+                                "signatures": body.get("signatures") if isinstance(body.get("signatures"), dict) else {}})
+    present = {p for (p,) in db.session.query(EvidencePhoto.sha256).filter(
+        EvidencePhoto.municipality_id == record.municipality_id, EvidencePhoto.sha256.in_(hashes))} if hashes else set()
+    return [(h, h in present) for h in hashes]
+
+
+def _list(value):
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def gps_of(body):
+    gps = body.get("gps") if isinstance(body.get("gps"), dict) else None
+    if not gps or not isinstance(gps.get("lat"), (int, float)) or not isinstance(gps.get("lon"), (int, float)):
+        return None
+    lat, lon = float(gps["lat"]), float(gps["lon"])
+    return {"lat": lat, "lon": lon, "accuracy": gps.get("accuracy_m"),
+            "osm": f"https://www.openstreetmap.org/?mlat={lat:.6f}&mlon={lon:.6f}#map=18/{lat:.6f}/{lon:.6f}"}
+
+
+def clocks(record):
+    device, gps, server = aware(record.device_at), aware(record.gps_at), aware(record.received_at)
+
+    def gap(a, b):
+        if a is None or b is None:
+            return None
+        seconds = int((a - b).total_seconds())
+        return f"{'+' if seconds >= 0 else '−'}{_duration(abs(seconds))}"
+    return [("Relógio do celular", device, None), ("Hora do GPS", gps, gap(device, gps)),
+            ("Recebido pelo servidor", server, gap(device, server))]
+
+
+def _duration(seconds):
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    if seconds < 172800:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86400} dias"
+
+
+def data_age(body):
+    seconds = body.get("data_age_s")
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds < 0:
+        return None
+    return _duration(seconds)
+
+
+def credential_of(body):
+    cred = body.get("credential") if isinstance(body.get("credential"), dict) else None
+    if not cred:
+        return None
+    verdict = str(cred.get("verdict") or "")
+    return {"verdict": VERDICTS.get(verdict.lower(), verdict or "—"), "reason": cred.get("reason"),
+            "payload": cred.get("payload_text"), "code": verdict.lower()}
+
+
+def neighbours(record):
+    rows = (FieldRecord.query.filter(FieldRecord.device_id == record.device_id,
+                                     FieldRecord.seq.in_((record.seq - 1, record.seq + 1)))
+            .order_by(FieldRecord.seq).all())
+    before = [r for r in rows if r.seq == record.seq - 1]
+    after = [r for r in rows if r.seq == record.seq + 1]
+    return {"before": before, "after": after,
+            "links": bool(before) and any(r.body_hash == record.prev_hash for r in before)}
+
+
+def infraction_rows(rules, data, signed):
+    """The auto's infractions as now held (corrected), with citation and amount as signed."""
+    out = []
+    signed_by_id = {i.get("id"): i for i in signed.get("infractions") or [] if isinstance(i, dict)}
+    for inf in data.get("infractions") or []:
+        if not isinstance(inf, dict):
+            continue
+        original = signed_by_id.get(inf.get("id"), {})
+        citation = inf.get("citation") if isinstance(inf.get("citation"), dict) else None
+        amount = inf.get("amount") if isinstance(inf.get("amount"), dict) else None
+        known = rules.by_id.get(inf.get("id")) if isinstance(inf.get("id"), str) else None
+        out.append({"id": inf.get("id"), "label": inf.get("label_pt") or (known or {}).get("label_pt") or inf.get("id"),
+                    "citation": format_citation(rules, citation) if citation else "",
+                    "amount": amount, "amount_brl": inf.get("amount_brl"),
+                    "decision": inf.get("decision"), "removal_reason": inf.get("removal_reason"),
+                    "corrected": original.get("decision") != inf.get("decision"),
+                    "penalty": penalty_label((known or {}).get("penalty", {}).get("kind", "")) if known else ""})
+    return out
+
+
+def cancel_requests(case):
+    requests = (FieldRecord.query.filter_by(municipality_id=case.municipality_id, kind="cancel_request",
+                                            target_id=case.record_id).order_by(FieldRecord.received_at).all())
+    decisions = {d.request_id: d for d in CancelRequestDecision.query.filter(
+        CancelRequestDecision.request_id.in_([r.id for r in requests]))} if requests else {}
+    return [{"record": r, "body": parse_body(r.body), "decision": decisions.get(r.id),
+             "user": db.session.get(User, r.user_id)} for r in requests]
+
+
+def case_history(case, record_ids):
+    """Audit entries of the case, its requests and its conflicts, oldest first."""
+    return (AuditLog.query.filter(AuditLog.municipality_id == case.municipality_id,
+                                  ((AuditLog.entity == "auto_case") & (AuditLog.entity_id == str(case.id)))
+                                  | ((AuditLog.entity == "field_record") & AuditLog.entity_id.in_(record_ids)))
+            .order_by(AuditLog.at, AuditLog.id).all())
+
+
+def conflicts_of(record):
+    return FieldRecordConflict.query.filter_by(record_id=record.id).order_by(FieldRecordConflict.id).all()
+
+
+def signature_ok(device, body_text, signature):
+    return not signature_flags(device.public_key if device else None, body_text, signature)
+
+
+def context(municipality, record):
+    body = parse_body(record.body)
+    rules = composed_for(municipality)
+    device = db.session.get(Device, record.device_id)
+    hashes = photos(record, body)
+    codes = list(record.flags or [])
+    if any(not present for _h, present in hashes):
+        codes.append("photo_missing")
+    operator = db.session.get(Operator, record.operator_id) if record.operator_id else None
+    ctx = {"record": record, "body": body, "pretty": pretty(record.body), "rules": rules, "device": device,
+           "fiscal": db.session.get(User, record.user_id), "photos": hashes, "gps": gps_of(body),
+           "clocks": clocks(record), "flags": explained(codes), "groups": checklist_groups(rules, body),
+           "credential": credential_of(body), "data_age": data_age(body), "neighbours": neighbours(record),
+           "conflicts": conflicts_of(record), "operator": operator,
+           "signature_ok": signature_ok(device, record.body, record.signature), "now": datetime.now()}
+    if record.kind == "inspection":
+        ctx["autos"] = (db.session.query(FieldRecord, AutoCase).outerjoin(AutoCase, AutoCase.record_id == FieldRecord.id)
+                        .filter(FieldRecord.inspection_id == record.id, FieldRecord.kind == "auto",
+                                FieldRecord.municipality_id == record.municipality_id).all())
+    return ctx

@@ -1,0 +1,54 @@
+"""What the review adds to a received auto: corrections as versions, and decisions on the
+cancellation requests fiscais send from the field. The signed record (fieldsync.FieldRecord)
+never changes; everything here points at it."""
+from datetime import datetime, timezone
+
+from ...extensions import db
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+class AutoCaseVersion(db.Model):
+    """One correction of an auto's data (version n = 1, 2, …; the signed body is version 0).
+    `data` holds every correctable field as corrected (versions.CORRECTABLE), so a version reads
+    alone and diffs against the previous one without replaying the chain."""
+    __tablename__ = "auto_case_version"
+    __table_args__ = (db.UniqueConstraint("case_id", "n"),)
+    id = db.Column(db.Integer, primary_key=True)
+    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
+    n = db.Column(db.Integer, nullable=False)
+    data = db.Column(db.JSON, nullable=False)
+    reason = db.Column(db.Text, nullable=False)
+    # "correction" (typed by a clerk) or "conflict" (a divergent body adopted on review)
+    source = db.Column(db.String(16), nullable=False, default="correction")
+    conflict_id = db.Column(db.Integer, db.ForeignKey("field_record_conflict.id"), nullable=True)
+    author_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    author = db.relationship("User", foreign_keys=[author_id])
+
+
+class CancelRequestDecision(db.Model):
+    """The reviewer's answer to a cancellation request sent from the field (one per request):
+    accepted (the auto becomes insubsistente quoting the request) or refused with a reason."""
+    __tablename__ = "cancel_request_decision"
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    request_id = db.Column(db.String(36), db.ForeignKey("field_record.id"), nullable=False, unique=True)
+    decision = db.Column(db.String(10), nullable=False)  # accepted | refused
+    reason = db.Column(db.Text, nullable=False)
+    decided_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
+    decided_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    decided_by = db.relationship("User", foreign_keys=[decided_by_id])
+
+
+# The review queue lists a municipality's records newest first and filters by period (received
+# or device time): composite indexes on field_record serve both (bench/review_queue.py). Declared
+# here, with the feature that needs them; the table belongs to fieldsync.
+from ..fieldsync.models import FieldRecord  # noqa: E402
+
+db.Index("ix_field_record_queue", FieldRecord.municipality_id, FieldRecord.received_at, FieldRecord.id)
+db.Index("ix_field_record_device_time", FieldRecord.municipality_id, FieldRecord.device_at)

@@ -1,0 +1,38 @@
+"""Evidence photos for the back office: read through the storage interface (fieldsync.storage),
+only when the municipality holds the photo; thumbnails made once and kept in the same storage."""
+import io
+
+from PIL import Image
+
+from ..fieldsync.models import EvidencePhoto
+from ..fieldsync.photos import storage_key
+from ..fieldsync.storage import storage
+
+THUMB_EDGE = 320  # long edge: four to a row on a desk screen, two on a phone
+
+
+def find(municipality_id, sha256):
+    return EvidencePhoto.query.filter_by(municipality_id=municipality_id, sha256=sha256).first()
+
+
+def original(photo):
+    store = storage()
+    key = storage_key(photo.sha256, photo.content_type)
+    return store.read(key) if store.exists(key) else None
+
+
+def thumbnail(photo):
+    store = storage()
+    key = f"review-thumbs/{photo.sha256[:2]}/{photo.sha256}.jpg"
+    if store.exists(key):
+        return store.read(key)
+    data = original(photo)
+    if data is None:
+        return None
+    with Image.open(io.BytesIO(data)) as img:
+        img = img.convert("RGB")
+        img.thumbnail((THUMB_EDGE, THUMB_EDGE), Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        img.save(out, "JPEG", quality=75, optimize=True)
+    store.write(key, out.getvalue())
+    return out.getvalue()

@@ -1,0 +1,249 @@
+"""Back-office review screens (pt-BR). Thin handlers: parse → scope → operation → render.
+Staff only (backoffice, admin of the chosen municipality); another municipality's record is 404."""
+import re
+
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+
+from ...core.csv_export import csv_response
+from ...core.errors import ApiError
+from ...extensions import db
+from ..autos.models import AutoCase
+from ..backoffice.access import municipality, staff_view
+from ..backoffice.pagination import Page
+from ..fieldsync.models import FieldRecord, FieldRecordConflict
+from ..fieldsync.checks import signature_flags
+from ..accounts.models import Device
+from . import details, operations, photos, queue, reevaluation, versions
+from .flags import FILTERABLE, explained, label as flag_label
+
+bp = Blueprint("review", __name__, url_prefix="/bo/revisao")
+
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+CSV_LIMIT = 50_000
+KIND_LABELS = {"inspection": "Inspeção", "auto": "Auto de infração", "cancel_request": "Pedido de cancelamento"}
+STATE_LABELS = {"recebido": "Recebido", "homologado": "Homologado", "insubsistente": "Insubsistente"}
+
+
+@bp.app_context_processor
+def _labels():
+    return {"review_kind_label": KIND_LABELS, "review_state_label": STATE_LABELS}
+
+
+def _record_or_404(rid):
+    if not UUID_RE.match(rid or ""):
+        abort(404)
+    record = db.session.get(FieldRecord, rid)
+    if record is None or record.municipality_id != municipality().id or record.kind not in ("inspection", "auto"):
+        abort(404)
+    return record
+
+
+def _case_or_404(rid):
+    record = _record_or_404(rid)
+    case = AutoCase.query.filter_by(record_id=record.id).first()
+    if case is None:
+        abort(404)
+    return record, case
+
+
+@bp.get("/")
+@staff_view
+def queue_page():
+    mid = municipality().id
+    f = queue.parse_filters()
+    rows, count = queue.query(mid, f)
+    if request.args.get("formato") == "csv":
+        return _csv(mid, rows.limit(CSV_LIMIT).all())
+    page = Page(rows, count_query=count)
+    page_records = [r for r, _c, _n in page.items]
+    extra = queue.page_details(mid, page_records)
+    fiscais, pontos = queue.options(mid)
+    return render_template("review/queue.html", page=page, f=f, extra=extra, fiscais=fiscais, pontos=pontos,
+                           statuses=queue.STATUSES, kinds=queue.KINDS, bases=queue.BASES,
+                           flag_codes=[(c, flag_label(c)) for c in FILTERABLE], flag_label=flag_label,
+                           explained=explained, summary=_summary, active=queue.filters_active(f),
+                           csv_args={**{k: v for k, v in request.args.items() if k != "page" and v},
+                                     "formato": "csv"})
+
+
+def _summary(record):
+    body = details.parse_body(record.body)
+    return {"plate": body.get("plate"), "permit": body.get("permit_number")}
+
+
+def _csv(mid, rows):
+    extra = queue.page_details(mid, [r for r, _c, _n in rows])
+    out = []
+    for record, case, fiscal in rows:
+        s = _summary(record)
+        flags = list(record.flags or []) + (["photo_missing"] if extra[record.id]["photo_missing"] else [])
+        out.append([KIND_LABELS[record.kind], record.auto_number or "", record.received_at, record.device_at,
+                    fiscal, s["plate"], s["permit"], STATE_LABELS.get(case.state) if case else "",
+                    ", ".join(flag_label(c) for c in flags), extra[record.id]["conflicts"],
+                    extra[record.id]["cancel_pending"], record.id])
+    return csv_response("revisao.csv", ["Tipo", "Número do auto", "Recebido em", "Hora do celular", "Fiscal",
+                                        "Placa", "Permissão/alvará", "Situação do auto", "Indicadores",
+                                        "Conflitos abertos", "Pedido de cancelamento", "Registro"], out)
+
+
+def _render_record(record, case=None, errors=None, status=200):
+    muni = municipality()
+    ctx = details.context(muni, record)
+    if case is not None:
+        data = versions.current_data(case)
+        signed = details.parse_body(record.body)
+        inspection = db.session.get(FieldRecord, record.inspection_id) if record.inspection_id else None
+        if inspection is not None and inspection.municipality_id != muni.id:
+            inspection = None
+        source = details.parse_body(inspection.body) if inspection else signed
+        server = reevaluation.server_evaluation(muni, inspection or record, source)
+        ctx.update(case=case, data=data, history=versions.history(case),
+                   infractions=details.infraction_rows(ctx["rules"], data, signed),
+                   requests=details.cancel_requests(case), inspection=inspection, server=server,
+                   comparison=reevaluation.compare(server, source.get("evaluation"), signed.get("infractions")),
+                   audit=details.case_history(case, [record.id] + [r["record"].id for r in details.cancel_requests(case)]),
+                   signatures=signed.get("signatures") if isinstance(signed.get("signatures"), dict) else {},
+                   field_names=versions.FIELD_NAMES)
+    return render_template("review/record.html", errors=errors or {}, form=request.form, **ctx), status
+
+
+@bp.get("/registros/<rid>")
+@staff_view
+def record_page(rid):
+    record = _record_or_404(rid)
+    case = AutoCase.query.filter_by(record_id=record.id).first() if record.kind == "auto" else None
+    return _render_record(record, case)
+
+
+def _run(record, case, operation, message):
+    try:
+        operation()
+    except ApiError as exc:
+        db.session.rollback()
+        errors = dict(exc.fields or {})
+        if not errors:
+            errors["_"] = [exc.message]
+        return _render_record(record, case, errors, exc.status)
+    flash(message)
+    return redirect(url_for("review.record_page", rid=record.id))
+
+
+@bp.post("/registros/<rid>/decisao")
+@staff_view
+def decide(rid):
+    record, case = _case_or_404(rid)
+    action = {"homologar": "auto_homologate", "insubsistente": "auto_void"}.get(request.form.get("action"))
+    if action is None:
+        return _render_record(record, case, {"action": ["Escolha homologar ou declarar insubsistente."]}, 422)
+    from ..autos.operations import decide as decide_case
+    return _run(record, case, lambda: decide_case(case, action, request.form.get("reason"), actor=g.user),
+                "Auto homologado." if action == "auto_homologate" else "Auto declarado insubsistente.")
+
+
+@bp.post("/registros/<rid>/correcao")
+@staff_view
+def correct(rid):
+    record, case = _case_or_404(rid)
+    form = request.form
+    current = versions.correctable_of(versions.current_data(case))
+    changes = {}
+    for key in ("plate", "permit_number", "place"):
+        if key in form and (form.get(key) or "").strip() != (current.get(key) or ""):
+            changes[key] = form.get(key)
+    fields = {name: form.get(f"af.{name}") for name in current["auto_fields"] if f"af.{name}" in form}
+    changes["auto_fields"] = {k: v for k, v in fields.items() if (v or "").strip() != (current["auto_fields"][k] or "")}
+    changes["removals"] = {i["id"]: form.get(f"why.{i['id']}") for i in current["infractions"]
+                           if form.get(f"remove.{i['id']}") == "1"}
+    return _run(record, case, lambda: operations.correct(case, changes, form.get("reason"), actor=g.user),
+                "Correção registrada como nova versão.")
+
+
+@bp.post("/registros/<rid>/cancelamento/<req_id>")
+@staff_view
+def cancel_request(rid, req_id):
+    record, case = _case_or_404(rid)
+    request_record = db.session.get(FieldRecord, req_id) if UUID_RE.match(req_id or "") else None
+    accept = request.form.get("answer")
+    if accept not in ("aceitar", "recusar"):
+        return _render_record(record, case, {"answer": ["Escolha aceitar ou recusar."]}, 422)
+    return _run(record, case, lambda: operations.answer_cancel_request(
+        case, request_record, accept == "aceitar", request.form.get("note"), actor=g.user),
+        "Pedido aceito: auto insubsistente." if accept == "aceitar" else "Pedido recusado.")
+
+
+def _conflict_or_404(cid):
+    conflict = db.session.get(FieldRecordConflict, cid)
+    if conflict is None or conflict.municipality_id != municipality().id:
+        abort(404)
+    return conflict
+
+
+def _render_conflict(conflict, errors=None, status=200):
+    record = db.session.get(FieldRecord, conflict.record_id)
+    device = db.session.get(Device, record.device_id)
+    original, divergent = details.parse_body(record.body), details.parse_body(conflict.body)
+    rows = _field_diff(original, divergent)
+    case = AutoCase.query.filter_by(record_id=record.id).first()
+    return render_template(
+        "review/conflict.html", conflict=conflict, record=record, rows=rows, case=case,
+        original_ok=not signature_flags(device.public_key, record.body, record.signature),
+        divergent_ok=not signature_flags(device.public_key, conflict.body, conflict.signature),
+        original_pretty=details.pretty(record.body), divergent_pretty=details.pretty(conflict.body),
+        errors=errors or {}, form=request.form), status
+
+
+def _field_diff(a, b, prefix=""):
+    """[(path, left text, right text, differs)] over both JSON objects, nested keys joined by '.'."""
+    rows = []
+    for key in list(dict.fromkeys([*a, *b])):
+        path = f"{prefix}{key}"
+        left, right = a.get(key, _ABSENT), b.get(key, _ABSENT)
+        if isinstance(left, dict) and isinstance(right, dict) and len(prefix.split(".")) < 4:
+            rows += _field_diff(left, right, path + ".")
+        else:
+            rows.append((path, _show(left), _show(right), left != right))
+    return rows
+
+
+_ABSENT = object()
+
+
+def _show(value):
+    if value is _ABSENT:
+        return "(ausente)"
+    return details.json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+@bp.route("/conflitos/<int(max=2147483647):cid>", methods=["GET", "POST"])
+@staff_view
+def conflict_page(cid):
+    conflict = _conflict_or_404(cid)
+    if request.method == "POST":
+        choice = request.form.get("choice")
+        if choice not in ("manter", "adotar"):
+            return _render_conflict(conflict, {"choice": ["Escolha manter o original ou adotar a versão divergente."]}, 422)
+        try:
+            operations.resolve_conflict(conflict, choice == "adotar", request.form.get("note"), actor=g.user)
+        except ApiError as exc:
+            db.session.rollback()
+            return _render_conflict(conflict, dict(exc.fields or {"_": [exc.message]}), exc.status)
+        flash("Conflito resolvido.")
+        return redirect(url_for("review.record_page", rid=conflict.record_id))
+    return _render_conflict(conflict)
+
+
+@bp.get("/fotos/<sha256>")
+@staff_view
+def photo(sha256):
+    if not SHA_RE.match(sha256 or ""):
+        abort(404)
+    found = photos.find(municipality().id, sha256)
+    if found is None:
+        abort(404)
+    thumb = request.args.get("miniatura") == "1"
+    data = photos.thumbnail(found) if thumb else photos.original(found)
+    if data is None:
+        abort(404)
+    return Response(data, mimetype="image/jpeg" if thumb else found.content_type,
+                    headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
