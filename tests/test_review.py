@@ -255,7 +255,8 @@ def test_conflict_resolution_both_ways(app, clerk, phone, choice):
     path = f"/bo/revisao/conflitos/{cid}"
     page = clerk.get(path).get_data(as_text=True)
     assert "ABC1D23" in page and "ZZZ9Z99" in page and page.count("confere</span>") >= 2
-    assert re.search(r"<code>plate</code> <span class=\"badge warn\">difere", page)
+    assert "Campos que diferem (1)" in page
+    assert re.search(r'<tr class="differs"><td data-label="Campo"><code>plate</code></td>', page)
     short = clerk.post(path, data={"choice": choice, "note": "curta", "csrf_token": csrf_token(clerk, path)})
     assert short.status_code == 422
     done = clerk.post(path, data={"choice": choice, "note": "Conferido com o fiscal por telefone.",

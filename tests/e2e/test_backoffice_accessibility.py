@@ -49,6 +49,7 @@ def _pages(ids, company_holder):
         "/bo/unidades", "/bo/auditoria", "/bo/auditoria?entidade=permit",
         "/bo/regras/", "/bo/regras/configuracao",
         "/bo/permissoes/999999",  # the 404 page
+        "/bo/revisao/", "/bo/revisao/?tipo=auto&situacao=recebido&indicador=bad_signature",
     ]
     if company_holder:
         paths += ["/bo/empresas/", "/bo/empresas/nova", f"/bo/empresas/{ids['company']}",
@@ -136,6 +137,50 @@ def test_admin_and_anonymous_screens_have_no_serious_violation(browser, live_ser
         page.wait_for_load_state("load")
         assert page.locator(".field-error").count() > 0
         _note(page, "new user refused", problems)
+    finally:
+        context.close()
+    assert not problems, _report(problems)
+
+
+def _review_pages(live_app):
+    """Sapezal's review screens with the demo's synced records (review.demo): the queue, an
+    inspection, an auto with a cancellation request, an auto with a conflict, the conflict."""
+    from server.modules.fieldsync.models import FieldRecord, FieldRecordConflict
+    with live_app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        records = FieldRecord.query.filter_by(municipality_id=muni.id).order_by(FieldRecord.seq).all()
+        conflict = FieldRecordConflict.query.filter_by(municipality_id=muni.id).first()
+        inspection = next(r for r in records if r.kind == "inspection")
+        autos = [r for r in records if r.kind == "auto"]
+        return {"queue": "/bo/revisao/", "queue-filtered": "/bo/revisao/?conflitos=1",
+                "inspection": f"/bo/revisao/registros/{inspection.id}",
+                "auto": f"/bo/revisao/registros/{autos[-1].id}",
+                "auto-conflict": f"/bo/revisao/registros/{conflict.record_id}",
+                "conflict": f"/bo/revisao/conflitos/{conflict.id}"}
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
+def test_review_screens_have_no_serious_violation(browser, live_server, live_app, viewport):
+    import os
+    from pathlib import Path
+    shots = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    page = context.new_page()
+    problems = {}
+    try:
+        _login(page, live_server, "backoffice.sapezal")
+        for name, path in _review_pages(live_app).items():
+            _check(page, live_server + path, problems)
+            assert page.locator("main h1").count() == 1, path
+            page.screenshot(path=str(shots / f"review-{name}-{viewport['width']}.png"), full_page=True)
+        # A decision refused (no justification): the error box on the auto page.
+        page.goto(live_server + _review_pages(live_app)["auto-conflict"])
+        page.evaluate("document.getElementById('reason').removeAttribute('required')")
+        page.click("button[value=homologar]")
+        page.wait_for_load_state("load")
+        assert page.locator(".alert").count() > 0
+        _note(page, "review decision refused", problems)
     finally:
         context.close()
     assert not problems, _report(problems)

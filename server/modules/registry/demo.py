@@ -13,6 +13,7 @@ from ..accounts.models import User
 from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle
 from .legal import create_legal_pontos
 from ...core.clock import local_today, timezone as clock_timezone
+from ..review.demo import load_review_demo
 
 DEMO_PASSWORD = "demo-motofiscal"
 
@@ -201,6 +202,8 @@ def load_demo(today=None, credentials=True):
     db.session.commit()
     for muni in Municipality.query.order_by(Municipality.id):
         _credentials_and_lifecycle(muni, today, credentials)
+    if credentials:  # the full demo (make run) gets synced field records to review; the light test set does not
+        load_review_demo()
     return logins
 
 

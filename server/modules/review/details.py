@@ -99,8 +99,21 @@ def gps_of(body):
             "osm": f"https://www.openstreetmap.org/?mlat={lat:.6f}&mlon={lon:.6f}#map=18/{lat:.6f}/{lon:.6f}"}
 
 
-def clocks(record):
-    device, gps, server = aware(record.device_at), aware(record.gps_at), aware(record.received_at)
+def _sent_time(body, key):
+    """A clock as the phone wrote it (ISO with its offset): the signed value, whatever the
+    database did with the offset (SQLite keeps no time zone)."""
+    clock = body.get("clock") if isinstance(body.get("clock"), dict) else {}
+    try:
+        moment = datetime.fromisoformat(str(clock.get(key)))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else None
+
+
+def clocks(record, body):
+    device = _sent_time(body, "device_at") or aware(record.device_at)
+    gps = _sent_time(body, "gps_at") or aware(record.gps_at)
+    server = aware(record.received_at)
 
     def gap(a, b):
         if a is None or b is None:
@@ -203,7 +216,7 @@ def context(municipality, record):
     operator = db.session.get(Operator, record.operator_id) if record.operator_id else None
     ctx = {"record": record, "body": body, "pretty": pretty(record.body), "rules": rules, "device": device,
            "fiscal": db.session.get(User, record.user_id), "photos": hashes, "gps": gps_of(body),
-           "clocks": clocks(record), "flags": explained(codes), "groups": checklist_groups(rules, body),
+           "clocks": clocks(record, body), "flags": explained(codes), "groups": checklist_groups(rules, body),
            "credential": credential_of(body), "data_age": data_age(body), "neighbours": neighbours(record),
            "conflicts": conflicts_of(record), "operator": operator,
            "signature_ok": signature_ok(device, record.body, record.signature), "now": datetime.now()}
