@@ -170,8 +170,10 @@ def plans(app, ids, count):
     out = []
     with app.test_request_context("/bo/revisao/"):
         rows, counted = queue.query(ids["muni"], queue.Filters())
-        for label, q in (("página 1", rows.limit(25)), ("última página", rows.limit(25).offset(2 * count - 25)),
-                         ("contagem", counted.order_by(None).with_entities(db.func.count()))):
+        missing, _c = queue.query(ids["muni"], queue.Filters(flag="photo_missing"))
+        for label, q in (("página 1 (ids)", rows.limit(25)), ("última página (ids)", rows.limit(25).offset(2 * count - 25)),
+                         ("contagem", counted.order_by(None).with_entities(db.func.count())),
+                         ("foto faltando, contagem", missing.order_by(None).with_entities(db.func.count()))):
             sql = q.statement.compile(db.engine, compile_kwargs={"literal_binds": True})
             plan = db.session.execute(text("EXPLAIN ANALYZE " + str(sql))).scalars().all()
             out.append((label, "\n".join(plan)))

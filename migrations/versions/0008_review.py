@@ -50,7 +50,7 @@ def upgrade():
     with op.batch_alter_table('cancel_request_decision', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_cancel_request_decision_municipality_id'), ['municipality_id'], unique=False)
     with op.batch_alter_table('field_record', schema=None) as batch_op:
-        batch_op.create_index('ix_field_record_queue', ['municipality_id', 'received_at', 'id'], unique=False)
+        batch_op.create_index('ix_field_record_queue', ['municipality_id', 'received_at', 'id', 'kind'], unique=False)
         batch_op.create_index('ix_field_record_device_time', ['municipality_id', 'device_at'], unique=False)
 
 

@@ -190,10 +190,13 @@ def cancel_requests(case):
 
 
 def case_history(case, record_ids):
-    """Audit entries of the case, its requests and its conflicts, oldest first."""
+    """Audit entries of the case, its records (auto, requests) and its conflicts, oldest first."""
+    conflict_ids = [str(c.id) for c in FieldRecordConflict.query.filter_by(record_id=case.record_id)]
     return (AuditLog.query.filter(AuditLog.municipality_id == case.municipality_id,
                                   ((AuditLog.entity == "auto_case") & (AuditLog.entity_id == str(case.id)))
-                                  | ((AuditLog.entity == "field_record") & AuditLog.entity_id.in_(record_ids)))
+                                  | ((AuditLog.entity == "field_record") & AuditLog.entity_id.in_(record_ids))
+                                  | ((AuditLog.entity == "field_record_conflict")
+                                     & AuditLog.entity_id.in_(conflict_ids)))
             .order_by(AuditLog.at, AuditLog.id).all())
 
 

@@ -92,11 +92,12 @@ def _utc_start(day):
     return datetime.combine(day, time.min, tzinfo=local_zone()).astimezone(timezone.utc)
 
 
-def photo_missing_clause():
-    missing = (select(RecordPhoto.record_id).outerjoin(EvidencePhoto, and_(
-        EvidencePhoto.sha256 == RecordPhoto.sha256, EvidencePhoto.municipality_id == FieldRecord.municipality_id))
-        .where(RecordPhoto.record_id == FieldRecord.id, EvidencePhoto.id.is_(None)))
-    return missing.exists()
+def photo_missing_ids(mid):
+    """Records referencing a photo the municipality does not hold: one anti-join over the photo
+    tables (a per-record EXISTS cost a lookup for each of the municipality's records)."""
+    return (select(RecordPhoto.record_id).outerjoin(EvidencePhoto, and_(
+        EvidencePhoto.sha256 == RecordPhoto.sha256, EvidencePhoto.municipality_id == mid))
+        .where(EvidencePhoto.id.is_(None)))
 
 
 def open_conflict_clause():
@@ -119,11 +120,11 @@ def pending_cancel_clause():
 
 
 def query(mid, f):
-    """(rows query, count query) — rows are (FieldRecord, AutoCase | None, fiscal name)."""
-    base = (db.session.query(FieldRecord, AutoCase, User.name)
-            .outerjoin(AutoCase, AutoCase.record_id == FieldRecord.id)
-            .join(User, User.id == FieldRecord.user_id)
-            .filter(FieldRecord.municipality_id == mid, FieldRecord.kind.in_(("inspection", "auto"))))
+    """(ids query, count query). The ids query reads only field_record (and auto_case when the
+    state is filtered): a deep page skips its offset inside the index (municipality, received_at,
+    id, kind) instead of joining every skipped row; `load` then fetches the page's rows."""
+    ids = (db.session.query(FieldRecord.id)
+           .filter(FieldRecord.municipality_id == mid, FieldRecord.kind.in_(("inspection", "auto"))))
     conditions = []
     if f.kind:
         conditions.append(FieldRecord.kind == f.kind)
@@ -137,6 +138,7 @@ def query(mid, f):
             .where(Permit.ponto_id == f.ponto, Permit.municipality_id == mid))
         conditions.append(FieldRecord.operator_id.in_(operators))
     if f.status in CASE_STATES:
+        ids = ids.join(AutoCase, AutoCase.record_id == FieldRecord.id)
         conditions.append(AutoCase.state == f.status)
     elif f.status in ("sem_auto", "com_auto"):
         Auto = db.aliased(FieldRecord)
@@ -152,15 +154,27 @@ def query(mid, f):
     if f.cancel:
         conditions.append(pending_cancel_clause())
     if f.flag == "photo_missing":
-        conditions.append(photo_missing_clause())
+        conditions.append(FieldRecord.id.in_(photo_missing_ids(mid)))
     elif f.flag:
         # flags is a JSON list of codes; the codes are plain words, so a quoted match is exact.
         conditions.append(cast(FieldRecord.flags, String).like(f'%"{f.flag}"%'))
-    rows = base.filter(*conditions)
-    count = db.session.query(FieldRecord.id).outerjoin(AutoCase, AutoCase.record_id == FieldRecord.id).filter(
-        FieldRecord.municipality_id == mid, FieldRecord.kind.in_(("inspection", "auto")), *conditions)
-    order = [FieldRecord.received_at.desc(), FieldRecord.id.desc()]
-    return rows.order_by(*order), count
+    ids = ids.filter(*conditions)
+    return ids.order_by(FieldRecord.received_at.desc(), FieldRecord.id.desc()), ids
+
+
+def load(ids):
+    """[(FieldRecord, AutoCase | None, fiscal name)] for a list of ids (kept in its order) or for
+    an ids query (newest first)."""
+    rows = (db.session.query(FieldRecord, AutoCase, User.name)
+            .outerjoin(AutoCase, AutoCase.record_id == FieldRecord.id)
+            .join(User, User.id == FieldRecord.user_id))
+    if isinstance(ids, list):
+        if not ids:
+            return []
+        found = {r[0].id: r for r in rows.filter(FieldRecord.id.in_(ids))}
+        return [found[i] for i in ids if i in found]
+    return rows.filter(FieldRecord.id.in_(ids.subquery().select())).order_by(
+        FieldRecord.received_at.desc(), FieldRecord.id.desc()).all()
 
 
 def page_details(mid, records):

@@ -52,10 +52,11 @@ def _case_or_404(rid):
 def queue_page():
     mid = municipality().id
     f = queue.parse_filters()
-    rows, count = queue.query(mid, f)
+    ids, count = queue.query(mid, f)
     if request.args.get("formato") == "csv":
-        return _csv(mid, rows.limit(CSV_LIMIT).all())
-    page = Page(rows, count_query=count)
+        return _csv(mid, queue.load(ids.limit(CSV_LIMIT)))
+    page = Page(ids, count_query=count)
+    page.items = queue.load([i for (i,) in page.items])
     page_records = [r for r, _c, _n in page.items]
     extra = queue.page_details(mid, page_records)
     fiscais, pontos = queue.options(mid)
