@@ -8,3 +8,6 @@ from .modules.registry import models as registry_models  # noqa: F401
 from .modules.credentials import models as credentials_models  # noqa: F401
 from .modules.fieldsync import models as fieldsync_models  # noqa: F401
 from .modules.autos import models as autos_models  # noqa: F401
+from .modules.selection import models as selection_models  # noqa: F401
+from .modules.registry import life_models as registry_life_models  # noqa: F401
+from .modules.tariffs import models as tariffs_models  # noqa: F401

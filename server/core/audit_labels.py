@@ -49,6 +49,16 @@ ACTION_LABELS = {
     # Autos de infração (autos.operations)
     "auto_homologate": "Auto homologado",
     "auto_void": "Auto declarado insubsistente",
+    # Public selection and suplentes (selection.operations; Paranatinga Lei 311/2007)
+    "register_candidate": "Candidato inscrito no edital",
+    "tie_break": "Desempate registrado",
+    "publish_classification": "Classificação publicada",
+    "call_suplente": "Suplente convocado",
+    "grant_regularization": "Prazo de regularização concedido",
+    "regularize": "Regularização registrada",
+    "present_motorcycle": "Motocicleta apresentada",
+    "disable_candidate": "Suplente desabilitado",
+    "forfeit_candidate": "Direito à vaga perdido",
 }
 
 ENTITY_LABELS = {
@@ -68,6 +78,9 @@ ENTITY_LABELS = {
     "auto_number": "Número de auto",
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
+    "population_figure": "População do município",
+    "edital": "Edital de seleção",
+    "candidate": "Candidato",
 }
 
 
@@ -106,6 +119,14 @@ FIELD_LABELS = {
     "expires_on": "Válido até", "revoked_reason": "Motivo da revogação", "revoked_at": "Revogado em",
     "superseded_by_id": "Substituído por", "retired_at": "Substituída em", "registered_at": "Registrado em",
     "last_seen_at": "Último contato",
+    "population": "População", "reference_date": "Data de referência", "published_on": "Publicado em",
+    "registration_until": "Inscrições até", "vacancies_offered": "Vagas oferecidas",
+    "extra_criteria": "Critérios do edital", "classification_published_at": "Classificação publicada em",
+    "edital_id": "Edital", "profession_since": "Na profissão desde", "vehicle_year": "Ano da motocicleta",
+    "schooling": "Escolaridade", "extra_values": "Critérios do edital (valores)", "conditions": "Condições legais",
+    "tie_break": "Posição no desempate", "tie_break_reason": "Motivo do desempate",
+    "classification": "Classificação", "called_on": "Convocado em", "regularize_until": "Regularizar até",
+    "selected_on": "Selecionado em", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
 }
 
 
