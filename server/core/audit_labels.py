@@ -49,6 +49,10 @@ ACTION_LABELS = {
     # Autos de infração (autos.operations)
     "auto_homologate": "Auto homologado",
     "auto_void": "Auto declarado insubsistente",
+    # Changes during a permit's life (registry.changes_of_life)
+    "substitute_vehicle": "Substituição de veículo",
+    "transfer": "Transferência a herdeiro",
+    "substitution_vistoria": "Vistoria do veículo substituto",
     # Public selection and suplentes (selection.operations; Paranatinga Lei 311/2007)
     "register_candidate": "Candidato inscrito no edital",
     "tie_break": "Desempate registrado",
@@ -79,6 +83,7 @@ ENTITY_LABELS = {
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
     "population_figure": "População do município",
+    "vehicle_substitution": "Substituição de veículo",
     "edital": "Edital de seleção",
     "candidate": "Candidato",
 }
@@ -126,7 +131,9 @@ FIELD_LABELS = {
     "schooling": "Escolaridade", "extra_values": "Critérios do edital (valores)", "conditions": "Condições legais",
     "tie_break": "Posição no desempate", "tie_break_reason": "Motivo do desempate",
     "classification": "Classificação", "called_on": "Convocado em", "regularize_until": "Regularizar até",
-    "selected_on": "Selecionado em", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
+    "selected_on": "Selecionado em", "old_vehicle_id": "Veículo anterior", "new_vehicle_id": "Novo veículo",
+    "replaced_on": "Troca em", "requested_on": "Pedido em", "vistoria_required": "Vistoria exigida",
+    "vistoria_done_on": "Vistoria em", "basis": "Base legal", "reason": "Motivo", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
 }
 
 
