@@ -84,6 +84,7 @@ ENTITY_LABELS = {
     "auto_case": "Auto de infração",
     "population_figure": "População do município",
     "vehicle_substitution": "Substituição de veículo",
+    "tariff_table": "Tabela de tarifas",
     "edital": "Edital de seleção",
     "candidate": "Candidato",
 }
@@ -132,7 +133,7 @@ FIELD_LABELS = {
     "tie_break": "Posição no desempate", "tie_break_reason": "Motivo do desempate",
     "classification": "Classificação", "called_on": "Convocado em", "regularize_until": "Regularizar até",
     "selected_on": "Selecionado em", "old_vehicle_id": "Veículo anterior", "new_vehicle_id": "Novo veículo",
-    "replaced_on": "Troca em", "requested_on": "Pedido em", "vistoria_required": "Vistoria exigida",
+    "act": "Ato", "items": "Tarifas", "replaced_on": "Troca em", "requested_on": "Pedido em", "vistoria_required": "Vistoria exigida",
     "vistoria_done_on": "Vistoria em", "basis": "Base legal", "reason": "Motivo", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
 }
 
