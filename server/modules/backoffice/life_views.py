@@ -76,11 +76,24 @@ def _form(schema):
     return load(schema(), [], raw={k: v for k, v in request.form.items() if k != "csrf_token"})
 
 
+# Field names as the forms label them, so an error says which field it is about.
+LABELS = {"new_vehicle_id": "Novo veículo", "replaced_on": "Data da troca", "requested_on": "Data do pedido",
+          "heir_id": "Herdeiro", "cause": "Causa", "term_number": "Nº do termo", "signed_on": "Assinado em",
+          "absent_since": "Afastado desde", "done_on": "Vistoria aprovada em", "reason": "Motivo"}
+
+
+def _messages(errors):
+    return [f"{LABELS[field]}: {msg}" if field in LABELS else msg
+            for field, msgs in errors.items() for msg in msgs]
+
+
 def _after(permit, key, errors, message):
+    """Success: back to the history. Refusal: the permit page with the messages in the
+    "Alterações" card (action_errors key "life_<form>", which the "Ações" card leaves alone)."""
     if errors is None:
         flash(message)
         return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="historico"))
-    return _detail(get_scoped_or_404(Permit, permit.id), {key: errors},
+    return _detail(get_scoped_or_404(Permit, permit.id), {f"life_{key}": {"_schema": _messages(errors)}},
                    status=409 if "_schema" in errors else 422)
 
 
@@ -102,7 +115,7 @@ def permit_transfer(ident):
     permit = get_scoped_or_404(Permit, ident)
     refusal = life.transfer_refusal(municipality())
     if refusal:
-        return _detail(permit, {"transfer": {"_schema": [refusal]}}, status=409)
+        return _detail(permit, {"life_transfer": {"_schema": [refusal]}}, status=409)
     data, errors = _form(TransferSchema)
     if errors is None:
         _, errors = run(life.transfer_permit, permit, municipality(), data["heir_id"], data["cause"], data["reason"])
@@ -140,7 +153,7 @@ def substitution_vistoria(ident, sid):
     permit = get_scoped_or_404(Permit, ident)
     substitution = get_scoped_or_404(VehicleSubstitution, sid)
     if substitution.permit_id != permit.id:
-        return _detail(permit, {"vistoria": {"_schema": ["Substituição de outra permissão."]}}, status=404)
+        return _detail(permit, {"life_vistoria": {"_schema": ["Substituição de outra permissão."]}}, status=404)
     data, errors = _form(VistoriaSchema)
     if errors is None:
         _, errors = run(life.record_substitution_vistoria, substitution, data["done_on"], data["reason"])
