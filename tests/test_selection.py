@@ -233,3 +233,30 @@ def test_forms_need_csrf(app, client, demo):
     response = client.post("/bo/selecao/", data={"population": "50000", "reference_date": "2025-07-01",
                                                  "source": "IBGE"})
     assert response.status_code == 400
+
+
+def test_selection_routes_never_answer_500_to_hostile_form_input(app, client, demo):
+    """tests/test_no_500.py runs as Sapezal, where these screens are 404: the same hostile
+    values here, as Paranatinga's back office, into every field of every selection form."""
+    from test_no_500 import HOSTILE_STRINGS, _encode
+    login(client, BO)
+    edital_id = _edital_with_tie(client)
+    with app.app_context():
+        cand_id = Candidate.query.filter_by(edital_id=edital_id).order_by(Candidate.id).first().id
+    token = csrf_token(client, "/bo/selecao/")
+    names = ["population", "reference_date", "source", "number", "published_on", "registration_until",
+             "vacancies_offered", "extra_criteria_text", "name", "cpf", "profession_since", "cnh_first_issue_date",
+             "vehicle_year", "schooling", "extra_c1", "order", "reason", "art7_i", "art8"]
+    paths = ["/bo/selecao/", "/bo/selecao/editais/novo", f"/bo/selecao/editais/{edital_id}/candidatos/novo",
+             f"/bo/selecao/editais/{edital_id}/desempate", f"/bo/selecao/editais/{edital_id}/publicar",
+             "/bo/selecao/convocar", f"/bo/selecao/candidatos/{cand_id}/prazo",
+             f"/bo/selecao/candidatos/{cand_id}/regularizar", f"/bo/selecao/candidatos/{cand_id}/motocicleta",
+             f"/bo/selecao/candidatos/{cand_id}/nada"]
+    for path in paths:
+        for label, value in HOSTILE_STRINGS.items():
+            response = client.post(path, data=_encode({**{n: value for n in names}, "csrf_token": token}),
+                                   content_type="application/x-www-form-urlencoded")
+            assert response.status_code < 500, f"{path} {label} → {response.status_code}"
+    for path in (f"/bo/selecao/editais/{edital_id}", f"/bo/selecao/editais/{edital_id}/classificacao.pdf",
+                 "/bo/selecao/editais/99999999999", "/bo/selecao/editais/0"):
+        assert client.get(path).status_code in (200, 404)
