@@ -260,3 +260,22 @@ def test_selection_routes_never_answer_500_to_hostile_form_input(app, client, de
     for path in (f"/bo/selecao/editais/{edital_id}", f"/bo/selecao/editais/{edital_id}/classificacao.pdf",
                  "/bo/selecao/editais/99999999999", "/bo/selecao/editais/0"):
         assert client.get(path).status_code in (200, 404)
+
+
+def test_a_called_candidate_who_withdraws_frees_the_vacancy(app, client, demo):
+    login(client, BO)
+    edital_id = _edital_with_tie(client)
+    ids = _resolve_and_publish(app, client, edital_id)
+    token = csrf_token(client, "/bo/selecao/")
+    no_reason = client.post(f"/bo/selecao/candidatos/{ids['Ana Lima']}/desistencia", data={"csrf_token": token})
+    assert no_reason.status_code == 302 and _candidates(app, edital_id)["Ana Lima"][0] == "selecionado"
+    client.post(f"/bo/selecao/candidatos/{ids['Ana Lima']}/desistencia",
+                data={"reason": "Termo assinado em 02/03/2026", "csrf_token": token})
+    state = _candidates(app, edital_id)
+    assert state["Ana Lima"][0] == "desistente"
+    assert state["Bruno Souza"][0] == "convocado" and state["Carla Dias"][0] == "suplente"
+    # A suplente who withdraws frees nothing: the next one stays where it was.
+    client.post(f"/bo/selecao/candidatos/{ids['Carla Dias']}/desistencia",
+                data={"reason": "Não tem mais interesse", "csrf_token": token})
+    state = _candidates(app, edital_id)
+    assert state["Carla Dias"][0] == "desistente" and state["Davi Rocha"][0] == "suplente"

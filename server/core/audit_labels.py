@@ -63,6 +63,7 @@ ACTION_LABELS = {
     "present_motorcycle": "Motocicleta apresentada",
     "disable_candidate": "Suplente desabilitado",
     "forfeit_candidate": "Direito à vaga perdido",
+    "candidate_withdraw": "Desistência do candidato",
 }
 
 ENTITY_LABELS = {

@@ -110,3 +110,39 @@ def test_selection_life_and_tariff_screens(browser, live_server, live_app, viewp
     finally:
         context.close()
     assert not problems, problems
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
+def test_overview_with_suplentes_and_called(browser, live_server, live_app, viewport):
+    """After publication (tie broken), one suplente called and given the 5-day window."""
+    from server.extensions import db
+    from server.modules.registry.models import Municipality
+    from server.modules.selection import operations as sel
+    from server.modules.selection.models import Candidate, Edital
+
+    ids = _seed(live_app)
+    with live_app.app_context():
+        edital = db.session.get(Edital, ids["edital"])
+        if edital.classification_published_at is None:
+            ranking = __import__("server.modules.selection.rules", fromlist=["rank"]).rank(
+                edital.candidates, edital.extra_criteria, edital.published_on)
+            for group in ranking.unresolved:
+                sel.resolve_tie(edital, [c.id for c in group], "Sorteio público, ata nº 3/2026")
+            sel.publish_classification(edital)
+            muni = Municipality.query.filter_by(slug="paranatinga").one()
+            called = sel.call_for_vacancy(muni, "Desistência da permissão 003/2025 (art. 27)")
+            sel.grant_regularization(db.session.get(Candidate, called.id), "Atestado de saúde vencido")
+    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    page = context.new_page()
+    problems = {}
+    try:
+        _login(page, live_server, "backoffice.paranatinga")
+        page.goto(f"{live_server}/bo/selecao/")
+        assert page.locator("text=Em regularização").count() >= 1
+        _look(page, "selection-overview-published", viewport, problems)
+        page.goto(f"{live_server}/bo/selecao/editais/{ids['edital']}")
+        _look(page, "edital-published", viewport, problems)
+    finally:
+        context.close()
+    assert not problems, problems

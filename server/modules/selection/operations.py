@@ -230,6 +230,24 @@ def present_motorcycle(cand, vehicle_year, reason):
     db.session.commit()
 
 
+def candidate_withdraws(cand, reason, today=None):
+    """A selected or called candidate, or a suplente, is no longer interested (art. 27 caput:
+    the vacancy goes to the "suplentes interessados"). A called or selected one frees a vacancy:
+    the next suplente is called."""
+    if cand.status not in ("selecionado", "convocado", "em_regularizacao", "suplente"):
+        raise ApiError(409, "invalid_state", "O candidato não está selecionado, convocado nem no cadastro de suplentes.")
+    held_vacancy = cand.status != "suplente"
+    before = snapshot(cand)
+    cand.status, cand.regularize_until, cand.motorcycle_due, cand.status_reason = "desistente", None, None, reason
+    record("candidate_withdraw", "candidate", cand.id, before, snapshot(cand), reason=reason,
+           municipality_id=cand.municipality_id)
+    called = None
+    if held_vacancy:
+        called = call_next_suplente(cand.edital.municipality, f"Vaga aberta pela desistência de {cand.name}.", today)
+    db.session.commit()
+    return called
+
+
 # ---- the daily job ---------------------------------------------------------------------------
 
 def disable_lapsed_regularizations(today):

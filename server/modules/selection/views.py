@@ -223,6 +223,7 @@ def call_next():
 CANDIDATE_ACTIONS = {
     "prazo": (ReasonSchema, lambda c, d: ops.grant_regularization(c, d["reason"]), "grant_regularization"),
     "regularizar": (ReasonSchema, lambda c, d: ops.mark_regularized(c, d["reason"]), "regularize"),
+    "desistencia": (ReasonSchema, lambda c, d: ops.candidate_withdraws(c, d["reason"]), "candidate_withdraw"),
     "motocicleta": (MotorcycleSchema, lambda c, d: ops.present_motorcycle(c, d["vehicle_year"], d["reason"]),
                     "present_motorcycle"),
 }
