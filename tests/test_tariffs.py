@@ -84,3 +84,25 @@ def test_tariffs_are_scoped_and_need_csrf(app, client, demo):
     assert "Decreto nº 777/2026" not in page and "Lei 125/1999, art. 19" in page
     assert client.post("/bo/tarifas/", data={"act": "x"}).status_code == 400
     client.post("/logout", data={"csrf_token": csrf_token(client, "/bo/")})
+
+
+def test_a_table_coming_into_force_reaches_phones_through_the_daily_job(app, client, runner, demo):
+    """Nothing is edited on the day a recorded table starts: the daily job bumps the field-data
+    version once (a phone holding the old ETag gets the new tariff), and twice changes nothing."""
+    login(client, "backoffice.paranatinga")
+    with app.app_context():
+        today = local_today()
+    _record(client, "Decreto nº 45/2026", today.isoformat(), "Corrida na área urbana | 8,50")
+    _record(client, "Decreto nº 60/2026", (today + timedelta(days=1)).isoformat(), "Corrida na área urbana | 9,75")
+    headers = api_token(client, "fiscal.paranatinga")
+    before = client.get("/api/v1/field/data?cursor=0", headers=headers)
+    assert before.json["tariff"]["act"] == "Decreto nº 45/2026"
+    first = runner.invoke(args=["jobs", "run-daily", "--date", today.isoformat(), "--task", "tariffs.in_force"])
+    assert "celulares: 0" in first.output, first.output  # today's table was told when recorded
+    tomorrow = (today + timedelta(days=1)).isoformat()
+    second = runner.invoke(args=["jobs", "run-daily", "--date", tomorrow, "--task", "tariffs.in_force"])
+    assert "celulares: 1" in second.output, second.output
+    assert "celulares: 0" in runner.invoke(args=["jobs", "run-daily", "--date", tomorrow,
+                                                 "--task", "tariffs.in_force"]).output
+    after = client.get("/api/v1/field/data?cursor=0", headers={**headers, "If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and after.json["cursor"] > before.json["cursor"]

@@ -14,6 +14,7 @@ from ...extensions import db
 TASK_MODULES = [
     "server.modules.registry.jobs",
     "server.modules.selection.jobs",
+    "server.modules.tariffs.jobs",
 ]
 
 

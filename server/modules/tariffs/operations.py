@@ -29,6 +29,44 @@ def _tell_phones(municipality, table):
     """A new field-data version, so phones polling with an ETag get the new tariff."""
     from ..fieldsync.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("tariff", table.id, False)])
+    _mark_in_force(municipality, local_today(), force=True)
+
+
+# Field data is versioned by changes, not by the calendar: when a table comes into force (or the
+# last one lapses) with nothing edited, the daily task bumps the version once, so a phone holding
+# the previous ETag is not answered 304 with yesterday's tariff. Marker rows: kind "tariff_now",
+# entity_id = id of the table in force (0: none); the latest one says what phones were told.
+IN_FORCE_KIND = "tariff_now"
+
+
+def _mark_in_force(municipality, today, force=False):
+    from sqlalchemy import select
+
+    from ..fieldsync.changes import mark_changed
+    from ..fieldsync.models import FieldDataEntity
+    table = current_tariff(municipality, today)
+    marker = table.id if table is not None else 0
+    told = db.session.execute(select(FieldDataEntity.entity_id).where(
+        FieldDataEntity.municipality_id == municipality.id, FieldDataEntity.kind == IN_FORCE_KIND)
+        .order_by(FieldDataEntity.version.desc()).limit(1)).scalar()
+    if told is None and marker == 0 and not force:
+        return False  # never had a tariff: nothing to tell
+    if told == marker and not force:
+        return False
+    mark_changed(db.session.connection(), municipality.id, [(IN_FORCE_KIND, marker, False)])
+    return True
+
+
+def refresh_tariffs_in_force(today):
+    """Daily task: one new field-data version per municipality whose table in force changed
+    since phones were last told. Idempotent (a second run finds the marker current)."""
+    from ..registry.models import Municipality
+    changed = 0
+    for municipality in Municipality.query.order_by(Municipality.id):
+        if TariffTable.query.filter_by(municipality_id=municipality.id).first() is None:
+            continue
+        changed += _mark_in_force(municipality, today)
+    return changed
 
 
 def current_tariff(municipality, on=None):
