@@ -251,7 +251,7 @@ def test_selection_routes_never_answer_500_to_hostile_form_input(app, client, de
              f"/bo/selecao/editais/{edital_id}/desempate", f"/bo/selecao/editais/{edital_id}/publicar",
              "/bo/selecao/convocar", f"/bo/selecao/candidatos/{cand_id}/prazo",
              f"/bo/selecao/candidatos/{cand_id}/regularizar", f"/bo/selecao/candidatos/{cand_id}/motocicleta",
-             f"/bo/selecao/candidatos/{cand_id}/nada"]
+             f"/bo/selecao/candidatos/{cand_id}/desistencia", f"/bo/selecao/candidatos/{cand_id}/nada"]
     for path in paths:
         for label, value in HOSTILE_STRINGS.items():
             response = client.post(path, data=_encode({**{n: value for n in names}, "csrf_token": token}),
