@@ -9,3 +9,6 @@ from .modules.credentials import models as credentials_models  # noqa: F401
 from .modules.fieldsync import models as fieldsync_models  # noqa: F401
 from .modules.autos import models as autos_models  # noqa: F401
 from .modules.review import models as review_models  # noqa: F401
+from .modules.selection import models as selection_models  # noqa: F401
+from .modules.registry import life_models as registry_life_models  # noqa: F401
+from .modules.tariffs import models as tariffs_models  # noqa: F401

@@ -54,6 +54,21 @@ ACTION_LABELS = {
     "cancel_request_accept": "Pedido de cancelamento aceito",
     "cancel_request_refuse": "Pedido de cancelamento recusado",
     "conflict_resolve": "Conflito de registro resolvido",
+    # Changes during a permit's life (registry.changes_of_life)
+    "substitute_vehicle": "Substituição de veículo",
+    "transfer": "Transferência a herdeiro",
+    "substitution_vistoria": "Vistoria do veículo substituto",
+    # Public selection and suplentes (selection.operations; Paranatinga Lei 311/2007)
+    "register_candidate": "Candidato inscrito no edital",
+    "tie_break": "Desempate registrado",
+    "publish_classification": "Classificação publicada",
+    "call_suplente": "Suplente convocado",
+    "grant_regularization": "Prazo de regularização concedido",
+    "regularize": "Regularização registrada",
+    "present_motorcycle": "Motocicleta apresentada",
+    "disable_candidate": "Suplente desabilitado",
+    "forfeit_candidate": "Direito à vaga perdido",
+    "candidate_withdraw": "Desistência do candidato",
 }
 
 ENTITY_LABELS = {
@@ -74,6 +89,11 @@ ENTITY_LABELS = {
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
     "field_record_conflict": "Conflito de registro de campo",
+    "population_figure": "População do município",
+    "vehicle_substitution": "Substituição de veículo",
+    "tariff_table": "Tabela de tarifas",
+    "edital": "Edital de seleção",
+    "candidate": "Candidato",
 }
 
 
@@ -112,6 +132,16 @@ FIELD_LABELS = {
     "expires_on": "Válido até", "revoked_reason": "Motivo da revogação", "revoked_at": "Revogado em",
     "superseded_by_id": "Substituído por", "retired_at": "Substituída em", "registered_at": "Registrado em",
     "last_seen_at": "Último contato",
+    "population": "População", "reference_date": "Data de referência", "published_on": "Publicado em",
+    "registration_until": "Inscrições até", "vacancies_offered": "Vagas oferecidas",
+    "extra_criteria": "Critérios do edital", "classification_published_at": "Classificação publicada em",
+    "edital_id": "Edital", "profession_since": "Na profissão desde", "vehicle_year": "Ano da motocicleta",
+    "schooling": "Escolaridade", "extra_values": "Critérios do edital (valores)", "conditions": "Condições legais",
+    "tie_break": "Posição no desempate", "tie_break_reason": "Motivo do desempate",
+    "classification": "Classificação", "called_on": "Convocado em", "regularize_until": "Regularizar até",
+    "selected_on": "Selecionado em", "old_vehicle_id": "Veículo anterior", "new_vehicle_id": "Novo veículo",
+    "act": "Ato", "items": "Tarifas", "replaced_on": "Troca em", "requested_on": "Pedido em", "vistoria_required": "Vistoria exigida",
+    "vistoria_done_on": "Vistoria em", "basis": "Base legal", "reason": "Motivo", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
 }
 
 

@@ -50,7 +50,10 @@ def _pages(ids, company_holder):
         "/bo/regras/", "/bo/regras/configuracao",
         "/bo/permissoes/999999",  # the 404 page
         "/bo/revisao/", "/bo/revisao/?tipo=auto&situacao=recebido&indicador=bad_signature",
+        "/bo/tarifas/",
     ]
+    if not company_holder:  # Paranatinga: the public selection (more in test_selection_screens.py)
+        paths += ["/bo/selecao/", "/bo/selecao/editais/novo"]
     if company_holder:
         paths += ["/bo/empresas/", "/bo/empresas/nova", f"/bo/empresas/{ids['company']}",
                   f"/bo/empresas/{ids['company']}/editar"]

@@ -196,4 +196,8 @@ def field_data(municipality, cursor, version, changed_at, rules, columns=False):
     out["removed"] = removed
     out["rules"] = rules.to_json() if include_rules else None
     out["rules_etag"] = rules.etag.strip('"')
+    # The tariff table in force (tariffs module), for the fiscal to check "cobrar tarifa superior
+    # ou inferior"; sent whole in every response (a few lines), null when none is recorded.
+    from ..tariffs.operations import tariff_summary
+    out["tariff"] = tariff_summary(municipality)
     return out

@@ -237,3 +237,4 @@ class FieldDataResponseSchema(Schema):
     rules = fields.Dict(allow_none=True)
     rules_etag = fields.String()
     photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1
+    tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis

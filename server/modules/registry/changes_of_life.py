@@ -1,0 +1,204 @@
+"""Changes during a permit's life, each as the municipality's law allows it: vehicle
+substitution, transfer to an heir, desistência and the loss for absence. Every one is audited
+and appears in the permit's history; a crachá that names the old holder or plate is revoked
+(a new one is issued from the permit page).
+
+Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/2007.
+"""
+from datetime import timedelta
+
+from ...core.audit import record
+from ...core.clock import local_today
+from ...core.errors import ApiError
+from ...extensions import db
+from .legal import NON_TRANSFERABLE
+from .life_models import VehicleSubstitution
+from .models import Operator, Permit, PermitStatusChange, Vehicle
+from .operations import OCCUPYING, _actor_id, _field_error, _owned, _permit_snapshot, change_permit_status, snapshot
+
+# Vehicle substitution per law: deadline (days from the change of motorcycle to the request) and
+# the vistoria the substitute needs before it serves.
+SUBSTITUTION = {
+    # "Poderá ocorrer a substituição da motocicleta ... desde que requerido ao setor de tributação,
+    # no prazo máximo de 15 (quinze) dias, e que o veículo passe pela vistoria técnica competente".
+    # The law does not say from when the 15 days run; we count from the day the holder changed
+    # motorcycles (the only event the request can follow).
+    "sapezal": {"days": 15, "basis": "Lei 125/1999, art. 15", "vistoria": "Lei 125/1999, art. 15"},
+    # One vehicle per permit (art. 32): the substitute replaces the old one. No deadline in the law.
+    # Vistoria: periodic (art. 9º) and serving "sem vistoria válida" is fined (art. 50, Grupo V, b).
+    "paranatinga": {"days": None, "basis": "Lei 311/2007, art. 32 (um único veículo por permissão)",
+                    "vistoria": "Lei 311/2007, art. 9º e art. 50, Grupo V, b"},
+    # Every vehicle used is proven fit "através de vistoria prévia" (art. 2º). No deadline in the law.
+    "nortelandia": {"days": None, "basis": "Lei 030/1998 (a lei não fixa prazo para a substituição)",
+                    "vistoria": "Lei 030/1998, art. 2º (vistoria prévia)"},
+}
+# Transfer of the permit to another person (arts. 24 § 4º and 30, I).
+TRANSFERABLE = {"paranatinga": "Lei 311/2007, art. 30, I, e art. 24, § 4º"}
+TRANSFER_CAUSES = {"falecimento": "Sucessão causa mortis", "invalidez": "Invalidez permanente"}
+# Art. 27 (desistência) and § 2º (afastamento): Paranatinga only.
+DESISTENCIA = {"paranatinga": "Lei 311/2007, art. 27"}
+ABSENCE = {"paranatinga": ("Lei 311/2007, art. 27, § 2º", 30)}
+
+
+def _history(permit, action, reason):
+    db.session.add(PermitStatusChange(permit=permit, from_status=permit.status, to_status=permit.status,
+                                      action=action, actor_id=_actor_id(), reason=reason,
+                                      valid_until=permit.valid_until))
+
+
+def _occupying(permit):
+    if permit.status not in OCCUPYING:
+        raise ApiError(409, "invalid_transition", "Só se altera uma permissão em vigor (ativa, vencida ou suspensa).")
+
+
+def _revoke_credentials(permit, reason):
+    """The crachá prints holder and plate: after a change of either it would vouch for the past."""
+    from ..credentials.models import Credential
+    from ..credentials.operations import revoke_credential
+
+    revoked = 0
+    for credential in Credential.query.filter_by(permit_id=permit.id, status="active").all():
+        revoke_credential(credential, reason)
+        revoked += 1
+    return revoked
+
+
+def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason, requested_on=None):
+    _occupying(permit)
+    rule = SUBSTITUTION.get(municipality.slug, {"days": None, "basis": "lei municipal", "vistoria": None})
+    requested_on = requested_on or local_today()
+    new = _owned(Vehicle, new_vehicle_id, municipality.id, "new_vehicle_id")
+    if new.id == permit.vehicle_id:
+        raise _field_error("new_vehicle_id", "É o veículo atual desta permissão.")
+    busy = Permit.query.filter(Permit.vehicle_id == new.id, Permit.status.in_(OCCUPYING), Permit.id != permit.id)
+    if db.session.query(busy.exists()).scalar():
+        raise _field_error("new_vehicle_id", "Este veículo já serve a outra permissão em vigor "
+                                             "(um único veículo por permissão).")
+    if replaced_on > requested_on:
+        raise _field_error("replaced_on", "A troca não pode ser posterior ao pedido.")
+    if rule["days"] is not None and (requested_on - replaced_on).days > rule["days"]:
+        raise _field_error("replaced_on", f"Pedido fora do prazo: a substituição deve ser requerida em até "
+                                          f"{rule['days']} dias da troca ({rule['basis']}); a troca foi em "
+                                          f"{replaced_on:%d/%m/%Y}, o pedido em {requested_on:%d/%m/%Y}.")
+    before = _permit_snapshot(permit)
+    row = VehicleSubstitution(municipality_id=municipality.id, permit=permit, old_vehicle_id=permit.vehicle_id,
+                              new_vehicle=new, replaced_on=replaced_on, requested_on=requested_on,
+                              vistoria_required=rule["vistoria"] is not None, basis=rule["basis"], reason=reason)
+    db.session.add(row)
+    permit.vehicle = new
+    pending = f" Vistoria do novo veículo pendente ({rule['vistoria']})." if rule["vistoria"] else ""
+    _history(permit, "substitute_vehicle", f"{reason} — {new.plate} ({rule['basis']}).{pending}")
+    db.session.flush()
+    record("substitute_vehicle", "permit", permit.id, before, _permit_snapshot(permit), reason=reason,
+           municipality_id=municipality.id)
+    record("create", "vehicle_substitution", row.id, None, snapshot(row), municipality_id=municipality.id)
+    db.session.commit()
+    _revoke_credentials(permit, f"Veículo substituído por {new.plate}")
+    return row
+
+
+def record_substitution_vistoria(substitution, done_on, reason):
+    if not substitution.vistoria_required or substitution.vistoria_done_on is not None:
+        raise ApiError(409, "nothing_pending", "Não há vistoria pendente nesta substituição.")
+    if done_on < substitution.replaced_on or done_on > local_today():
+        raise _field_error("done_on", "A vistoria deve ser posterior à troca e não pode estar no futuro.")
+    before = snapshot(substitution)
+    substitution.vistoria_done_on = done_on
+    record("substitution_vistoria", "vehicle_substitution", substitution.id, before, snapshot(substitution),
+           reason=reason, municipality_id=substitution.municipality_id)
+    db.session.commit()
+
+
+def pending_substitution_vistorias(permit):
+    return (VehicleSubstitution.query.filter_by(permit_id=permit.id, vistoria_required=True, vistoria_done_on=None)
+            .order_by(VehicleSubstitution.id).all())
+
+
+def transfer_refusal(municipality):
+    """None when the law lets the permit pass to an heir; else the pt-BR refusal with its article."""
+    if municipality.slug in NON_TRANSFERABLE:
+        return (f"Intransferível: {NON_TRANSFERABLE[municipality.slug]} — a autorização é pessoal; "
+                "o novo interessado precisa de nova autorização.")
+    if municipality.slug not in TRANSFERABLE:
+        return "A lei municipal não prevê transferência."
+    return None
+
+
+def transfer_permit(permit, municipality, heir_id, cause, reason):
+    """Paranatinga art. 30, I: only by succession causa mortis or permanent invalidity, to an heir
+    or dependant who meets the law's requirements (the operator rules of the pack, and no other
+    permit in force: art. 7º, VII and art. 29)."""
+    refusal = transfer_refusal(municipality)
+    if refusal:
+        raise ApiError(409, "not_transferable", refusal)
+    _occupying(permit)
+    if cause not in TRANSFER_CAUSES:
+        raise _field_error("cause", "Escolha a causa: falecimento ou invalidez permanente (art. 30, I).")
+    heir = _owned(Operator, heir_id, municipality.id, "heir_id")
+    if heir.id == permit.holder_operator_id:
+        raise _field_error("heir_id", "O herdeiro deve ser outra pessoa que o titular.")
+    other = Permit.query.filter(Permit.holder_operator_id == heir.id, Permit.status.in_(OCCUPYING),
+                                Permit.id != permit.id)
+    if db.session.query(other.exists()).scalar():
+        raise _field_error("heir_id", "O herdeiro já é titular de outra permissão em vigor "
+                                      "(Lei 311/2007, art. 7º, VII, e art. 29).")
+    from .rule_checks import registry_problems
+    problems = registry_problems(municipality, "operator", snapshot(heir))
+    if problems:
+        messages = [m for msgs in problems.values() for m in msgs]
+        raise _field_error("heir_id", "O herdeiro não preenche os requisitos da lei (art. 30, I): " + " ".join(messages))
+    before = _permit_snapshot(permit)
+    old_name = permit.holder_name
+    permit.holder_operator = heir
+    permit.drivers = [d for d in permit.drivers if d.id != heir.id]
+    text = f"{TRANSFER_CAUSES[cause]} de {old_name}: {reason} ({TRANSFERABLE[municipality.slug]})."
+    _history(permit, "transfer", text)
+    db.session.flush()
+    record("transfer", "permit", permit.id, before, _permit_snapshot(permit), reason=text,
+           municipality_id=municipality.id)
+    db.session.commit()
+    _revoke_credentials(permit, f"Permissão transferida a {heir.name}")
+    return permit
+
+
+def register_desistencia(permit, municipality, term_number, signed_on, reason):
+    """Art. 27: the holder signs the Termo de Desistência e Devolução; the permit ends and the
+    vacancy goes to the next suplente in classification order (art. 34)."""
+    basis = DESISTENCIA.get(municipality.slug)
+    if basis is None:
+        raise ApiError(409, "not_in_law", "A lei municipal não prevê termo de desistência; use Extinguir.")
+    if signed_on > local_today():
+        raise _field_error("signed_on", "A data de assinatura não pode estar no futuro.")
+    text = (f"Termo de Desistência e Devolução da Permissão nº {term_number}, assinado em {signed_on:%d/%m/%Y} "
+            f"({basis}). {reason}")
+    change_permit_status(permit, "extinguish", text)
+    return _free_vacancy(municipality, f"Vaga aberta pela desistência da permissão {permit.number} ({basis}).")
+
+
+def declare_absence_loss(permit, municipality, absent_since, reason, today=None):
+    """Art. 27 § 2º: away from the activity for more than 30 days without prior justification →
+    loses the permit. The law says "perderá o direito à permissão" without naming the act; we
+    record it as an extinção citing § 2º (cassação, art. 24 § 3º, is the sanction for other faults)."""
+    rule = ABSENCE.get(municipality.slug)
+    if rule is None:
+        raise ApiError(409, "not_in_law", "A lei municipal não prevê a perda por afastamento.")
+    basis, days = rule
+    today = today or local_today()
+    if absent_since >= today:
+        raise _field_error("absent_since", "O afastamento deve ter começado antes de hoje.")
+    if (today - absent_since).days <= days:
+        raise _field_error("absent_since", f"Afastado há {(today - absent_since).days} dias: a perda exige mais de "
+                                           f"{days} dias sem justificativa prévia ({basis}). Poderá ser declarada a "
+                                           f"partir de {absent_since + timedelta(days=days + 1):%d/%m/%Y}.")
+    text = f"Afastamento desde {absent_since:%d/%m/%Y}, sem justificativa prévia ao órgão gestor ({basis}). {reason}"
+    change_permit_status(permit, "extinguish", text)
+    return _free_vacancy(municipality, f"Vaga aberta pela perda da permissão {permit.number} ({basis}).")
+
+
+def _free_vacancy(municipality, reason):
+    """Art. 27 caput and art. 34: the next suplente is called (None when the register is empty)."""
+    from ..selection.operations import call_next_suplente
+
+    cand = call_next_suplente(municipality, reason)
+    db.session.commit()
+    return cand

@@ -1,0 +1,281 @@
+"""Every selection state change: population figure, edital, candidates, classification, tie
+breaks, the call of suplentes and the two windows the daily job closes. Audited, one transaction
+each. Citations are Paranatinga Lei 311/2007."""
+from datetime import timedelta
+
+from ...core.audit import record
+from ...core.clock import local_today
+from ...core.errors import ApiError
+from ...extensions import db
+from ..registry.models import Permit, utcnow
+from ..registry.operations import OCCUPYING, snapshot
+from . import rules
+from .models import Candidate, Edital, PopulationFigure
+
+# Statuses that hold or are about to hold a vacancy (the permit itself is issued by the registry).
+CALLED = ("convocado", "em_regularizacao")
+
+
+def _field_error(field, message, status=422):
+    return ApiError(status, "validation_error", "Dados inválidos.", {field: [message]})
+
+
+def _require_law(municipality):
+    if municipality.slug != "paranatinga":
+        raise ApiError(409, "not_in_law", "A seleção pública por edital com cadastro de suplentes é a "
+                                          "da Lei 311/2007 de Paranatinga; a lei deste município não a prevê.")
+
+
+# ---- vacancies -------------------------------------------------------------------------------
+
+def current_population(municipality):
+    return (PopulationFigure.query.filter_by(municipality_id=municipality.id)
+            .order_by(PopulationFigure.reference_date.desc(), PopulationFigure.id.desc()).first())
+
+
+def vacancy_summary(municipality):
+    """Total vacancies by law, occupied and free (None total until a population is recorded)."""
+    figure = current_population(municipality)
+    occupied = Permit.query.filter(Permit.municipality_id == municipality.id,
+                                   Permit.status.in_(OCCUPYING)).count()
+    if figure is None:
+        return {"figure": None, "total": None, "occupied": occupied, "free": None, "basis": None}
+    total = rules.vacancies_for(figure.population)
+    return {"figure": figure, "total": total, "occupied": occupied, "free": max(total - occupied, 0),
+            "basis": rules.vacancy_basis(figure.population)}
+
+
+def record_population(municipality, data):
+    _require_law(municipality)
+    if PopulationFigure.query.filter_by(municipality_id=municipality.id,
+                                        reference_date=data["reference_date"]).first():
+        raise _field_error("reference_date", "Já existe uma população registrada com esta data.", 409)
+    row = PopulationFigure(municipality_id=municipality.id, **data)
+    db.session.add(row)
+    db.session.flush()
+    record("create", "population_figure", row.id, None, snapshot(row), municipality_id=municipality.id)
+    db.session.commit()
+    return row
+
+
+# ---- edital and candidates -------------------------------------------------------------------
+
+def create_edital(municipality, data):
+    _require_law(municipality)
+    if Edital.query.filter_by(municipality_id=municipality.id, number=data["number"]).first():
+        raise _field_error("number", "Já existe um edital com este número.", 409)
+    if data["registration_until"] < data["published_on"]:
+        raise _field_error("registration_until", "As inscrições não podem terminar antes da publicação.")
+    summary = vacancy_summary(municipality)
+    if summary["total"] is None:
+        raise _field_error("vacancies_offered", "Registre antes a população do município (IBGE, "
+                                                "art. 4º, § 2º): as vagas dependem dela.")
+    if data["vacancies_offered"] > summary["free"]:
+        raise _field_error("vacancies_offered", f"Há {summary['free']} vaga(s) livre(s) de {summary['total']} "
+                                                f"({summary['basis']}).")
+    edital = Edital(municipality_id=municipality.id, **data)
+    db.session.add(edital)
+    db.session.flush()
+    record("create", "edital", edital.id, None, snapshot(edital), municipality_id=municipality.id)
+    db.session.commit()
+    return edital
+
+
+def _editable(edital):
+    if edital.classification_published_at is not None:
+        raise ApiError(409, "published", "A classificação deste edital já foi publicada.")
+
+
+def register_candidate(edital, data):
+    _editable(edital)
+    if Candidate.query.filter_by(edital_id=edital.id, cpf=data["cpf"]).first():
+        raise _field_error("cpf", "Este CPF já está inscrito neste edital.", 409)
+    extra = data.pop("extra_values", {}) or {}
+    unknown = set(extra) - {c["key"] for c in edital.extra_criteria or []}
+    if unknown:
+        raise _field_error("extra_values", "Critério que o edital não prevê: " + ", ".join(sorted(unknown)))
+    conditions = {c.key: bool(data.pop(c.key, False)) for c in rules.CHECKED_CONDITIONS}
+    cand = Candidate(municipality_id=edital.municipality_id, edital_id=edital.id, extra_values=extra,
+                     conditions=conditions, **data)
+    db.session.add(cand)
+    db.session.flush()
+    record("register_candidate", "candidate", cand.id, None, snapshot(cand), municipality_id=edital.municipality_id)
+    db.session.commit()
+    return cand
+
+
+def resolve_tie(edital, order_ids, reason):
+    """Record the clerk's order for one tie group (ids in the chosen order) and why."""
+    _editable(edital)
+    ranking = rules.rank(edital.candidates, edital.extra_criteria, edital.published_on)
+    group = next((g for g in ranking.ties if {c.id for c in g} == set(order_ids)), None)
+    if group is None or len(order_ids) != len(set(order_ids)):
+        raise _field_error("order", "Informe, em ordem, exatamente os candidatos empatados deste grupo.")
+    by_id = {c.id: c for c in group}
+    before = {c.id: c.tie_break for c in group}
+    for position, ident in enumerate(order_ids, start=1):
+        by_id[ident].tie_break = position
+        by_id[ident].tie_break_reason = reason
+    record("tie_break", "edital", edital.id, {"tie_break": before}, {"tie_break": {i: p for p, i in
+           enumerate(order_ids, start=1)}}, reason=reason, municipality_id=edital.municipality_id)
+    db.session.commit()
+
+
+def publish_classification(edital, today=None):
+    """Art. 33 §§ 1º–2º: the first `vacancies_offered` apto candidates are selected, the rest form
+    the register of suplentes in classification order. Refused while a tie is unresolved."""
+    _editable(edital)
+    today = today or local_today()
+    ranking = rules.rank(edital.candidates, edital.extra_criteria, edital.published_on)
+    if ranking.unresolved:
+        names = "; ".join(", ".join(c.name for c in g) for g in ranking.unresolved)
+        raise ApiError(409, "unresolved_tie", f"Há empate não resolvido ({names}): registre o desempate "
+                                              "com o motivo antes de publicar.")
+    for cand in ranking.inaptos:
+        cand.status, cand.classification = "inapto", None
+    for position, cand in enumerate(ranking.ordered, start=1):
+        cand.classification = position
+        if position <= edital.vacancies_offered:
+            _select(cand, today)
+        else:
+            cand.status = "suplente"
+    edital.classification_published_at = utcnow()
+    record("publish_classification", "edital", edital.id, None,
+           {"classification": [c.id for c in ranking.ordered], "inaptos": [c.id for c in ranking.inaptos]},
+           municipality_id=edital.municipality_id)
+    db.session.commit()
+    return ranking
+
+
+def _select(cand, today):
+    cand.status, cand.selected_on = "selecionado", today
+    # Art. 8º § 1º: selected without a motorcycle → 90 days to present one.
+    cand.motorcycle_due = today + timedelta(days=rules.MOTORCYCLE_DAYS) if cand.vehicle_year is None else None
+
+
+# ---- suplentes -------------------------------------------------------------------------------
+
+def next_suplente(municipality):
+    """The first suplente in classification order, oldest published edital first (art. 27 caput:
+    "seguindo rigorosamente a ordem de classificação dos suplentes")."""
+    return (Candidate.query.join(Edital).filter(Candidate.municipality_id == municipality.id,
+                                                Candidate.status == "suplente")
+            .order_by(Edital.classification_published_at, Edital.id, Candidate.classification).first())
+
+
+def call_next_suplente(municipality, reason, today=None, actor=None):
+    """Art. 34: a vacancy opened (art. 27); call the next suplente. Returns the candidate or None."""
+    today = today or local_today()
+    cand = next_suplente(municipality)
+    if cand is None:
+        return None
+    before = snapshot(cand)
+    cand.status, cand.called_on = "convocado", today
+    cand.status_reason = reason
+    if cand.vehicle_year is None:  # art. 8º § 1º applies to a called suplente as to a selected one
+        cand.motorcycle_due = today + timedelta(days=rules.MOTORCYCLE_DAYS)
+    record("call_suplente", "candidate", cand.id, before, snapshot(cand), reason=reason,
+           municipality_id=municipality.id, actor=actor)
+    return cand
+
+
+def call_for_vacancy(municipality, reason):
+    """The back office's "Convocar próximo suplente" (only while a vacancy is free)."""
+    _require_law(municipality)
+    summary = vacancy_summary(municipality)
+    called = Candidate.query.filter(Candidate.municipality_id == municipality.id,
+                                    Candidate.status.in_(CALLED)).count()
+    if summary["free"] is not None and summary["free"] - called <= 0:
+        raise ApiError(409, "no_vacancy", f"Não há vaga livre: {summary['occupied']} ocupadas e {called} "
+                                          f"suplente(s) já convocado(s), de {summary['total']}.")
+    cand = call_next_suplente(municipality, reason)
+    if cand is None:
+        raise ApiError(409, "no_suplente", "Não há suplente no cadastro (art. 33, § 2º).")
+    db.session.commit()
+    return cand
+
+
+def grant_regularization(cand, justification, today=None):
+    """Art. 33 § 3º: the called suplente falls short of the law; with a reasoned justification,
+    a window of at most 5 days to regularize."""
+    today = today or local_today()
+    if cand.status != "convocado":
+        raise ApiError(409, "invalid_state", "Só se concede prazo a um suplente convocado.")
+    before = snapshot(cand)
+    cand.status, cand.regularize_until = "em_regularizacao", today + timedelta(days=rules.REGULARIZE_DAYS)
+    cand.status_reason = justification
+    record("grant_regularization", "candidate", cand.id, before, snapshot(cand), reason=justification,
+           municipality_id=cand.municipality_id)
+    db.session.commit()
+
+
+def mark_regularized(cand, reason):
+    if cand.status != "em_regularizacao":
+        raise ApiError(409, "invalid_state", "O candidato não está em prazo de regularização.")
+    before = snapshot(cand)
+    cand.status, cand.regularize_until, cand.status_reason = "convocado", None, reason
+    record("regularize", "candidate", cand.id, before, snapshot(cand), reason=reason,
+           municipality_id=cand.municipality_id)
+    db.session.commit()
+
+
+def present_motorcycle(cand, vehicle_year, reason):
+    """Art. 8º § 1º: a selected candidate shows the motorcycle inside the 90 days."""
+    if cand.status not in ("selecionado", "convocado") or cand.vehicle_year is not None:
+        raise ApiError(409, "invalid_state", "Nada pendente: o candidato já tem motocicleta registrada.")
+    before = snapshot(cand)
+    cand.vehicle_year, cand.motorcycle_due = vehicle_year, None
+    record("present_motorcycle", "candidate", cand.id, before, snapshot(cand), reason=reason,
+           municipality_id=cand.municipality_id)
+    db.session.commit()
+
+
+def candidate_withdraws(cand, reason, today=None):
+    """A selected or called candidate, or a suplente, is no longer interested (art. 27 caput:
+    the vacancy goes to the "suplentes interessados"). A called or selected one frees a vacancy:
+    the next suplente is called."""
+    if cand.status not in ("selecionado", "convocado", "em_regularizacao", "suplente"):
+        raise ApiError(409, "invalid_state", "O candidato não está selecionado, convocado nem no cadastro de suplentes.")
+    held_vacancy = cand.status != "suplente"
+    before = snapshot(cand)
+    cand.status, cand.regularize_until, cand.motorcycle_due, cand.status_reason = "desistente", None, None, reason
+    record("candidate_withdraw", "candidate", cand.id, before, snapshot(cand), reason=reason,
+           municipality_id=cand.municipality_id)
+    called = None
+    if held_vacancy:
+        called = call_next_suplente(cand.edital.municipality, f"Vaga aberta pela desistência de {cand.name}.", today)
+    db.session.commit()
+    return called
+
+
+# ---- the daily job ---------------------------------------------------------------------------
+
+def disable_lapsed_regularizations(today):
+    """Art. 33 § 3º: the window ran out without regularization → disabled, next suplente called.
+    Idempotent: only candidates still "em_regularizacao" with a past deadline are touched."""
+    lapsed = (Candidate.query.filter(Candidate.status == "em_regularizacao", Candidate.regularize_until < today)
+              .order_by(Candidate.id).all())
+    for cand in lapsed:
+        before = snapshot(cand)
+        cand.status = "desabilitado"
+        cand.status_reason = f"Prazo de regularização encerrado em {cand.regularize_until:%d/%m/%Y} (art. 33, § 3º)."
+        record("disable_candidate", "candidate", cand.id, before, snapshot(cand), reason=cand.status_reason,
+               municipality_id=cand.municipality_id)
+        call_next_suplente(cand.edital.municipality, "Convocação do subsequente (art. 33, § 3º).", today)
+    return len(lapsed)
+
+
+def forfeit_without_motorcycle(today):
+    """Art. 8º § 1º: selected without a motorcycle and none shown in 90 days → loses the right;
+    the vacancy goes to the next suplente (art. 34)."""
+    lapsed = (Candidate.query.filter(Candidate.status.in_(("selecionado", "convocado")),
+                                     Candidate.vehicle_year.is_(None), Candidate.motorcycle_due < today)
+              .order_by(Candidate.id).all())
+    for cand in lapsed:
+        before = snapshot(cand)
+        cand.status = "perdeu_direito"
+        cand.status_reason = f"Motocicleta não apresentada até {cand.motorcycle_due:%d/%m/%Y} (art. 8º, § 1º)."
+        record("forfeit_candidate", "candidate", cand.id, before, snapshot(cand), reason=cand.status_reason,
+               municipality_id=cand.municipality_id)
+        call_next_suplente(cand.edital.municipality, "Vaga aberta por perda do direito (art. 8º, § 1º).", today)
+    return len(lapsed)
