@@ -17,5 +17,6 @@ def register_blueprints(app):
     from .modules.credentials.blueprint import bp as credentials_bp
     app.register_blueprint(credentials_bp)
     from .modules.fieldsync.blueprint import bp as fieldsync_bp; app.register_blueprint(fieldsync_bp)  # noqa: E702
+    from .modules.autos.blueprint import bp as autos_bp; app.register_blueprint(autos_bp)  # noqa: E702
     from .core.openapi import bp as openapi_bp  # GET /api/v1/openapi.json
     app.register_blueprint(openapi_bp)

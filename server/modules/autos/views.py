@@ -1,0 +1,145 @@
+"""Thin handlers: parse → scope → operation → render. Every write is a process_operations call."""
+import json
+
+from flask import Response, current_app, g, redirect, render_template, request, url_for
+
+from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
+from ...core.clock import local_today
+from ...core.csv_export import csv_response
+from ...core.errors import ApiError
+from ...core.http import bounded_int
+from ...extensions import db, limiter
+from . import process_operations as ops
+from .auto_data import auto_data, confirmed_infractions
+from .blueprint import bp
+from .models import AutoCase
+from .notification_pdf import notification_pdf_bytes
+from .outcome import current_step
+from .process_models import (APPEAL_DECISIONS, SERVICE_WAYS, SEIZURE_KINDS, AutoAppeal, AutoPayment,
+                             AutoPenalty, Seizure)
+from .public_check import check_code
+
+PENALTY_STATE_PT = {"pendente": "Pendente", "suspensa": "Suspensa (efeito suspensivo)", "aplicada": "Aplicada",
+                    "anulada": "Anulada", "registro_cancelado": "Registro cancelado"}
+CASE_STATE_PT = {"recebido": "Recebido (aguarda revisão)", "homologado": "Homologado",
+                 "insubsistente": "Insubsistente"}
+
+
+def _page(case, errors=None, values=None, status=200):
+    note = ops.notification_of(case)
+    appeals = ops.appeals_of(case)
+    steps = ops.steps_for(case)
+    step, due_on = current_step(steps, note.served_on if note and note.served_on else None, appeals)
+    content = json.loads(note.content) if note else None
+    data = auto_data(case)
+    return render_template(
+        "autos/process.html", case=case, note=note, content=content, appeals=appeals, steps=steps,
+        next_step=step, next_due=due_on, infractions=confirmed_infractions(data),
+        penalties=AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id).all(),
+        payments=AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
+        seizures=Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all(),
+        service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
+        penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
+        today=local_today(),
+        infraction_options=[("", "Todo o auto")] + [(i["id"], i.get("label_pt") or i["id"]) for i in confirmed_infractions(data)],
+        payment_options=[("", "Nenhum")] + [(str(p.id), f"Guia {p.guia_number}")
+                                            for p in AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.id)], operator_signed=bool((data.get("signatures") or {}).get("operator"))
+        if isinstance(data.get("signatures"), dict) else False), status
+
+
+@bp.get("/autos/<int:case_id>/processo")
+@login_required(*STAFF_ROLES)
+def process_page(case_id):
+    return _page(get_scoped_or_404(AutoCase, case_id))
+
+
+def _form(name):
+    value = request.form.get(name)
+    return value if isinstance(value, str) else None
+
+
+def _child(model, raw, case):
+    ident = bounded_int(raw, 1)
+    obj = db.session.get(model, ident) if ident else None
+    if obj is None or obj.case_id != case.id:
+        raise ApiError(404, "not_found")
+    return obj
+
+
+ACTIONS = {
+    "notificar": lambda case: ops.issue_notification(case, g.user),
+    "ciencia": lambda case: ops.record_service(case, _form("via"), _form("served_on"), _form("note"), g.user),
+    "defesa": lambda case: ops.file_appeal(case, _form("filed_on"), _form("summary"), g.user),
+    "decisao": lambda case: ops.decide_appeal(_child(AutoAppeal, _form("appeal_id"), case), _form("decision"),
+                                              _form("decision_text"), _form("decided_on"), _form("infraction_id"), g.user),
+    "pagamento": lambda case: ops.record_payment(case, _form("guia_number"), _form("paid_on"), _form("amount"), g.user),
+    "apreensao": lambda case: ops.record_seizure(case, _form("kind"), _form("seized_on"), g.user),
+    "liberacao": lambda case: ops.release_seizure(_child(Seizure, _form("seizure_id"), case), _form("released_on"),
+                                                  _form("alvara"), _form("payment_id"), g.user),
+}
+
+
+@bp.post("/autos/<int:case_id>/processo/<action>")
+@login_required(*STAFF_ROLES)
+def process_action(case_id, action):
+    case = get_scoped_or_404(AutoCase, case_id)
+    if action not in ACTIONS:
+        raise ApiError(404, "not_found")
+    try:
+        ACTIONS[action](case)
+    except ApiError as exc:
+        db.session.rollback()
+        if exc.status != 422:
+            raise
+        return _page(case, {action: exc.fields or {"_schema": [exc.message]}}, {action: request.form}, 422)
+    return redirect(url_for("autos.process_page", case_id=case.id, _anchor=f"form-{action}"), 303)
+
+
+@bp.get("/autos/<int:case_id>/notificacao.pdf")
+@login_required(*STAFF_ROLES)
+def notification_pdf(case_id):
+    case = get_scoped_or_404(AutoCase, case_id)
+    note = ops.notification_of(case)
+    if note is None:
+        raise ApiError(404, "not_found")
+    return Response(notification_pdf_bytes(note), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="notificacao-{note.serial}.pdf"',
+                             "Cache-Control": "no-store"})
+
+
+@bp.get("/autos/<int:case_id>/processo.csv")
+@login_required(*STAFF_ROLES)
+def process_csv(case_id):
+    case = get_scoped_or_404(AutoCase, case_id)
+    rows = [[p.infraction_id, PENALTY_STATE_PT.get(p.state, p.state), p.applied_on,
+             None if p.amount_brl_cents is None else p.amount_brl_cents / 100, p.state_reason]
+            for p in AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id)]
+    return csv_response(f"auto-{case.id}-penalidades.csv",
+                        ["Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"], rows)
+
+
+# --- public check -------------------------------------------------------------------------------
+
+def _public(code):
+    result = check_code(code)
+    response = current_app.make_response((render_template("autos/notification_public.html", result=result),
+                                          200 if result["authentic"] else 404))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@bp.get("/N/", defaults={"code": ""})
+@bp.get("/N/<path:code>")
+@limiter.limit("60 per minute")
+def public_notification(code):
+    """The notification's QR: HTTPS://HOST/N/<base32 code>."""
+    return _public(code)
+
+
+@bp.get("/n/", defaults={"code": ""})
+@bp.get("/n/<path:code>")
+@limiter.limit("60 per minute")
+def public_notification_lower(code):
+    """Typed by hand or lower-cased by an app: the code is case-folded only when all lower case."""
+    return _public(code.upper() if code == code.lower() else code)
