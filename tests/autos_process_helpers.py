@@ -28,6 +28,15 @@ def ensure_key(app, slug):
             create_key(muni)
 
 
+def _auto_fields(app, slug, permit_number):
+    """What the fiscal types in the auto's legal fields (the app prefills most of them)."""
+    from server.rules import load_municipality
+    from server.rules.checklist import auto_fields
+    with app.app_context():
+        fields = auto_fields(load_municipality(slug), datetime.now().date().isoformat())
+    return {f["id"]: f"Conforme constatado no local ({permit_number})" for f in fields}
+
+
 def homologated_case(app, client, slug, days_ago=0, operator_signed=False, phone=None):
     """(case id, phone) of a homologated auto issued `days_ago` days ago against the first
     active permit's holder."""
@@ -39,8 +48,9 @@ def homologated_case(app, client, slug, days_ago=0, operator_signed=False, phone
     operator_id, permit_number, _ = first_operator_and_permit(app, slug)
     inf_id, citation, amount, brl = INFRACTION[slug]
     number = phone.reserve(1)[0]
+    fields = _auto_fields(app, slug, permit_number)
     item = phone.auto(number, operator_id=operator_id, permit_number=permit_number, plate="QBX1A23",
-                      place="Av. Brasil, 100",
+                      place="Av. Brasil, 100", auto_fields=fields,
                       infractions=[{"id": inf_id, "citation": citation, "amount": amount, "amount_brl": brl,
                                     "decision": "confirmed", "removal_reason": None}],
                       signatures={"fiscal": sha256_hex("f"), "operator": sha256_hex("o") if operator_signed else None,

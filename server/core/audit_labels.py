@@ -49,6 +49,16 @@ ACTION_LABELS = {
     # Autos de infração (autos.operations)
     "auto_homologate": "Auto homologado",
     "auto_void": "Auto declarado insubsistente",
+    # Notification, defence, appeals, penalties (autos.process_operations, autos.jobs)
+    "auto_notification_issue": "Notificação de autuação emitida",
+    "auto_service": "Ciência do autuado registrada",
+    "auto_appeal_file": "Defesa ou recurso protocolado",
+    "auto_appeal_decide": "Defesa ou recurso decidido",
+    "penalty_state": "Situação da penalidade alterada",
+    "penalty_record_cancel": "Registro de punição cancelado (período sem infração)",
+    "auto_payment": "Pagamento registrado",
+    "seizure": "Apreensão ou remoção registrada",
+    "seizure_release": "Moto liberada",
 }
 
 ENTITY_LABELS = {
@@ -68,6 +78,11 @@ ENTITY_LABELS = {
     "auto_number": "Número de auto",
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
+    "auto_notification": "Notificação de autuação",
+    "auto_appeal": "Defesa ou recurso",
+    "auto_penalty": "Penalidade",
+    "auto_payment": "Pagamento",
+    "seizure": "Apreensão ou remoção",
 }
 
 
@@ -106,6 +121,12 @@ FIELD_LABELS = {
     "expires_on": "Válido até", "revoked_reason": "Motivo da revogação", "revoked_at": "Revogado em",
     "superseded_by_id": "Substituído por", "retired_at": "Substituída em", "registered_at": "Registrado em",
     "last_seen_at": "Último contato",
+    "content_hash": "Resumo do conteúdo", "served_via": "Forma da ciência", "served_on": "Data da ciência",
+    "note": "Observação", "level": "Instância", "filed_on": "Protocolado em", "due_on": "Prazo até",
+    "late": "Intempestivo", "suspensive": "Efeito suspensivo", "decision": "Decisão",
+    "decided_on": "Decidido em", "infraction_id": "Infração", "guia": "Guia", "paid_on": "Pago em",
+    "amount_cents": "Valor (centavos)", "seized_on": "Data da medida", "released_on": "Liberada em",
+    "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
 }
 
 

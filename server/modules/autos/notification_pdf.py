@@ -46,7 +46,7 @@ class _Doc:
 
     def text(self, value, size=9.5, bold=False, height=5, width=None):
         self.pdf.set_font(self.font, "B" if bold else "", size)
-        self.pdf.multi_cell(width or self.width, height, value, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.pdf.multi_cell(width or self.width, height, value, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
     def heading(self, value):
         self.pdf.ln(2)
@@ -55,13 +55,21 @@ class _Doc:
         self.pdf.cell(self.width, 6.5, value, fill=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         self.pdf.ln(1)
 
-    def row(self, label, value, citation=None):
-        self.pdf.set_font(self.font, "B", 9)
-        y = self.pdf.get_y()
-        self.pdf.multi_cell(62, 4.6, label + (f"\n({citation})" if citation else ""), new_x=XPos.RIGHT, new_y=YPos.TOP)
-        self.pdf.set_font(self.font, "", 9.5)
-        self.pdf.multi_cell(self.width - 62, 4.6, value or "—", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-        self.pdf.set_y(max(self.pdf.get_y(), y + 9.5 if citation else y + 5))
+    def row(self, label, value, citation=None, label_width=72):
+        pdf = self.pdf
+        if pdf.get_y() > 297 - MARGIN - 14:
+            pdf.add_page()
+        y = pdf.get_y()
+        pdf.set_font(self.font, "B", 8.5)
+        pdf.multi_cell(label_width, 4.4, label, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        if citation:
+            pdf.set_font(self.font, "", 7.5)
+            pdf.multi_cell(label_width, 3.8, citation, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        bottom = pdf.get_y()
+        pdf.set_xy(MARGIN + label_width + 2, y)
+        pdf.set_font(self.font, "", 9.5)
+        pdf.multi_cell(self.width - label_width - 2, 4.6, value or "—", align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.set_y(max(pdf.get_y(), bottom) + 0.6)
         self.pdf.set_draw_color(215, 215, 215)
         self.pdf.line(MARGIN, self.pdf.get_y(), MARGIN + self.width, self.pdf.get_y())
         self.pdf.ln(1)
@@ -74,12 +82,19 @@ def notification_pdf_bytes(note) -> bytes:
     pdf = doc.pdf
     pdf.set_title(f"Notificação de autuação {c['number']}")
     pdf.set_creator("Motofiscal")
-    doc.text(f"PREFEITURA MUNICIPAL DE {muni['name'].upper()} — {muni['uf']}", 11, True)
-    doc.text("Fiscalização do serviço de moto-táxi", 9.5)
+    pdf.set_creation_date(note.issued_at)  # the same row prints the same bytes
+    head = doc.width - QR_MM - 4
+    _pdf_qr(pdf, note.payload, MARGIN + doc.width - QR_MM, MARGIN - 2, QR_MM)
+    doc.text(f"PREFEITURA MUNICIPAL DE {muni['name'].upper()} — {muni['uf']}", 11, True, width=head)
+    doc.text("Fiscalização do serviço de moto-táxi", 9.5, width=head)
     pdf.ln(2)
-    doc.text("NOTIFICAÇÃO DE AUTUAÇÃO", 16, True, 8)
+    doc.text("NOTIFICAÇÃO DE AUTUAÇÃO", 16, True, 8, width=head)
     issued = "/".join(reversed(c["issued_on"].split("-")))
-    doc.text(f"Notificação nº {c['number']} · emitida em {issued} · auto de infração nº {auto['number'] or '—'}", 10)
+    doc.text(f"Notificação nº {c['number']}\nEmitida em {issued}\nAuto de infração nº {auto['number'] or '—'}",
+             10, width=head)
+    doc.text("Documento assinado digitalmente pela Prefeitura: aponte a câmera do celular para o código ao "
+             "lado para conferir a autenticidade.", 8, width=head, height=4)
+    pdf.set_y(max(pdf.get_y(), MARGIN - 2 + QR_MM))
 
     doc.heading("Autuado")
     if c.get("operator"):
@@ -89,16 +104,6 @@ def notification_pdf_bytes(note) -> bytes:
         doc.row("Nome", "Não identificado no cadastro")
     doc.row(f"{auto['permit_word']} nº / placa",
             " / ".join(x for x in (auto.get("permit_number"), auto.get("plate")) if x) or "—")
-
-    doc.heading("Dados do auto de infração (campos exigidos por lei)")
-    doc.row("Lavrado em", auto.get("at"))
-    doc.row("Local", auto.get("place"))
-    doc.row("Agente autuante", auto.get("fiscal"))
-    signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
-              "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
-    doc.row("Assinatura do autuado", signed, "CTB, art. 280, VI")
-    for field in c["fields"]:
-        doc.row(field["label"], field["value"] or "—", field["citation"])
 
     doc.heading("Infrações")
     total = 0
@@ -115,21 +120,23 @@ def notification_pdf_bytes(note) -> bytes:
 
     doc.heading("Defesa e recurso")
     for step in c["instances"]:
-        doc.row(f"{step['level']}ª instância: {step['authority']}", step["deadline"],
+        doc.row(f"{step['level']}ª instância — {step['authority']}", step["deadline"],
                 None if step["authority_source"] == "lei" else f"autoridade: {step['authority_source']}")
     if not c["instances"]:
         doc.text("A lei municipal não prevê prazo de defesa ou recurso.")
-    doc.text("O prazo conta-se a partir do dia seguinte ao da ciência desta notificação (Código Civil, "
-             "art. 132). A defesa ou o recurso deve ser apresentado por escrito, no protocolo da Prefeitura.", 8.5)
+    doc.text("Os prazos contam-se em dias corridos, excluído o dia do início e incluído o do vencimento "
+             "(Código Civil, art. 132). A defesa ou o recurso é apresentado por escrito, no protocolo da "
+             "Prefeitura.", 8.5)
+    doc.heading("Dados do auto de infração (campos exigidos por lei)")
+    doc.row("Lavrado em", auto.get("at"))
+    doc.row("Local", auto.get("place"))
+    doc.row("Agente autuante", auto.get("fiscal"))
+    signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
+              "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
+    doc.row("Assinatura do autuado", signed, "CTB, art. 280, VI")
+    for field in c["fields"]:
+        doc.row(field["label"], field["value"] or "—", field["citation"])
 
-    if pdf.get_y() > 297 - MARGIN - QR_MM - 4:
-        pdf.add_page()
-    y = 297 - MARGIN - QR_MM
-    _pdf_qr(pdf, note.payload, MARGIN, y, QR_MM)
-    pdf.set_xy(MARGIN + QR_MM + 4, y + 6)
-    doc.text("Documento assinado digitalmente pela Prefeitura. Para conferir a autenticidade, aponte a "
-             "câmera do celular para o código: a página pública mostra os dados desta notificação.",
-             9, width=doc.width - QR_MM - 4)
-    pdf.set_x(MARGIN + QR_MM + 4)
-    doc.text(f"Código de verificação: {note.content_hash[:16].upper()}", 8, width=doc.width - QR_MM - 4)
+    pdf.ln(3)
+    doc.text(f"Resumo do conteúdo assinado: {note.content_hash[:16].upper()}", 7.5, height=4)
     return bytes(pdf.output())
