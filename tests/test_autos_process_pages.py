@@ -133,3 +133,50 @@ def test_pages_are_scoped_to_the_municipality_and_need_csrf(app, client, demo):
     login(client, "backoffice.paranatinga")
     assert client.post(f"/autos/{case_id}/processo/notificar").status_code == 400  # no CSRF token
     assert _post(client, case_id, "inexistente").status_code == 404
+
+
+def test_ledger_of_operator_and_permit_lists_autos_penalties_payments_and_seizures(app, client, demo):
+    from server.core.clock import local_today
+    from autos_process_helpers import first_operator_and_permit
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=2)
+    operator_id, permit_number, permit_id = first_operator_and_permit(app, "paranatinga")
+    login(client, "backoffice.paranatinga")
+    today = local_today().isoformat()
+    _post(client, case_id, "notificar")
+    _post(client, case_id, "ciencia", via="pessoal", served_on=today)
+    assert _post(client, case_id, "pagamento", guia_number="G-2026-15", paid_on=today, amount="30,86").status_code == 303
+    assert _post(client, case_id, "apreensao", kind="remocao", seized_on=today).status_code == 303
+    for kind, ident in (("operador", operator_id), ("permissao", permit_id)):
+        page = client.get(f"/autos/ficha/{kind}/{ident}")
+        text = page.get_data(as_text=True)
+        assert page.status_code == 200
+        assert "G-2026-15" in text and "R$ 30,86" in text and "Remoção" in text and "par.inf.g1_c" in text
+        csv = client.get(f"/autos/ficha/{kind}/{ident}/pagamentos.csv").get_data(as_text=True)
+        assert csv.splitlines()[1].split(";")[1:] == ["G-2026-15", local_today().strftime("%d/%m/%Y"), "30,86"]
+    client.post("/logout", data={"csrf_token": csrf_token(client, "/bo/")})
+    login(client, "backoffice.sapezal")
+    assert client.get(f"/autos/ficha/operador/{operator_id}").status_code == 404
+    assert client.get(f"/autos/ficha/permissao/{permit_id}/autos.csv").status_code == 404
+
+
+def test_process_settings_name_what_the_law_leaves_open(app, client, demo):
+    login(client, "backoffice.sapezal")
+    page = client.get("/autos/processo/configuracao").get_data(as_text=True)
+    assert "prazo não definido em lei" in page  # Sapezal art. 28 VI
+    token = csrf_token(client, "/autos/processo/configuracao")
+    no_act = client.post("/autos/processo/configuracao", data={"csrf_token": token, "removal_fee": "85,00"})
+    assert no_act.status_code == 422 and "Informe o ato" in no_act.get_data(as_text=True)
+    saved = client.post("/autos/processo/configuracao", data={
+        "csrf_token": token, "authority_pt": "Diretor do Departamento de Trânsito", "removal_fee": "85,00",
+        "source": "Decreto nº 12/2026"})
+    assert saved.status_code == 303
+    case_id, _ = homologated_case(app, client, "sapezal", days_ago=1)
+    from server.extensions import db
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.notification_content import build_content
+    with app.app_context():
+        content = build_content(db.session.get(AutoCase, case_id), 1, __import__("datetime").date.today())
+    assert content["authority"] == "Diretor do Departamento de Trânsito"
+    assert content["authority_source"].startswith("configuração municipal")
+    page = _page(client, case_id).get_data(as_text=True)
+    assert "R$ 85,00" in page and "Decreto nº 12/2026" in page

@@ -59,6 +59,7 @@ ACTION_LABELS = {
     "auto_payment": "Pagamento registrado",
     "seizure": "Apreensão ou remoção registrada",
     "seizure_release": "Moto liberada",
+    "autos_settings": "Configuração do processo de autos alterada",
 }
 
 ENTITY_LABELS = {
@@ -127,6 +128,8 @@ FIELD_LABELS = {
     "decided_on": "Decidido em", "infraction_id": "Infração", "guia": "Guia", "paid_on": "Pago em",
     "amount_cents": "Valor (centavos)", "seized_on": "Data da medida", "released_on": "Liberada em",
     "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
+    "authority_pt": "Autoridade julgadora", "edital_basis_pt": "Ato que autoriza edital",
+    "removal_fee_cents": "Taxa de remoção (centavos)", "storage_fee_daily_cents": "Diária do pátio (centavos)",
 }
 
 

@@ -53,6 +53,11 @@ def _date(value, field, not_after_today=True):
     return day
 
 
+def steps_for_municipality(municipality):
+    from ...core.clock import local_today as today
+    return instances(composed_for(municipality), today())
+
+
 def steps_for(case):
     municipality = db.session.get(Municipality, case.municipality_id)
     return instances(composed_for(municipality), infraction_date(case))
@@ -369,3 +374,48 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
     db.session.commit()
     return seizure
 
+
+
+# --- municipal settings the laws leave open ---------------------------------------------------------
+
+SETTING_FIELDS = {
+    "authority_pt": "Autoridade que julga a defesa (quando a lei não a indica)",
+    "edital_basis_pt": "Ato que autoriza a notificação por edital",
+    "removal_fee": "Taxa de remoção (R$)",
+    "storage_fee_daily": "Diária do pátio (R$)",
+    "source": "Ato que fixou estes valores",
+}
+
+
+def _money(value, field):
+    text = (value or "").strip()
+    if not text:
+        return None
+    try:
+        cents = round(float(text.replace(".", "").replace(",", ".")) * 100)
+    except ValueError:
+        raise _invalid(field, "Informe o valor em reais (ex.: 85,00).") from None
+    if not 0 <= cents < 10**9:
+        raise _invalid(field, "Informe um valor entre zero e R$ 10 milhões.")
+    return cents
+
+
+def save_process_settings(municipality, form, actor=None):
+    """Municipality.settings["autos"]: values the laws do not set, each shown as configured."""
+    values = {}
+    for key in ("authority_pt", "edital_basis_pt", "source"):
+        text = (form.get(key) or "").strip()
+        if len(text) > 300:
+            raise _invalid(key, "Use no máximo 300 caracteres.")
+        values[key] = text or None
+    values["removal_fee_cents"] = _money(form.get("removal_fee"), "removal_fee")
+    values["storage_fee_daily_cents"] = _money(form.get("storage_fee_daily"), "storage_fee_daily")
+    if (values["removal_fee_cents"] is not None or values["storage_fee_daily_cents"] is not None) and not values["source"]:
+        raise _invalid("source", "Informe o ato (decreto, portaria) que fixou as taxas.")
+    before = dict(process_settings(municipality))
+    settings = dict(municipality.settings or {})
+    settings["autos"] = values
+    municipality.settings = settings
+    record("autos_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id, actor=actor)
+    db.session.commit()
+    return values

@@ -3,7 +3,7 @@ import json
 
 from flask import Response, current_app, g, redirect, render_template, request, url_for
 
-from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
+from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required, require_municipality_id
 from ...core.clock import local_today
 from ...core.csv_export import csv_response
 from ...core.errors import ApiError
@@ -17,7 +17,9 @@ from .notification_pdf import notification_pdf_bytes
 from .outcome import current_step
 from .process_models import (APPEAL_DECISIONS, SERVICE_WAYS, SEIZURE_KINDS, AutoAppeal, AutoPayment,
                              AutoPenalty, Seizure)
+from .notification_content import process_settings
 from .public_check import check_code
+from ..registry.models import Municipality
 
 PENALTY_STATE_PT = {"pendente": "Pendente", "suspensa": "Suspensa (efeito suspensivo)", "aplicada": "Aplicada",
                     "anulada": "Anulada", "registro_cancelado": "Registro cancelado"}
@@ -40,7 +42,7 @@ def _page(case, errors=None, values=None, status=200):
         seizures=Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all(),
         service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
         penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
-        today=local_today(),
+        today=local_today(), settings=process_settings(db.session.get(Municipality, case.municipality_id)),
         infraction_options=[("", "Todo o auto")] + [(i["id"], i.get("label_pt") or i["id"]) for i in confirmed_infractions(data)],
         payment_options=[("", "Nenhum")] + [(str(p.id), f"Guia {p.guia_number}")
                                             for p in AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.id)], operator_signed=bool((data.get("signatures") or {}).get("operator"))
@@ -143,3 +145,74 @@ def public_notification(code):
 def public_notification_lower(code):
     """Typed by hand or lower-cased by an app: the code is case-folded only when all lower case."""
     return _public(code.upper() if code == code.lower() else code)
+
+
+# --- ledger per operator and per permit -----------------------------------------------------------
+
+LEDGER_LISTS = {"autos": "Autos", "penalidades": "Penalidades", "pagamentos": "Pagamentos", "apreensoes": "Apreensões"}
+
+
+def _ledger_owner(kind, ident):
+    from ..registry.models import Operator, Permit
+    if kind == "operador":
+        operator = get_scoped_or_404(Operator, ident)
+        return operator.name, [operator.id], None, url_for("backoffice.operator_detail", ident=operator.id)
+    permit = get_scoped_or_404(Permit, ident)
+    people = {d.id for d in permit.drivers} | ({permit.holder_operator_id} if permit.holder_operator_id else set())
+    from ..registry.vocabulary import vocabulary
+    from ..registry.models import Municipality
+    vocab = vocabulary(db.session.get(Municipality, permit.municipality_id))
+    return vocab.numbered(permit.number), sorted(people), permit.id, url_for("backoffice.permit_detail", ident=permit.id)
+
+
+@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>")
+@login_required(*STAFF_ROLES)
+def ledger_page(kind, ident):
+    from .ledger import ledger
+    title, operator_ids, permit_id, back = _ledger_owner(kind, ident)
+    data = ledger(require_municipality_id(), operator_ids, permit_id)
+    return render_template("autos/ledger.html", title=title, back=back, kind=kind, ident=ident, lists=LEDGER_LISTS,
+                           penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, seizure_kinds=SEIZURE_KINDS,
+                           **data)
+
+
+@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes):lista>.csv")
+@login_required(*STAFF_ROLES)
+def ledger_csv(kind, ident, lista):
+    from .ledger import csv_rows, ledger
+    _, operator_ids, permit_id, _ = _ledger_owner(kind, ident)
+    data = ledger(require_municipality_id(), operator_ids, permit_id)
+    header, rows = csv_rows(data, lista, {"case": CASE_STATE_PT, "penalty": PENALTY_STATE_PT, "seizure": SEIZURE_KINDS})
+    return csv_response(f"ficha-{kind}-{ident}-{lista}.csv", header, rows)
+
+
+# --- settings of the process the laws leave open -------------------------------------------------
+
+@bp.route("/autos/processo/configuracao", methods=["GET", "POST"])
+@login_required(*STAFF_ROLES)
+def process_settings_page():
+    from ..registry.models import Municipality
+    from .notification_content import process_settings
+    municipality = db.session.get(Municipality, require_municipality_id())
+    errors, status = {}, 200
+    if request.method == "POST":
+        try:
+            ops.save_process_settings(municipality, {k: _form(k) for k in ops.SETTING_FIELDS}, g.user)
+            return redirect(url_for("autos.process_settings_page"), 303)
+        except ApiError as exc:
+            db.session.rollback()
+            if exc.status != 422:
+                raise
+            errors, status = exc.fields or {}, 422
+    current = process_settings(municipality)
+    values = request.form if request.method == "POST" else {
+        "authority_pt": current.get("authority_pt") or "", "edital_basis_pt": current.get("edital_basis_pt") or "",
+        "source": current.get("source") or "",
+        "removal_fee": _cents_text(current.get("removal_fee_cents")),
+        "storage_fee_daily": _cents_text(current.get("storage_fee_daily_cents"))}
+    return render_template("autos/settings.html", fields=ops.SETTING_FIELDS, values=values, errors=errors,
+                           steps=ops.steps_for_municipality(municipality)), status
+
+
+def _cents_text(cents):
+    return "" if cents is None else f"{cents / 100:.2f}".replace(".", ",")
