@@ -150,7 +150,7 @@ def test_ledger_of_operator_and_permit_lists_autos_penalties_payments_and_seizur
         page = client.get(f"/autos/ficha/{kind}/{ident}")
         text = page.get_data(as_text=True)
         assert page.status_code == 200
-        assert "G-2026-15" in text and "R$ 30,86" in text and "Remoção" in text and "par.inf.g1_c" in text
+        assert "G-2026-15" in text and "R$ 30,86" in text and "Remoção" in text and "ordem das corridas" in text
         csv = client.get(f"/autos/ficha/{kind}/{ident}/pagamentos.csv").get_data(as_text=True)
         assert csv.splitlines()[1].split(";")[1:] == ["G-2026-15", local_today().strftime("%d/%m/%Y"), "30,86"]
     client.post("/logout", data={"csrf_token": csrf_token(client, "/bo/")})

@@ -27,6 +27,13 @@ CASE_STATE_PT = {"recebido": "Recebido (aguarda revisão)", "homologado": "Homol
                  "insubsistente": "Insubsistente"}
 
 
+def _labels(municipality_id):
+    """Infraction id → the law's label, for tables (the id stays in CSVs)."""
+    from ..rules.service import composed_for
+    return {inf["id"]: inf.get("label_pt") or inf["id"]
+            for inf in composed_for(db.session.get(Municipality, municipality_id)).infractions}
+
+
 def _page(case, errors=None, values=None, status=200):
     note = ops.notification_of(case)
     appeals = ops.appeals_of(case)
@@ -42,7 +49,7 @@ def _page(case, errors=None, values=None, status=200):
         seizures=Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all(),
         service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
         penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
-        today=local_today(), settings=process_settings(db.session.get(Municipality, case.municipality_id)),
+        today=local_today(), labels=_labels(case.municipality_id), settings=process_settings(db.session.get(Municipality, case.municipality_id)),
         infraction_options=[("", "Todo o auto")] + [(i["id"], i.get("label_pt") or i["id"]) for i in confirmed_infractions(data)],
         payment_options=[("", "Nenhum")] + [(str(p.id), f"Guia {p.guia_number}")
                                             for p in AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.id)], operator_signed=bool((data.get("signatures") or {}).get("operator"))
@@ -171,7 +178,7 @@ def ledger_page(kind, ident):
     from .ledger import ledger
     title, operator_ids, permit_id, back = _ledger_owner(kind, ident)
     data = ledger(require_municipality_id(), operator_ids, permit_id)
-    return render_template("autos/ledger.html", title=title, back=back, kind=kind, ident=ident, lists=LEDGER_LISTS,
+    return render_template("autos/ledger.html", labels=_labels(require_municipality_id()), title=title, back=back, kind=kind, ident=ident, lists=LEDGER_LISTS,
                            penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, seizure_kinds=SEIZURE_KINDS,
                            **data)
 
