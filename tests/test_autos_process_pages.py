@@ -5,6 +5,7 @@ import json
 import re
 import shutil
 import subprocess
+from urllib.parse import quote
 from datetime import timedelta
 
 import pytest
@@ -180,3 +181,41 @@ def test_process_settings_name_what_the_law_leaves_open(app, client, demo):
     assert content["authority_source"].startswith("configuração municipal")
     page = _page(client, case_id).get_data(as_text=True)
     assert "R$ 85,00" in page and "Decreto nº 12/2026" in page
+
+
+def test_process_routes_never_answer_500_to_hostile_input(app, client, demo):
+    """tests/test_no_500.py's hostile values on the process routes, with a real case that has a
+    notification, an appeal and a seizure (the generic run only sees ids that do not exist)."""
+    from test_no_500 import HOSTILE_STRINGS, _encode
+    from server.core.clock import local_today
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=2)
+    login(client, "backoffice.paranatinga")
+    today = local_today().isoformat()
+    _post(client, case_id, "notificar")
+    _post(client, case_id, "ciencia", via="pessoal", served_on=today)
+    _post(client, case_id, "defesa", filed_on=today, summary="Pedido de anulação do auto.")
+    _post(client, case_id, "apreensao", kind="apreensao", seized_on=today)
+    token = csrf_token(client, f"/autos/{case_id}/processo")
+    page = client.get(f"/autos/{case_id}/processo").get_data(as_text=True)
+    names = set(re.findall(r'name="([^"]+)"', page)) | set(ops_fields()) - {"csrf_token"}
+    actions = ["notificar", "ciencia", "defesa", "decisao", "pagamento", "apreensao", "liberacao"]
+    sent = 0
+    for label, value in HOSTILE_STRINGS.items():
+        for action in actions:
+            response = client.post(f"/autos/{case_id}/processo/{action}", data=_encode(
+                {**{name: value for name in names}, "csrf_token": token}), content_type="application/x-www-form-urlencoded")
+            assert response.status_code < 500, (action, label)
+            sent += 1
+        response = client.post("/autos/processo/configuracao", data=_encode(
+            {**{name: value for name in names}, "csrf_token": token}), content_type="application/x-www-form-urlencoded")
+        assert response.status_code < 500, ("configuracao", label)
+        quoted = quote(value, safe="", errors="surrogatepass")
+        for path in (f"/autos/{case_id}/processo", "/autos/ficha/operador/1", f"/N/{quoted}", f"/n/{quoted}",
+                     f"/autos/ficha/permissao/{quoted}"):
+            assert client.get(f"{path}?{_encode({'q': value})}").status_code < 500, (path, label)
+    assert sent == len(HOSTILE_STRINGS) * len(actions)
+
+
+def ops_fields():
+    from server.modules.autos.process_operations import SETTING_FIELDS
+    return SETTING_FIELDS

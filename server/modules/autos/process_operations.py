@@ -1,6 +1,7 @@
 """Every state change of an auto's process after homologation: the notification, its service,
 defences and appeals, penalties applied (AppliedPenalty rows: the history phones and the server
 count for recidivism and escalation), payments and seizures. Each audited, in its transaction."""
+import re
 from datetime import date
 
 from flask import current_app
@@ -299,11 +300,9 @@ def server_history(municipality_id, operator_id) -> list[dict]:
 def record_payment(case, guia_number, paid_on, amount, actor=None):
     guia_number = _text(guia_number, "guia_number", 1)[:40]
     paid_on = _date(paid_on, "paid_on")
-    try:
-        cents = round(float(str(amount).replace(".", "").replace(",", ".")) * 100) if "," in str(amount) \
-            else round(float(amount) * 100)
-    except (TypeError, ValueError):
-        raise _invalid("amount", "Informe o valor em reais (ex.: 140,46).") from None
+    cents = _money(amount if isinstance(amount, str) else str(amount), "amount")
+    if cents is None:
+        raise _invalid("amount", "Informe o valor em reais (ex.: 140,46).")
     if not 0 < cents < 10**11:
         raise _invalid("amount", "Informe um valor positivo.")
     payment = AutoPayment(municipality_id=case.municipality_id, case_id=case.id, guia_number=guia_number,
@@ -387,17 +386,20 @@ SETTING_FIELDS = {
 }
 
 
+# Reais as a clerk types them: "1.234,56", "140,46", "85" (or "140.46"); nothing else.
+MONEY_RE = re.compile(r"(\d{1,3}(?:\.\d{3})+|\d{1,9})(?:,(\d{1,2}))?|(\d{1,9})\.(\d{1,2})")
+
+
 def _money(value, field):
-    text = (value or "").strip()
+    """Text → cents, or None when empty; 422 naming the field otherwise."""
+    text = (value or "").strip() if isinstance(value, str) else ""
     if not text:
         return None
-    try:
-        cents = round(float(text.replace(".", "").replace(",", ".")) * 100)
-    except ValueError:
-        raise _invalid(field, "Informe o valor em reais (ex.: 85,00).") from None
-    if not 0 <= cents < 10**9:
-        raise _invalid(field, "Informe um valor entre zero e R$ 10 milhões.")
-    return cents
+    match = MONEY_RE.fullmatch(text)
+    if not match:
+        raise _invalid(field, "Informe o valor em reais (ex.: 85,00).")
+    whole, fraction = (match[1], match[2]) if match[1] else (match[3], match[4])
+    return int(whole.replace(".", "")) * 100 + int((fraction or "0").ljust(2, "0"))
 
 
 def save_process_settings(municipality, form, actor=None):
