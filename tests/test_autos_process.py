@@ -235,6 +235,9 @@ def test_daily_job_applies_once_and_the_server_counts_it_as_recidivism(app, clie
         db.session.rollback()
     inf = [i for i in result["infractions"] if i["id"] == "par.inf.g1_c"]
     assert inf and inf[0]["recidivism"]["applied"] is True and inf[0]["recidivism"]["prior_count"] == 1
+    # Art. 42 § único: 2 multas in a year disqualify — the applied one counts as the first.
+    [esc] = [e for e in result["escalations"] if e["id"] == "par.inabilitacao"]
+    assert (esc["prior"], esc["current"], esc["status"]) == (1, 1, "would_reach")
 
 
 def test_field_data_delta_carries_the_applied_penalty(app, client, demo):
@@ -305,3 +308,20 @@ def test_notification_only_for_homologated_autos_and_issued_once(app, client, de
     _call(app, lambda: decide(_case(other), "auto_void", "Placa anotada não confere com o veículo."))
     refused = _call(app, lambda: ops.issue_notification(_case(other)))
     assert refused.status == 409
+
+
+def test_voiding_a_notified_auto_annuls_its_applied_penalty_at_once(app, client, demo):
+    from server.modules.autos.operations import decide
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
+    notify(app, case_id, "pessoal", _today() - timedelta(days=20))
+    assert penalties(app, case_id)[0][1] == "aplicada" and applied_rows(app)[0][2] is False
+    _call(app, lambda: decide(_case(case_id), "auto_void", "Erro de identificação do veículo comprovado."))
+    assert penalties(app, case_id)[0][1] == "anulada"
+    assert applied_rows(app)[0][2] is True
+
+
+def test_voiding_an_auto_never_notified_creates_no_penalty(app, client, demo):
+    from server.modules.autos.operations import decide
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=3)
+    _call(app, lambda: decide(_case(case_id), "auto_void", "Auto lavrado em duplicidade pelo fiscal."))
+    assert penalties(app, case_id) == [] and applied_rows(app) == []

@@ -227,8 +227,8 @@ def refresh_penalties(case, today):
     data = auto_data(case)
     items = confirmed_infractions(data) if case.state in ("homologado", "insubsistente") else []
     existing = {p.infraction_id: p for p in AutoPenalty.query.filter_by(case_id=case.id)}
-    if case.state == "recebido" or (not items and not existing):
-        return 0
+    if case.state == "recebido" or not (items or existing) or (case.state == "insubsistente" and not existing):
+        return 0  # a void auto never notified has no penalty to annul
     note = notification_of(case)
     appeals = appeals_of(case)
     steps = steps_for(case) if case.state == "homologado" else []
@@ -421,3 +421,14 @@ def save_process_settings(municipality, form, actor=None):
     record("autos_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id, actor=actor)
     db.session.commit()
     return values
+
+
+# A reviewer who declares a notified auto void (autos.operations.decide) annuls its penalties in
+# the same transaction, not at the next daily run.
+from .signals import auto_case_changed  # noqa: E402
+
+
+@auto_case_changed.connect
+def _case_voided(case, old=None, new=None, **_):
+    if new == "insubsistente":
+        refresh_penalties(case, local_today())
