@@ -2,7 +2,7 @@
 law counted from the day the operator learnt of the auto, the second instance of Paranatinga,
 the suspensive appeal of Nortelândia, penalties applied by the daily job (twice, idempotent)
 and counted by the server's rule evaluation."""
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 

@@ -3,8 +3,6 @@ composed rules: every field the packs' auto_fields require (CTB art. 280 and the
 the infractions with article, amount in R$ and in the law's unit, the deadline to defend or
 appeal with the authority that decides. Where the law is silent (Sapezal sets no days and no
 authority) the text says so and shows the municipality's configured value, never a made-up one."""
-from datetime import datetime
-
 from ...core.clock import to_local
 from ...extensions import db
 from ...rules.checklist import auto_fields
@@ -116,6 +114,3 @@ def build_content(case, serial, issued_on) -> dict:
         "authority": text, "authority_source": source,
     }
 
-
-def issued_date(moment: datetime):
-    return to_local(moment).date()

@@ -6,6 +6,7 @@ from datetime import date
 
 from flask import current_app
 from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
 from ...core.clock import local_today
@@ -74,8 +75,22 @@ def appeals_of(case):
 
 # --- notification --------------------------------------------------------------------------------
 
-def issue_notification(case, actor=None):
-    """The notificação of a homologated auto; issued once, then re-printed from the same row."""
+def issue_notification(case, actor=None, attempts=3):
+    """The notificação of a homologated auto; issued once, then re-printed from the same row.
+    Two clerks issuing at once collide on the (municipality, serial) or case key: the loser
+    retries and, for the same case, gets the winner's notification."""
+    case_id = case.id
+    for attempt in range(attempts):
+        try:
+            return _issue_notification_once(case, actor)
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == attempts - 1:
+                raise ApiError(409, "busy", "Outra notificação foi emitida ao mesmo tempo; tente novamente.") from None
+            case = db.session.get(AutoCase, case_id)
+
+
+def _issue_notification_once(case, actor):
     existing = notification_of(case)
     if existing is not None:
         return existing

@@ -3,7 +3,6 @@ content against the signed hash. Shows the essentials only: no name, CPF or addr
 import hashlib
 import json
 
-from ...extensions import db
 from ..credentials.models import IssuerKey
 from ..registry.models import Municipality
 from . import notification as codec
