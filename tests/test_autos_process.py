@@ -240,15 +240,16 @@ def test_daily_job_applies_once_and_the_server_counts_it_as_recidivism(app, clie
     assert (esc["prior"], esc["current"], esc["status"]) == (1, 1, "would_reach")
 
 
-def test_field_data_delta_carries_the_applied_penalty(app, client, demo):
-    from server.modules.fieldsync.models import FieldDataEntity
-    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
-    served = _today() - timedelta(days=20)
+def test_field_data_delta_carries_the_applied_penalty_to_phones(app, client, demo):
+    case_id, phone = homologated_case(app, client, "paranatinga", days_ago=3)
+    served = _today() - timedelta(days=1)
     notify(app, case_id, "pessoal", served)
+    cursor = client.get("/api/v1/field/data?cursor=0", headers=phone.headers).json["cursor"]
     run_daily(app, served + timedelta(days=4))
-    with app.app_context():
-        kinds = {e.kind for e in FieldDataEntity.query.all()}
-    assert "penalty" in kinds
+    delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers=phone.headers).json
+    assert delta["snapshot"] is False
+    assert [(p["infraction_id"], p["applied_on"]) for p in delta["penalties"]] == [
+        ("par.inf.g1_c", (served + timedelta(days=4)).isoformat())]
 
 
 def test_quiet_year_cancels_the_record_once(app, client, demo):
