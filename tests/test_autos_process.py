@@ -118,16 +118,31 @@ def test_edital_is_refused_where_the_law_does_not_provide_it_and_dates_are_check
     assert penalties(app, case_id) == []  # nothing runs before the operator is notified
 
 
-def test_sapezal_without_a_configured_defence_deadline_applies_nothing(app, client, demo):
-    case_id, _ = homologated_case(app, client, "sapezal", days_ago=60)
-    served = _today() - timedelta(days=50)
-    notify(app, case_id, "pessoal", served)
-    state = refresh(app, case_id, _today() + timedelta(days=400))
-    assert state[0][1] == "pendente"
-    from server.modules.autos.process_models import AutoPenalty
+def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_configured(app, client, demo):
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.settings import save_value
+    case_id, _ = homologated_case(app, client, "sapezal", days_ago=30)
+    refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
+    assert refused.status == 409 and "sapezal.prazo_defesa" in refused.message  # art. 28 VI fixes no days
     with app.app_context():
-        assert "não definido em lei" in AutoPenalty.query.one().state_reason
-    assert applied_rows(app) == []
+        save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines", "sapezal.prazo_defesa", 15,
+                   "Decreto nº 40/2026")
+    refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
+    assert refused.status == 409 and refused.code == "authority_not_configured"
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        ops.save_process_settings(muni, {"authority_pt": "Diretor de Trânsito", "source": "Decreto nº 40/2026"})
+        db.session.commit()
+    served = _today() - timedelta(days=20)
+    notify(app, case_id, "pessoal", served)
+    assert refresh(app, case_id, served + timedelta(days=15))[0][1] == "pendente"
+    assert refresh(app, case_id, served + timedelta(days=16))[0][1:] == ("aplicada", served + timedelta(days=16))
+    with app.app_context():
+        from server.modules.autos.process_models import AutoNotification
+        content = __import__("json").loads(AutoNotification.query.one().content)
+    assert content["instances"][0]["days"] == 15 and content["authority"] == "Diretor de Trânsito"
 
 
 def test_defence_in_time_waits_for_the_decision_and_a_late_one_is_flagged(app, client, demo):

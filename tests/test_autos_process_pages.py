@@ -219,3 +219,12 @@ def test_process_routes_never_answer_500_to_hostile_input(app, client, demo):
 def ops_fields():
     from server.modules.autos.process_operations import SETTING_FIELDS
     return SETTING_FIELDS
+
+
+def test_a_step_not_possible_now_is_explained_next_to_its_button(app, client, demo):
+    case_id, _ = homologated_case(app, client, "sapezal", days_ago=2)
+    login(client, "backoffice.sapezal")
+    refused = _post(client, case_id, "notificar")
+    assert refused.status_code == 409
+    assert "Prazo de defesa não definido em lei" in refused.get_data(as_text=True)
+    assert "Processo do auto" in refused.get_data(as_text=True)

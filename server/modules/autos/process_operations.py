@@ -97,6 +97,7 @@ def _issue_notification_once(case, actor):
     if case.state != "homologado":
         raise ApiError(409, "not_homologated", "Só se notifica um auto homologado.")
     municipality = db.session.get(Municipality, case.municipality_id)
+    _check_notifiable(municipality, steps_for(case))
     key = active_key(municipality)
     if key is None:
         raise ApiError(409, "no_active_key", "O município não tem chave de assinatura ativa (flask keys create).")
@@ -121,6 +122,22 @@ def _issue_notification_once(case, actor):
            municipality_id=municipality.id, actor=actor)
     db.session.commit()
     return note
+
+
+def _check_notifiable(municipality, steps):
+    """A notification without the defence deadline or the authority that decides would be void
+    (Sapezal art. 28 VI asks for the deadline and fixes none): refuse, saying what to configure."""
+    first = steps[0] if steps else None
+    if first is None:
+        return  # the law provides no defence instance: nothing to print (said on the document)
+    if first["days"] is None:
+        raise ApiError(409, "deadline_not_configured",
+                       f"Prazo de defesa não definido em lei ({first['citation_pt']}): configure-o em "
+                       f"Configuração das regras (chave {first['config_key']}) antes de notificar.")
+    if not first.get("instance_pt") and not (process_settings(municipality).get("authority_pt") or "").strip():
+        raise ApiError(409, "authority_not_configured",
+                       "A lei não indica a autoridade que julga a defesa: configure-a em Configuração do "
+                       "processo de autos antes de notificar.")
 
 
 def record_service(case, via, served_on, note_text=None, actor=None):

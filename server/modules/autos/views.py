@@ -98,9 +98,10 @@ def process_action(case_id, action):
         ACTIONS[action](case)
     except ApiError as exc:
         db.session.rollback()
-        if exc.status != 422:
+        if exc.status not in (409, 422):
             raise
-        return _page(case, {action: exc.fields or {"_schema": [exc.message]}}, {action: request.form}, 422)
+        # Shown next to the form: a field's reason, or why the step is not possible now.
+        return _page(case, {action: exc.fields or {"_schema": [exc.message]}}, {action: request.form}, exc.status)
     return redirect(url_for("autos.process_page", case_id=case.id, _anchor=f"form-{action}"), 303)
 
 
