@@ -196,8 +196,12 @@ def test_auto_process_screens_have_no_serious_violation(browser, live_server, li
         _note(page, "release refused", problems)
         page.screenshot(path=f"{shots}/{slug}-liberacao-recusada-{size}.png", full_page=True)
         page.context.clear_cookies()
-        for name, path in (("publica", f"/N/{ids['code']}"), ("publica-adulterada", f"/N/{ids['code'][:-2]}AA")):
+        code = ids["code"]
+        forged = code[:40] + ("B" if code[40] != "B" else "C") + code[41:]  # one character changed
+        for name, path, verdict in (("publica", f"/N/{code}", "Documento autêntico"),
+                                    ("publica-adulterada", f"/N/{forged}", "Documento não autêntico")):
             _check(page, live_server + path, problems)
+            assert page.locator("h1").inner_text() == verdict
             page.screenshot(path=f"{shots}/{slug}-{name}-{size}.png", full_page=True)
     finally:
         context.close()
