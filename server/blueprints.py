@@ -20,5 +20,6 @@ def register_blueprints(app):
     from .modules.review.views import bp as review_bp; app.register_blueprint(review_bp)  # noqa: E702
     from .modules.selection.views import bp as selection_bo_bp; app.register_blueprint(selection_bo_bp)  # noqa: E702
     from .modules.tariffs.views import bp as tariffs_bo_bp; app.register_blueprint(tariffs_bo_bp)  # noqa: E702
+    from .modules.autos.blueprint import bp as autos_bp; app.register_blueprint(autos_bp)  # noqa: E702
     from .core.openapi import bp as openapi_bp  # GET /api/v1/openapi.json
     app.register_blueprint(openapi_bp)

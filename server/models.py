@@ -12,3 +12,4 @@ from .modules.review import models as review_models  # noqa: F401
 from .modules.selection import models as selection_models  # noqa: F401
 from .modules.registry import life_models as registry_life_models  # noqa: F401
 from .modules.tariffs import models as tariffs_models  # noqa: F401
+from .modules.autos import process_models as autos_process_models  # noqa: F401

@@ -3,14 +3,14 @@ their legal conditions, tie-breaks, classification and suplente windows); vehicl
 during a permit's life; tariff tables set by decree.
 
 Revision ID: 0012_selection
-Revises: 0008_review
+Revises: 0009_process
 """
 from alembic import op
 import sqlalchemy as sa
 
 
 revision = '0012_selection'
-down_revision = '0008_review'
+down_revision = '0009_process'
 branch_labels = None
 depends_on = None
 

@@ -69,6 +69,17 @@ ACTION_LABELS = {
     "disable_candidate": "Suplente desabilitado",
     "forfeit_candidate": "Direito à vaga perdido",
     "candidate_withdraw": "Desistência do candidato",
+    # Notification, defence, appeals, penalties (autos.process_operations, autos.jobs)
+    "auto_notification_issue": "Notificação de autuação emitida",
+    "auto_service": "Ciência do autuado registrada",
+    "auto_appeal_file": "Defesa ou recurso protocolado",
+    "auto_appeal_decide": "Defesa ou recurso decidido",
+    "penalty_state": "Situação da penalidade alterada",
+    "penalty_record_cancel": "Registro de punição cancelado (período sem infração)",
+    "auto_payment": "Pagamento registrado",
+    "seizure": "Apreensão ou remoção registrada",
+    "seizure_release": "Moto liberada",
+    "autos_settings": "Configuração do processo de autos alterada",
 }
 
 ENTITY_LABELS = {
@@ -94,6 +105,11 @@ ENTITY_LABELS = {
     "tariff_table": "Tabela de tarifas",
     "edital": "Edital de seleção",
     "candidate": "Candidato",
+    "auto_notification": "Notificação de autuação",
+    "auto_appeal": "Defesa ou recurso",
+    "auto_penalty": "Penalidade",
+    "auto_payment": "Pagamento",
+    "seizure": "Apreensão ou remoção",
 }
 
 
@@ -142,6 +158,14 @@ FIELD_LABELS = {
     "selected_on": "Selecionado em", "old_vehicle_id": "Veículo anterior", "new_vehicle_id": "Novo veículo",
     "act": "Ato", "items": "Tarifas", "replaced_on": "Troca em", "requested_on": "Pedido em", "vistoria_required": "Vistoria exigida",
     "vistoria_done_on": "Vistoria em", "basis": "Base legal", "reason": "Motivo", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
+    "content_hash": "Resumo do conteúdo", "served_via": "Forma da ciência", "served_on": "Data da ciência",
+    "note": "Observação", "level": "Instância", "filed_on": "Protocolado em", "due_on": "Prazo até",
+    "late": "Intempestivo", "suspensive": "Efeito suspensivo", "decision": "Decisão",
+    "decided_on": "Decidido em", "infraction_id": "Infração", "guia": "Guia", "paid_on": "Pago em",
+    "amount_cents": "Valor (centavos)", "seized_on": "Data da medida", "released_on": "Liberada em",
+    "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
+    "authority_pt": "Autoridade julgadora", "edital_basis_pt": "Ato que autoriza edital",
+    "removal_fee_cents": "Taxa de remoção (centavos)", "storage_fee_daily_cents": "Diária do pátio (centavos)",
 }
 
 

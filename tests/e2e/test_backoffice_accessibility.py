@@ -187,3 +187,70 @@ def test_review_screens_have_no_serious_violation(browser, live_server, live_app
     finally:
         context.close()
     assert not problems, _report(problems)
+
+
+def _auto_process(live_app, slug):
+    """A homologated auto of `slug` taken through the process: notification, service, an appeal,
+    a payment and a seizure (autos.process_operations, as the clerk's forms do)."""
+    import sys
+    from datetime import timedelta
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from autos_process_helpers import backdate_notification, first_operator_and_permit, homologated_case
+    from server.core.clock import local_today
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.models import AutoCase
+
+    case_id, _ = homologated_case(live_app, live_app.test_client(), slug, days_ago=6)
+    operator_id, _, permit_id = first_operator_and_permit(live_app, slug)
+    today = local_today()
+    with live_app.app_context():
+        note = ops.issue_notification(db.session.get(AutoCase, case_id))
+        code = note.payload.rsplit("/N/", 1)[1]
+    backdate_notification(live_app, case_id, today - timedelta(days=5))
+    with live_app.app_context():
+        case = db.session.get(AutoCase, case_id)
+        ops.record_service(case, "postal_ar", (today - timedelta(days=5)).isoformat(), "AR JT000111222BR")
+        ops.file_appeal(case, today.isoformat(), "O autuado nega os fatos e junta declaração.")
+        payment = ops.record_payment(case, "GUIA-2026-0042", today.isoformat(), "30,86")
+        ops.record_seizure(case, "apreensao", today.isoformat())
+        return {"case": case_id, "code": code, "operator": operator_id, "permit": permit_id, "payment": payment.id}
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
+@pytest.mark.parametrize("slug", ["paranatinga", "nortelandia"])
+def test_auto_process_screens_have_no_serious_violation(browser, live_server, live_app, viewport, slug):
+    import os
+    ids = _auto_process(live_app, slug)
+    shots = os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots")
+    os.makedirs(shots, exist_ok=True)
+    size = f"{viewport['width']}x{viewport['height']}"
+    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    page = context.new_page()
+    problems = {}
+    try:
+        _login(page, live_server, f"backoffice.{slug}")
+        for name, path in (("processo", f"/autos/{ids['case']}/processo"),
+                           ("ficha-operador", f"/autos/ficha/operador/{ids['operator']}"),
+                           ("ficha-permissao", f"/autos/ficha/permissao/{ids['permit']}"),
+                           ("configuracao", "/autos/processo/configuracao")):
+            _check(page, live_server + path, problems)
+            page.screenshot(path=f"{shots}/{slug}-{name}-{size}.png", full_page=True)
+        # The release refused (Paranatinga art. 45: no alvará): the error next to the field.
+        page.goto(f"{live_server}/autos/{ids['case']}/processo")
+        page.click("#form-apreensao form:has(input[name=seizure_id]) button[type=submit]")
+        page.wait_for_load_state("load")
+        _note(page, "release refused", problems)
+        page.screenshot(path=f"{shots}/{slug}-liberacao-recusada-{size}.png", full_page=True)
+        page.context.clear_cookies()
+        code = ids["code"]
+        forged = code[:40] + ("B" if code[40] != "B" else "C") + code[41:]  # one character changed
+        for name, path, verdict in (("publica", f"/N/{code}", "Documento autêntico"),
+                                    ("publica-adulterada", f"/N/{forged}", "Documento não autêntico")):
+            _check(page, live_server + path, problems)
+            assert page.locator("h1").inner_text() == verdict
+            page.screenshot(path=f"{shots}/{slug}-{name}-{size}.png", full_page=True)
+    finally:
+        context.close()
+    assert not problems, _report(problems)

@@ -15,6 +15,7 @@ TASK_MODULES = [
     "server.modules.registry.jobs",
     "server.modules.selection.jobs",
     "server.modules.tariffs.jobs",
+    "server.modules.autos.jobs",
 ]
 
 

@@ -1,0 +1,48 @@
+"""The ledger (ficha) of an operator or a permit: its autos, penalties and their state, payments
+and seizures. Read-only; every row comes from the process tables, scoped by the caller."""
+from sqlalchemy import or_, select
+
+from ..fieldsync.models import FieldRecord
+from .models import AutoCase
+from .process_models import AutoPayment, AutoPenalty, Seizure
+
+
+def _cases(municipality_id, operator_ids, permit_id=None):
+    by_operator = select(FieldRecord.id).where(FieldRecord.municipality_id == municipality_id,
+                                               FieldRecord.operator_id.in_(operator_ids or [-1]))
+    conditions = [AutoCase.record_id.in_(by_operator)]
+    if permit_id is not None:
+        conditions.append(AutoCase.id.in_(select(AutoPenalty.case_id).where(AutoPenalty.permit_id == permit_id)))
+    return (AutoCase.query.filter(AutoCase.municipality_id == municipality_id, or_(*conditions))
+            .order_by(AutoCase.created_at.desc(), AutoCase.id.desc()).all())
+
+
+def ledger(municipality_id, operator_ids, permit_id=None) -> dict:
+    cases = _cases(municipality_id, operator_ids, permit_id)
+    ids = [c.id for c in cases] or [-1]
+    numbers = {c.id: c.number for c in cases}
+    return {
+        "cases": cases,
+        "penalties": AutoPenalty.query.filter(AutoPenalty.case_id.in_(ids)).order_by(AutoPenalty.case_id, AutoPenalty.id).all(),
+        "payments": AutoPayment.query.filter(AutoPayment.case_id.in_(ids)).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
+        "seizures": Seizure.query.filter(Seizure.case_id.in_(ids)).order_by(Seizure.seized_on, Seizure.id).all(),
+        "numbers": numbers,
+    }
+
+
+def csv_rows(data, kind, labels):
+    numbers = data["numbers"]
+    if kind == "autos":
+        return (["Auto", "Recebido em", "Situação"],
+                [[c.number, c.created_at, labels["case"].get(c.state, c.state)] for c in data["cases"]])
+    if kind == "pagamentos":
+        return (["Auto", "Guia", "Pago em", "Valor (R$)"],
+                [[numbers.get(p.case_id), p.guia_number, p.paid_on, p.amount_cents / 100] for p in data["payments"]])
+    if kind == "apreensoes":
+        return (["Auto", "Medida", "Data", "Liberada em", "Alvará exibido"],
+                [[numbers.get(s.case_id), labels["seizure"].get(s.kind, s.kind), s.seized_on, s.released_on,
+                  s.release_alvara] for s in data["seizures"]])
+    return (["Auto", "Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"],
+            [[numbers.get(p.case_id), p.infraction_id, labels["penalty"].get(p.state, p.state), p.applied_on,
+              None if p.amount_brl_cents is None else p.amount_brl_cents / 100, p.state_reason]
+             for p in data["penalties"]])

@@ -1,0 +1,142 @@
+"""The notificação de autuação as an A4 PDF, drawn only from the notification's stored content
+and payload: the same row prints the same document every time."""
+import json
+from pathlib import Path
+
+from fpdf import FPDF
+from fpdf.enums import XPos, YPos
+
+from ..credentials.render import FONT_DIRS, _pdf_qr
+
+QR_MM = 42.0
+MARGIN = 15
+
+
+def _brl(cents):
+    if cents is None:
+        return "—"
+    text = f"{cents / 100:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    return f"R$ {text}"
+
+
+def _unit(value, unit):
+    if value is None or not unit:
+        return "—"
+    number = f"{value:g}".replace(".", ",")
+    return f"{number} {unit}"
+
+
+def _fonts(pdf):
+    for folder in FONT_DIRS:
+        if (Path(folder) / "DejaVuSans.ttf").exists():
+            pdf.add_font("dejavu", "", str(Path(folder) / "DejaVuSans.ttf"))
+            pdf.add_font("dejavu", "B", str(Path(folder) / "DejaVuSans-Bold.ttf"))
+            return "dejavu"
+    return "helvetica"
+
+
+class _Doc:
+    def __init__(self):
+        self.pdf = FPDF(unit="mm", format="A4")
+        self.pdf.set_margins(MARGIN, MARGIN, MARGIN)
+        self.pdf.set_auto_page_break(True, MARGIN)
+        self.font = _fonts(self.pdf)
+        self.pdf.add_page()
+        self.width = 210 - 2 * MARGIN
+
+    def text(self, value, size=9.5, bold=False, height=5, width=None):
+        self.pdf.set_font(self.font, "B" if bold else "", size)
+        self.pdf.multi_cell(width or self.width, height, value, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+
+    def heading(self, value):
+        self.pdf.ln(2)
+        self.pdf.set_fill_color(230, 235, 245)
+        self.pdf.set_font(self.font, "B", 10.5)
+        self.pdf.cell(self.width, 6.5, value, fill=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.pdf.ln(1)
+
+    def row(self, label, value, citation=None, label_width=72):
+        pdf = self.pdf
+        if pdf.get_y() > 297 - MARGIN - 14:
+            pdf.add_page()
+        y = pdf.get_y()
+        pdf.set_font(self.font, "B", 8.5)
+        pdf.multi_cell(label_width, 4.4, label, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        if citation:
+            pdf.set_font(self.font, "", 7.5)
+            pdf.multi_cell(label_width, 3.8, citation, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        bottom = pdf.get_y()
+        pdf.set_xy(MARGIN + label_width + 2, y)
+        pdf.set_font(self.font, "", 9.5)
+        pdf.multi_cell(self.width - label_width - 2, 4.6, value or "—", align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.set_y(max(pdf.get_y(), bottom) + 0.6)
+        self.pdf.set_draw_color(215, 215, 215)
+        self.pdf.line(MARGIN, self.pdf.get_y(), MARGIN + self.width, self.pdf.get_y())
+        self.pdf.ln(1)
+
+
+def notification_pdf_bytes(note) -> bytes:
+    c = json.loads(note.content)
+    auto, muni = c["auto"], c["municipality"]
+    doc = _Doc()
+    pdf = doc.pdf
+    pdf.set_title(f"Notificação de autuação {c['number']}")
+    pdf.set_creator("Motofiscal")
+    pdf.set_creation_date(note.issued_at)  # the same row prints the same bytes
+    head = doc.width - QR_MM - 4
+    _pdf_qr(pdf, note.payload, MARGIN + doc.width - QR_MM, MARGIN - 2, QR_MM)
+    doc.text(f"PREFEITURA MUNICIPAL DE {muni['name'].upper()} — {muni['uf']}", 11, True, width=head)
+    doc.text("Fiscalização do serviço de moto-táxi", 9.5, width=head)
+    pdf.ln(2)
+    doc.text("NOTIFICAÇÃO DE AUTUAÇÃO", 16, True, 8, width=head)
+    issued = "/".join(reversed(c["issued_on"].split("-")))
+    doc.text(f"Notificação nº {c['number']}\nEmitida em {issued}\nAuto de infração nº {auto['number'] or '—'}",
+             10, width=head)
+    doc.text("Documento assinado digitalmente pela Prefeitura: aponte a câmera do celular para o código ao "
+             "lado para conferir a autenticidade.", 8, width=head, height=4)
+    pdf.set_y(max(pdf.get_y(), MARGIN - 2 + QR_MM))
+
+    doc.heading("Autuado")
+    if c.get("operator"):
+        doc.row("Nome", c["operator"]["name"])
+        doc.row("CNH (prontuário)", c["operator"]["cnh"], "CTB, art. 280, IV")
+    else:
+        doc.row("Nome", "Não identificado no cadastro")
+    doc.row(f"{auto['permit_word']} nº / placa",
+            " / ".join(x for x in (auto.get("permit_number"), auto.get("plate")) if x) or "—")
+
+    doc.heading("Infrações")
+    total = 0
+    for i, inf in enumerate(c["infractions"], 1):
+        doc.text(f"{i}. {inf['label']}", 9.5, True)
+        amount = inf.get("amount_brl_cents")
+        total += amount or 0
+        doc.text(f"Dispositivo: {inf['citation']} · Penalidade: {inf.get('penalty') or '—'} · "
+                 f"Valor: {_brl(amount)} ({_unit(inf.get('amount_value'), inf.get('amount_unit'))})", 9)
+        pdf.ln(1)
+    if not c["infractions"]:
+        doc.text("Nenhuma infração confirmada.")
+    doc.text(f"Total: {_brl(total)}", 10, True)
+
+    doc.heading("Defesa e recurso")
+    for step in c["instances"]:
+        doc.row(f"{step['level']}ª instância — {step['authority']}", step["deadline"],
+                None if step["authority_source"] == "lei" else f"autoridade: {step['authority_source']}")
+    if not c["instances"]:
+        doc.text("A lei municipal não prevê prazo de defesa ou recurso.")
+    doc.text("Os prazos contam-se em dias corridos, excluído o dia do início e incluído o do vencimento "
+             "(Código Civil, art. 132). A defesa ou o recurso é apresentado por escrito, no protocolo da "
+             "Prefeitura.", 8.5)
+    doc.heading("Dados do auto de infração (campos exigidos por lei)")
+    doc.row("Lavrado em", auto.get("at"))
+    doc.row("Local", auto.get("place"))
+    doc.row("Agente autuante", auto.get("fiscal"))
+    signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
+              "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
+    doc.row("Assinatura do autuado", signed, "CTB, art. 280, VI")
+    for field in c["fields"]:
+        doc.row(field["label"], field["value"] or "—", field["citation"])
+
+    pdf.ln(3)
+    doc.text(f"Resumo do conteúdo assinado: {note.content_hash[:16].upper()}", 7.5, height=4)
+    return bytes(pdf.output())

@@ -1,0 +1,114 @@
+"""What follows the homologation of an auto: the notification sent to the operator (a signed
+document, re-printed identically), how and when it was served, each defence or appeal with its
+decision, the state of each penalty, payments and seizures (the operator's ledger)."""
+from ...extensions import db
+from .models import utcnow
+
+# How the operator was notified. Deadlines run from `served_on` whatever the way (SPEC start
+# events `notificacao` / `intimacao`): the day of the roadside signature, of the hand delivery,
+# the AR's receipt date, or the edital's publication.
+SERVICE_WAYS = {
+    "assinatura_local": "Assinatura do autuado no auto, no local da infração",
+    "pessoal": "Entrega pessoal, com recibo",
+    "postal_ar": "Correio com aviso de recebimento (AR)",
+    "edital": "Edital publicado",
+}
+APPEAL_DECISIONS = {"deferido": "Deferido", "indeferido": "Indeferido"}
+# pendente: deadlines running or a decision awaited; suspensa: a suspensive appeal is pending;
+# aplicada: AppliedPenalty written; anulada: the operator won (or the auto was voided);
+# registro_cancelado: the quiet period passed (Paranatinga art. 44).
+PENALTY_STATES = ("pendente", "suspensa", "aplicada", "anulada", "registro_cancelado")
+SEIZURE_KINDS = {"apreensao": "Apreensão", "remocao": "Remoção"}
+
+
+class AutoNotification(db.Model):
+    """The notificação de autuação of one homologated auto. `content` is the canonical JSON the
+    PDF and the public page are drawn from; its hash is inside the signed payload, so a changed
+    row no longer verifies and a re-print of the same row is byte-for-byte the same text."""
+    __tablename__ = "auto_notification"
+    __table_args__ = (db.UniqueConstraint("municipality_id", "serial"),)
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, unique=True)
+    serial = db.Column(db.BigInteger, nullable=False)  # per municipality, carried in the QR
+    number = db.Column(db.String(40), nullable=False)  # "NOT-<auto number>", printed
+    issued_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    issued_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
+    content = db.Column(db.Text, nullable=False)  # canonical JSON (sorted keys, no spaces)
+    content_hash = db.Column(db.String(64), nullable=False)  # hex sha256 of content
+    issuer_key_id = db.Column(db.Integer, db.ForeignKey("issuer_key.id"), nullable=False)
+    payload = db.Column(db.Text, nullable=False)  # the QR text HTTPS://HOST/N/<base32>
+    # Service (ciência): how and when the operator learnt of it.
+    served_via = db.Column(db.String(20))
+    served_on = db.Column(db.Date)
+    served_note = db.Column(db.Text)  # AR number, edital's publication, who received it
+    served_recorded_at = db.Column(db.DateTime(timezone=True))
+
+    case = db.relationship("AutoCase")
+
+
+class AutoAppeal(db.Model):
+    """A defence or appeal (recurso) filed at one instance, and the decision on it."""
+    __tablename__ = "auto_appeal"
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
+    level = db.Column(db.Integer, nullable=False)  # 1 = first instance, 2 = second…
+    deadline_id = db.Column(db.String(80), nullable=False)  # the pack deadline it answers
+    instance_pt = db.Column(db.String(200), nullable=False)  # the authority, as the law names it
+    filed_on = db.Column(db.Date, nullable=False)
+    due_on = db.Column(db.Date)  # the deadline when filed (null: not configured)
+    late = db.Column(db.Boolean, nullable=False, default=False)  # intempestiva
+    suspensive = db.Column(db.Boolean, nullable=False, default=False)
+    summary = db.Column(db.Text, nullable=False)
+    decision = db.Column(db.String(12))  # deferido | indeferido
+    decision_text = db.Column(db.Text)
+    decided_on = db.Column(db.Date)
+    # Deferido for one infraction only (null: the whole auto).
+    decision_infraction_id = db.Column(db.String(80))
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+
+class AutoPenalty(db.Model):
+    """One confirmed infraction of a homologated auto and where its penalty stands."""
+    __tablename__ = "auto_penalty"
+    __table_args__ = (db.UniqueConstraint("case_id", "infraction_id"),)
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
+    infraction_id = db.Column(db.String(80), nullable=False)
+    penalty = db.Column(db.String(30))
+    amount_brl_cents = db.Column(db.BigInteger)
+    operator_id = db.Column(db.Integer, db.ForeignKey("operator.id"), nullable=True, index=True)
+    permit_id = db.Column(db.Integer, db.ForeignKey("permit.id"), nullable=True, index=True)
+    state = db.Column(db.String(20), nullable=False, default="pendente", index=True)
+    state_reason = db.Column(db.Text)
+    applied_on = db.Column(db.Date)
+    applied_penalty_id = db.Column(db.Integer, db.ForeignKey("applied_penalty.id"), nullable=True)
+    updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+
+class AutoPayment(db.Model):
+    """A payment the clerk recorded against an auto (guia de recolhimento)."""
+    __tablename__ = "auto_payment"
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
+    guia_number = db.Column(db.String(40), nullable=False)
+    paid_on = db.Column(db.Date, nullable=False)
+    amount_cents = db.Column(db.BigInteger, nullable=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+
+class Seizure(db.Model):
+    """Apreensão or remoção of a moto, and its release."""
+    __tablename__ = "seizure"
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
+    kind = db.Column(db.String(12), nullable=False)  # apreensao | remocao
+    seized_on = db.Column(db.Date, nullable=False)
+    released_on = db.Column(db.Date)
+    release_alvara = db.Column(db.String(60))  # the permit/alvará shown at release
+    release_payment_id = db.Column(db.Integer, db.ForeignKey("auto_payment.id"), nullable=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)

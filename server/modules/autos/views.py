@@ -1,0 +1,226 @@
+"""Thin handlers: parse → scope → operation → render. Every write is a process_operations call."""
+import json
+
+from flask import Response, current_app, g, redirect, render_template, request, url_for
+
+from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required, require_municipality_id
+from ...core.clock import local_today
+from ...core.csv_export import csv_response
+from ...core.errors import ApiError
+from ...core.http import bounded_int
+from ...extensions import db, limiter
+from . import process_operations as ops
+from .auto_data import auto_data, confirmed_infractions
+from .blueprint import bp
+from .models import AutoCase
+from .notification_pdf import notification_pdf_bytes
+from .outcome import current_step
+from .process_models import (APPEAL_DECISIONS, SERVICE_WAYS, SEIZURE_KINDS, AutoAppeal, AutoPayment,
+                             AutoPenalty, Seizure)
+from .notification_content import process_settings
+from .public_check import check_code
+from ..registry.models import Municipality
+
+PENALTY_STATE_PT = {"pendente": "Pendente", "suspensa": "Suspensa (efeito suspensivo)", "aplicada": "Aplicada",
+                    "anulada": "Anulada", "registro_cancelado": "Registro cancelado"}
+CASE_STATE_PT = {"recebido": "Recebido (aguarda revisão)", "homologado": "Homologado",
+                 "insubsistente": "Insubsistente"}
+
+
+def _labels(municipality_id):
+    """Infraction id → the law's label, for tables (the id stays in CSVs)."""
+    from ..rules.service import composed_for
+    return {inf["id"]: inf.get("label_pt") or inf["id"]
+            for inf in composed_for(db.session.get(Municipality, municipality_id)).infractions}
+
+
+def _page(case, errors=None, values=None, status=200):
+    note = ops.notification_of(case)
+    appeals = ops.appeals_of(case)
+    steps = ops.steps_for(case)
+    step, due_on = current_step(steps, note.served_on if note and note.served_on else None, appeals)
+    content = json.loads(note.content) if note else None
+    data = auto_data(case)
+    return render_template(
+        "autos/process.html", case=case, note=note, content=content, appeals=appeals, steps=steps,
+        next_step=step, next_due=due_on, infractions=confirmed_infractions(data),
+        penalties=AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id).all(),
+        payments=AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
+        seizures=Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all(),
+        service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
+        penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
+        today=local_today(), labels=_labels(case.municipality_id), settings=process_settings(db.session.get(Municipality, case.municipality_id)),
+        infraction_options=[("", "Todo o auto")] + [(i["id"], i.get("label_pt") or i["id"]) for i in confirmed_infractions(data)],
+        payment_options=[("", "Nenhum")] + [(str(p.id), f"Guia {p.guia_number}")
+                                            for p in AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.id)], operator_signed=bool((data.get("signatures") or {}).get("operator"))
+        if isinstance(data.get("signatures"), dict) else False), status
+
+
+@bp.get("/autos/<int:case_id>/processo")
+@login_required(*STAFF_ROLES)
+def process_page(case_id):
+    return _page(get_scoped_or_404(AutoCase, case_id))
+
+
+def _form(name):
+    value = request.form.get(name)
+    return value if isinstance(value, str) else None
+
+
+def _child(model, raw, case):
+    ident = bounded_int(raw, 1)
+    obj = db.session.get(model, ident) if ident else None
+    if obj is None or obj.case_id != case.id:
+        raise ApiError(404, "not_found")
+    return obj
+
+
+ACTIONS = {
+    "notificar": lambda case: ops.issue_notification(case, g.user),
+    "ciencia": lambda case: ops.record_service(case, _form("via"), _form("served_on"), _form("note"), g.user),
+    "defesa": lambda case: ops.file_appeal(case, _form("filed_on"), _form("summary"), g.user),
+    "decisao": lambda case: ops.decide_appeal(_child(AutoAppeal, _form("appeal_id"), case), _form("decision"),
+                                              _form("decision_text"), _form("decided_on"), _form("infraction_id"), g.user),
+    "pagamento": lambda case: ops.record_payment(case, _form("guia_number"), _form("paid_on"), _form("amount"), g.user),
+    "apreensao": lambda case: ops.record_seizure(case, _form("kind"), _form("seized_on"), g.user),
+    "liberacao": lambda case: ops.release_seizure(_child(Seizure, _form("seizure_id"), case), _form("released_on"),
+                                                  _form("alvara"), _form("payment_id"), g.user),
+}
+
+
+@bp.post("/autos/<int:case_id>/processo/<action>")
+@login_required(*STAFF_ROLES)
+def process_action(case_id, action):
+    case = get_scoped_or_404(AutoCase, case_id)
+    if action not in ACTIONS:
+        raise ApiError(404, "not_found")
+    try:
+        ACTIONS[action](case)
+    except ApiError as exc:
+        db.session.rollback()
+        if exc.status not in (409, 422):
+            raise
+        # Shown next to the form: a field's reason, or why the step is not possible now.
+        return _page(case, {action: exc.fields or {"_schema": [exc.message]}}, {action: request.form}, exc.status)
+    return redirect(url_for("autos.process_page", case_id=case.id, _anchor=f"form-{action}"), 303)
+
+
+@bp.get("/autos/<int:case_id>/notificacao.pdf")
+@login_required(*STAFF_ROLES)
+def notification_pdf(case_id):
+    case = get_scoped_or_404(AutoCase, case_id)
+    note = ops.notification_of(case)
+    if note is None:
+        raise ApiError(404, "not_found")
+    return Response(notification_pdf_bytes(note), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="notificacao-{note.serial}.pdf"',
+                             "Cache-Control": "no-store"})
+
+
+@bp.get("/autos/<int:case_id>/processo.csv")
+@login_required(*STAFF_ROLES)
+def process_csv(case_id):
+    case = get_scoped_or_404(AutoCase, case_id)
+    rows = [[p.infraction_id, PENALTY_STATE_PT.get(p.state, p.state), p.applied_on,
+             None if p.amount_brl_cents is None else p.amount_brl_cents / 100, p.state_reason]
+            for p in AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id)]
+    return csv_response(f"auto-{case.id}-penalidades.csv",
+                        ["Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"], rows)
+
+
+# --- public check -------------------------------------------------------------------------------
+
+def _public(code):
+    result = check_code(code)
+    response = current_app.make_response((render_template("autos/notification_public.html", result=result),
+                                          200 if result["authentic"] else 404))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@bp.get("/N/", defaults={"code": ""})
+@bp.get("/N/<path:code>")
+@limiter.limit("60 per minute")
+def public_notification(code):
+    """The notification's QR: HTTPS://HOST/N/<base32 code>."""
+    return _public(code)
+
+
+@bp.get("/n/", defaults={"code": ""})
+@bp.get("/n/<path:code>")
+@limiter.limit("60 per minute")
+def public_notification_lower(code):
+    """Typed by hand or lower-cased by an app: the code is case-folded only when all lower case."""
+    return _public(code.upper() if code == code.lower() else code)
+
+
+# --- ledger per operator and per permit -----------------------------------------------------------
+
+LEDGER_LISTS = {"autos": "Autos", "penalidades": "Penalidades", "pagamentos": "Pagamentos", "apreensoes": "Apreensões"}
+
+
+def _ledger_owner(kind, ident):
+    from ..registry.models import Operator, Permit
+    if kind == "operador":
+        operator = get_scoped_or_404(Operator, ident)
+        return operator.name, [operator.id], None, url_for("backoffice.operator_detail", ident=operator.id)
+    permit = get_scoped_or_404(Permit, ident)
+    people = {d.id for d in permit.drivers} | ({permit.holder_operator_id} if permit.holder_operator_id else set())
+    from ..registry.vocabulary import vocabulary
+    from ..registry.models import Municipality
+    vocab = vocabulary(db.session.get(Municipality, permit.municipality_id))
+    return vocab.numbered(permit.number), sorted(people), permit.id, url_for("backoffice.permit_detail", ident=permit.id)
+
+
+@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>")
+@login_required(*STAFF_ROLES)
+def ledger_page(kind, ident):
+    from .ledger import ledger
+    title, operator_ids, permit_id, back = _ledger_owner(kind, ident)
+    data = ledger(require_municipality_id(), operator_ids, permit_id)
+    return render_template("autos/ledger.html", labels=_labels(require_municipality_id()), title=title, back=back, kind=kind, ident=ident, lists=LEDGER_LISTS,
+                           penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, seizure_kinds=SEIZURE_KINDS,
+                           **data)
+
+
+@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes):lista>.csv")
+@login_required(*STAFF_ROLES)
+def ledger_csv(kind, ident, lista):
+    from .ledger import csv_rows, ledger
+    _, operator_ids, permit_id, _ = _ledger_owner(kind, ident)
+    data = ledger(require_municipality_id(), operator_ids, permit_id)
+    header, rows = csv_rows(data, lista, {"case": CASE_STATE_PT, "penalty": PENALTY_STATE_PT, "seizure": SEIZURE_KINDS})
+    return csv_response(f"ficha-{kind}-{ident}-{lista}.csv", header, rows)
+
+
+# --- settings of the process the laws leave open -------------------------------------------------
+
+@bp.route("/autos/processo/configuracao", methods=["GET", "POST"])
+@login_required(*STAFF_ROLES)
+def process_settings_page():
+    from ..registry.models import Municipality
+    from .notification_content import process_settings
+    municipality = db.session.get(Municipality, require_municipality_id())
+    errors, status = {}, 200
+    if request.method == "POST":
+        try:
+            ops.save_process_settings(municipality, {k: _form(k) for k in ops.SETTING_FIELDS}, g.user)
+            return redirect(url_for("autos.process_settings_page"), 303)
+        except ApiError as exc:
+            db.session.rollback()
+            if exc.status != 422:
+                raise
+            errors, status = exc.fields or {}, 422
+    current = process_settings(municipality)
+    values = request.form if request.method == "POST" else {
+        "authority_pt": current.get("authority_pt") or "", "edital_basis_pt": current.get("edital_basis_pt") or "",
+        "source": current.get("source") or "",
+        "removal_fee": _cents_text(current.get("removal_fee_cents")),
+        "storage_fee_daily": _cents_text(current.get("storage_fee_daily_cents"))}
+    return render_template("autos/settings.html", fields=ops.SETTING_FIELDS, values=values, errors=errors,
+                           steps=ops.steps_for_municipality(municipality)), status
+
+
+def _cents_text(cents):
+    return "" if cents is None else f"{cents / 100:.2f}".replace(".", ",")

@@ -1,0 +1,343 @@
+"""Notification, service, defence and appeals, applied penalties (issue 10): the deadlines of each
+law counted from the day the operator learnt of the auto, the second instance of Paranatinga,
+the suspensive appeal of Nortelândia, penalties applied by the daily job (twice, idempotent)
+and counted by the server's rule evaluation."""
+from datetime import timedelta
+
+import pytest
+
+from autos_process_helpers import backdate_notification, first_operator_and_permit, homologated_case
+from server.core.errors import ApiError
+
+
+def _today():
+    from server.core.clock import local_today
+    return local_today()
+
+
+def _call(app, fn, *args, **kwargs):
+    """Run an operation on fresh objects loaded by id; ApiError comes back as the value."""
+    from server.extensions import db
+    with app.app_context():
+        try:
+            result = fn(*args, **kwargs)
+        except ApiError as exc:
+            db.session.rollback()
+            return exc
+        if hasattr(result, "__table__"):  # loaded now, usable after the context ends
+            db.session.refresh(result)
+            db.session.expunge(result)
+        return result
+
+
+def _case(case_id):
+    from server.extensions import db
+    from server.modules.autos.models import AutoCase
+    return db.session.get(AutoCase, case_id)
+
+
+def notify(app, case_id, via, served_on, note="AR JT123456789BR"):
+    from server.modules.autos import process_operations as ops
+    _call(app, lambda: ops.issue_notification(_case(case_id)))
+    backdate_notification(app, case_id, served_on if via != "assinatura_local" else _today() - timedelta(days=60))
+    return _call(app, lambda: ops.record_service(_case(case_id), via, served_on.isoformat() if served_on else None, note))
+
+
+def file(app, case_id, filed_on, summary="O autuado nega os fatos e junta testemunhas."):
+    from server.modules.autos import process_operations as ops
+    return _call(app, lambda: ops.file_appeal(_case(case_id), filed_on.isoformat(), summary))
+
+
+def decide_appeal(app, appeal_id, decision, decided_on, infraction_id=None):
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.process_models import AutoAppeal
+    return _call(app, lambda: ops.decide_appeal(db.session.get(AutoAppeal, appeal_id), decision,
+                                                "Decisão fundamentada nos autos do processo.", decided_on.isoformat(),
+                                                infraction_id))
+
+
+def penalties(app, case_id):
+    from server.modules.autos.process_models import AutoPenalty
+    with app.app_context():
+        return [(p.infraction_id, p.state, p.applied_on) for p in AutoPenalty.query.filter_by(case_id=case_id)]
+
+
+def refresh(app, case_id, today):
+    from server.extensions import db
+    from server.modules.autos.process_operations import refresh_penalties
+    with app.app_context():
+        refresh_penalties(_case(case_id), today)
+        db.session.commit()
+    return penalties(app, case_id)
+
+
+def run_daily(app, today):
+    from server.modules.jobs.registry import run_daily as run
+    with app.app_context():
+        return {task.name: count for task, count in run(today, only=["autos.penalties", "autos.quiet_period"])}
+
+
+def applied_rows(app):
+    from server.modules.fieldsync.models import AppliedPenalty
+    with app.app_context():
+        return [(p.infraction_id, p.applied_on, p.cancelled, p.operator_id, p.permit_id)
+                for p in AppliedPenalty.query.order_by(AppliedPenalty.id)]
+
+
+@pytest.mark.parametrize("via", ["postal_ar", "pessoal"])
+def test_paranatinga_deadline_runs_three_days_from_the_service_date(app, client, demo, via):
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
+    served = _today() - timedelta(days=20)
+    assert notify(app, case_id, via, served).served_on == served
+    # Art. 48: 3 days from receipt; Código Civil art. 132: the day of receipt is excluded.
+    assert refresh(app, case_id, served + timedelta(days=3))[0][1] == "pendente"
+    assert refresh(app, case_id, served + timedelta(days=4)) == [("par.inf.g1_c", "aplicada", served + timedelta(days=4))]
+
+
+def test_roadside_signature_counts_from_the_day_of_the_auto(app, client, demo):
+    signed_id, _ = homologated_case(app, client, "paranatinga", days_ago=10, operator_signed=True)
+    from server.modules.autos.notification_content import infraction_date
+    note = notify(app, signed_id, "assinatura_local", None)
+    with app.app_context():
+        auto_day = infraction_date(_case(signed_id))
+    assert note.served_on == auto_day
+    assert refresh(app, signed_id, auto_day + timedelta(days=4))[0][2] == auto_day + timedelta(days=4)
+    refused_id, _ = homologated_case(app, client, "paranatinga", days_ago=10, operator_signed=False)
+    refused = notify(app, refused_id, "assinatura_local", None)
+    assert refused.status == 422 and "via" in refused.fields
+
+
+def test_edital_is_refused_where_the_law_does_not_provide_it_and_dates_are_checked(app, client, demo):
+    case_id, _ = homologated_case(app, client, "nortelandia", days_ago=5)
+    refused = notify(app, case_id, "edital", _today())
+    assert refused.status == 422 and "edital" in refused.fields["via"][0]
+    from server.modules.autos import process_operations as ops
+    future = _call(app, lambda: ops.record_service(_case(case_id), "pessoal", (_today() + timedelta(days=1)).isoformat()))
+    assert future.status == 422 and "served_on" in future.fields
+    assert penalties(app, case_id) == []  # nothing runs before the operator is notified
+
+
+def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_configured(app, client, demo):
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.settings import save_value
+    case_id, _ = homologated_case(app, client, "sapezal", days_ago=30)
+    refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
+    assert refused.status == 409 and "sapezal.prazo_defesa" in refused.message  # art. 28 VI fixes no days
+    with app.app_context():
+        save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines", "sapezal.prazo_defesa", 15,
+                   "Decreto nº 40/2026")
+    refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
+    assert refused.status == 409 and refused.code == "authority_not_configured"
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        ops.save_process_settings(muni, {"authority_pt": "Diretor de Trânsito", "source": "Decreto nº 40/2026"})
+        db.session.commit()
+    served = _today() - timedelta(days=20)
+    notify(app, case_id, "pessoal", served)
+    assert refresh(app, case_id, served + timedelta(days=15))[0][1] == "pendente"
+    assert refresh(app, case_id, served + timedelta(days=16))[0][1:] == ("aplicada", served + timedelta(days=16))
+    with app.app_context():
+        from server.modules.autos.process_models import AutoNotification
+        content = __import__("json").loads(AutoNotification.query.one().content)
+    assert content["instances"][0]["days"] == 15 and content["authority"] == "Diretor de Trânsito"
+
+
+def test_defence_in_time_waits_for_the_decision_and_a_late_one_is_flagged(app, client, demo):
+    timely_id, phone = homologated_case(app, client, "paranatinga", days_ago=30)
+    served = _today() - timedelta(days=20)
+    notify(app, timely_id, "postal_ar", served)
+    appeal = file(app, timely_id, served + timedelta(days=3))
+    assert (appeal.late, appeal.due_on, appeal.level) == (False, served + timedelta(days=3), 1)
+    assert refresh(app, timely_id, _today())[0][1] == "pendente"  # awaiting the Secretário
+    late_id, _ = homologated_case(app, client, "paranatinga", days_ago=30, phone=phone)
+    notify(app, late_id, "postal_ar", served)
+    late = file(app, late_id, served + timedelta(days=4))
+    assert late.late is True
+    # A late defence is recorded but never stops the deadline.
+    assert refresh(app, late_id, _today()) == [("par.inf.g1_c", "aplicada", served + timedelta(days=4))]
+
+
+def test_paranatinga_second_instance_secretario_then_prefeito(app, client, demo):
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
+    served = _today() - timedelta(days=20)
+    notify(app, case_id, "pessoal", served)
+    first = file(app, case_id, served + timedelta(days=2))
+    assert first.instance_pt == "Secretário Municipal de Infra-estrutura"
+    decided = served + timedelta(days=5)
+    decide_appeal(app, first.id, "indeferido", decided)
+    # The appeal to the Prefeito has no suspensive effect in the law: applied on the decision.
+    assert penalties(app, case_id) == [("par.inf.g1_c", "aplicada", decided)]
+    assert [(r[0], r[1], r[2]) for r in applied_rows(app)] == [("par.inf.g1_c", decided, False)]
+    second = file(app, case_id, decided + timedelta(days=3))
+    assert (second.level, second.instance_pt, second.late, second.due_on) == (2, "Prefeito Municipal", False,
+                                                                             decided + timedelta(days=3))
+    decide_appeal(app, second.id, "deferido", decided + timedelta(days=6))
+    assert penalties(app, case_id)[0][1] == "anulada"
+    assert applied_rows(app)[0][2] is True  # cancelled: no longer history for recidivism
+    with app.app_context():
+        assert _case(case_id).state == "insubsistente"
+    third = file(app, case_id, decided + timedelta(days=7))
+    assert third.status == 409
+
+
+def test_paranatinga_second_appeal_after_its_deadline_is_intempestiva(app, client, demo):
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
+    served = _today() - timedelta(days=20)
+    notify(app, case_id, "pessoal", served)
+    first = file(app, case_id, served + timedelta(days=1))
+    decide_appeal(app, first.id, "indeferido", served + timedelta(days=2))
+    second = file(app, case_id, served + timedelta(days=6))
+    assert (second.level, second.late) == (2, True)
+
+
+def test_nortelandia_suspensive_appeal_holds_the_penalty_until_decided(app, client, demo):
+    case_id, phone = homologated_case(app, client, "nortelandia", days_ago=3)
+    served = _today() - timedelta(days=1)
+    notify(app, case_id, "postal_ar", served)
+    appeal = file(app, case_id, _today())
+    assert (appeal.late, appeal.suspensive, appeal.instance_pt) == (False, True, "Chefe do Poder Executivo (Prefeito)")
+    counts = run_daily(app, served + timedelta(days=25))  # long after the 10 days
+    assert counts["autos.penalties"] == 0
+    assert penalties(app, case_id)[0][1] == "suspensa"
+    assert applied_rows(app) == []
+    decided = _today()
+    decide_appeal(app, appeal.id, "indeferido", decided)
+    assert penalties(app, case_id) == [("nl.inf.faixa_moto_taxi", "aplicada", decided)]
+    # Art. 16 § 2º: 10 days from the intimação, the day itself excluded.
+    for filed_after, late in ((10, False), (11, True)):
+        other, _ = homologated_case(app, client, "nortelandia", days_ago=30, phone=phone)
+        notify(app, other, "pessoal", _today() - timedelta(days=filed_after))
+        assert file(app, other, _today()).late is late
+
+
+def test_deferido_for_one_infraction_annuls_only_its_penalty(app, client, demo):
+    case_id, _ = homologated_case(app, client, "nortelandia", days_ago=40)
+    served = _today() - timedelta(days=30)
+    notify(app, case_id, "pessoal", served)
+    appeal = file(app, case_id, served + timedelta(days=1))
+    bad = decide_appeal(app, appeal.id, "deferido", served + timedelta(days=2), "nl.inf.outra")
+    assert bad.status == 422 and "infraction_id" in bad.fields
+    decide_appeal(app, appeal.id, "deferido", served + timedelta(days=2), "nl.inf.faixa_moto_taxi")
+    assert penalties(app, case_id)[0][1] == "anulada"
+
+
+def test_daily_job_applies_once_and_the_server_counts_it_as_recidivism(app, client, demo):
+    from server.extensions import db
+    from server.modules.autos.process_operations import server_history
+    from server.modules.fieldsync.field_data import penalty_rows
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.service import composed_for
+    from server.rules import evaluate
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=3)
+    served = _today() - timedelta(days=1)  # the deadline still runs when the AR comes back
+    notify(app, case_id, "postal_ar", served)
+    assert penalties(app, case_id)[0][1] == "pendente"
+    due_passed = served + timedelta(days=4)
+    first = run_daily(app, due_passed)
+    second = run_daily(app, due_passed)
+    assert first["autos.penalties"] >= 1 and second["autos.penalties"] == 0
+    operator_id, _, permit_id = first_operator_and_permit(app, "paranatinga")
+    assert applied_rows(app) == [("par.inf.g1_c", due_passed, False, operator_id, permit_id)]
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        assert [r["infraction_id"] for r in penalty_rows(muni.id)] == ["par.inf.g1_c"]  # phones get it
+        history = server_history(muni.id, operator_id)
+        result = evaluate(composed_for(muni), (due_passed + timedelta(days=10)).isoformat(),
+                          {"$selected": ["par.inf.g1_c"]}, history)
+        db.session.rollback()
+    inf = [i for i in result["infractions"] if i["id"] == "par.inf.g1_c"]
+    assert inf and inf[0]["recidivism"]["applied"] is True and inf[0]["recidivism"]["prior_count"] == 1
+    # Art. 42 § único: 2 multas in a year disqualify — the applied one counts as the first.
+    [esc] = [e for e in result["escalations"] if e["id"] == "par.inabilitacao"]
+    assert (esc["prior"], esc["current"], esc["status"]) == (1, 1, "would_reach")
+
+
+def test_field_data_delta_carries_the_applied_penalty_to_phones(app, client, demo):
+    case_id, phone = homologated_case(app, client, "paranatinga", days_ago=3)
+    served = _today() - timedelta(days=1)
+    notify(app, case_id, "pessoal", served)
+    cursor = client.get("/api/v1/field/data?cursor=0", headers=phone.headers).json["cursor"]
+    run_daily(app, served + timedelta(days=4))
+    delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers=phone.headers).json
+    assert delta["snapshot"] is False
+    assert [(p["infraction_id"], p["applied_on"]) for p in delta["penalties"]] == [
+        ("par.inf.g1_c", (served + timedelta(days=4)).isoformat())]
+
+
+def test_quiet_year_cancels_the_record_once(app, client, demo):
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
+    served = _today() - timedelta(days=20)
+    notify(app, case_id, "pessoal", served)
+    applied_on = served + timedelta(days=4)
+    run_daily(app, applied_on)
+    almost = run_daily(app, applied_on.replace(year=applied_on.year + 1) - timedelta(days=1))
+    assert almost["autos.quiet_period"] == 0
+    year_later = applied_on.replace(year=applied_on.year + 1)
+    assert run_daily(app, year_later)["autos.quiet_period"] == 1
+    assert run_daily(app, year_later)["autos.quiet_period"] == 0
+    assert penalties(app, case_id)[0][1] == "registro_cancelado"
+
+
+def test_quiet_period_applies_only_where_the_law_has_it(app, client, demo):
+    case_id, _ = homologated_case(app, client, "nortelandia", days_ago=40)
+    served = _today() - timedelta(days=30)
+    notify(app, case_id, "pessoal", served)
+    run_daily(app, served + timedelta(days=11))
+    assert run_daily(app, served + timedelta(days=800))["autos.quiet_period"] == 0
+    assert penalties(app, case_id)[0][1] == "aplicada"
+
+
+def test_seizure_release_needs_alvara_and_payment_in_paranatinga(app, client, demo):
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.process_models import Seizure
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=5)
+    seized = _today() - timedelta(days=3)
+    _call(app, lambda: ops.record_seizure(_case(case_id), "apreensao", seized.isoformat()))
+
+    def release(alvara, payment_id):
+        return _call(app, lambda: ops.release_seizure(Seizure.query.one(), _today().isoformat(), alvara, payment_id))
+
+    no_payment = release("001/2026", None)
+    assert no_payment.status == 422 and "art. 45" in no_payment.fields["payment_id"][0]
+    payment = _call(app, lambda: ops.record_payment(_case(case_id), "GUIA-77", _today().isoformat(), "30,86"))
+    assert payment.amount_cents == 3086
+    no_alvara = release("", payment.id)
+    assert no_alvara.status == 422 and "alvara" in no_alvara.fields
+    done = release("001/2026", payment.id)
+    assert done.released_on == _today()
+    with app.app_context():
+        assert db.session.get(Seizure, done.id).release_payment_id == payment.id
+
+
+def test_notification_only_for_homologated_autos_and_issued_once(app, client, demo):
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.operations import decide
+    case_id, _ = homologated_case(app, client, "paranatinga")
+    first = _call(app, lambda: ops.issue_notification(_case(case_id)))
+    again = _call(app, lambda: ops.issue_notification(_case(case_id)))
+    assert (again.id, again.payload, again.content) == (first.id, first.payload, first.content)
+    other, _ = homologated_case(app, client, "sapezal")
+    _call(app, lambda: decide(_case(other), "auto_void", "Placa anotada não confere com o veículo."))
+    refused = _call(app, lambda: ops.issue_notification(_case(other)))
+    assert refused.status == 409
+
+
+def test_voiding_a_notified_auto_annuls_its_applied_penalty_at_once(app, client, demo):
+    from server.modules.autos.operations import decide
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
+    notify(app, case_id, "pessoal", _today() - timedelta(days=20))
+    assert penalties(app, case_id)[0][1] == "aplicada" and applied_rows(app)[0][2] is False
+    _call(app, lambda: decide(_case(case_id), "auto_void", "Erro de identificação do veículo comprovado."))
+    assert penalties(app, case_id)[0][1] == "anulada"
+    assert applied_rows(app)[0][2] is True
+
+
+def test_voiding_an_auto_never_notified_creates_no_penalty(app, client, demo):
+    from server.modules.autos.operations import decide
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=3)
+    _call(app, lambda: decide(_case(case_id), "auto_void", "Auto lavrado em duplicidade pelo fiscal."))
+    assert penalties(app, case_id) == [] and applied_rows(app) == []
