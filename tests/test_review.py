@@ -358,3 +358,30 @@ def test_hostile_input_to_review_routes_never_500(app, clerk, phone):
             assert r.status_code < 500, (path, value[:20], r.status_code)
         photo = clerk.get(f"/bo/revisao/fotos/{quote(value or 'x', safe='', errors='surrogatepass')}")
         assert photo.status_code in (308, 400, 404) and "X-Injected" not in photo.headers
+
+
+def test_period_filter_on_device_time_uses_the_local_day(app, clerk, phone):
+    """01:30 in Sapezal (−04:00) is 05:30 UTC of the same day: it belongs to that local day on
+    both databases (SQLite keeps no offset, so the sync stores UTC)."""
+    from datetime import datetime
+    early = phone.inspection(device_at=datetime.fromisoformat("2026-05-10T01:30:00-04:00"))
+    phone.push([early])
+    that_day = clerk.get("/bo/revisao/?base=aparelho&de=2026-05-10&ate=2026-05-10").get_data(as_text=True)
+    day_before = clerk.get("/bo/revisao/?base=aparelho&de=2026-05-09&ate=2026-05-09").get_data(as_text=True)
+    assert early["id"] in that_day and early["id"] not in day_before
+    page = clerk.get(f"/bo/revisao/registros/{early['id']}").get_data(as_text=True)
+    assert "10/05/2026 01:30:00" in page
+
+
+def test_pages_read_from_both_ends_cover_every_record_once(app, clerk, phone):
+    """Past the middle a page is read oldest-first and reversed: walking every page must list
+    each record exactly once, newest first."""
+    app.config["PAGE_SIZE"] = 2
+    records = [phone.inspection() for _ in range(7)]
+    for record in records:  # one push each: distinct receipt times
+        phone.push([record])
+    seen = []
+    for number in range(1, 5):
+        page = clerk.get(f"/bo/revisao/?page={number}").get_data(as_text=True)
+        seen += re.findall(r'/bo/revisao/registros/([0-9a-f-]{36})"', page)
+    assert seen == [r["id"] for r in reversed(records)]
