@@ -246,6 +246,7 @@ def _conflict_id(app, record_id):
 
 @pytest.mark.parametrize("choice", ["manter", "adotar"])
 def test_conflict_resolution_both_ways(app, clerk, phone, choice):
+    from server.extensions import db
     from server.modules.autos.models import AutoCase
     from server.modules.fieldsync.models import FieldRecordConflict
     from server.modules.review.versions import current_data
@@ -264,7 +265,7 @@ def test_conflict_resolution_both_ways(app, clerk, phone, choice):
                                   "csrf_token": csrf_token(clerk, path)})
     assert done.status_code == 302
     with app.app_context():
-        conflict = FieldRecordConflict.query.get(cid)
+        conflict = db.session.get(FieldRecordConflict, cid)
         assert conflict.reviewed_at is not None and "Conferido com o fiscal" in conflict.review_note
         case = AutoCase.query.filter_by(record_id=auto["id"]).one()
         assert json.loads(case.record.body)["plate"] == "ABC1D23"
