@@ -386,3 +386,19 @@ def test_pages_read_from_both_ends_cover_every_record_once(app, clerk, phone):
         page = clerk.get(f"/bo/revisao/?page={number}").get_data(as_text=True)
         seen += re.findall(r'/bo/revisao/registros/([0-9a-f-]{36})"', page)
     assert seen == [r["id"] for r in reversed(records)]
+
+
+def test_platform_admin_reviews_the_municipality_chosen(app, demo, phone):
+    rec = phone.inspection()
+    phone.push([rec])
+    admin = app.test_client()
+    login(admin, "admin")
+    assert admin.get("/bo/revisao/").headers["Location"].endswith("/bo/municipio")
+    from server.modules.registry.models import Municipality
+    with app.app_context():
+        ids = {m.slug: m.id for m in Municipality.query}
+    admin.post("/bo/municipio", data={"municipality_id": ids["paranatinga"], "csrf_token": csrf_token(admin, "/bo/municipio")})
+    assert admin.get(f"/bo/revisao/registros/{rec['id']}").status_code == 404
+    admin.post("/bo/municipio", data={"municipality_id": ids["sapezal"], "csrf_token": csrf_token(admin, "/bo/municipio")})
+    assert rec["id"] in admin.get("/bo/revisao/").get_data(as_text=True)
+    assert admin.get(f"/bo/revisao/registros/{rec['id']}").status_code == 200
