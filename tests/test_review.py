@@ -402,3 +402,17 @@ def test_platform_admin_reviews_the_municipality_chosen(app, demo, phone):
     admin.post("/bo/municipio", data={"municipality_id": ids["sapezal"], "csrf_token": csrf_token(admin, "/bo/municipio")})
     assert rec["id"] in admin.get("/bo/revisao/").get_data(as_text=True)
     assert admin.get(f"/bo/revisao/registros/{rec['id']}").status_code == 200
+
+
+def test_ponto_filter_follows_the_operators_permit(app, clerk, phone):
+    from server.modules.registry.models import Municipality, Permit
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        permits = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).all()
+        first = permits[0]
+        other = next(p for p in permits if p.ponto_id != first.ponto_id)
+        operator_id, ponto, other_ponto = first.main_driver.id, first.ponto_id, other.ponto_id
+    rec = phone.inspection(operator_id=operator_id)
+    phone.push([rec])
+    assert rec["id"] in clerk.get(f"/bo/revisao/?ponto={ponto}").get_data(as_text=True)
+    assert rec["id"] not in clerk.get(f"/bo/revisao/?ponto={other_ponto}").get_data(as_text=True)
