@@ -246,6 +246,7 @@ def _conflict_id(app, record_id):
 
 @pytest.mark.parametrize("choice", ["manter", "adotar"])
 def test_conflict_resolution_both_ways(app, clerk, phone, choice):
+    from server.extensions import db
     from server.modules.autos.models import AutoCase
     from server.modules.fieldsync.models import FieldRecordConflict
     from server.modules.review.versions import current_data
@@ -264,7 +265,7 @@ def test_conflict_resolution_both_ways(app, clerk, phone, choice):
                                   "csrf_token": csrf_token(clerk, path)})
     assert done.status_code == 302
     with app.app_context():
-        conflict = FieldRecordConflict.query.get(cid)
+        conflict = db.session.get(FieldRecordConflict, cid)
         assert conflict.reviewed_at is not None and "Conferido com o fiscal" in conflict.review_note
         case = AutoCase.query.filter_by(record_id=auto["id"]).one()
         assert json.loads(case.record.body)["plate"] == "ABC1D23"
@@ -358,3 +359,60 @@ def test_hostile_input_to_review_routes_never_500(app, clerk, phone):
             assert r.status_code < 500, (path, value[:20], r.status_code)
         photo = clerk.get(f"/bo/revisao/fotos/{quote(value or 'x', safe='', errors='surrogatepass')}")
         assert photo.status_code in (308, 400, 404) and "X-Injected" not in photo.headers
+
+
+def test_period_filter_on_device_time_uses_the_local_day(app, clerk, phone):
+    """01:30 in Sapezal (−04:00) is 05:30 UTC of the same day: it belongs to that local day on
+    both databases (SQLite keeps no offset, so the sync stores UTC)."""
+    from datetime import datetime
+    early = phone.inspection(device_at=datetime.fromisoformat("2026-05-10T01:30:00-04:00"))
+    phone.push([early])
+    that_day = clerk.get("/bo/revisao/?base=aparelho&de=2026-05-10&ate=2026-05-10").get_data(as_text=True)
+    day_before = clerk.get("/bo/revisao/?base=aparelho&de=2026-05-09&ate=2026-05-09").get_data(as_text=True)
+    assert early["id"] in that_day and early["id"] not in day_before
+    page = clerk.get(f"/bo/revisao/registros/{early['id']}").get_data(as_text=True)
+    assert "10/05/2026 01:30:00" in page
+
+
+def test_pages_read_from_both_ends_cover_every_record_once(app, clerk, phone):
+    """Past the middle a page is read oldest-first and reversed: walking every page must list
+    each record exactly once, newest first."""
+    app.config["PAGE_SIZE"] = 2
+    records = [phone.inspection() for _ in range(7)]
+    for record in records:  # one push each: distinct receipt times
+        phone.push([record])
+    seen = []
+    for number in range(1, 5):
+        page = clerk.get(f"/bo/revisao/?page={number}").get_data(as_text=True)
+        seen += re.findall(r'/bo/revisao/registros/([0-9a-f-]{36})"', page)
+    assert seen == [r["id"] for r in reversed(records)]
+
+
+def test_platform_admin_reviews_the_municipality_chosen(app, demo, phone):
+    rec = phone.inspection()
+    phone.push([rec])
+    admin = app.test_client()
+    login(admin, "admin")
+    assert admin.get("/bo/revisao/").headers["Location"].endswith("/bo/municipio")
+    from server.modules.registry.models import Municipality
+    with app.app_context():
+        ids = {m.slug: m.id for m in Municipality.query}
+    admin.post("/bo/municipio", data={"municipality_id": ids["paranatinga"], "csrf_token": csrf_token(admin, "/bo/municipio")})
+    assert admin.get(f"/bo/revisao/registros/{rec['id']}").status_code == 404
+    admin.post("/bo/municipio", data={"municipality_id": ids["sapezal"], "csrf_token": csrf_token(admin, "/bo/municipio")})
+    assert rec["id"] in admin.get("/bo/revisao/").get_data(as_text=True)
+    assert admin.get(f"/bo/revisao/registros/{rec['id']}").status_code == 200
+
+
+def test_ponto_filter_follows_the_operators_permit(app, clerk, phone):
+    from server.modules.registry.models import Municipality, Permit
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        permits = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).all()
+        first = permits[0]
+        other = next(p for p in permits if p.ponto_id != first.ponto_id)
+        operator_id, ponto, other_ponto = first.main_driver.id, first.ponto_id, other.ponto_id
+    rec = phone.inspection(operator_id=operator_id)
+    phone.push([rec])
+    assert rec["id"] in clerk.get(f"/bo/revisao/?ponto={ponto}").get_data(as_text=True)
+    assert rec["id"] not in clerk.get(f"/bo/revisao/?ponto={other_ponto}").get_data(as_text=True)

@@ -177,6 +177,11 @@ def test_review_screens_have_no_serious_violation(browser, live_server, live_app
             _check(page, live_server + path, problems)
             assert page.locator("main h1").count() == 1, path
             page.screenshot(path=str(shots / f"review-{name}-{viewport['width']}.png"), full_page=True)
+        # The correction form, opened.
+        page.goto(live_server + _review_pages(live_app)["auto"])
+        page.click("text=Corrigir dados do auto")
+        _note(page, "review correction form", problems)
+        page.screenshot(path=str(shots / f"review-correction-{viewport['width']}.png"), full_page=True)
         # A decision refused (no justification): the error box on the auto page.
         page.goto(live_server + _review_pages(live_app)["auto-conflict"])
         page.evaluate("document.getElementById('reason').removeAttribute('required')")

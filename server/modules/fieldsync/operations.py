@@ -35,6 +35,10 @@ def utcnow():
     return datetime.now(timezone.utc)
 
 
+def _utc(dt):
+    return dt.astimezone(timezone.utc) if dt is not None else None
+
+
 def _iso(dt):
     return dt.astimezone(timezone.utc).isoformat().replace("+00:00", "Z") if dt else None
 
@@ -296,7 +300,8 @@ def _row(device, user, record_id, body, signature, parsed, received_at, limit_s,
     return {"id": record_id, "municipality_id": device.municipality_id, "device_id": device.id, "user_id": user.id,
             "kind": parsed["kind"], "seq": parsed["seq"], "prev_hash": parsed["prev_hash"],
             "body_hash": body_hash(body), "body": body, "signature": signature, "flags": flags,
-            "received_at": received_at, "device_at": clock["device_at"], "gps_at": clock.get("gps_at"),
+            # Stored in UTC: SQLite keeps no offset, so a -04:00 wall time would read back 4 h early.
+            "received_at": received_at, "device_at": _utc(clock["device_at"]), "gps_at": _utc(clock.get("gps_at")),
             "auto_number": parsed.get("number"), "operator_id": _resolve_operator(device, parsed),
             "inspection_id": parsed.get("inspection_id"), "target_id": parsed.get("auto_id"),
             "public_token_hash": body_hash(token) if token else None}

@@ -29,10 +29,13 @@ def thumbnail(photo):
     data = original(photo)
     if data is None:
         return None
-    with Image.open(io.BytesIO(data)) as img:
-        img = img.convert("RGB")
-        img.thumbnail((THUMB_EDGE, THUMB_EDGE), Image.Resampling.LANCZOS)
-        out = io.BytesIO()
-        img.save(out, "JPEG", quality=75, optimize=True)
+    try:  # checked when uploaded; a file damaged on the volume since is "not found", not a 500
+        with Image.open(io.BytesIO(data)) as img:
+            img = img.convert("RGB")
+            img.thumbnail((THUMB_EDGE, THUMB_EDGE), Image.Resampling.LANCZOS)
+            out = io.BytesIO()
+            img.save(out, "JPEG", quality=75, optimize=True)
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
     store.write(key, out.getvalue())
     return out.getvalue()

@@ -9,12 +9,15 @@ tables; the row details of one page (photos missing, conflicts, requests) are fe
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 
-from flask import request
+import math
+
+from flask import current_app, request
 from sqlalchemy import String, and_, cast, exists, select, union
 
 from ...core.clock import timezone as local_zone
 from ...extensions import db
 from ..accounts.models import User
+from ..backoffice.pagination import Page, page_number
 from ..autos.models import CASE_STATES, AutoCase
 from ..fieldsync.models import EvidencePhoto, FieldRecord, FieldRecordConflict, RecordPhoto
 from ..registry.models import Permit, Ponto, permit_drivers
@@ -160,6 +163,25 @@ def query(mid, f):
         conditions.append(cast(FieldRecord.flags, String).like(f'%"{f.flag}"%'))
     ids = ids.filter(*conditions)
     return ids.order_by(FieldRecord.received_at.desc(), FieldRecord.id.desc()), ids
+
+
+class TwoEndedPage(Page):
+    """Offset pagination that reads a page past the middle from the other end (oldest first,
+    then reversed): the last page costs what the first does, the middle one the most. The two
+    orders mirror each other exactly (received_at, id), so pages never overlap or skip."""
+
+    def __init__(self, ids, count_query, per_page=None):
+        self.per_page = per_page or current_app.config["PAGE_SIZE"]
+        self.total = count_query.order_by(None).count()
+        self.pages = max(1, math.ceil(self.total / self.per_page))
+        self.number = min(max(1, page_number()), self.pages)
+        offset = (self.number - 1) * self.per_page
+        if offset * 2 > self.total:
+            size = min(self.per_page, self.total - offset)
+            oldest_first = ids.order_by(None).order_by(FieldRecord.received_at.asc(), FieldRecord.id.asc())
+            self.items = oldest_first.limit(size).offset(self.total - offset - size).all()[::-1]
+        else:
+            self.items = ids.limit(self.per_page).offset(offset).all()
 
 
 def load(ids):

@@ -9,7 +9,6 @@ from ...core.errors import ApiError
 from ...extensions import db
 from ..autos.models import AutoCase
 from ..backoffice.access import municipality, staff_view
-from ..backoffice.pagination import Page
 from ..fieldsync.models import FieldRecord, FieldRecordConflict
 from ..fieldsync.checks import signature_flags
 from ..accounts.models import Device
@@ -55,7 +54,7 @@ def queue_page():
     ids, count = queue.query(mid, f)
     if request.args.get("formato") == "csv":
         return _csv(mid, queue.load(ids.limit(CSV_LIMIT)))
-    page = Page(ids, count_query=count)
+    page = queue.TwoEndedPage(ids, count)
     page.items = queue.load([i for (i,) in page.items])
     page_records = [r for r, _c, _n in page.items]
     extra = queue.page_details(mid, page_records)
