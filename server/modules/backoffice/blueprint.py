@@ -14,6 +14,8 @@ from ...extensions import db
 from ...core.audit_labels import action_label, entity_label, field_label
 from ..registry.models import Municipality, Permit
 from ..registry.vocabulary import vocabulary
+from ..dashboard.page import dashboard_data
+from ...core import ptbr
 
 bp = Blueprint("backoffice", __name__)
 
@@ -44,6 +46,11 @@ def _localtime(value, fmt="%d/%m/%Y %H:%M"):
     return to_local(value).strftime(fmt)
 
 
+bp.add_app_template_filter(ptbr.brl, "brl")
+bp.add_app_template_filter(ptbr.brl_cents, "brl_cents")
+bp.add_app_template_filter(ptbr.date_br, "date_br")
+
+
 @bp.get("/")
 def root():
     return redirect(url_for("backoffice.dashboard"))
@@ -72,7 +79,7 @@ def dashboard():
     return render_template("backoffice/dashboard.html", counts=counts, statuses=vocabulary(
                                db.session.get(Municipality, mid)).statuses,
                            alerts=alerts, alert_labels=ALERTS, expiring=expiring,
-                           today=local_today(), horizon=local_today() + timedelta(days=30))
+                           horizon=local_today() + timedelta(days=30), **dashboard_data(mid, request.args))
 
 
 @bp.route("/bo/municipio", methods=["GET", "POST"])
