@@ -16,6 +16,7 @@ from ..registry.models import Municipality, Permit
 from ..registry.vocabulary import vocabulary
 from ..dashboard.page import dashboard_data
 from ...core import ptbr
+from .exports import export_args
 
 bp = Blueprint("backoffice", __name__)
 
@@ -46,6 +47,7 @@ def _localtime(value, fmt="%d/%m/%Y %H:%M"):
     return to_local(value).strftime(fmt)
 
 
+bp.add_app_template_global(export_args, "export_args")  # "Exportar CSV" (exports.py, _export.html)
 bp.add_app_template_filter(ptbr.brl, "brl")
 bp.add_app_template_filter(ptbr.brl_cents, "brl_cents")
 bp.add_app_template_filter(ptbr.date_br, "date_br")
