@@ -8,7 +8,7 @@ from ...core.audit import AuditLog
 from ...core.audit_labels import ENTITY_LABELS, action_label, field_label
 from ...core.auth import scoped
 from ...core.validation import mask_cpf
-from ..registry.models import UnitValue
+from ..registry.models import FISCAL_UNITS, UnitValue
 from ..registry.operations import add_unit_value
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import UnitValueSchema
@@ -20,7 +20,7 @@ from .pagination import Page
 
 UNIT_FIELDS = [
     Field("unit", "Unidade", "select", required=True,
-          options=[("", "—"), ("UFIR", "UFIR"), ("UFM", "UFM"), ("UPF", "UPF"), ("UPFM", "UPFM")]),
+          options=[("", "—")] + [(u, u) for u in FISCAL_UNITS]),
     Field("valid_from", "Vigente a partir de", "date", required=True),
     Field("value_brl", "Valor em reais", required=True, hint="Ex.: 1,0641 ou 1.0641.",
           attrs={"inputmode": "decimal"}),
