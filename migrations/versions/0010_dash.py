@@ -29,6 +29,7 @@ def upgrade():
     sa.Column('user_id', sa.Integer(), nullable=False),
     sa.Column('ponto_id', sa.Integer(), nullable=True),
     sa.Column('amount_cents', sa.BigInteger(), nullable=True),
+    sa.Column('void', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['municipality_id'], ['municipality.id'], name=op.f('fk_field_stat_municipality_id_municipality')),
     sa.ForeignKeyConstraint(['ponto_id'], ['ponto.id'], name=op.f('fk_field_stat_ponto_id_ponto')),
     sa.ForeignKeyConstraint(['record_id'], ['field_record.id'], name=op.f('fk_field_stat_record_id_field_record')),
@@ -36,7 +37,7 @@ def upgrade():
     sa.PrimaryKeyConstraint('record_id', name=op.f('pk_field_stat'))
     )
     with op.batch_alter_table('field_stat', schema=None) as batch_op:
-        batch_op.create_index('ix_field_stat_municipality_kind_day', ['municipality_id', 'kind', 'day'], unique=False)
+        batch_op.create_index('ix_field_stat_municipality_day', ['municipality_id', 'day'], unique=False)
     op.create_table('field_stat_item',
     sa.Column('record_id', sa.String(length=36), nullable=False),
     sa.Column('position', sa.Integer(), nullable=False),
@@ -46,6 +47,7 @@ def upgrade():
     sa.Column('code', sa.String(length=120), nullable=False),
     sa.Column('label', sa.String(length=300), nullable=True),
     sa.Column('amount_cents', sa.BigInteger(), nullable=True),
+    sa.Column('void', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['municipality_id'], ['municipality.id'], name=op.f('fk_field_stat_item_municipality_id_municipality')),
     sa.ForeignKeyConstraint(['record_id'], ['field_record.id'], name=op.f('fk_field_stat_item_record_id_field_record')),
     sa.PrimaryKeyConstraint('record_id', 'position', name=op.f('pk_field_stat_item'))
@@ -62,9 +64,9 @@ def _backfill():
 
     bind = op.get_bind()
     stat = sa.table('field_stat', *(sa.column(c) for c in (
-        'record_id', 'municipality_id', 'kind', 'day', 'month', 'user_id', 'ponto_id', 'amount_cents')))
+        'record_id', 'municipality_id', 'kind', 'day', 'month', 'user_id', 'ponto_id', 'amount_cents', 'void')))
     item = sa.table('field_stat_item', *(sa.column(c) for c in (
-        'record_id', 'position', 'municipality_id', 'kind', 'day', 'code', 'label', 'amount_cents')))
+        'record_id', 'position', 'municipality_id', 'kind', 'day', 'code', 'label', 'amount_cents', 'void')))
     permits = {(m, n): p for m, n, p in bind.execute(sa.text(
         "SELECT municipality_id, number, ponto_id FROM permit"))}
     inspection_ponto = {}
@@ -91,11 +93,15 @@ def _backfill():
         ponto = permits.get((mid, number)) if number else inspection_ponto.get(body.get("inspection_id"))
         if kind == "inspection":
             inspection_ponto[rid] = ponto
-        stats.append({"record_id": rid, "municipality_id": mid, "user_id": user_id, "ponto_id": ponto, **values})
-        items.extend({"record_id": rid, "municipality_id": mid, **i} for i in record_items)
+        stats.append({"record_id": rid, "municipality_id": mid, "user_id": user_id, "ponto_id": ponto,
+                      "void": False, **values})
+        items.extend({"record_id": rid, "municipality_id": mid, "void": False, **i} for i in record_items)
         if len(stats) >= BATCH:
             _flush(stat, stats, item, items)
     _flush(stat, stats, item, items)
+    for table in ('field_stat', 'field_stat_item'):
+        op.execute(f"UPDATE {table} SET void = true WHERE record_id IN "
+                   "(SELECT record_id FROM auto_case WHERE state = 'insubsistente')")
 
 
 def _parse_time(text):
@@ -117,5 +123,5 @@ def downgrade():
         batch_op.drop_index('ix_field_stat_item_municipality_kind_day')
     op.drop_table('field_stat_item')
     with op.batch_alter_table('field_stat', schema=None) as batch_op:
-        batch_op.drop_index('ix_field_stat_municipality_kind_day')
+        batch_op.drop_index('ix_field_stat_municipality_day')
     op.drop_table('field_stat')

@@ -15,7 +15,7 @@ class FieldStat(db.Model):
     """One row per inspection or auto: when (the municipality's calendar day of the device
     clock), who, where (the permit's ponto) and, for autos, the confirmed amount in centavos."""
     __tablename__ = "field_stat"
-    __table_args__ = (db.Index("ix_field_stat_municipality_kind_day", "municipality_id", "kind", "day"),)
+    __table_args__ = (db.Index("ix_field_stat_municipality_day", "municipality_id", "day"),)
     record_id = db.Column(db.String(36), db.ForeignKey("field_record.id"), primary_key=True)
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False)
     kind = db.Column(db.String(16), nullable=False)  # inspection | auto
@@ -24,6 +24,9 @@ class FieldStat(db.Model):
     user_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=False)
     ponto_id = db.Column(db.Integer, db.ForeignKey("ponto.id"), nullable=True)
     amount_cents = db.Column(db.BigInteger)  # autos: sum of confirmed infractions with an amount
+    # The auto was declared insubsistente (AutoCase): counted, its amount no longer charged.
+    # Kept here by the auto_case_changed signal so the aggregates need no join.
+    void = db.Column(db.Boolean, nullable=False, default=False)
 
 
 class FieldStatItem(db.Model):
@@ -39,3 +42,4 @@ class FieldStatItem(db.Model):
     code = db.Column(db.String(120), nullable=False)  # infraction or requirement id of the pack
     label = db.Column(db.String(300))
     amount_cents = db.Column(db.BigInteger)
+    void = db.Column(db.Boolean, nullable=False, default=False)  # as FieldStat.void

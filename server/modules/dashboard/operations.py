@@ -1,10 +1,11 @@
 """Fills the dashboard's derived tables; called by the sync push for the records it accepted,
 in the push's transaction (set-based: two queries to resolve pontos, two INSERTs)."""
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ...core.clock import to_local
 from ...extensions import db
 from ..fieldsync.changes import _insert
+from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
 from .derive import derive, permit_number
 from .models import FieldStat, FieldStatItem
@@ -25,9 +26,9 @@ def record_stats(municipality_id, records):
     connection = db.session.connection()
     connection.execute(_insert(connection, FieldStat.__table__).values([
         {"record_id": r["id"], "municipality_id": municipality_id, "user_id": r["user_id"],
-         "ponto_id": pontos.get(r["id"]), **stat} for r, stat, _ in derived])
+         "ponto_id": pontos.get(r["id"]), "void": False, **stat} for r, stat, _ in derived])
         .on_conflict_do_nothing(index_elements=["record_id"]))
-    items = [{"record_id": r["id"], "municipality_id": municipality_id, **item}
+    items = [{"record_id": r["id"], "municipality_id": municipality_id, "void": False, **item}
              for r, _, record_items in derived for item in record_items]
     if items:
         connection.execute(_insert(connection, FieldStatItem.__table__).values(items)
@@ -51,3 +52,12 @@ def _pontos(municipality_id, derived):
     for rid, inspection_id in inspections.items():
         pontos[rid] = pontos.get(inspection_id)
     return pontos
+
+
+@auto_case_changed.connect
+def _case_changed(case, old=None, new=None, **_):
+    """An auto declared insubsistente stops counting in amounts (and back, should a later
+    decision reopen it); same transaction as the decision."""
+    void = new == "insubsistente"
+    for model in (FieldStat, FieldStatItem):
+        db.session.execute(update(model).where(model.record_id == case.record_id).values(void=void))

@@ -36,12 +36,13 @@ def chosen_period(args, today):
 def dashboard_data(mid, args):
     today = local_today()
     key, first, last, problem = chosen_period(args, today)
-    series, daily = queries.by_time(mid, first, last)
+    series, daily, totals = queries.by_time(mid, first, last)
     infractions = queries.by_infraction(mid, first, last)
+    fiscals, pontos = queries.by_fiscal_and_ponto(mid, first, last)
     return {"period": key, "periods": queries.PERIODS, "first": first, "last": last,
-            "period_problem": problem, "totals": queries.totals(mid, first, last),
+            "period_problem": problem, "totals": totals,
             "series": series, "daily": daily,
             "infraction_rows": [(label, n, amount) for _, label, n, amount in infractions],
-            "fiscals": queries.by_fiscal(mid, first, last), "pontos": queries.by_ponto(mid, first, last),
+            "fiscals": fiscals, "pontos": pontos,
             "nonconformity_rows": [(label, n) for _, label, n in queries.nonconformities(mid, first, last)],
             "expiring_by_horizon": queries.expiring(mid, today), "today": today}
