@@ -68,6 +68,16 @@ def current_state(row, current, default):
     return "set", f"{current} dias", False
 
 
+# Pack notes name the veto outcomes by their option keys; the clerk reads the labels' words.
+_NOTE_WORDS = {"veto_overridden": "veto derrubado", "veto_upheld": "veto mantido", "pending": "pendente"}
+
+
+def readable_note(note):
+    for key, words in _NOTE_WORDS.items():
+        note = re.sub(rf"\b{key}\b", words, note)
+    return note
+
+
 def _group_citation(citation):
     return {k: citation[k] for k in ("law", "art") if citation.get(k)} if isinstance(citation, dict) else {}
 
@@ -80,7 +90,11 @@ def grouped(composed, keys):
         for row in (k for k in keys if k["kind"] == kind):
             base = _group_citation(row.get("citation"))
             label = format_citation(composed, base) if base else OTHER_GROUP
-            groups.setdefault(label, []).append({**row, "anchor": anchor(row)})
+            full = format_citation(composed, row.get("citation")) if row.get("citation") else ""
+            groups.setdefault(label, []).append({
+                **row, "anchor": anchor(row), "note": readable_note(row["note"]) if row.get("note") else None,
+                # The row's own citation only when it says more than its group's heading.
+                "citation_text": full if full != label else ""})
         if groups:
             items = [(label, f"grp-{kind}-{n}", rows) for n, (label, rows) in enumerate(groups.items())]
             out.append((kind, title, KIND_HINTS[kind], items))

@@ -34,6 +34,8 @@
     if (kind === 'hbar') box.classList.add('chart-box-tall');
     // Horizontal bars grow with their rows, so long labels (infractions) stay readable.
     if (kind === 'hbar') box.style.height = Math.max(160, data.labels.length * 34 + 60) + 'px';
+    // Long labels (infractions) are shortened to what the width allows; the table has them whole.
+    var maxLabel = Math.max(14, Math.min(40, Math.floor(box.clientWidth / 16)));
     new window.Chart(canvas, {
       type: kind === 'line' ? 'line' : 'bar',
       data: data,
@@ -45,7 +47,7 @@
         scales: { x: { ticks: { precision: 0 } }, y: { ticks: { precision: 0, autoSkip: false,
           callback: function (value) {
             var label = this.getLabelForValue ? this.getLabelForValue(value) : value;
-            return typeof label === 'string' && label.length > 38 ? label.slice(0, 36) + '…' : label;
+            return typeof label === 'string' && label.length > maxLabel ? label.slice(0, maxLabel - 1) + '…' : label;
           } } } },
         plugins: { legend: { display: data.datasets.length > 1 },
           tooltip: { callbacks: { label: function (ctx) {

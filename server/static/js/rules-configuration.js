@@ -39,11 +39,15 @@
     });
   }
 
+  var hideTimer = null;
   function announce(text) {
-    // Cleared first so that the same message twice is announced twice.
+    // Cleared first so that the same message twice is announced twice; the toast then fades
+    // (the row keeps its own message) so it never hides the form for long.
     statusBox.textContent = '';
     statusBox.classList.add('visible');
+    clearTimeout(hideTimer);
     setTimeout(function () { statusBox.textContent = text; }, 50);
+    hideTimer = setTimeout(function () { statusBox.classList.remove('visible'); }, 6000);
   }
 
   function showErrors(form, errors) {
