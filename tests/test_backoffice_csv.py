@@ -144,3 +144,18 @@ def test_csv_is_scoped_to_the_municipality(app, client, demo):
     _, rows = _csv(client, "/bo/permissoes/?formato=csv")
     assert {r[0] for r in rows} == mine
     assert not ({r[0] for r in rows} & (other - mine))
+
+
+def test_csv_of_a_hostile_search_is_a_csv_not_an_error(app, client, demo):
+    from server.modules.registry.models import Operator
+    from server.modules.registry.operations import save_entity
+    with app.app_context():
+        muni = _muni("sapezal")
+        op = Operator.query.filter_by(municipality_id=muni.id).first()
+        save_entity(Operator, muni, {"name": "=HYPERLINK(\"http://x\") Silva"}, op)
+    login(client, "backoffice.sapezal")
+    for url in ("/bo/operadores/", "/bo/permissoes/", "/bo/veiculos/", "/bo/auditoria", "/bo/pontos/"):
+        for q in ("'; DROP TABLE permit; --", "%", "_", "=1+1", "ção" * 40):
+            _csv(client, f"{url}?q={q}&formato=csv&page=999999999999")
+    _, rows = _csv(client, "/bo/operadores/?q=HYPERLINK&formato=csv")
+    assert [r[0] for r in rows] == ["'=HYPERLINK(\"http://x\") Silva"]
