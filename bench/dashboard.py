@@ -12,7 +12,7 @@ of the heaviest aggregate.
 
 Usage: .venv/bin/python bench/dashboard.py [autos=100000] [runs=15]
 Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/test), schema bench_dashboard
-(dropped at the end).
+(dropped at the end; BENCH_KEEP=1 keeps it and reuses a kept one: populating takes minutes).
 """
 import json
 import os
@@ -160,9 +160,10 @@ def plan(app):
         mid = db.session.execute(text("SELECT id FROM municipality WHERE slug = 'bench'")).scalar()
         first, last = date.today() - timedelta(days=730), date.today()
         stat = queries.FieldStat
-        compiled = queries.select(stat.user_id, stat.ponto_id, queries._INSPECTIONS, queries._AUTOS,
-                                  queries._live_amount(stat)).where(queries._in(stat, mid, first, last)).group_by(
-            stat.user_id, stat.ponto_id).compile(db.engine, compile_kwargs={"literal_binds": True})
+        compiled = queries.select(stat.month, stat.user_id, stat.ponto_id, queries._INSPECTIONS, queries._AUTOS,
+                                  queries._live_amount(stat), queries._VOID).where(
+            queries._in(stat, mid, first, last)).group_by(stat.month, stat.user_id, stat.ponto_id).compile(
+            db.engine, compile_kwargs={"literal_binds": True})
         rows = db.session.execute(text("EXPLAIN ANALYZE " + str(compiled))).all()
         return "\n".join(str(r[0]) for r in rows)
 
@@ -172,9 +173,15 @@ def main():
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 15
     base = normalize_database_url(os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test"))
     engine = create_engine(base)
+    keep = bool(os.environ.get("BENCH_KEEP"))
     with engine.begin() as conn:
-        conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
-        conn.execute(text(f"CREATE SCHEMA {PG_SCHEMA}"))
+        reuse = keep and conn.execute(text(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = :s AND table_name = 'field_stat'"),
+            {"s": PG_SCHEMA}).first() is not None
+        if not reuse:
+            conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
+            conn.execute(text(f"CREATE SCHEMA {PG_SCHEMA}"))
+    populated = None
     try:
         sep = "&" if "?" in base else "?"
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"{base}{sep}options=-csearch_path%3D{PG_SCHEMA}",
@@ -183,18 +190,20 @@ def main():
             from flask_migrate import upgrade
             upgrade(directory=str(ROOT / "migrations"))
             version = db.session.execute(text("SHOW server_version")).scalar()
-        t0 = time.perf_counter()
-        populate(app, autos)
-        populated = time.perf_counter() - t0
-        print(f"  populated {autos} autos + {autos} inspections in {populated:.1f} s", flush=True)
+        if not reuse:
+            t0 = time.perf_counter()
+            populate(app, autos)
+            populated = time.perf_counter() - t0
+            print(f"  populated {autos} autos + {autos} inspections in {populated:.1f} s", flush=True)
         results = time_requests(app, runs)
         heaviest = plan(app)
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
     finally:
-        with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
+        if not keep:
+            with engine.begin() as conn:
+                conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
         engine.dispose()
     write_report(autos, runs, version, populated, results, heaviest)
 
@@ -210,13 +219,13 @@ def write_report(autos, runs, version, populated, results, heaviest):
         "`dashboard.operations.record_stats`, the function the sync push calls. Each figure is one "
         "whole dashboard request through the Flask test client as a logged-in back-office user, median "
         f"and p95 of {runs} runs after a warm-up. Target: median < 300 ms.", "",
-        f"Machine: {machine()}. PostgreSQL {version}. Populating (derivation included): {populated:.0f} s. "
+        f"Machine: {machine()}. PostgreSQL {version}. Populating (derivation included): {f"{populated:.0f} s" if populated else "reused"}. "
         f"Run: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC.", "",
         "| period | median (ms) | p95 (ms) |", "|---|---|---|"]
     lines += [f"| {label} (`{url}`) | {median:.1f} | {p95:.1f} |" for label, url, median, p95 in results]
     worst = max(r[2] for r in results)
     lines += ["", f"Slowest median: {worst:.1f} ms — target < 300 ms: {'met' if worst < 300 else 'NOT met'}.", "",
-              "### Plan: per fiscal and ponto aggregate over 24 months", "", "```", heaviest, "```", ""]
+              "### Plan: the field_stat scan (month × fiscal × ponto) over 24 months", "", "```", heaviest, "```", ""]
     out = ROOT / "docs" / "benchmarks" / "dashboard.md"
     out.write_text("\n".join(lines))
     print(f"wrote {out}")

@@ -36,13 +36,12 @@ def chosen_period(args, today):
 def dashboard_data(mid, args):
     today = local_today()
     key, first, last, problem = chosen_period(args, today)
-    series, daily, totals = queries.by_time(mid, first, last)
-    infractions = queries.by_infraction(mid, first, last)
-    fiscals, pontos = queries.by_fiscal_and_ponto(mid, first, last)
+    series, daily, totals, fiscals, pontos = queries.activity(mid, first, last)
+    infractions, nonconformities = queries.items(mid, first, last)
     return {"period": key, "periods": queries.PERIODS, "first": first, "last": last,
             "period_problem": problem, "totals": totals,
             "series": series, "daily": daily,
             "infraction_rows": [(label, n, amount) for _, label, n, amount in infractions],
             "fiscals": fiscals, "pontos": pontos,
-            "nonconformity_rows": [(label, n) for _, label, n in queries.nonconformities(mid, first, last)],
+            "nonconformity_rows": [(label, n) for _, label, n in nonconformities],
             "expiring_by_horizon": queries.expiring(mid, today), "today": today}

@@ -1,5 +1,5 @@
 """The dashboard's aggregates: GROUP BY over the derived tables (models.py), scoped to one
-municipality and one period, never a record loaded into Python; four scans per page. Amounts
+municipality and one period, never a record loaded into Python; two scans per page. Amounts
 leave out autos declared insubsistente (the `void` flag), which no longer charge anybody."""
 from datetime import date, timedelta
 
@@ -39,25 +39,45 @@ def _in(model, mid, first, last, kind=None):
 
 _INSPECTIONS = func.count(case((FieldStat.kind == "inspection", 1)))
 _AUTOS = func.count(case((FieldStat.kind == "auto", 1)))
+_VOID = func.count(case((FieldStat.void.is_(True), 1)))
 
 
-def by_time(mid, first, last):
-    """([(bucket label, inspections, autos, amount_cents)], daily?, totals): a bucket per day
-    or per month; the period's totals are the sum of the buckets (one scan, not two)."""
+def activity(mid, first, last):
+    """Everything the page shows from field_stat, in ONE scan: GROUP BY (bucket, fiscal, ponto)
+    — at most buckets × fiscals × pontos groups, a few thousand — summed three ways here.
+    Returns (series, daily?, totals, per fiscal, per ponto)."""
     daily = (last - first).days < DAILY_SPAN_DAYS
     bucket = FieldStat.day if daily else FieldStat.month
     rows = db.session.execute(
-        select(bucket, _INSPECTIONS, _AUTOS, _live_amount(FieldStat),
-               func.count(case((FieldStat.void.is_(True), 1))))
-        .where(_in(FieldStat, mid, first, last)).group_by(bucket)).all()
-    found = {(r[0].isoformat() if daily else r[0]): r[1:] for r in rows}
-    series = []
-    for key, label in _buckets(first, last, daily):
-        inspections, autos, amount, _ = found.get(key, (0, 0, 0, 0))
-        series.append((label, inspections, autos, int(amount)))
-    totals = {"inspections": sum(r[1] for r in rows), "autos": sum(r[2] for r in rows),
-              "amount_cents": sum(int(r[3]) for r in rows), "void": sum(r[4] for r in rows)}
-    return series, daily, totals
+        select(bucket, FieldStat.user_id, FieldStat.ponto_id, _INSPECTIONS, _AUTOS,
+               _live_amount(FieldStat), _VOID)
+        .where(_in(FieldStat, mid, first, last))
+        .group_by(bucket, FieldStat.user_id, FieldStat.ponto_id)).all()
+    by_bucket, by_user, by_ponto = {}, {}, {}
+    totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "void": 0}
+    for key, uid, pid, inspections, autos, amount, void in rows:
+        amount = int(amount)
+        for table, k in ((by_bucket, key.isoformat() if daily else key), (by_user, uid), (by_ponto, pid)):
+            i, a, m = table.get(k, (0, 0, 0))
+            table[k] = (i + inspections, a + autos, m + amount)
+        totals["inspections"] += inspections
+        totals["autos"] += autos
+        totals["amount_cents"] += amount
+        totals["void"] += void
+    series = [(label, *by_bucket.get(key, (0, 0, 0))) for key, label in _buckets(first, last, daily)]
+    user_names = dict(db.session.execute(select(User.id, User.name).where(
+        User.id.in_(list(by_user)))).all()) if by_user else {}
+    pontos = [p for p in by_ponto if p is not None]
+    ponto_names = dict(db.session.execute(select(Ponto.id, Ponto.name).where(
+        Ponto.id.in_(pontos), Ponto.municipality_id == mid)).all()) if pontos else {}
+    fiscal = _named(by_user, lambda uid: user_names.get(uid) or f"Usuário {uid}")
+    ponto = _named(by_ponto, lambda pid: ponto_names.get(pid) or "Sem ponto identificado")
+    return series, daily, totals, fiscal, ponto
+
+
+def _named(table, name):
+    """[(name, inspections, autos, amount_cents)], busiest first."""
+    return sorted(((name(k), *v) for k, v in table.items()), key=lambda r: (-r[1] - r[2], r[0]))
 
 
 def _buckets(first, last, daily):
@@ -72,45 +92,20 @@ def _buckets(first, last, daily):
     return out
 
 
-def by_infraction(mid, first, last):
-    """[(code, label, autos, amount_cents)], most frequent first."""
+def items(mid, first, last):
+    """(by infraction [(code, label, autos, amount_cents)] most frequent first,
+    nonconformities [(code, label, inspections)] top ten), from ONE GROUP BY (kind, code)."""
     count = func.count()
     rows = db.session.execute(
-        select(FieldStatItem.code, func.max(FieldStatItem.label), count, _live_amount(FieldStatItem))
-        .where(_in(FieldStatItem, mid, first, last, "infraction"))
-        .group_by(FieldStatItem.code).order_by(count.desc(), FieldStatItem.code)).all()
-    return [(code, label or code, n, int(amount)) for code, label, n, amount in rows]
-
-
-def nonconformities(mid, first, last):
-    """[(code, label, inspections)]: the checklist requirements most often failed."""
-    count = func.count()
-    rows = db.session.execute(
-        select(FieldStatItem.code, func.max(FieldStatItem.label), count)
-        .where(_in(FieldStatItem, mid, first, last, "nonconformity"))
-        .group_by(FieldStatItem.code).order_by(count.desc(), FieldStatItem.code).limit(TOP)).all()
-    return [(code, label or code, n) for code, label, n in rows]
-
-
-def by_fiscal_and_ponto(mid, first, last):
-    """(per fiscal, per ponto), each [(name, inspections, autos, amount_cents)] busiest first.
-    One GROUP BY (fiscal, ponto) — a few hundred groups — summed both ways here."""
-    rows = db.session.execute(
-        select(FieldStat.user_id, FieldStat.ponto_id, _INSPECTIONS, _AUTOS, _live_amount(FieldStat))
-        .where(_in(FieldStat, mid, first, last)).group_by(FieldStat.user_id, FieldStat.ponto_id)).all()
-    users = {r[0] for r in rows}
-    pontos = {r[1] for r in rows if r[1] is not None}
-    user_names = dict(db.session.execute(select(User.id, User.name).where(User.id.in_(users))).all()) if users else {}
-    ponto_names = dict(db.session.execute(select(Ponto.id, Ponto.name).where(
-        Ponto.id.in_(pontos), Ponto.municipality_id == mid)).all()) if pontos else {}
-    fiscal, ponto = {}, {}
-    for uid, pid, inspections, autos, amount in rows:
-        for table, name in ((fiscal, user_names.get(uid) or f"Usuário {uid}"),
-                            (ponto, ponto_names.get(pid) or "Sem ponto identificado")):
-            i, a, m = table.get(name, (0, 0, 0))
-            table[name] = (i + inspections, a + autos, m + int(amount))
-    ordered = lambda table: sorted(((n, *v) for n, v in table.items()), key=lambda r: (-r[1] - r[2], r[0]))  # noqa: E731
-    return ordered(fiscal), ordered(ponto)
+        select(FieldStatItem.kind, FieldStatItem.code, func.max(FieldStatItem.label), count,
+               _live_amount(FieldStatItem))
+        .where(_in(FieldStatItem, mid, first, last))
+        .group_by(FieldStatItem.kind, FieldStatItem.code)).all()
+    ordered = sorted(rows, key=lambda r: (-r[3], r[1]))
+    infractions = [(code, label or code, n, int(amount)) for kind, code, label, n, amount in ordered
+                   if kind == "infraction"]
+    failed = [(code, label or code, n) for kind, code, label, n, _ in ordered if kind == "nonconformity"]
+    return infractions, failed[:TOP]
 
 
 def expiring(mid, today):
