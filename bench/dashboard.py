@@ -210,6 +210,7 @@ def main():
 
 def write_report(autos, runs, version, populated, results, heaviest):
     n = f"{autos:,}".replace(",", ".")
+    populated_text = f"{populated:.0f} s" if populated else "schema reused (BENCH_KEEP)"
     lines = [
         "# Dashboard benchmark", "",
         f"Written by `bench/dashboard.py`. One municipality with {n} autos and {n} inspections spread "
@@ -219,7 +220,7 @@ def write_report(autos, runs, version, populated, results, heaviest):
         "`dashboard.operations.record_stats`, the function the sync push calls. Each figure is one "
         "whole dashboard request through the Flask test client as a logged-in back-office user, median "
         f"and p95 of {runs} runs after a warm-up. Target: median < 300 ms.", "",
-        f"Machine: {machine()}. PostgreSQL {version}. Populating (derivation included): {f"{populated:.0f} s" if populated else "reused"}. "
+        f"Machine: {machine()}. PostgreSQL {version}. Populating (derivation included): {populated_text}. "
         f"Run: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC.", "",
         "| period | median (ms) | p95 (ms) |", "|---|---|---|"]
     lines += [f"| {label} (`{url}`) | {median:.1f} | {p95:.1f} |" for label, url, median, p95 in results]
