@@ -155,6 +155,8 @@ def time_requests(app, runs):
 
 
 def plan(app):
+    """EXPLAIN ANALYZE of the page's two scans over 24 months (their database time, apart from
+    the load of the machine on the whole request)."""
     from server.modules.dashboard import queries
     with app.app_context():
         mid = db.session.execute(text("SELECT id FROM municipality WHERE slug = 'bench'")).scalar()
@@ -164,8 +166,15 @@ def plan(app):
                                   queries._live_amount(stat), queries._VOID).where(
             queries._in(stat, mid, first, last)).group_by(stat.month, stat.user_id, stat.ponto_id).compile(
             db.engine, compile_kwargs={"literal_binds": True})
-        rows = db.session.execute(text("EXPLAIN ANALYZE " + str(compiled))).all()
-        return "\n".join(str(r[0]) for r in rows)
+        item = queries.FieldStatItem
+        items = queries.select(item.kind, item.code, queries.func.max(item.label), queries.func.count(),
+                               queries._live_amount(item)).where(queries._in(item, mid, first, last)).group_by(
+            item.kind, item.code).compile(db.engine, compile_kwargs={"literal_binds": True})
+        plans = []
+        for sql in (compiled, items):
+            rows = db.session.execute(text("EXPLAIN ANALYZE " + str(sql))).all()
+            plans.append("\n".join(str(r[0]) for r in rows))
+        return "\n\n".join(plans)
 
 
 def main():
@@ -195,7 +204,9 @@ def main():
             populate(app, autos)
             populated = time.perf_counter() - t0
             print(f"  populated {autos} autos + {autos} inspections in {populated:.1f} s", flush=True)
+        load_before = os.getloadavg()
         results = time_requests(app, runs)
+        load = (load_before, os.getloadavg())
         heaviest = plan(app)
         with app.app_context():
             db.session.remove()
@@ -205,10 +216,10 @@ def main():
             with engine.begin() as conn:
                 conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
         engine.dispose()
-    write_report(autos, runs, version, populated, results, heaviest)
+    write_report(autos, runs, version, populated, results, heaviest, load)
 
 
-def write_report(autos, runs, version, populated, results, heaviest):
+def write_report(autos, runs, version, populated, results, heaviest, load):
     n = f"{autos:,}".replace(",", ".")
     populated_text = f"{populated:.0f} s" if populated else "schema reused (BENCH_KEEP)"
     lines = [
@@ -221,12 +232,14 @@ def write_report(autos, runs, version, populated, results, heaviest):
         "whole dashboard request through the Flask test client as a logged-in back-office user, median "
         f"and p95 of {runs} runs after a warm-up. Target: median < 300 ms.", "",
         f"Machine: {machine()}. PostgreSQL {version}. Populating (derivation included): {populated_text}. "
-        f"Run: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC.", "",
+        f"Run: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Load average (1 min) before/after the "
+        f"timed requests: {load[0][0]:.1f} / {load[1][0]:.1f} on {os.cpu_count()} CPUs (other sessions share "
+        "the machine: above the CPU count, every figure is stretched by the wait for a core).", "",
         "| period | median (ms) | p95 (ms) |", "|---|---|---|"]
     lines += [f"| {label} (`{url}`) | {median:.1f} | {p95:.1f} |" for label, url, median, p95 in results]
     worst = max(r[2] for r in results)
     lines += ["", f"Slowest median: {worst:.1f} ms — target < 300 ms: {'met' if worst < 300 else 'NOT met'}.", "",
-              "### Plan: the field_stat scan (month × fiscal × ponto) over 24 months", "", "```", heaviest, "```", ""]
+              "### Plans: the two scans (field_stat by month × fiscal × ponto; field_stat_item by kind × code) over 24 months", "", "```", heaviest, "```", ""]
     out = ROOT / "docs" / "benchmarks" / "dashboard.md"
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
