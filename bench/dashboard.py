@@ -241,7 +241,9 @@ def write_report(autos, runs, version, populated, results, heaviest, load):
     lines += ["", f"Slowest median: {worst:.1f} ms — target < 300 ms: {'met' if worst < 300 else 'NOT met'}.", "",
               "### Plans: the two scans (field_stat by month × fiscal × ponto; field_stat_item by kind × code) over 24 months", "", "```", heaviest, "```", ""]
     out = ROOT / "docs" / "benchmarks" / "dashboard.md"
-    out.write_text("\n".join(lines))
+    existing = out.read_text() if out.exists() else ""
+    notes = existing[existing.index("## Notes"):] if "## Notes" in existing else ""
+    out.write_text("\n".join(lines) + ("\n" + notes if notes else ""))
     print(f"wrote {out}")
 
 
