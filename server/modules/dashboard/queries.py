@@ -32,9 +32,8 @@ def _live_amount(model):
     return func.coalesce(func.sum(case((model.void.is_(False), model.amount_cents))), 0)
 
 
-def _in(model, mid, first, last, kind=None):
-    conditions = [model.municipality_id == mid, model.day >= first, model.day <= last]
-    return and_(*conditions, *([model.kind == kind] if kind else []))
+def _in(model, mid, first, last):
+    return and_(model.municipality_id == mid, model.day >= first, model.day <= last)
 
 
 _INSPECTIONS = func.count(case((FieldStat.kind == "inspection", 1)))
