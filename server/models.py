@@ -13,3 +13,4 @@ from .modules.selection import models as selection_models  # noqa: F401
 from .modules.registry import life_models as registry_life_models  # noqa: F401
 from .modules.tariffs import models as tariffs_models  # noqa: F401
 from .modules.autos import process_models as autos_process_models  # noqa: F401
+from .modules.dashboard import models as dashboard_models  # noqa: F401

@@ -44,7 +44,8 @@ DEEP_BODIES = ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000,
                '{"username": ' + "[" * 1000 + "]" * 1000 + "}", '{"value": NaN, "facts": {"x": Infinity}}']
 GARBAGE_PATH = ["0", "-1", "99999999999999999999", "abc", "%00", "%ED%A0%80", "%0d%0aX:%201",
                 "..%2F..%2Fetc", "1;DROP TABLE permit"]
-QUERY_NAMES = {"page", "q", "cursor", "next", "situacao", "alerta", "ordem", "entidade", "id", "m"}
+QUERY_NAMES = {"page", "q", "cursor", "next", "situacao", "alerta", "ordem", "entidade", "id", "m",
+               "periodo", "de", "ate", "formato", "lista"}
 
 # Ending the caller's own session would turn the rest of the run anonymous (own tests cover them).
 SESSION_ENDING = {"static", "accounts.logout", "accounts_api.revoke"}

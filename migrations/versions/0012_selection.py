@@ -3,14 +3,14 @@ their legal conditions, tie-breaks, classification and suplente windows); vehicl
 during a permit's life; tariff tables set by decree.
 
 Revision ID: 0012_selection
-Revises: 0009_process
+Revises: 0010_dash
 """
 from alembic import op
 import sqlalchemy as sa
 
 
 revision = '0012_selection'
-down_revision = '0009_process'
+down_revision = '0010_dash'
 branch_labels = None
 depends_on = None
 

@@ -28,3 +28,20 @@ function copy([from, to]) {
 }
 
 FILES.forEach(copy);
+
+// Back-office scripts the server serves from its own static folder (strict CSP: same origin),
+// kept out of the field app's vendor/ so they never enter its shell or service-worker cache.
+// server/static/vendor/ is gitignored like vendor/.
+const BACKOFFICE_FILES = [
+  ['chart.js/dist/chart.umd.min.js', 'chart.js/chart.umd.min.js'], // dashboard charts (server/static/js/dashboard-charts.js)
+];
+const staticVendorDir = join(pwaRoot, '..', 'server', 'static', 'vendor');
+rmSync(staticVendorDir, { recursive: true, force: true });
+BACKOFFICE_FILES.forEach(([from, to]) => {
+  const src = join(pwaRoot, 'node_modules', from);
+  if (!existsSync(src)) throw new Error(`missing ${src}: run "npm ci" in pwa/ first`);
+  const dest = join(staticVendorDir, to);
+  mkdirSync(dirname(dest), { recursive: true });
+  copyFileSync(src, dest);
+  console.log(`server/static/vendor/${to}`);
+});

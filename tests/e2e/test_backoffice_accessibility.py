@@ -37,7 +37,7 @@ def _login(page, base, username):
 def _pages(ids, company_holder):
     """Every GET screen of a municipality's staff user."""
     paths = [
-        "/bo/", "/bo/permissoes/", "/bo/permissoes/?situacao=ativo&alerta=vence30",
+        "/bo/", "/bo/?periodo=12m", "/bo/?periodo=outro&de=2026-02-31&ate=x", "/bo/permissoes/", "/bo/permissoes/?situacao=ativo&alerta=vence30",
         "/bo/permissoes/?q=zzzz-nada", "/bo/permissoes/nova",
         f"/bo/permissoes/{ids['permit']}", f"/bo/permissoes/{ids['suspended']}",
         f"/bo/permissoes/{ids['permit']}/editar",

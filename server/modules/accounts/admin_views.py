@@ -5,6 +5,7 @@ from marshmallow import ValidationError
 from ...core.auth import get_scoped_or_404, login_required, require_municipality_id, scoped
 from ...core.errors import ApiError, flatten_fields
 from ..registry.models import Operator
+from ..backoffice.exports import export, wants_csv
 from .models import Device, User
 from .operations import create_user, revoke_device, set_active, set_password
 from .schemas import PasswordSchema, UserCreateSchema
@@ -26,9 +27,26 @@ def _reason():
 @login_required("admin")
 def users():
     mid = require_municipality_id()
+    if wants_csv():
+        return _export()
     return render_template("accounts/users.html", users=scoped(User).order_by(User.role, User.name).all(),
                            devices=scoped(Device).order_by(Device.registered_at.desc()).all(),
                            roles=ROLE_LABELS, errors={}, form={}, municipality_id=mid)
+
+
+def _export():
+    """?formato=csv: the users; &lista=dispositivos: the devices."""
+    if request.args.get("lista") == "dispositivos":
+        return export("dispositivos", [
+            ("Dispositivo", lambda d: d.name), ("Usuário", lambda d: d.user.username if d.user else None),
+            ("Registrado em", lambda d: d.registered_at), ("Último contato", lambda d: d.last_seen_at),
+            ("Situação", lambda d: "ativo" if d.status == "active" else "revogado")],
+            scoped(Device).order_by(Device.registered_at.desc()))
+    return export("usuarios", [
+        ("Usuário", lambda u: u.username), ("Nome", lambda u: u.name), ("Matrícula", lambda u: u.registration),
+        ("Perfil", lambda u: ROLE_LABELS.get(u.role, u.role)),
+        ("Situação", lambda u: "ativo" if u.active else "desativado")],
+        scoped(User).order_by(User.role, User.name))
 
 
 @bp.post("/")

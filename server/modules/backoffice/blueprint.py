@@ -14,6 +14,9 @@ from ...extensions import db
 from ...core.audit_labels import action_label, entity_label, field_label
 from ..registry.models import Municipality, Permit
 from ..registry.vocabulary import vocabulary
+from ..dashboard.page import dashboard_data
+from ...core import ptbr
+from .exports import export_args
 
 bp = Blueprint("backoffice", __name__)
 
@@ -44,6 +47,12 @@ def _localtime(value, fmt="%d/%m/%Y %H:%M"):
     return to_local(value).strftime(fmt)
 
 
+bp.add_app_template_global(export_args, "export_args")  # "Exportar CSV" (exports.py, _export.html)
+bp.add_app_template_filter(ptbr.brl, "brl")
+bp.add_app_template_filter(ptbr.brl_cents, "brl_cents")
+bp.add_app_template_filter(ptbr.date_br, "date_br")
+
+
 @bp.get("/")
 def root():
     return redirect(url_for("backoffice.dashboard"))
@@ -72,7 +81,7 @@ def dashboard():
     return render_template("backoffice/dashboard.html", counts=counts, statuses=vocabulary(
                                db.session.get(Municipality, mid)).statuses,
                            alerts=alerts, alert_labels=ALERTS, expiring=expiring,
-                           today=local_today(), horizon=local_today() + timedelta(days=30))
+                           horizon=local_today() + timedelta(days=30), **dashboard_data(mid, request.args))
 
 
 @bp.route("/bo/municipio", methods=["GET", "POST"])

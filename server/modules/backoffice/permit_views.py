@@ -17,6 +17,7 @@ from ..registry.schemas import PermitActionSchema, PermitSchema
 from . import search
 from .access import municipality, staff_view
 from .blueprint import bp
+from .exports import export, wants_csv
 from .forms import Field, form_input, load, object_values, raw_values, run, stray_errors
 from .pagination import Page, search_text
 from .registry_views import format_cnpj, ponto_occupancy
@@ -62,12 +63,28 @@ def permit_list_query(mid, q="", status="", alert="", sort="numero"):
     return query.order_by(*SORTS.get(sort, SORTS["numero"]))
 
 
+def permit_columns():
+    """The permit list's columns, for its CSV (the same values as on screen)."""
+    words = vocabulary(municipality())
+    statuses = words.statuses
+    return [("Número", lambda p: p.number), (words.holder_title, lambda p: p.holder_name),
+            ("CPF/CNPJ", lambda p: format_cnpj(p.holder_company.cnpj) if p.holder_company
+             else mask_cpf(p.holder_operator.cpf) if p.holder_operator else None),
+            ("Placa", lambda p: p.vehicle.plate if p.vehicle else None),
+            ("Ponto", lambda p: p.ponto.name if p.ponto else None),
+            ("Validade", lambda p: p.valid_until), ("Situação", lambda p: statuses.get(p.status, p.status))]
+
+
 @bp.get("/bo/permissoes/")
 @staff_view
 def permit_list():
     q, status = search_text(), request.args.get("situacao", "")
     alert, sort = request.args.get("alerta", ""), request.args.get("ordem", "numero")
     query = permit_list_query(municipality().id, q, status, alert, sort)
+    if wants_csv():
+        return export(vocabulary(municipality()).permits_title, permit_columns(), query.options(
+            selectinload(Permit.vehicle), selectinload(Permit.holder_operator),
+            selectinload(Permit.holder_company), selectinload(Permit.ponto)))
     page = Page(query.options(selectinload(Permit.vehicle), selectinload(Permit.holder_operator),
                               selectinload(Permit.holder_company), selectinload(Permit.ponto)),
                 count_query=query)

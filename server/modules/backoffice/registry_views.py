@@ -19,6 +19,7 @@ from ..registry.operations import OCCUPYING, save_entity
 from . import search
 from .access import municipality, staff_view
 from .blueprint import bp
+from .exports import export, wants_csv
 from .forms import Field, load, object_values, raw_values, run, stray_errors
 from .pagination import Page, search_text
 
@@ -179,6 +180,8 @@ def _register(entity):
         query = scoped(entity.model)
         if q:
             query = query.filter(or_(*entity.conditions(municipality().id, q)))
+        if wants_csv():
+            return export(entity.plural, entity.columns, query.order_by(*entity.order()))
         page = Page(query.order_by(*entity.order()))
         extra = ponto_occupancy(municipality().id) if entity.model is Ponto else None
         return render_template("backoffice/entity_list.html", entity=entity, page=page, q=q,

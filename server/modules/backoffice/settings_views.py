@@ -5,21 +5,22 @@ from flask import flash, redirect, render_template, request, url_for
 from marshmallow import ValidationError, validates
 
 from ...core.audit import AuditLog
-from ...core.audit_labels import ENTITY_LABELS
+from ...core.audit_labels import ENTITY_LABELS, action_label, field_label
 from ...core.auth import scoped
 from ...core.validation import mask_cpf
-from ..registry.models import UnitValue
+from ..registry.models import FISCAL_UNITS, UnitValue
 from ..registry.operations import add_unit_value
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import UnitValueSchema
 from .access import municipality, staff_view
 from .blueprint import bp
+from .exports import export, wants_csv
 from .forms import Field, form_input, load, raw_values, run, stray_errors
 from .pagination import Page
 
 UNIT_FIELDS = [
     Field("unit", "Unidade", "select", required=True,
-          options=[("", "—"), ("UFIR", "UFIR"), ("UFM", "UFM"), ("UPF", "UPF"), ("UPFM", "UPFM")]),
+          options=[("", "—")] + [(u, u) for u in FISCAL_UNITS]),
     Field("valid_from", "Vigente a partir de", "date", required=True),
     Field("value_brl", "Valor em reais", required=True, hint="Ex.: 1,0641 ou 1.0641.",
           attrs={"inputmode": "decimal"}),
@@ -63,9 +64,34 @@ def unit_values():
                 return redirect(url_for("backoffice.unit_values"))
         values = raw_values(UNIT_FIELDS)
     rows = scoped(UnitValue).order_by(UnitValue.unit, UnitValue.valid_from.desc()).all()
+    if request.method == "GET" and wants_csv():
+        return export("unidades-fiscais", [
+            ("Unidade", lambda r: r.unit), ("Vigente desde", lambda r: r.valid_from),
+            ("Valor (R$)", lambda r: f"{r.value_brl:.4f}".replace(".", ",")), ("Ato", lambda r: r.source)], rows)
     return render_template("backoffice/unit_values.html", rows=rows, fields=UNIT_FIELDS, values=values,
                            errors=errors or {}, stray=stray_errors(errors, UNIT_FIELDS)), \
         (422 if errors else 200)
+
+
+def _shown(key, value):
+    """A changed value as the audit page shows it (CPF masked: LGPD)."""
+    if value is None:
+        return "—"
+    return mask_cpf(value) if key == "cpf" else str(value)
+
+
+def _changes(entry):
+    before, after = entry.before or {}, entry.after or {}
+    return "; ".join(
+        f"{field_label(k)}: " + (f"{_shown(k, before.get(k))} → " if entry.before is not None else "")
+        + _shown(k, after.get(k)) for k in sorted(after) if before.get(k) != after.get(k))
+
+
+def audit_columns(entities):
+    return [("Quando", lambda e: e.at), ("Quem", lambda e: e.actor_label),
+            ("Ação", lambda e: action_label(e.action)), ("Registro", lambda e: entities.get(e.entity, e.entity)),
+            ("Código do registro", lambda e: e.entity_id), ("Motivo", lambda e: e.reason),
+            ("Alterações", _changes)]
 
 
 @bp.get("/bo/auditoria")
@@ -84,6 +110,8 @@ def audit_log():
         query = query.filter(AuditLog.entity_id == entity_id)
     else:
         entity_id = ""
+    if wants_csv():
+        return export("auditoria", audit_columns(entities), query.order_by(AuditLog.id.desc()))
     page = Page(query.order_by(AuditLog.id.desc()))
     return render_template("backoffice/audit_log.html", page=page, entity=entity, entity_id=entity_id,
                            entities=entities, links=AUDIT_LINKS, mask_cpf=mask_cpf)

@@ -23,6 +23,7 @@ from ..accounts.models import Device
 from ..registry.models import Municipality, Operator, Permit
 from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
 from ..autos.operations import open_cases
+from ..dashboard.operations import record_stats
 from .changes import _insert
 from .models import (AutoNumber, AutoNumberBlock, AutoNumberSeries, EvidencePhoto, FieldRecord,
                      FieldRecordConflict, RecordPhoto)
@@ -352,7 +353,7 @@ def _process(device, user, records):
                                           .on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)).scalars())
     existing = {r.id: r for r in FieldRecord.query.filter(FieldRecord.id.in_(
         [rid for rid in first_of if rid not in inserted]))} if len(inserted) < len(first_of) else {}
-    photos, flag_updates, seen, accepted = [], {}, set(), []
+    photos, flag_updates, seen, accepted, counted = [], {}, set(), [], []
     for index, parsed, row in rows:
         rid = row["id"]
         if rid in inserted and rid not in seen:
@@ -370,6 +371,7 @@ def _process(device, user, records):
                 _fill_operator_of_autos(device.municipality_id, rid, row["operator_id"])
             accepted.append({"id": rid, "kind": row["kind"], "seq": row["seq"], "flags": flags,
                              "number": row["auto_number"]})
+            counted.append({**row, "body": json.loads(row["body"])})
             stored_at = received_at
         else:
             stored = existing.get(rid) or db.session.get(FieldRecord, rid)
@@ -382,6 +384,7 @@ def _process(device, user, records):
                           "missing_photos": [], "received_at": _iso(stored_at), "_keep": status != "conflict"}
     if accepted:
         open_cases(device.municipality_id, [a for a in accepted if a["kind"] == "auto"])
+        record_stats(device.municipality_id, counted)  # the dashboard's figures (dashboard/models.py)
         # One audit row per push (the records themselves are an append-only log of who sent
         # what and when): per-record rows doubled the ingest cost.
         audit("sync_accept", "field_record", accepted[0]["id"] if len(accepted) == 1 else None, None,

@@ -40,6 +40,11 @@ class Municipality(db.Model):
         return (self.settings or {}).get(key, default)
 
 
+# The fiscal units a fine may be written in; the one list behind "Unidades fiscais" and the
+# unit choices of "Configuração das regras" (R$ aside).
+FISCAL_UNITS = ("UFIR", "UFM", "UPF", "UPFM")
+
+
 class UnitValue(db.Model):
     """Value in reais of a fiscal unit (UFIR, UFM, UPF…) from a date on, as the municipality set it."""
     __table_args__ = (db.UniqueConstraint("municipality_id", "unit", "valid_from"),)

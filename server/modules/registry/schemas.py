@@ -6,7 +6,7 @@ Messages are pt-BR because back-office users read them next to the field.
 from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validate, validates, validates_schema
 
 from ...core import validation as v
-from .models import ISSQN_STATUSES, PERMIT_KINDS, PERMIT_NUMBER_MAX
+from .models import FISCAL_UNITS, ISSQN_STATUSES, PERMIT_KINDS, PERMIT_NUMBER_MAX
 from ...core.clock import local_today
 
 # Ids posted in forms: bounded so a huge number is a field error, not a database overflow (500).
@@ -164,7 +164,7 @@ class PermitActionSchema(_Base):
 
 
 class UnitValueSchema(_Base):
-    unit = fields.String(required=True, validate=validate.OneOf(["UFIR", "UFM", "UPF", "UPFM"], error="Unidade inválida."))
+    unit = fields.String(required=True, validate=validate.OneOf(FISCAL_UNITS, error="Unidade inválida."))
     valid_from = fields.Date(required=True)
     value_brl = fields.Decimal(required=True, places=4, validate=validate.Range(
         min=0, min_inclusive=False, error="O valor deve ser positivo."))

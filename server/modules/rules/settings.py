@@ -14,11 +14,14 @@ from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
 from ...rules.compose import REPO_ROOT
+from ..registry.models import FISCAL_UNITS
 
 VETO_OPTIONS = {"pending": "Pendente (não aplicar; mostrar ao fiscal como pendente)",
                 "veto_upheld": "Veto mantido (dispositivo não vigora)",
                 "veto_overridden": "Veto derrubado pela Câmara (dispositivo vigora)"}
 PERIOD_UNITS = {"days": "dias", "months": "meses", "years": "anos"}
+# Units of a decree amount: reais, or one of the fiscal units of "Unidades fiscais" (one list).
+AMOUNT_UNITS = {"BRL": "R$ (reais)", **{unit: unit for unit in FISCAL_UNITS}}
 _SCHEMA = None
 
 
@@ -103,14 +106,14 @@ def parse_value(row, form):
         return {unit: int(number)}
     # decree_amounts: one dated row appended to the key's history
     unit = (form.get("unit") or "").strip().upper()
-    if unit not in ("BRL", "UFM", "UFIR", "UPF", "UPFM"):
+    if unit not in AMOUNT_UNITS:
         raise _field("Unidade inválida.", "unit")
     cap = row.get("cap")
     if cap is not None:
         # The law sets the ceiling and its unit: a value in R$ is not UFM, and no decree exceeds it.
         if unit != cap["unit"]:
             raise _field(f"A lei fixa esta multa em {cap['unit']} ({cap['citation_pt']}): "
-                         f"informe o valor em {cap['unit']}, não em {unit}.", "unit")
+                         f"informe o valor em {cap['unit']}, não em {'reais' if unit == 'BRL' else unit}.", "unit")
         if number > cap["max"]:
             raise _field(f"Acima do teto legal de {_fmt(cap['max'])} {cap['unit']} "
                          f"({cap['citation_pt']}).")

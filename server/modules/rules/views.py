@@ -1,15 +1,16 @@
 """Back office: the law as encoded (catalogue) and the municipality's rule configuration."""
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, g, jsonify, redirect, render_template, request, url_for
 
 from ...core.auth import STAFF_ROLES, login_required, require_municipality_id
 from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.models import Municipality
+from ..registry.models import Municipality, UnitValue
 from .citations import format_citation, penalty_label
 from .service import composed_for
-from .settings import (PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values, default_values,
-                       parse_value, save_value)
+from .configuration_page import KIND_TITLES, anchor, current_state, grouped
+from .settings import (AMOUNT_UNITS, PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values,
+                       default_values, parse_value, save_value)
 from ...core.clock import local_today
 
 bp = Blueprint("rules_bo", __name__, url_prefix="/bo/regras")
@@ -40,6 +41,21 @@ def catalogue():
                            sources=(muni.settings or {}).get("rules_sources", {}))
 
 
+def _saved_in_place():
+    """The page's script saves one key with fetch and asks for JSON (rules-configuration.js);
+    without it the form posts and is redirected back to the key's anchor."""
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def _page_context(muni, composed, keys):
+    registered = {u for (u,) in db.session.query(UnitValue.unit).filter(
+        UnitValue.municipality_id == muni.id).distinct()}
+    return {"groups": grouped(composed, keys), "values": current_values(muni),
+            "defaults": default_values(composed), "sources": (muni.settings or {}).get("rules_sources", {}),
+            "veto_options": VETO_OPTIONS, "period_units": PERIOD_UNITS, "amount_units": AMOUNT_UNITS,
+            "registered_units": sorted(registered), "kind_titles": KIND_TITLES}
+
+
 @bp.route("/configuracao", methods=["GET", "POST"])
 @login_required("admin", "backoffice")
 def configuration():
@@ -57,11 +73,20 @@ def configuration():
             save_value(muni, row["kind"], row["key"], value, request.form.get("source"))
         except ApiError as exc:
             errors = exc.fields
+            if _saved_in_place():
+                return jsonify({"ok": False, "message": f"Não salvo: {row['label_pt']}. Corrija o campo indicado.",
+                                "errors": errors}), 422
         else:
-            flash("Configuração salva e registrada na auditoria.")
-            return redirect(url_for("rules_bo.configuration"))
-    return render_template("rules/configuration.html", keys=keys, values=current_values(muni),
-                           defaults=default_values(composed),
-                           sources=(muni.settings or {}).get("rules_sources", {}), errors=errors,
-                           form_key=form_key, veto_options=VETO_OPTIONS, period_units=PERIOD_UNITS,
-                           form=request.form), (422 if errors else 200)
+            message = f"Configuração salva e registrada na auditoria: {row['label_pt']}."
+            if _saved_in_place():
+                context = _page_context(muni, composed, keys)
+                current = context["values"][row["kind"]].get(row["key"])
+                html = render_template("rules/_config_current.html", row={**row, "anchor": anchor(row)},
+                                       state=current_state(row, current, context["defaults"][row["kind"]].get(row["key"])),
+                                       **context)
+                return jsonify({"ok": True, "message": message, "current_html": html})
+            # Back to the key, its message beside it (a flash at the top would be out of sight).
+            return redirect(url_for("rules_bo.configuration", salvo=anchor(row), _anchor=anchor(row)))
+    return render_template("rules/configuration.html", errors=errors, form_key=form_key, form=request.form,
+                           current_state=current_state, **_page_context(muni, composed, keys)), \
+        (422 if errors else 200)

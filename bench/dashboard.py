@@ -1,0 +1,251 @@
+"""Benchmark: the back-office dashboard with 100,000 autos (and 100,000 inspections) on
+PostgreSQL.
+
+One municipality, 20 pontos, 2,000 permits, 30 fiscals with a phone each; records spread over
+the last 24 months are inserted into field_record as a phone would have sent them (JSON bodies
+with confirmed infractions and failed checklist requirements), then counted by the real
+derivation the sync push calls (`dashboard.operations.record_stats`, in batches), and every
+auto gets its AutoCase (5 % insubsistente). A logged-in back-office user then requests the
+dashboard for each period through the Flask test client (routing, auth, scoping, every
+aggregate, template); median and p95 of R runs go to docs/benchmarks/dashboard.md with the plan
+of the heaviest aggregate.
+
+Usage: .venv/bin/python bench/dashboard.py [autos=100000] [runs=15]
+Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/test), schema bench_dashboard
+(dropped at the end; BENCH_KEEP=1 keeps it and reuses a kept one: populating takes minutes).
+"""
+import json
+import os
+import random
+import statistics
+import sys
+import time
+import uuid
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from sqlalchemy import create_engine, insert, text  # noqa: E402
+
+from registry_lists import machine  # noqa: E402
+from server import create_app  # noqa: E402
+from server.config import normalize_database_url  # noqa: E402
+from server.extensions import db  # noqa: E402
+
+PG_SCHEMA = "bench_dashboard"
+PASSWORD = "bench-motofiscal"
+CUIABA = timezone(timedelta(hours=-4))
+INFRACTIONS = [(f"bench.inf.{n}", f"Infração de bancada {n}", round(50 + n * 37.35, 2)) for n in range(25)]
+REQUIREMENTS = [(f"bench.req.{n}", f"Item do checklist {n}") for n in range(40)]
+CHUNK = 2000
+
+
+def populate(app, autos):
+    from server.modules.accounts.models import Device, User
+    from server.modules.autos.models import AutoCase
+    from server.modules.dashboard.operations import record_stats
+    from server.modules.fieldsync.models import FieldRecord
+    from server.modules.registry.models import Municipality, Ponto
+
+    rng = random.Random(10)
+    now = datetime.now(timezone.utc)
+    with app.app_context():
+        muni = Municipality(slug="bench", ibge_code="9999999", name="Bancada", uf="MT", regimes=[], settings={})
+        db.session.add(muni)
+        db.session.flush()
+        mid = muni.id
+        clerk = User(username="backoffice.bench", name="Bancada", role="backoffice", municipality_id=mid)
+        clerk.set_password(PASSWORD)
+        fiscals = [User(username=f"fiscal.{n}", name=f"Fiscal {n:02d}", role="fiscal", municipality_id=mid)
+                   for n in range(30)]
+        pontos = [Ponto(municipality_id=mid, name=f"Ponto {n}", capacity=100) for n in range(20)]
+        db.session.add_all([clerk, *fiscals, *pontos])
+        db.session.flush()
+        devices = [Device(municipality_id=mid, user_id=f.id, name=f"Moto {f.id}", registered_at=now) for f in fiscals]
+        db.session.add_all(devices)
+        db.session.flush()
+        _permits(mid, [p.id for p in pontos], now)
+        phones = [(d.id, d.user_id) for d in devices]
+        db.session.commit()
+        seqs = {d: 0 for d, _ in phones}
+        for start in range(0, autos, CHUNK):
+            records, cases = [], []
+            for _ in range(min(CHUNK, autos - start)):
+                device_id, user_id = rng.choice(phones)
+                moment = now - timedelta(seconds=rng.randint(0, 730 * 86400))
+                permit = f"{rng.randint(1, 2000):06d}/2026" if rng.random() < 0.9 else None
+                for kind in ("inspection", "auto"):
+                    seqs[device_id] += 1
+                    rid = str(uuid.uuid4())
+                    body = {"id": rid, "kind": kind, "device_id": device_id, "seq": seqs[device_id],
+                            "clock": {"device_at": moment.astimezone(CUIABA).isoformat()}, "permit_number": permit}
+                    if kind == "inspection":
+                        inspection_id = rid
+                        body["evaluation"] = {"failed": [{"requirement": r, "label_pt": label}
+                                                         for r, label in rng.sample(REQUIREMENTS, rng.randint(0, 3))]}
+                    else:
+                        body.update(number=f"B-{start}-{len(records)}", inspection_id=inspection_id, infractions=[
+                            {"id": i, "label_pt": label, "amount_brl": brl, "decision": "confirmed"}
+                            for i, label, brl in rng.sample(INFRACTIONS, rng.randint(1, 3))])
+                        cases.append({"municipality_id": mid, "record_id": rid, "number": body["number"],
+                                      "state": "insubsistente" if rng.random() < 0.05 else "recebido",
+                                      "created_at": now})
+                    records.append({"id": rid, "municipality_id": mid, "device_id": device_id, "user_id": user_id,
+                                    "kind": kind, "seq": seqs[device_id], "body_hash": "0" * 64,
+                                    "body": json.dumps(body), "signature": "x", "flags": [],
+                                    "received_at": now, "device_at": moment, "body_dict": body})
+            db.session.execute(insert(FieldRecord), [{k: v for k, v in r.items() if k != "body_dict"} for r in records])
+            db.session.execute(insert(AutoCase), cases)
+            record_stats(mid, [{**r, "body": r["body_dict"]} for r in records])
+            db.session.commit()
+        db.session.execute(text("ANALYZE"))
+        db.session.commit()
+
+
+def _permits(mid, ponto_ids, now):
+    from server.modules.registry.models import Operator, Permit, Vehicle
+    from server.core.validation import cpf_check_digits
+    today = date.today()
+    ids = range(1, 2001)
+    db.session.execute(insert(Operator), [{
+        "id": i, "municipality_id": mid, "cpf": cpf_check_digits(f"{i:09d}"), "cnh_number": f"{i:011d}",
+        "name": f"Operador {i}", "cnh_category": "A", "cnh_first_issue_date": date(2000, 1, 1),
+        "cnh_expiry": date(2030, 1, 1), "birth_date": date(1980, 1, 1), "created_at": now, "updated_at": now}
+        for i in ids])
+    db.session.execute(insert(Vehicle), [{
+        "id": i, "municipality_id": mid, "plate": f"BEN{i:04d}", "renavam": f"{i:011d}", "chassis": f"9C2BENCH{i:09d}",
+        "make": "Honda", "model": "CG 160", "year_manufacture": 2020, "engine_cc": 160,
+        "plate_category": "aluguel", "plate_colour": "vermelha", "created_at": now, "updated_at": now} for i in ids])
+    db.session.execute(insert(Permit), [{
+        "id": i, "municipality_id": mid, "number": f"{i:06d}/2026", "kind": "alvara", "holder_operator_id": i,
+        "vehicle_id": i, "ponto_id": ponto_ids[i % len(ponto_ids)], "issued_on": today, "valid_from": today,
+        "valid_until": today + timedelta(days=i % 400), "status": "ativo", "status_changed_at": now,
+        "issqn_status": "em_dia", "created_at": now, "updated_at": now} for i in ids])
+    for table in ("operator", "vehicle", "permit"):
+        db.session.execute(text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"))
+
+
+def requests_to_time():
+    today = date.today()
+    return [("Este mês", "/bo/"), ("Últimos 12 meses", "/bo/?periodo=12m"),
+            ("Outro período: 24 meses", f"/bo/?periodo=outro&de={today - timedelta(days=730)}&ate={today}"),
+            ("Outro período: 10 dias", f"/bo/?periodo=outro&de={today - timedelta(days=40)}&ate={today - timedelta(days=30)}")]
+
+
+def time_requests(app, runs):
+    from helpers import login
+    client = app.test_client()
+    login(client, "backoffice.bench", PASSWORD)
+    results = []
+    for label, url in requests_to_time():
+        assert client.get(url).status_code == 200, url
+        samples = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            assert client.get(url).status_code == 200
+            samples.append((time.perf_counter() - t0) * 1000)
+        samples.sort()
+        results.append((label, url, statistics.median(samples), samples[int(len(samples) * 0.95) - 1]))
+        print(f"  {label:30} median {results[-1][2]:7.1f} ms   p95 {results[-1][3]:7.1f} ms", flush=True)
+    return results
+
+
+def plan(app):
+    """EXPLAIN ANALYZE of the page's two scans over 24 months (their database time, apart from
+    the load of the machine on the whole request)."""
+    from server.modules.dashboard import queries
+    with app.app_context():
+        mid = db.session.execute(text("SELECT id FROM municipality WHERE slug = 'bench'")).scalar()
+        first, last = date.today() - timedelta(days=730), date.today()
+        stat = queries.FieldStat
+        compiled = queries.select(stat.month, stat.user_id, stat.ponto_id, queries._INSPECTIONS, queries._AUTOS,
+                                  queries._live_amount(stat), queries._VOID).where(
+            queries._in(stat, mid, first, last)).group_by(stat.month, stat.user_id, stat.ponto_id).compile(
+            db.engine, compile_kwargs={"literal_binds": True})
+        item = queries.FieldStatItem
+        items = queries.select(item.kind, item.code, queries.func.max(item.label), queries.func.count(),
+                               queries._live_amount(item)).where(queries._in(item, mid, first, last)).group_by(
+            item.kind, item.code).compile(db.engine, compile_kwargs={"literal_binds": True})
+        plans = []
+        for sql in (compiled, items):
+            rows = db.session.execute(text("EXPLAIN ANALYZE " + str(sql))).all()
+            plans.append("\n".join(str(r[0]) for r in rows))
+        return "\n\n".join(plans)
+
+
+def main():
+    autos = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 15
+    base = normalize_database_url(os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test"))
+    engine = create_engine(base)
+    keep = bool(os.environ.get("BENCH_KEEP"))
+    with engine.begin() as conn:
+        reuse = keep and conn.execute(text(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = :s AND table_name = 'field_stat'"),
+            {"s": PG_SCHEMA}).first() is not None
+        if not reuse:
+            conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
+            conn.execute(text(f"CREATE SCHEMA {PG_SCHEMA}"))
+    populated = None
+    try:
+        sep = "&" if "?" in base else "?"
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"{base}{sep}options=-csearch_path%3D{PG_SCHEMA}",
+                          "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False, "TESTING": False})
+        with app.app_context():
+            from flask_migrate import upgrade
+            upgrade(directory=str(ROOT / "migrations"))
+            version = db.session.execute(text("SHOW server_version")).scalar()
+        if not reuse:
+            t0 = time.perf_counter()
+            populate(app, autos)
+            populated = time.perf_counter() - t0
+            print(f"  populated {autos} autos + {autos} inspections in {populated:.1f} s", flush=True)
+        load_before = os.getloadavg()
+        results = time_requests(app, runs)
+        load = (load_before, os.getloadavg())
+        heaviest = plan(app)
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        if not keep:
+            with engine.begin() as conn:
+                conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
+        engine.dispose()
+    write_report(autos, runs, version, populated, results, heaviest, load)
+
+
+def write_report(autos, runs, version, populated, results, heaviest, load):
+    n = f"{autos:,}".replace(",", ".")
+    populated_text = f"{populated:.0f} s" if populated else "schema reused (BENCH_KEEP)"
+    lines = [
+        "# Dashboard benchmark", "",
+        f"Written by `bench/dashboard.py`. One municipality with {n} autos and {n} inspections spread "
+        "over 24 months (1–3 confirmed infractions per auto out of 25, 0–3 failed checklist items per "
+        "inspection out of 40, 30 fiscals, 20 pontos, 2.000 permits, 5 % of autos insubsistentes), "
+        "migrated by the real migrations; the derived rows (field_stat, field_stat_item) were made by "
+        "`dashboard.operations.record_stats`, the function the sync push calls. Each figure is one "
+        "whole dashboard request through the Flask test client as a logged-in back-office user, median "
+        f"and p95 of {runs} runs after a warm-up. Target: median < 300 ms.", "",
+        f"Machine: {machine()}. PostgreSQL {version}. Populating (derivation included): {populated_text}. "
+        f"Run: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Load average (1 min) before/after the "
+        f"timed requests: {load[0][0]:.1f} / {load[1][0]:.1f} on {os.cpu_count()} CPUs (other sessions share "
+        "the machine: above the CPU count, every figure is stretched by the wait for a core).", "",
+        "| period | median (ms) | p95 (ms) |", "|---|---|---|"]
+    lines += [f"| {label} (`{url}`) | {median:.1f} | {p95:.1f} |" for label, url, median, p95 in results]
+    worst = max(r[2] for r in results)
+    lines += ["", f"Slowest median: {worst:.1f} ms — target < 300 ms: {'met' if worst < 300 else 'NOT met'}.", "",
+              "### Plans: the two scans (field_stat by month × fiscal × ponto; field_stat_item by kind × code) over 24 months", "", "```", heaviest, "```", ""]
+    out = ROOT / "docs" / "benchmarks" / "dashboard.md"
+    existing = out.read_text() if out.exists() else ""
+    notes = existing[existing.index("## Notes"):] if "## Notes" in existing else ""
+    out.write_text("\n".join(lines) + ("\n" + notes if notes else ""))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""Pure: a record body (dict) → the dashboard's stat row and items. No Flask, no database, so
+the push and migration 0010_dash's backfill derive exactly the same values."""
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+
+def _text(value, limit):
+    return value[:limit] if isinstance(value, str) and value else None
+
+
+def _cents(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return int((Decimal(str(value)) * 100).to_integral_value())
+    except (InvalidOperation, ValueError, OverflowError):
+        return None
+
+
+def confirmed_infractions(body):
+    items = body.get("infractions") if isinstance(body.get("infractions"), list) else []
+    return [i for i in items if isinstance(i, dict) and i.get("decision", "confirmed") == "confirmed"]
+
+
+def failed_requirements(body):
+    evaluation = body.get("evaluation") if isinstance(body.get("evaluation"), dict) else {}
+    failed = evaluation.get("failed") if isinstance(evaluation.get("failed"), list) else []
+    return [f for f in failed if isinstance(f, dict) and isinstance(f.get("requirement"), str)]
+
+
+def derive(body, kind, local_moment):
+    """(stat, items) for an inspection or auto; None for other kinds. `local_moment` is the
+    record's time in the municipality's zone (device clock, else receipt)."""
+    if kind not in ("inspection", "auto") or not isinstance(local_moment, datetime):
+        return None
+    day = local_moment.date()
+    items = []
+    if kind == "auto":
+        for item in confirmed_infractions(body):
+            code = _text(item.get("id"), 120)
+            if code:
+                items.append({"kind": "infraction", "code": code, "label": _text(item.get("label_pt"), 300),
+                              "amount_cents": _cents(item.get("amount_brl"))})
+    else:
+        for failed in failed_requirements(body):
+            items.append({"kind": "nonconformity", "code": failed["requirement"][:120],
+                          "label": _text(failed.get("label_pt"), 300), "amount_cents": None})
+    amounts = [i["amount_cents"] for i in items if i["amount_cents"] is not None]
+    stat = {"kind": kind, "day": day, "month": day.strftime("%Y-%m"),
+            "amount_cents": sum(amounts) if kind == "auto" else None}
+    return stat, [{**item, "position": n, "day": day} for n, item in enumerate(items)]
+
+
+def permit_number(body):
+    return _text(body.get("permit_number"), 40)

@@ -1,0 +1,45 @@
+"""What the dashboard counts, derived once from each signed record when the push accepts it.
+
+The record bodies are JSON text stored byte for byte (fieldsync.FieldRecord); counting
+infractions or failed checklist items out of 100,000 bodies on every page view would parse them
+all. These two narrow tables hold the few values the dashboard groups by, filled set-based in
+the push transaction (operations.record_stats) and backfilled by migration 0010_dash.
+"""
+from ...extensions import db
+
+STAT_KINDS = ("inspection", "auto")
+ITEM_KINDS = ("infraction", "nonconformity")
+
+
+class FieldStat(db.Model):
+    """One row per inspection or auto: when (the municipality's calendar day of the device
+    clock), who, where (the permit's ponto) and, for autos, the confirmed amount in centavos."""
+    __tablename__ = "field_stat"
+    __table_args__ = (db.Index("ix_field_stat_municipality_day", "municipality_id", "day"),)
+    record_id = db.Column(db.String(36), db.ForeignKey("field_record.id"), primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False)
+    kind = db.Column(db.String(16), nullable=False)  # inspection | auto
+    day = db.Column(db.Date, nullable=False)
+    month = db.Column(db.String(7), nullable=False)  # "2026-11": grouping without dialect functions
+    user_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=False)
+    ponto_id = db.Column(db.Integer, db.ForeignKey("ponto.id"), nullable=True)
+    amount_cents = db.Column(db.BigInteger)  # autos: sum of confirmed infractions with an amount
+    # The auto was declared insubsistente (AutoCase): counted, its amount no longer charged.
+    # Kept here by the auto_case_changed signal so the aggregates need no join.
+    void = db.Column(db.Boolean, nullable=False, default=False)
+
+
+class FieldStatItem(db.Model):
+    """One confirmed infraction of an auto, or one failed checklist requirement of an
+    inspection (a nonconformity), with its label as the record carried it."""
+    __tablename__ = "field_stat_item"
+    __table_args__ = (db.Index("ix_field_stat_item_municipality_kind_day", "municipality_id", "kind", "day"),)
+    record_id = db.Column(db.String(36), db.ForeignKey("field_record.id"), primary_key=True)
+    position = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False)
+    kind = db.Column(db.String(16), nullable=False)  # infraction | nonconformity
+    day = db.Column(db.Date, nullable=False)
+    code = db.Column(db.String(120), nullable=False)  # infraction or requirement id of the pack
+    label = db.Column(db.String(300))
+    amount_cents = db.Column(db.BigInteger)
+    void = db.Column(db.Boolean, nullable=False, default=False)  # as FieldStat.void

@@ -1,0 +1,178 @@
+"""The dashboard's charts and the rules configuration page in a real browser: charts drawn from
+their data tables under the strict CSP, saving a rule in place (the page does not jump, the
+result is announced), the filter box, the no-JavaScript fallback, and axe on both pages at
+phone and laptop sizes. Screenshots go to $MOTOFISCAL_SCREENSHOTS (default /tmp/motofiscal-shots)."""
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from .helpers import serious_violations
+
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+PASSWORD = "demo-motofiscal"
+URL = "/bo/regras/configuracao"
+
+
+@pytest.fixture(scope="module")
+def field_data(live_app):
+    """Sapezal inspections and autos pushed through the real sync endpoint."""
+    from fieldsync_device import FakeDevice
+    client = live_app.test_client()
+    phone = FakeDevice(client, "fiscal.sapezal", name="Moto G - painel")
+    records, numbers = [], phone.reserve(4)
+    for n, (label, brl) in enumerate([("Transportar mais de um passageiro", 250.0), ("Sem capacete", 120.5),
+                                      ("Sem capacete", 120.5), ("Colete sem faixa refletiva", 80.0)]):
+        moment = datetime.now(timezone(timedelta(hours=-4))) - timedelta(days=n * 35)
+        inspection = phone.body("inspection", device_at=moment, evaluation={"failed": [
+            {"requirement": f"sap.req.{n % 2}", "label_pt": ["Capacete do passageiro", "Colete"][n % 2]}]})
+        records += [phone.record(inspection), phone.auto(numbers[n], inspection_id=inspection["id"], infractions=[
+            {"id": f"sap.inf.{label}", "label_pt": label, "amount_brl": brl, "decision": "confirmed"}])]
+    assert phone.push(records).status_code == 200
+
+
+def _login(page, base, username):
+    page.goto(f"{base}/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state("load")
+
+
+def _problems(page):
+    found = serious_violations(page)
+    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if width > window:
+        found.append(f"page is {width} px wide in a {window} px window")
+    return found
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_dashboard_draws_charts_from_its_tables(browser, live_server, field_data, size):
+    context = browser.new_context(viewport=VIEWPORTS[size], locale="pt-BR")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        _login(page, live_server, "backoffice.sapezal")
+        page.goto(f"{live_server}/bo/?periodo=12m")
+        page.wait_for_selector(".chart-box:not([hidden]) canvas")
+        drawn = page.locator(".chart-box:not([hidden])").count()
+        assert drawn == page.locator("table[data-chart]").count() == 5
+        # Each chart keeps its table, folded: the numbers stay one click (and one screen reader) away.
+        assert page.locator("details.chart-data:not([open])").count() == 5
+        assert page.locator("#total-autos").inner_text() == "4"
+        page.locator("#por-infracao-title").scroll_into_view_if_needed()
+        assert _problems(page) == []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.goto(f"{live_server}/bo/?periodo=12m")
+        page.wait_for_selector(".chart-box:not([hidden]) canvas")
+        page.screenshot(path=str(SHOTS / f"dashboard-{size}.png"), full_page=True)
+    finally:
+        context.close()
+    assert errors == []
+
+
+def _row_far_down(page):
+    """The id of a configurable key well below the first screen."""
+    return page.evaluate("""() => {
+        const rows = [...document.querySelectorAll('form.config-row')].filter(f => f.querySelector('select[name=option]'));
+        const far = rows.find(f => f.getBoundingClientRect().top > 2 * window.innerHeight) || rows[rows.length - 1];
+        return far.id;
+    }""")
+
+
+def test_configuration_saves_in_place_without_jumping(browser, live_server, live_app):
+    context = browser.new_context(viewport=VIEWPORTS["laptop"], locale="pt-BR")
+    page = context.new_page()
+    try:
+        _login(page, live_server, "backoffice.paranatinga")
+        page.goto(live_server + URL)
+        row_id = _row_far_down(page)
+        row = page.locator(f"#{row_id}")
+        row.scroll_into_view_if_needed()
+        before = page.evaluate("window.scrollY")
+        assert before > 800
+        options = row.locator("select[name=option] option").all_inner_texts()
+        row.locator("select[name=option]").select_option(index=len(options) - 1)
+        row.locator("input[name=source]").fill("Sessão da Câmara de 15/10/2007")
+        row.locator("button[type=submit]").click()
+        page.wait_for_function("() => document.getElementById('config-status').textContent.includes('salva')")
+        assert abs(page.evaluate("window.scrollY") - before) < 50  # the page did not jump
+        assert page.locator("#config-status").get_attribute("aria-live") == "polite"
+        assert options[-1] in row.locator(".config-current").inner_text()
+        assert page.url.endswith(URL)  # no navigation happened
+        # A refused save: the field is named, the message announced, nothing stored.
+        row.locator("button[type=submit]").click()
+        page.wait_for_function("() => document.getElementById('config-status').textContent.includes('Não salvo')")
+        assert row.locator("input[name=source]").get_attribute("aria-invalid") == "true"
+        assert "Informe o ato" in row.locator(f"#{row_id}-err-source").inner_text()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "configuration-saved-laptop.png"))
+    finally:
+        context.close()
+    from server.modules.registry.models import Municipality
+    with live_app.app_context():
+        settings = Municipality.query.filter_by(slug="paranatinga").one().settings
+        assert settings["rules_sources"] and any("Câmara de 15/10/2007" in v for v in settings["rules_sources"].values())
+
+
+def test_configuration_filter_box(browser, live_server):
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR")
+    page = context.new_page()
+    try:
+        _login(page, live_server, "backoffice.sapezal")
+        page.goto(live_server + URL)
+        total = page.locator("form.config-row").count()
+        label = page.locator("form.config-row .config-label").nth(total - 1).inner_text()
+        word = max(label.split(), key=len)
+        page.fill("#config-q", word)
+        page.wait_for_function("() => document.getElementById('config-filter-count').textContent !== ''")
+        shown = page.locator("form.config-row:visible").count()
+        assert 0 < shown < total
+        assert page.locator("form.config-row:visible .config-label").filter(has_text=label).count() >= 1
+        page.fill("#config-q", "")
+        page.wait_for_function("() => document.getElementById('config-filter-count').textContent === ''")
+        assert page.locator("form.config-row:visible").count() == total
+    finally:
+        context.close()
+
+
+def test_configuration_without_javascript_posts_and_returns_to_the_key(browser, live_server):
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR", java_script_enabled=False)
+    page = context.new_page()
+    try:
+        _login(page, live_server, "backoffice.nortelandia")
+        page.goto(live_server + URL)
+        assert page.locator(".config-filter").is_hidden()
+        row_id = _row_far_down(page)
+        row = page.locator(f"#{row_id}")
+        row.locator("select[name=option]").select_option(index=0)
+        row.locator("input[name=source]").fill("Decreto nº 7/2025")
+        row.locator("button[type=submit]").click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith(f"#{row_id}")
+        assert "Configuração salva" in page.locator(f"#{row_id}-msg").inner_text()
+        assert page.evaluate("window.scrollY") > 300  # the browser went back to the key
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_configuration_page_passes_axe_and_is_photographed(browser, live_server, size):
+    context = browser.new_context(viewport=VIEWPORTS[size], locale="pt-BR")
+    page = context.new_page()
+    try:
+        _login(page, live_server, "backoffice.sapezal")
+        page.goto(live_server + URL)
+        assert _problems(page) == []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"configuration-{size}.png"), full_page=False)
+        page.fill("#config-q", "capacete")
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(SHOTS / f"configuration-filtered-{size}.png"), full_page=False)
+    finally:
+        context.close()

@@ -1,0 +1,148 @@
+"""The dashboard's figures, from records pushed through the real sync endpoint by a fake phone
+and permits from the demo registry: totals, per infraction (amounts leave out autos declared
+insubsistente), per fiscal, per ponto, nonconformities, permits expiring, period choice and
+municipality scoping."""
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from fieldsync_device import FakeDevice
+from helpers import login
+
+CUIABA = timezone(timedelta(hours=-4))
+
+
+def _permit(app, slug):
+    from server.modules.registry.models import Municipality, Permit
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug=slug).one()
+        permit = (Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None))
+                  .order_by(Permit.id).first())
+        return permit.number, permit.ponto.name
+
+
+def _infraction(code, label, brl, decision="confirmed"):
+    return {"id": code, "citation": {"law": "L125", "art": "13"}, "label_pt": label,
+            "amount": {"value": 1, "unit": "UFM"}, "amount_brl": brl, "decision": decision, "removal_reason": None}
+
+
+def _failed(requirement, label):
+    return {"failed": [{"requirement": requirement, "pack": "p", "citation": {}, "label_pt": label,
+                        "infractions": []}]}
+
+
+@pytest.fixture
+def pushed(app, client, demo):
+    """Sapezal: 3 inspections (2 at a permit's ponto), 3 autos; one auto later declared void."""
+    phone = FakeDevice(client, "fiscal.sapezal")
+    number, ponto = _permit(app, "sapezal")
+    now = datetime.now(CUIABA)
+    i1 = phone.body("inspection", permit_number=number, evaluation=_failed("sap.req.capacete", "Capacete"))
+    i2 = phone.body("inspection", permit_number=number, evaluation={
+        "failed": [{"requirement": "sap.req.capacete", "label_pt": "Capacete"},
+                   {"requirement": "sap.req.colete", "label_pt": "Colete"}]})
+    i3 = phone.body("inspection", evaluation={"failed": []})
+    numbers = phone.reserve(3)
+    records = [phone.record(i1), phone.record(i2), phone.record(i3),
+               phone.auto(numbers[0], inspection_id=i1["id"], infractions=[
+                   _infraction("sap.inf.capacete", "Sem capacete", 1234.56),
+                   _infraction("sap.inf.colete", "Sem colete", 100.0, decision="removed")]),
+               phone.auto(numbers[1], inspection_id=i2["id"], infractions=[
+                   _infraction("sap.inf.capacete", "Sem capacete", 1234.56),
+                   _infraction("sap.inf.colete", "Sem colete", 200.5)]),
+               phone.auto(numbers[2], inspection_id=i3["id"], infractions=[
+                   _infraction("sap.inf.capacete", "Sem capacete", 1000)])]
+    response = phone.push(records)
+    assert [r["status"] for r in response.json["results"]] == ["accepted"] * 6
+    assert phone.push(records).status_code == 200  # a replay counts nothing twice
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.operations import decide
+    with app.app_context():
+        case = AutoCase.query.filter_by(record_id=records[5]["id"]).one()
+        decide(case, "auto_void", "Placa anotada não confere com o veículo.")
+    return {"ponto": ponto, "now": now}
+
+
+def _text(html, ident):
+    found = re.search(rf'id="{ident}">([^<]*)<', html)
+    assert found, ident
+    return found.group(1)
+
+
+def _table(html, ident):
+    """{first cell: [other cells]} of the data table of a chart section."""
+    section = html.split(f'id="{ident}-title"', 1)[1].split("</section>", 1)[0]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", section, re.S)[1:]:
+        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_dashboard_counts_what_the_phones_sent(app, client, pushed):
+    login(client, "backoffice.sapezal")
+    html = client.get("/bo/").get_data(as_text=True)
+    assert _text(html, "total-inspections") == "3"
+    assert _text(html, "total-autos") == "3"
+    assert _text(html, "total-void") == "1"
+    # 1234.56 + 1234.56 + 200.50 (the removed infraction and the void auto do not count)
+    assert _text(html, "total-amount") == "R$ 2.669,62"
+    infractions = _table(html, "por-infracao")
+    assert infractions["Sem capacete"] == ["3", "R$ 2.469,12"]
+    assert infractions["Sem colete"] == ["1", "R$ 200,50"]
+    assert _table(html, "nao-conformidades") == {"Capacete": ["2"], "Colete": ["1"]}
+    fiscal = _table(html, "por-fiscal")
+    assert list(fiscal.values()) == [["3", "3", "R$ 2.669,62"]]
+    pontos = _table(html, "por-ponto")
+    assert pontos[pushed["ponto"]] == ["2", "2", "R$ 2.669,62"]
+    assert pontos["Sem ponto identificado"] == ["1", "1", "R$ 0,00"]
+    today = pushed["now"].strftime("%d/%m")
+    assert _table(html, "por-periodo")[today][:2] == ["3", "3"]
+
+
+def test_periods_and_bad_dates(app, client, pushed):
+    login(client, "backoffice.sapezal")
+    last_year = (pushed["now"] - timedelta(days=400)).date()
+    html = client.get(f"/bo/?periodo=outro&de={last_year}&ate={last_year + timedelta(days=10)}").get_data(as_text=True)
+    assert _text(html, "total-inspections") == "0"
+    assert "Nenhum registro no período." in html
+    html = client.get("/bo/?periodo=12m").get_data(as_text=True)
+    assert _text(html, "total-autos") == "3"
+    assert "Por mês" in html and len(_table(html, "por-periodo")) == 12
+    response = client.get("/bo/?periodo=outro&de=2026-02-31&ate=x")
+    assert response.status_code == 200
+    assert "Informe as datas inicial e final" in response.get_data(as_text=True)
+
+
+def test_other_municipality_sees_none_of_it(app, client, pushed):
+    login(client, "backoffice.paranatinga")
+    html = client.get("/bo/").get_data(as_text=True)
+    assert _text(html, "total-inspections") == "0"
+    assert _text(html, "total-amount") == "R$ 0,00"
+    assert "Sem capacete" not in html
+
+
+def test_permits_expiring_by_horizon(app, client, demo):
+    from server.core.clock import local_today
+    from server.modules.registry.models import Municipality, Permit
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        today = local_today()
+        active = Permit.query.filter_by(municipality_id=muni.id, status="ativo")
+        expected = {n: active.filter(Permit.valid_until >= today,
+                                     Permit.valid_until <= today + timedelta(days=n)).count() for n in (30, 60, 90)}
+    login(client, "backoffice.sapezal")
+    html = client.get("/bo/").get_data(as_text=True)
+    assert {n: int(_text(html, f"expiring-{n}")) for n in (30, 60, 90)} == expected
+
+
+def test_money_and_dates_in_ptbr():
+    from datetime import date
+    from decimal import Decimal
+    from server.core.ptbr import brl, brl_cents, date_br
+    assert brl(Decimal("1234.56")) == "R$ 1.234,56"
+    assert brl(1234567.891) == "R$ 1.234.567,89"
+    assert brl(0) == "R$ 0,00" and brl(None) == "—"
+    assert brl_cents(-150) == "-R$ 1,50"
+    assert date_br(date(2026, 1, 1)) == "01/01/2026" and date_br("2026-01-01") == "01/01/2026"

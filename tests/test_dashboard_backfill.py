@@ -1,0 +1,44 @@
+"""Migration 0010_dash backfills the dashboard's tables from the records already held, with the
+same values the sync push derives (ponto, amounts, void autos included)."""
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import text
+
+from fieldsync_device import FakeDevice
+from server.extensions import db
+from test_migrations import MIGRATIONS, fresh_db  # noqa: F401  (fixture)
+
+STAT = "SELECT record_id, municipality_id, kind, day, month, user_id, ponto_id, amount_cents, void FROM field_stat ORDER BY record_id"
+ITEMS = "SELECT record_id, position, kind, day, code, label, amount_cents, void FROM field_stat_item ORDER BY record_id, position"
+
+
+def _rows(sql):
+    with db.engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(text(sql))]
+
+
+def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.operations import decide
+    from server.modules.registry.demo import load_demo
+    from server.modules.registry.models import Municipality, Permit
+    with fresh_db.app_context():
+        upgrade(directory=MIGRATIONS)
+        load_demo()
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        number = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).first().number
+    phone = FakeDevice(fresh_db.test_client(), "fiscal.sapezal")
+    inspection = phone.body("inspection", permit_number=number,
+                            evaluation={"failed": [{"requirement": "r1", "label_pt": "Capacete"}]})
+    numbers = phone.reserve(2)
+    autos = [phone.auto(n, inspection_id=inspection["id"]) for n in numbers]
+    assert phone.push([phone.record(inspection), *autos]).status_code == 200
+    with fresh_db.app_context():
+        decide(AutoCase.query.filter_by(record_id=autos[1]["id"]).one(), "auto_void", "Auto lavrado em duplicidade.")
+        pushed_stats, pushed_items = _rows(STAT), _rows(ITEMS)
+        assert len(pushed_stats) == 3 and len(pushed_items) == 3
+        assert sum(1 for r in pushed_stats if r[8]) == 1 and all(r[6] is not None for r in pushed_stats)
+        db.session.remove()
+        downgrade(directory=MIGRATIONS, revision="0009_process")  # the revision before 0010_dash
+        upgrade(directory=MIGRATIONS)
+        assert _rows(STAT) == pushed_stats
+        assert _rows(ITEMS) == pushed_items
