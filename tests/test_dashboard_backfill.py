@@ -26,6 +26,7 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
         load_demo()
         muni = Municipality.query.filter_by(slug="sapezal").one()
         number = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).first().number
+        demo_stats, demo_items = len(_rows(STAT)), len(_rows(ITEMS))  # the demo's own synced records
     phone = FakeDevice(fresh_db.test_client(), "fiscal.sapezal")
     inspection = phone.body("inspection", permit_number=number,
                             evaluation={"failed": [{"requirement": "r1", "label_pt": "Capacete"}]})
@@ -35,8 +36,9 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
     with fresh_db.app_context():
         decide(AutoCase.query.filter_by(record_id=autos[1]["id"]).one(), "auto_void", "Auto lavrado em duplicidade.")
         pushed_stats, pushed_items = _rows(STAT), _rows(ITEMS)
-        assert len(pushed_stats) == 3 and len(pushed_items) == 3
-        assert sum(1 for r in pushed_stats if r[8]) == 1 and all(r[6] is not None for r in pushed_stats)
+        assert len(pushed_stats) == demo_stats + 3 and len(pushed_items) == demo_items + 3
+        ours = [r for r in pushed_stats if r[0] in {inspection["id"], *(a["id"] for a in autos)}]
+        assert sum(1 for r in ours if r[8]) == 1 and all(r[6] is not None for r in ours)
         db.session.remove()
         downgrade(directory=MIGRATIONS, revision="0009_process")  # the revision before 0010_dash
         upgrade(directory=MIGRATIONS)
