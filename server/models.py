@@ -8,3 +8,4 @@ from .modules.registry import models as registry_models  # noqa: F401
 from .modules.credentials import models as credentials_models  # noqa: F401
 from .modules.fieldsync import models as fieldsync_models  # noqa: F401
 from .modules.autos import models as autos_models  # noqa: F401
+from .modules.issuance import models as issuance_models  # noqa: F401

@@ -17,6 +17,10 @@ ACTION_LABELS = {
     "extinguish": "Extinção",
     "expire": "Vencimento",
     "lapse": "Caducidade",
+    "expire_suspend": "Suspensão por falta de renovação",
+    "validity_exception": "Validade diferente da lei (exceção)",
+    # Issuance records (issuance.operations)
+    "pay": "Pagamento registrado",
     # Crachás and the municipality's signing keys (credentials.operations)
     "credential_issue": "Crachá emitido",
     "credential_supersede": "Crachá substituído por nova via",
@@ -58,6 +62,10 @@ ENTITY_LABELS = {
     "company": "Empresa",
     "ponto": "Ponto",
     "unit_value": "Unidade fiscal",
+    "vistoria": "Vistoria",
+    "insurance_policy": "Apólice de seguro",
+    "document_check": "Conferência de documento",
+    "issqn_charge": "Cobrança de ISSQN",
     "user": "Usuário",
     "device": "Celular",
     "credential": "Crachá",
@@ -106,6 +114,17 @@ FIELD_LABELS = {
     "expires_on": "Válido até", "revoked_reason": "Motivo da revogação", "revoked_at": "Revogado em",
     "superseded_by_id": "Substituído por", "retired_at": "Substituída em", "registered_at": "Registrado em",
     "last_seen_at": "Último contato",
+    "inspected_on": "Data da vistoria", "result": "Resultado", "items": "Itens vistoriados",
+    "items_to_fix": "Itens a corrigir", "return_on": "Retorno", "inspector_name": "Vistoriador",
+    "photo_hashes": "Fotos", "recorded_by_id": "Registrado por", "insurer": "Seguradora",
+    "policy_number": "Nº da apólice", "starts_on": "Início da vigência", "ends_on": "Fim da vigência",
+    "cover_temporary_disability": "Invalidez temporária (R$)", "cover_permanent_disability": "Invalidez permanente (R$)",
+    "cover_death": "Morte (R$)", "cover_medical": "Despesas médicas (R$)",
+    "cover_personal_accidents": "Acidentes pessoais", "coverage_attested": "Coberturas conferidas",
+    "copy_filed": "Cópia arquivada", "subject": "Registro", "subject_id": "Registro nº", "fact": "Requisito",
+    "value": "Resposta", "checked_on": "Conferido em", "month": "Mês", "motorcycles": "Motos em atividade",
+    "ufm": "UFM", "amount_brl": "Valor (R$)", "due_on": "Vencimento", "paid_on": "Pago em",
+    "paid_amount_brl": "Valor pago (R$)", "payment_reference": "Guia de pagamento",
 }
 
 

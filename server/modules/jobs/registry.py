@@ -13,6 +13,7 @@ from ...extensions import db
 # Feature modules that register daily tasks. Add one line for yours; order is run order.
 TASK_MODULES = [
     "server.modules.registry.jobs",
+    "server.modules.issuance.jobs",
 ]
 
 

@@ -13,6 +13,7 @@ PERMIT_STATUS_LABELS = {
 }
 PERMIT_KINDS = {"alvara": "Alvará de autorização", "termo_permissao": "Termo de permissão"}
 ISSQN_STATUSES = {"em_dia": "Em dia", "atrasado": "Em atraso", "isento": "Isento"}
+ISSQN_UNKNOWN_LABEL = "Desconhecido (não registrado)"
 # Longest permit number accepted: keeps the crachá QR at version 8 or below.
 PERMIT_NUMBER_MAX = 20
 
@@ -157,10 +158,9 @@ class Permit(db.Model):
     status = db.Column(db.String(12), nullable=False, default="ativo", index=True)
     status_changed_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     suspended_until = db.Column(db.Date)  # set while status is "suspenso"
-    insurance_policy = db.Column(db.String(60))
-    insurance_expiry = db.Column(db.Date)
-    last_vistoria_date = db.Column(db.Date)
-    issqn_status = db.Column(db.String(10), nullable=False, default="em_dia")
+    # Insurance and vistorias are records of their own (issuance.models); taxes are never presumed
+    # paid: None means "desconhecido" until the back office records the situation.
+    issqn_status = db.Column(db.String(10), nullable=True)
     # Holder's number in the municipal taxpayer register, printed on the alvará where the law asks
     # for it (Sapezal Lei 125/1999, art. 9º, III); fed to the rules as permit.taxpayer_number_recorded.
     taxpayer_number = db.Column(db.String(30))
