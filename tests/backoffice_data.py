@@ -36,7 +36,7 @@ def free_operator_and_vehicle(app, slug, n=1):
         return op.id, vehicle.id
 
 
-def record_requirements(app, slug, operator_id, vehicle_id, skip=()):
+def record_requirements(app, slug, operator_id, vehicle_id, skip=(), on=None):
     """Record, through the real issuance operations, everything the law asks before a permit is
     issued to this operator with this vehicle: documents, an approved vistoria, the insurance.
     `skip` leaves some out ("documents", "vistoria", "insurance")."""
@@ -46,7 +46,7 @@ def record_requirements(app, slug, operator_id, vehicle_id, skip=()):
 
     with app.app_context():
         m = muni(slug)
-        today = local_today()
+        today = on or local_today()
         vehicle = db.session.get(Vehicle, vehicle_id)
         if "documents" not in skip:
             for subject, ident in (("operator", operator_id), ("vehicle", vehicle_id)):

@@ -1,6 +1,7 @@
 """issuance: vistorias, insurance policies, document checks and ISSQN charges; a permit's
-insurance and last vistoria move into their own records (kept), and its ISSQN situation is no
-longer presumed "em dia" (nullable, no default; existing rows keep their value).
+insurance and last vistoria move into their own records (kept). New permits' ISSQN situation is
+"sem_info" (desconhecido) instead of a presumed "em dia" — a model default, no schema change;
+existing rows keep their value.
 
 Revision ID: 0011_issuance
 Revises: 0007_auto_case
@@ -126,21 +127,17 @@ def upgrade():
                "SELECT municipality_id, vehicle_id, 'outro', 'não informada', COALESCE(insurance_policy, 'não informada'), "
                "issued_on, insurance_expiry, false, updated_at "
                "FROM permit WHERE insurance_expiry IS NOT NULL AND vehicle_id IS NOT NULL")
-    with op.batch_alter_table('permit', schema=None) as batch_op:
-        batch_op.alter_column('issqn_status', existing_type=sa.String(length=10), nullable=True)
-        batch_op.drop_column('last_vistoria_date')
-        batch_op.drop_column('insurance_expiry')
-        batch_op.drop_column('insurance_policy')
+    # Plain DROP COLUMN (SQLite ≥ 3.35 too): a batch copy of "permit" would have to drop the table,
+    # which SQLite refuses while vistorias, crachás and drivers reference its rows.
+    op.drop_column('permit', 'last_vistoria_date')
+    op.drop_column('permit', 'insurance_expiry')
+    op.drop_column('permit', 'insurance_policy')
 
 
 def downgrade():
-    with op.batch_alter_table('permit', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('insurance_policy', sa.String(length=60), nullable=True))
-        batch_op.add_column(sa.Column('insurance_expiry', sa.Date(), nullable=True))
-        batch_op.add_column(sa.Column('last_vistoria_date', sa.Date(), nullable=True))
-    op.execute("UPDATE permit SET issqn_status = 'em_dia' WHERE issqn_status IS NULL")
-    with op.batch_alter_table('permit', schema=None) as batch_op:
-        batch_op.alter_column('issqn_status', existing_type=sa.String(length=10), nullable=False)
+    op.add_column('permit', sa.Column('insurance_policy', sa.String(length=60), nullable=True))
+    op.add_column('permit', sa.Column('insurance_expiry', sa.Date(), nullable=True))
+    op.add_column('permit', sa.Column('last_vistoria_date', sa.Date(), nullable=True))
     op.drop_table('issqn_charge')
     op.drop_table('document_check')
     op.drop_table('insurance_policy')

@@ -9,7 +9,7 @@ from sqlalchemy.orm import selectinload
 from ...core.auth import get_scoped_or_404, scoped
 from ...core.validation import mask_cpf
 from ...core.audit_labels import action_label
-from ..registry.models import (ISSQN_STATUSES, ISSQN_UNKNOWN_LABEL, PERMIT_KINDS, PERMIT_STATUSES, Company, Operator, Permit,
+from ..registry.models import (ISSQN_STATUSES, PERMIT_KINDS, PERMIT_STATUSES, Company, Operator, Permit,
                                Ponto, Vehicle)
 from ..registry.operations import OCCUPYING, TRANSITIONS, change_permit_status, issue_permit, update_permit
 from ..registry.vocabulary import vocabulary
@@ -170,7 +170,7 @@ def permit_fields(permit=None):
         fields.append(Field("validity_exception_reason", "Motivo de outra validade (exceção)", "textarea",
                             hint="Só se a validade informada não for a da lei; fica na auditoria."))
     fields += [
-        Field("issqn_status", "ISSQN", "select", options=[("", ISSQN_UNKNOWN_LABEL)] + list(ISSQN_STATUSES.items()),
+        Field("issqn_status", "ISSQN", "select", options=list(ISSQN_STATUSES.items()),
               hint="Sem registro, fica desconhecido: nada se presume em dia."),
         Field("taxpayer_number", "Inscrição no cadastro de contribuintes", hint="Consta do alvará em Sapezal (Lei 125/1999, art. 9º, III)."),
         Field("notes", "Observações", "textarea"),
@@ -255,7 +255,7 @@ def _detail(permit, action_errors=None, action_values=None, status=200):
     return render_template(
         "backoffice/permit_detail.html", permit=permit, actions=actions, kinds=PERMIT_KINDS, issqn=ISSQN_STATUSES, mask_cpf=mask_cpf,
         format_cnpj=format_cnpj, action_errors=action_errors or {}, action_values=action_values or {},
-        today=today, issqn_unknown=ISSQN_UNKNOWN_LABEL, **_issuance_context(permit, today)), status
+        today=today, **_issuance_context(permit, today)), status
 
 
 @bp.get("/bo/permissoes/<int(max=2147483647):ident>")

@@ -48,8 +48,10 @@ PERMIT_FACTS = {
     "permit.holder_is_company": lambda d: d.get("holder_company_id") is not None if "holder_company_id" in d else None,
     # Sapezal art. 9º III: the taxpayer number printed on the alvará.
     "permit.taxpayer_number_recorded": lambda d: bool(d.get("taxpayer_number")) if "taxpayer_number" in d else None,
-    "operator.issqn_registered": lambda d: d.get("issqn_status") is not None if "issqn_status" in d else None,
-    "operator.issqn_up_to_date": lambda d: d.get("issqn_status") in ("em_dia", "isento") if d.get("issqn_status") else None,
+    # "sem_info" (nothing recorded) stays unknown: never presumed registered nor paid.
+    "operator.issqn_registered": lambda d: True if d.get("issqn_status") not in (None, "sem_info") else None,
+    "operator.issqn_up_to_date": lambda d: (d["issqn_status"] in ("em_dia", "isento"))
+    if d.get("issqn_status") not in (None, "sem_info") else None,
 }
 
 # Registry facts the registry holds no column for: documents the back office checks at

@@ -6,7 +6,7 @@ Messages are pt-BR because back-office users read them next to the field.
 from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validate, validates, validates_schema
 
 from ...core import validation as v
-from .models import ISSQN_STATUSES, PERMIT_KINDS, PERMIT_NUMBER_MAX
+from .models import ISSQN_STATUSES, ISSQN_UNKNOWN, PERMIT_KINDS, PERMIT_NUMBER_MAX
 from ...core.clock import local_today
 
 # Ids posted in forms: bounded so a huge number is a field error, not a database overflow (500).
@@ -132,7 +132,8 @@ class PermitSchema(_Base):
     valid_until = fields.Date()
     validity_exception_reason = fields.String(validate=LEN(10, 2000))
     # Never presumed: left out, the situation is unknown until recorded.
-    issqn_status = fields.String(validate=validate.OneOf(list(ISSQN_STATUSES), error="Situação inválida."))
+    issqn_status = fields.String(load_default=ISSQN_UNKNOWN, validate=validate.OneOf(
+        list(ISSQN_STATUSES), error="Situação inválida."))
     # Sapezal Lei 125/1999, art. 9º, III: inscrição no cadastro de contribuintes do município.
     taxpayer_number = fields.String(validate=[LEN(1, 30), validate.Regexp(
         r"^[0-9A-Za-z./\-]+$", error="Use apenas letras, números, '.', '/' e '-'.")])
