@@ -49,10 +49,14 @@ def _pages(ids, company_holder):
         "/bo/unidades", "/bo/auditoria", "/bo/auditoria?entidade=permit",
         "/bo/regras/", "/bo/regras/configuracao",
         "/bo/permissoes/999999",  # the 404 page
+        # Issuance (issue 11): vistoria, insurance and documents forms reached from the permit page.
+        f"/bo/veiculos/{ids['vehicle']}/vistorias/nova?permissao={ids['permit']}",
+        f"/bo/veiculos/{ids['vehicle']}/seguros/novo?permissao={ids['permit']}",
+        f"/bo/documentos/vehicle/{ids['vehicle']}", f"/bo/documentos/operator/{ids['operator']}",
     ]
     if company_holder:
         paths += ["/bo/empresas/", "/bo/empresas/nova", f"/bo/empresas/{ids['company']}",
-                  f"/bo/empresas/{ids['company']}/editar"]
+                  f"/bo/empresas/{ids['company']}/editar", "/bo/issqn/", "/bo/issqn/?situacao=atraso"]
     return paths
 
 
