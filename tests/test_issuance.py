@@ -364,3 +364,44 @@ def test_migration_moves_insurance_and_vistoria_into_records(tmp_path):
                 ("2024-02-02", "aprovada", 1)
             assert conn.execute(text("SELECT policy_number, ends_on FROM insurance_policy")).one() == \
                 ("APS-1", "2025-01-01")
+
+
+def test_field_data_carries_vistoria_and_insurance_dates_and_a_new_vistoria_resends_the_vehicle(app, demo):
+    from server.modules.fieldsync.field_data import vehicle_rows
+    from server.modules.fieldsync.models import FieldDataEntity
+    from server.modules.issuance.operations import record_vistoria
+    with app.app_context():
+        m = muni("sapezal")
+        permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
+        vehicle = permit.vehicle
+        before = FieldDataEntity.query.filter_by(municipality_id=m.id, kind="vehicle", entity_id=vehicle.id).first()
+        version = before.version if before else 0
+        record_vistoria(m, vehicle, {"kind": "periodica", "inspected_on": TODAY, "result": "reprovada",
+                                     "items_to_fix": "Farol queimado", "return_on": TODAY + timedelta(days=7),
+                                     "inspector_name": "Fiscal"})
+        row = vehicle_rows(m.id, [vehicle.id])[0]
+        # A rejected vistoria leaves the vehicle without a valid one from its day on.
+        assert row["vistoria_until"] == (TODAY - timedelta(days=1)).isoformat()
+        assert row["insurance_until"] == max(p.ends_on for p in InsurancePolicy.query.filter_by(
+            vehicle_id=vehicle.id)).isoformat()
+        after = FieldDataEntity.query.filter_by(municipality_id=m.id, kind="vehicle", entity_id=vehicle.id).one()
+        assert after.version > version
+
+
+def test_operator_phone_gets_alerts_before_insurance_lapses(app, client, demo):
+    from server.modules.issuance.operations import save_policy
+    from server.modules.operator_portal.operations import create_operator_access
+    with app.app_context():
+        m = muni("sapezal")
+        permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
+        InsurancePolicy.query.filter_by(vehicle_id=permit.vehicle_id).delete()
+        save_policy(m, permit.vehicle, {"kind": "terceiros_app", "insurer": "S", "policy_number": "P-20",
+                                        "starts_on": TODAY - timedelta(days=300), "ends_on": TODAY + timedelta(days=4),
+                                        "copy_filed": True})
+        code = create_operator_access(permit.main_driver)
+        db.session.commit()
+    token = client.post("/api/v1/operator/activate", json={"municipality": "sapezal", "code": code}).json["token"]
+    body = client.get("/api/v1/operator/me", headers={"Authorization": f"Bearer {token}"}).json
+    insurance = [a for a in body["alerts"] if a["code"] == "insurance_expiring"]
+    assert insurance and insurance[0]["due_on"] == (TODAY + timedelta(days=4)).isoformat()
+    assert (TODAY + timedelta(days=4)).strftime("%d/%m/%Y") in insurance[0]["message"]

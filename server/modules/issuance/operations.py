@@ -54,6 +54,7 @@ def record_vistoria(municipality, vehicle, data, items=None, permit=None):
     db.session.add(row)
     db.session.flush()
     record("create", "vistoria", row.id, None, snapshot(row), municipality_id=municipality.id)
+    _vehicle_changed(municipality, vehicle)
     db.session.commit()
     return row
 
@@ -66,8 +67,15 @@ def save_policy(municipality, vehicle, data):
     db.session.add(row)
     db.session.flush()
     record("create", "insurance_policy", row.id, None, snapshot(row), municipality_id=municipality.id)
+    _vehicle_changed(municipality, vehicle)
     db.session.commit()
     return row
+
+
+def _vehicle_changed(municipality, vehicle):
+    """Phones hold the vehicle's vistoria and insurance dates (fieldsync.field_data): send it again."""
+    from ..fieldsync.changes import mark_changed
+    mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])
 
 
 SUBJECTS = {"operator": Operator, "vehicle": Vehicle, "company": Company}

@@ -139,3 +139,37 @@ def issqn_arrears_count(municipality, today):
         return None
     return IssqnCharge.query.filter(IssqnCharge.municipality_id == municipality.id, IssqnCharge.paid_on.is_(None),
                                     IssqnCharge.due_on < today).count()
+
+
+def vehicle_record_dates(municipality, vehicle_ids=None):
+    """{vehicle_id: {"vistoria_until", "insurance_until"}} for the field data: until when the
+    latest vistoria counts (the day before it, when rejected; absent while no period is
+    configured) and the end of the last policy recorded (a renewal filed extends it). Nothing
+    here depends on the day, so the phones' cached extract stays right until a record changes."""
+    from ...extensions import db
+    from sqlalchemy import func, select
+
+    out = {}
+    query = (select(Vistoria.vehicle_id, Vistoria.inspected_on, Vistoria.result)
+             .where(Vistoria.municipality_id == municipality.id)
+             .order_by(Vistoria.vehicle_id, Vistoria.inspected_on, Vistoria.id))
+    if vehicle_ids is not None:
+        query = query.where(Vistoria.vehicle_id.in_(vehicle_ids))
+    latest = {row.vehicle_id: row for row in db.session.execute(query)}
+    months = vistoria_period_months(municipality)
+    for vehicle_id, row in latest.items():
+        if row.result == "reprovada":
+            until = row.inspected_on - timedelta(days=1)
+        else:
+            until = add_months(row.inspected_on, months) if months else None
+        if until is not None:
+            out.setdefault(vehicle_id, {})["vistoria_until"] = until
+    query = (select(InsurancePolicy.vehicle_id, func.max(InsurancePolicy.ends_on))
+             .where(InsurancePolicy.municipality_id == municipality.id,
+                    InsurancePolicy.kind.in_(("terceiros_app", "outro")))
+             .group_by(InsurancePolicy.vehicle_id))
+    if vehicle_ids is not None:
+        query = query.where(InsurancePolicy.vehicle_id.in_(vehicle_ids))
+    for vehicle_id, ends_on in db.session.execute(query):
+        out.setdefault(vehicle_id, {})["insurance_until"] = ends_on
+    return out
