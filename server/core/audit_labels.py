@@ -21,6 +21,7 @@ ACTION_LABELS = {
     "validity_exception": "Validade diferente da lei (exceção)",
     # Issuance records (issuance.operations)
     "pay": "Pagamento registrado",
+    "configure_vistoria": "Validade da vistoria configurada",
     # Crachás and the municipality's signing keys (credentials.operations)
     "credential_issue": "Crachá emitido",
     "credential_supersede": "Crachá substituído por nova via",
@@ -125,6 +126,7 @@ FIELD_LABELS = {
     "value": "Resposta", "checked_on": "Conferido em", "month": "Mês", "motorcycles": "Motos em atividade",
     "ufm": "UFM", "amount_brl": "Valor (R$)", "due_on": "Vencimento", "paid_on": "Pago em",
     "paid_amount_brl": "Valor pago (R$)", "payment_reference": "Guia de pagamento",
+    "vistoria_validity_months": "Validade da vistoria (meses)", "vistoria_validity_source": "Ato da validade da vistoria",
 }
 
 

@@ -53,6 +53,7 @@ def _pages(ids, company_holder):
         f"/bo/veiculos/{ids['vehicle']}/vistorias/nova?permissao={ids['permit']}",
         f"/bo/veiculos/{ids['vehicle']}/seguros/novo?permissao={ids['permit']}",
         f"/bo/documentos/vehicle/{ids['vehicle']}", f"/bo/documentos/operator/{ids['operator']}",
+        "/bo/vistorias/periodo",
     ]
     if company_holder:
         paths += ["/bo/empresas/", "/bo/empresas/nova", f"/bo/empresas/{ids['company']}",

@@ -69,6 +69,9 @@ def test_issuance_screens(browser, live_server, live_app, size):
         assert f"/bo/permissoes/{ident}" in page.url
         assert page.locator("#requisitos .req-missing").count() > 0  # the rejection blocks renewal
         _shot(page, "permit-after-rejected-vistoria", size, problems)
+        page.goto(f"{live_server}/bo/vistorias/periodo")
+        assert "não definido em lei" in page.content()
+        _shot(page, "vistoria-period", size, problems)
         context.clear_cookies()
         _login(page, live_server, "backoffice.nortelandia")
         page.goto(f"{live_server}/bo/issqn/")

@@ -7,10 +7,12 @@ from ...core.clock import local_today
 from ...core.http import bounded_int
 from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS, IssqnCharge
 from ..issuance.operations import (ISSQN_BASIS, ISSQN_MUNICIPALITIES, pay_issqn_charge, record_documents,
-                                   record_vistoria, save_policy)
-from ..issuance.records import SAPEZAL_MINIMUMS_BASIS, NORTELANDIA_LIFE_BASIS, document_values
+                                   record_vistoria, save_policy, set_vistoria_period)
+from ..issuance.records import (NORTELANDIA_LIFE_BASIS, SAPEZAL_MINIMUMS_BASIS, VISTORIA_PERIOD_SETTING,
+                               document_values)
 from ..issuance.requirements import EXTRA_CHECKS, EXTRA_QUESTIONS
-from ..issuance.schemas import DocumentChecksSchema, InsurancePolicySchema, IssqnPaymentSchema, VistoriaSchema
+from ..issuance.schemas import (DocumentChecksSchema, InsurancePolicySchema, IssqnPaymentSchema,
+                                VistoriaPeriodSchema, VistoriaSchema)
 from ..issuance.vistoria_checklist import vistoria_items
 from ..registry.facts import DOCUMENT_CHECKS
 from ..registry.models import Operator, Permit, Vehicle
@@ -231,3 +233,27 @@ def issqn_pay(ident):
             flash("Pagamento registrado.")
             return redirect(url_for("backoffice.issqn_list"))
     return _issqn_page(errors, charge.id, 409 if "_schema" in errors else 422)
+
+
+PERIOD_FIELDS = [Field("months", "Validade da vistoria (meses)", required=True, attrs={"inputmode": "numeric"}),
+                 Field("source", "Ato que a fixa", required=True, hint="Decreto, portaria ou edital (nº e data).")]
+
+
+@bp.route("/bo/vistorias/periodo", methods=["GET", "POST"])
+@staff_view
+def vistoria_period():
+    """The period no law sets (Nortelândia art. 2º, Sapezal art. 14, Paranatinga art. 9º are silent)."""
+    muni = municipality()
+    errors = None
+    values = {"months": str(muni.setting(VISTORIA_PERIOD_SETTING) or ""), "source": muni.setting("vistoria_validity_source") or ""}
+    if request.method == "POST":
+        data, errors = load(VistoriaPeriodSchema(), PERIOD_FIELDS)
+        if errors is None:
+            _, errors = run(set_vistoria_period, muni, data["months"], data["source"])
+            if errors is None:
+                flash("Validade da vistoria configurada.")
+                return redirect(url_for("backoffice.vistoria_period"))
+        values = raw_values(PERIOD_FIELDS)
+    return render_template("backoffice/vistoria_period.html", fields=PERIOD_FIELDS, values=values, errors=errors or {},
+                           stray=stray_errors(errors, PERIOD_FIELDS),
+                           configured=muni.setting(VISTORIA_PERIOD_SETTING)), (422 if errors else 200)

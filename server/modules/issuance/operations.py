@@ -162,3 +162,21 @@ def pay_issqn_charge(municipality, charge, data):
     record("pay", "issqn_charge", charge.id, before, snapshot(charge), municipality_id=municipality.id)
     db.session.commit()
     return charge
+
+
+def set_vistoria_period(municipality, months, source):
+    """No law sets how long a vistoria lasts: the municipality decides (by decree or ordinance)."""
+    from sqlalchemy.orm.attributes import flag_modified
+    from .records import VISTORIA_PERIOD_SETTING
+
+    before = {VISTORIA_PERIOD_SETTING: municipality.setting(VISTORIA_PERIOD_SETTING),
+              "vistoria_validity_source": municipality.setting("vistoria_validity_source")}
+    settings = dict(municipality.settings or {})
+    settings[VISTORIA_PERIOD_SETTING] = months
+    settings["vistoria_validity_source"] = source
+    municipality.settings = settings
+    flag_modified(municipality, "settings")
+    record("configure_vistoria", "municipality", municipality.id, before,
+           {VISTORIA_PERIOD_SETTING: months, "vistoria_validity_source": source}, municipality_id=municipality.id)
+    db.session.commit()
+    return municipality

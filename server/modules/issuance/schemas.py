@@ -45,3 +45,8 @@ class IssqnPaymentSchema(_Base):
     paid_on = fields.Date(required=True)
     paid_amount_brl = MONEY()
     payment_reference = fields.String(validate=LEN(1, 60))
+
+
+class VistoriaPeriodSchema(_Base):
+    months = fields.Integer(required=True, validate=validate.Range(min=1, max=60, error="Entre 1 e 60 meses."))
+    source = fields.String(required=True, validate=LEN(3, 200))
