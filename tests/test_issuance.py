@@ -428,3 +428,16 @@ def test_vistoria_period_is_not_in_the_law_and_is_configured_with_its_act(app, c
         assert AuditLog.query.filter_by(action="configure_vistoria").one().after["vistoria_validity_source"] == "Decreto 10/2026"
         permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
         assert {i.key: i for i in checklist(m, permit)}["sap.req.vistoria"].state == "ok"
+
+
+def test_permit_page_offers_the_cracha_reissue_after_renewal(app, client, demo):
+    from server.modules.credentials.operations import create_key, issue_credential
+    with app.app_context():
+        m = muni("sapezal")
+        create_key(m)
+        permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
+        issue_credential(permit)
+        change_permit_status(permit, "renew", "Renovação anual")
+        ident = permit.id
+    login(client, "backoffice.sapezal")
+    assert "reemita-o abaixo com o motivo “Renovação”" in client.get(f"/bo/permissoes/{ident}").get_data(as_text=True)
