@@ -180,10 +180,13 @@ def permit_fields(permit=None):
 
 def _validity_hint(muni):
     from ..issuance.validity import rule_for
-    rule = rule_for(muni)
-    if rule is None:
+    words = vocabulary(muni)
+    rules = {kind: rule_for(muni, kind) for kind in PERMIT_KINDS if kind in words.kinds}
+    if not any(rules.values()):
         return "Não há regra de validade para este município: informe a data."
-    return f"Deixe em branco: calculada pela lei ({rule.basis})."
+    bases = "; ".join(f"{PERMIT_KINDS[k].lower()}: {r.basis}" for k, r in rules.items() if r) if len(rules) > 1 \
+        else next(r.basis for r in rules.values() if r)
+    return f"Deixe em branco: calculada pela lei ({bases}). Outra data exige motivo."
 
 
 def _permit_form(permit=None):
