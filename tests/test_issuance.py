@@ -441,3 +441,17 @@ def test_permit_page_offers_the_cracha_reissue_after_renewal(app, client, demo):
         ident = permit.id
     login(client, "backoffice.sapezal")
     assert "reemita-o abaixo com o motivo “Renovação”" in client.get(f"/bo/permissoes/{ident}").get_data(as_text=True)
+
+
+def test_refused_issue_form_lists_the_requirements_with_links_to_record_them(app, client, demo):
+    op_id, vehicle_id = _people(app, "sapezal")
+    login(client, "backoffice.sapezal")
+    token = csrf_token(client, "/bo/permissoes/nova")
+    response = client.post("/bo/permissoes/nova", data={
+        "csrf_token": token, "number": "778/2026", "kind": "alvara", "holder_operator_id": str(op_id),
+        "vehicle_id": str(vehicle_id), "issued_on": TODAY.isoformat(), "valid_from": TODAY.isoformat(),
+        "issqn_status": "em_dia", "taxpayer_number": "1-2"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "Vistoria da moto válida (Lei 125/1999, art. 14): desconhecido" in html
+    assert f"/bo/veiculos/{vehicle_id}/vistorias/nova" in html and f"/bo/documentos/operator/{op_id}" in html
