@@ -94,8 +94,6 @@ def populate(app, count):
                 "issued_on": day(today - timedelta(days=900), 800), "valid_from": day(today - timedelta(days=300), 300),
                 "valid_until": day(today + timedelta(days=300), 400), "status": rng.choice(STATUSES),
                 "status_changed_at": now, "issqn_status": rng.choice(["em_dia"] * 8 + ["atrasado", "isento"]),
-                "insurance_expiry": day(today + timedelta(days=100), 300),
-                "last_vistoria_date": day(today - timedelta(days=200), 200),
                 "created_at": now, "updated_at": now} for i in ids])
             db.session.commit()
         db.session.execute(text("ANALYZE"))

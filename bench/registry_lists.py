@@ -62,6 +62,7 @@ def plate_for(n):
 def populate(app, count):
     """One municipality with `count` permits, holders and vehicles; a back-office user."""
     from server.modules.accounts.models import User
+    from server.modules.issuance.models import InsurancePolicy, Vistoria
     from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
 
     rng = random.Random(100_000)
@@ -97,9 +98,17 @@ def populate(app, count):
                 "holder_operator_id": i, "vehicle_id": i, "ponto_id": rng.choice(ponto_ids),
                 "issued_on": today, "valid_from": today, "valid_until": today + timedelta(days=rng.randint(-60, 700)),
                 "status": rng.choice(STATUSES), "status_changed_at": now, "issqn_status": "em_dia",
-                "insurance_expiry": today + timedelta(days=rng.randint(-100, 365)),
-                "last_vistoria_date": today - timedelta(days=rng.randint(0, 500)),
                 "created_at": now, "updated_at": now} for i in ids])
+            # Insurance and vistorias are records of their own (issue 11): one of each per vehicle.
+            ends = {i: today + timedelta(days=rng.randint(-100, 365)) for i in ids}
+            db.session.execute(insert(InsurancePolicy), [{
+                "municipality_id": mid, "vehicle_id": i, "kind": "outro", "insurer": "Bench", "policy_number": f"B{i}",
+                "starts_on": ends[i] - timedelta(days=365), "ends_on": ends[i], "copy_filed": True,
+                "created_at": now} for i in ids])
+            db.session.execute(insert(Vistoria), [{
+                "municipality_id": mid, "vehicle_id": i, "kind": "periodica", "result": "aprovada", "items": {},
+                "inspected_on": today - timedelta(days=rng.randint(0, 500)), "inspector_name": "Bench",
+                "photo_hashes": [], "created_at": now} for i in ids])
             db.session.commit()
         if db.engine.dialect.name == "postgresql":
             for table in ("operator", "vehicle", "permit", "ponto"):

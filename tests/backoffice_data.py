@@ -36,15 +36,47 @@ def free_operator_and_vehicle(app, slug, n=1):
         return op.id, vehicle.id
 
 
+def record_requirements(app, slug, operator_id, vehicle_id, skip=(), on=None):
+    """Record, through the real issuance operations, everything the law asks before a permit is
+    issued to this operator with this vehicle: documents, an approved vistoria, the insurance.
+    `skip` leaves some out ("documents", "vistoria", "insurance")."""
+    from server.modules.issuance.operations import record_documents, record_vistoria, save_policy
+    from server.modules.issuance.requirements import EXTRA_CHECKS
+    from server.modules.registry.facts import DOCUMENT_CHECKS
+
+    with app.app_context():
+        m = muni(slug)
+        today = on or local_today()
+        vehicle = db.session.get(Vehicle, vehicle_id)
+        if "documents" not in skip:
+            for subject, ident in (("operator", operator_id), ("vehicle", vehicle_id)):
+                answers = {f: (1 if f == "operator.licences_count" else True)
+                           for f in DOCUMENT_CHECKS if f.startswith(subject + ".")}
+                answers.update({f: True for s, f, _, _ in EXTRA_CHECKS.get(slug, []) if s == subject})
+                if ident is not None:
+                    record_documents(m, subject, ident, answers, today)
+        if "vistoria" not in skip:
+            record_vistoria(m, vehicle, {"kind": "inicial", "inspected_on": today, "result": "aprovada",
+                                         "inspector_name": "Fiscal de teste"})
+        if "insurance" not in skip:
+            save_policy(m, vehicle, {"kind": {"sapezal": "terceiros_app", "nortelandia": "vida"}.get(slug, "outro"),
+                                     "insurer": "Seguradora Teste", "policy_number": "AP-123",
+                                     "starts_on": today - timedelta(days=1), "ends_on": today + timedelta(days=364),
+                                     "cover_temporary_disability": 2000, "cover_permanent_disability": 8000,
+                                     "cover_death": 15000, "cover_personal_accidents": True,
+                                     "coverage_attested": True, "copy_filed": True})
+
+
 def _operator(m, n, name):
     return Operator(municipality_id=m.id, name=name, cpf=cpf_for(n + m.id * 10**7),
                     cnh_number="12345678900", cnh_category="A", cnh_first_issue_date=date(2000, 1, 1),
-                    cnh_expiry=local_today() + timedelta(days=900), birth_date=date(1980, 5, 5))
+                    cnh_expiry=local_today() + timedelta(days=900), birth_date=date(1980, 5, 5),
+                    residence_since=date(2000, 1, 1))
 
 
 def _vehicle(m, n):
     return Vehicle(municipality_id=m.id, plate=plate_for(n), renavam="12345678901",
-                   chassis="9C2KC1670AR000000", make="Honda", model="CG 160", year_manufacture=2020,
+                   chassis="9C2KC1670AR000000", make="Honda", model="CG 160", year_manufacture=local_today().year,
                    engine_cc=160)
 
 

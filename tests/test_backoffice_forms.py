@@ -3,7 +3,7 @@ every change, CSRF, permit actions and the capacity / vacancy limits of the laws
 import re
 from datetime import timedelta
 
-from backoffice_data import add_permits, free_operator_and_vehicle, muni
+from backoffice_data import add_permits, free_operator_and_vehicle, muni, record_requirements
 from helpers import csrf_token, login
 from server.core.clock import local_today
 from server.core.audit import AuditLog
@@ -29,9 +29,10 @@ def _field_error(html, field):
 
 
 def _permit_form(app, op_id, vehicle_id, **extra):
+    # No validity: the law's is computed (issuance.validity).
     return {"number": "700/2026", "kind": "alvara", "holder_operator_id": str(op_id),
             "vehicle_id": str(vehicle_id), "issued_on": "2026-01-10", "valid_from": "2026-01-10",
-            "valid_until": "2027-01-10", "issqn_status": "em_dia", **extra}
+            "issqn_status": "em_dia", **extra}
 
 
 def test_invalid_cpf_is_a_field_error_and_input_is_kept(app, client, demo):
@@ -215,7 +216,8 @@ def test_action_needs_a_reason_and_a_valid_renewal_date(app, client, demo):
     assert response.status_code == 422
     assert "Campo obrigatório." in response.get_data(as_text=True)
     response = _post(client, f"{page}/acoes/renew",
-                     {"reason": "Renovação anual", "valid_until": (until - timedelta(days=1)).isoformat()},
+                     {"reason": "Renovação anual", "valid_until": (until - timedelta(days=1)).isoformat(),
+                      "exception_reason": "Data pedida pelo titular no processo"},
                      form_page=page)
     assert response.status_code == 422
     html = response.get_data(as_text=True)
@@ -255,9 +257,10 @@ def test_ponto_capacity_is_enforced(app, client, demo):
     assert _field_error(html, "ponto_id") == "O ponto Hospital e Maternidade Renato Sucupira está lotado (1 vagas)."
     with app.app_context():
         assert Permit.query.filter_by(number="700/2026").count() == 0
-    # Without a ponto the same permit is issued.
-    response = _post(client, "/bo/permissoes/nova", _permit_form(app, op_id, vehicle_id))
-    assert response.status_code == 302
+    # Without a ponto the same permit is issued, once the law's requirements are recorded.
+    record_requirements(app, "sapezal", op_id, vehicle_id)
+    response = _post(client, "/bo/permissoes/nova", _permit_form(app, op_id, vehicle_id, taxpayer_number="12.345-6"))
+    assert response.status_code == 302, re.findall(r'<li>[^<]*</li>|<p>[^<]*</p>', response.get_data(as_text=True))
     with app.app_context():
         assert Permit.query.filter_by(number="700/2026").one().status == "ativo"
 
@@ -267,6 +270,7 @@ def test_paranatinga_vacancy_limit(app, client, demo):
     add_permits(app, "paranatinga", 36)
     login(client, "backoffice.paranatinga")
     op_id, vehicle_id = free_operator_and_vehicle(app, "paranatinga", 1)
+    record_requirements(app, "paranatinga", op_id, vehicle_id)
     response = _post(client, "/bo/permissoes/nova", _permit_form(app, op_id, vehicle_id, number="045/2026"))
     assert response.status_code == 302  # the 45th fits
     op_id, vehicle_id = free_operator_and_vehicle(app, "paranatinga", 2)
@@ -333,12 +337,13 @@ def test_company_permit_in_nortelandia(app, client, demo):
     _, vehicle_id = free_operator_and_vehicle(app, "nortelandia")
     login(client, "backoffice.nortelandia")
     form = {"number": "900/2026", "kind": "alvara", "vehicle_id": str(vehicle_id), "issued_on": "2026-01-10",
-            "valid_from": "2026-01-10", "valid_until": "2027-01-10", "issqn_status": "em_dia"}
+            "valid_from": "2026-01-10", "issqn_status": "em_dia"}
     html = _post(client, "/bo/permissoes/nova", form).get_data(as_text=True)
     assert 'name="holder_operator_id"' not in html  # the holder is a company here
     assert _field_error(html, "holder_company_id") == "Informe o titular: uma pessoa ou uma empresa (apenas um)."
     html = _post(client, "/bo/permissoes/nova", {**form, "holder_company_id": str(company_id)}).get_data(as_text=True)
     assert _field_error(html, "driver_ids") == "Permissão de empresa exige ao menos um condutor."
+    record_requirements(app, "nortelandia", None, vehicle_id)
     response = _post(client, "/bo/permissoes/nova",
                      {**form, "holder_company_id": str(company_id), "driver_ids": str(driver_id)})
     assert response.status_code == 302

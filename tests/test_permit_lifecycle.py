@@ -1,5 +1,5 @@
 """Permit validity changes only through the lifecycle, never by a plain edit."""
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
@@ -28,9 +28,11 @@ def test_edit_cannot_move_validity_but_renew_can(app, demo):
         assert "Renovar" in err.value.fields["valid_until"][0]
         assert db.session.get(Permit, permit.id).valid_until == old_until
         assert update_permit(permit, muni, _data(permit)).notes == "editado"  # other fields still edit
-        renewed = change_permit_status(permit, "renew", "Renovação anual",
-                                       valid_until=old_until + timedelta(days=365))
-        assert renewed.valid_until == old_until + timedelta(days=365)
+        # Sapezal: renewed until the next 31 March (Lei 125/1999, art. 10, § 1º), proposed by the law.
+        march = date(old_until.year, 3, 31)
+        expected = march if march > old_until else date(old_until.year + 1, 3, 31)
+        renewed = change_permit_status(permit, "renew", "Renovação anual")
+        assert renewed.valid_until == expected
         assert renewed.history[-1].action == "renew" and renewed.history[-1].reason == "Renovação anual"
 
 
@@ -42,11 +44,11 @@ def test_renewal_reminds_to_reissue_the_crachá(client, app, demo):
         create_key(muni)
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
         issue_credential(permit)
-        ident, new_until = permit.id, permit.valid_until + timedelta(days=365)
+        ident = permit.id
     login(client, "backoffice.sapezal")
     token = csrf_token(client, f"/bo/permissoes/{ident}")
     page = client.post(f"/bo/permissoes/{ident}/acoes/renew", data={
-        "csrf_token": token, "reason": "Renovação anual", "valid_until": new_until.isoformat()},
+        "csrf_token": token, "reason": "Renovação anual"},
         follow_redirects=True).get_data(as_text=True)
     assert "Renovação registrada." in page
     assert "reemita-o com o motivo" in page

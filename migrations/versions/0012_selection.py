@@ -3,14 +3,14 @@ their legal conditions, tie-breaks, classification and suplente windows); vehicl
 during a permit's life; tariff tables set by decree.
 
 Revision ID: 0012_selection
-Revises: 0010_dash
+Revises: 0011_issuance
 """
 from alembic import op
 import sqlalchemy as sa
 
 
 revision = '0012_selection'
-down_revision = '0010_dash'
+down_revision = '0011_issuance'
 branch_labels = None
 depends_on = None
 

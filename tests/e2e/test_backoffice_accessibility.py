@@ -51,12 +51,17 @@ def _pages(ids, company_holder):
         "/bo/permissoes/999999",  # the 404 page
         "/bo/revisao/", "/bo/revisao/?tipo=auto&situacao=recebido&indicador=bad_signature",
         "/bo/tarifas/",
+        # Issuance (issue 11): vistoria, insurance and documents forms reached from the permit page.
+        f"/bo/veiculos/{ids['vehicle']}/vistorias/nova?permissao={ids['permit']}",
+        f"/bo/veiculos/{ids['vehicle']}/seguros/novo?permissao={ids['permit']}",
+        f"/bo/documentos/vehicle/{ids['vehicle']}", f"/bo/documentos/operator/{ids['operator']}",
+        "/bo/vistorias/periodo",
     ]
     if not company_holder:  # Paranatinga: the public selection (more in test_selection_screens.py)
         paths += ["/bo/selecao/", "/bo/selecao/editais/novo"]
     if company_holder:
         paths += ["/bo/empresas/", "/bo/empresas/nova", f"/bo/empresas/{ids['company']}",
-                  f"/bo/empresas/{ids['company']}/editar"]
+                  f"/bo/empresas/{ids['company']}/editar", "/bo/issqn/", "/bo/issqn/?situacao=atraso"]
     return paths
 
 

@@ -50,8 +50,8 @@ def test_find_and_edit_a_permit(browser, live_server, live_app, viewport):
         assert "use a ação Renovar" in page.locator("#f-valid_until-err").inner_text()
 
         page.fill("#f-valid_until", original_until)
-        policy = f"APS-{viewport['width']}"
-        page.fill("#f-insurance_policy", policy)
+        policy = f"Processo APS-{viewport['width']}"  # insurance has its own records now (issue 11)
+        page.fill("#f-notes", policy)
         page.click("form.form-grid button[type=submit]")
         page.wait_for_url(f"{live_server}/bo/permissoes/{ident}")
         assert page.locator(".flash").inner_text() == "Permissão atualizada."

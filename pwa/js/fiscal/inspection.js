@@ -14,6 +14,8 @@ export function registryFactsOf(view) {
     'operator.resident_since': o.residence_since,
     'operator.cnh_category_ok': o.cnh_category ? o.cnh_category.includes('A') : undefined,
     'vehicle.engine_cc': v.engine_cc, 'vehicle.manufacture_year': v.year_manufacture,
+    // Vistoria and insurance recorded in the back office (issue 11): expired ones fail the rules.
+    'vehicle.inspection_valid_until': v.vistoria_until, 'insurance.valid_until': v.insurance_until,
   };
   return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined && value !== null));
 }

@@ -75,12 +75,16 @@ def dashboard():
     counts = dict(db.session.query(Permit.status, db.func.count(Permit.id))
                   .filter(Permit.municipality_id == mid).group_by(Permit.status).all())
     scoped_permits = Permit.query.filter(Permit.municipality_id == mid)
-    alerts = {key: scoped_permits.filter(alert_condition(key)).count() for key in ALERTS}
+    from ..issuance.records import issqn_arrears_count, vistoria_period_months
+    muni = db.session.get(Municipality, mid)
+    months = vistoria_period_months(muni)
+    alerts = {key: scoped_permits.filter(alert_condition(key, vistoria_months=months)).count() for key in ALERTS}
     expiring = (scoped_permits.filter(alert_condition("vence30"))
                 .order_by(Permit.valid_until, Permit.id).limit(10).all())
     return render_template("backoffice/dashboard.html", counts=counts, statuses=vocabulary(
                                db.session.get(Municipality, mid)).statuses,
                            alerts=alerts, alert_labels=ALERTS, expiring=expiring,
+                           issqn_arrears=issqn_arrears_count(muni, local_today()),
                            horizon=local_today() + timedelta(days=30), **dashboard_data(mid, request.args))
 
 
@@ -102,3 +106,4 @@ def choose_municipality():
 # Screens that attach their routes to `bp` (imported last: they import `bp` from here).
 from . import permit_views, photo_views, registry_views, settings_views  # noqa: E402,F401
 from . import life_views  # noqa: E402,F401  (after permit_views, which it extends)
+from . import issuance_views  # noqa: E402,F401

@@ -27,11 +27,13 @@ SORTS = {
     "numero": (Permit.number, Permit.id), "-numero": (Permit.number.desc(), Permit.id.desc()),
     "validade": (Permit.valid_until, Permit.id), "-validade": (Permit.valid_until.desc(), Permit.id.desc()),
 }
-# Dashboard alerts, each a filter of the permit list.
+# Dashboard alerts, each a filter of the permit list (before anything lapses, and after).
 ALERTS = {
     "vence30": "Vencem em até 30 dias",
-    "seguro": "Seguro vencido",
-    "vistoria": "Vistoria há mais de um ano",
+    "seguro": "Seguro vencido ou não registrado",
+    "seguro15": "Seguro vence em até 15 dias",
+    "vistoria": "Sem vistoria válida",
+    "vistoria30": "Vistoria vence em até 30 dias",
 }
 # The actions a back-office user takes by hand (expire and lapse are the daily job's).
 MANUAL_ACTIONS = ("renew", "suspend", "reinstate", "cassar", "extinguish")
@@ -39,25 +41,51 @@ MANUAL_ACTIONS = ("renew", "suspend", "reinstate", "cassar", "extinguish")
 OPTION_LIMIT = 500
 
 
-def alert_condition(alert, today=None):
+def _vistoria_cutoff(today, months):
+    """Approved vistorias on or after this day still count (None: no period configured)."""
+    from ..issuance.validity import add_months
+    return add_months(today, -months) if months else None
+
+
+def alert_condition(alert, today=None, vistoria_months=None):
+    from ..issuance.models import InsurancePolicy, Vistoria
+
     today = today or local_today()
+    occupying = Permit.status.in_(OCCUPYING)
     if alert == "vence30":
         return (Permit.status == "ativo") & Permit.valid_until.between(today, today + timedelta(days=30))
     if alert == "seguro":
-        return Permit.status.in_(OCCUPYING) & (Permit.insurance_expiry < today)
-    if alert == "vistoria":
-        return Permit.status.in_(OCCUPYING) & (
-            Permit.last_vistoria_date.is_(None) | (Permit.last_vistoria_date < today - timedelta(days=365)))
+        return occupying & ~exists().where(InsurancePolicy.vehicle_id == Permit.vehicle_id,
+                                           InsurancePolicy.starts_on <= today, InsurancePolicy.ends_on >= today)
+    if alert == "seguro15":
+        in_force = exists().where(InsurancePolicy.vehicle_id == Permit.vehicle_id, InsurancePolicy.starts_on <= today,
+                                  InsurancePolicy.ends_on.between(today, today + timedelta(days=15)))
+        later = exists().where(InsurancePolicy.vehicle_id == Permit.vehicle_id,
+                               InsurancePolicy.ends_on > today + timedelta(days=15))
+        return occupying & in_force & ~later
+    if alert in ("vistoria", "vistoria30"):
+        if not vistoria_months:
+            # No period configured: only "never approved" can be said.
+            return occupying & ~exists().where(Vistoria.vehicle_id == Permit.vehicle_id,
+                                               Vistoria.result == "aprovada") if alert == "vistoria" else (Permit.id < 0)
+        horizon = today if alert == "vistoria" else today + timedelta(days=30)
+        valid_then = exists().where(Vistoria.vehicle_id == Permit.vehicle_id, Vistoria.result == "aprovada",
+                                    Vistoria.inspected_on >= _vistoria_cutoff(horizon, vistoria_months))
+        if alert == "vistoria":
+            return occupying & ~valid_then
+        valid_now = exists().where(Vistoria.vehicle_id == Permit.vehicle_id, Vistoria.result == "aprovada",
+                                   Vistoria.inspected_on >= _vistoria_cutoff(today, vistoria_months))
+        return occupying & valid_now & ~valid_then
     return None
 
 
-def permit_list_query(mid, q="", status="", alert="", sort="numero"):
+def permit_list_query(mid, q="", status="", alert="", sort="numero", vistoria_months=None):
     """The filtered, ordered permit query of the list page (also timed by bench/registry_lists.py)."""
     query = Permit.query.filter(Permit.municipality_id == mid)
     if status in PERMIT_STATUSES:
         query = query.filter(Permit.status == status)
     if alert in ALERTS:
-        query = query.filter(alert_condition(alert))
+        query = query.filter(alert_condition(alert, vistoria_months=vistoria_months))
     if q:
         query = query.filter(or_(*search.permit_conditions(mid, q)))
     return query.order_by(*SORTS.get(sort, SORTS["numero"]))
@@ -80,7 +108,8 @@ def permit_columns():
 def permit_list():
     q, status = search_text(), request.args.get("situacao", "")
     alert, sort = request.args.get("alerta", ""), request.args.get("ordem", "numero")
-    query = permit_list_query(municipality().id, q, status, alert, sort)
+    from ..issuance.records import vistoria_period_months
+    query = permit_list_query(municipality().id, q, status, alert, sort, vistoria_period_months(municipality()))
     if wants_csv():
         return export(vocabulary(municipality()).permits_title, permit_columns(), query.options(
             selectinload(Permit.vehicle), selectinload(Permit.holder_operator),
@@ -151,15 +180,30 @@ def permit_fields(permit=None):
         Field("ponto_id", "Ponto", "select", options=[("", "— sem ponto —")] + pontos),
         Field("issued_on", f"{words.agree('Emitido', 'Emitida')} em", "date", required=True),
         Field("valid_from", f"{words.agree('Válido', 'Válida')} a partir de", "date", required=True),
-        Field("valid_until", f"{words.agree('Válido', 'Válida')} até", "date", required=True),
-        Field("insurance_policy", "Apólice de seguro (APP)"),
-        Field("insurance_expiry", "Validade do seguro", "date"),
-        Field("last_vistoria_date", "Última vistoria", "date"),
-        Field("issqn_status", "ISSQN", "select", options=list(ISSQN_STATUSES.items())),
+        Field("valid_until", f"{words.agree('Válido', 'Válida')} até", "date",
+              hint=_validity_hint(muni) if permit is None else "Altera-se só pela ação Renovar."),
+    ]
+    if permit is None:
+        fields.append(Field("validity_exception_reason", "Motivo de outra validade (exceção)", "textarea",
+                            hint="Só se a validade informada não for a da lei; fica na auditoria."))
+    fields += [
+        Field("issqn_status", "ISSQN", "select", options=list(ISSQN_STATUSES.items()),
+              hint="Sem registro, fica desconhecido: nada se presume em dia."),
         Field("taxpayer_number", "Inscrição no cadastro de contribuintes", hint="Consta do alvará em Sapezal (Lei 125/1999, art. 9º, III)."),
         Field("notes", "Observações", "textarea"),
     ]
     return fields
+
+
+def _validity_hint(muni):
+    from ..issuance.validity import rule_for
+    words = vocabulary(muni)
+    rules = {kind: rule_for(muni, kind) for kind in PERMIT_KINDS if kind in words.kinds}
+    if not any(rules.values()):
+        return "Não há regra de validade para este município: informe a data."
+    bases = "; ".join(f"{PERMIT_KINDS[k].lower()}: {r.basis}" for k, r in rules.items() if r) if len(rules) > 1 \
+        else next(r.basis for r in rules.values() if r)
+    return f"Deixe em branco: calculada pela lei ({bases}). Outra data exige motivo."
 
 
 def _permit_form(permit=None):
@@ -202,12 +246,36 @@ def permit_edit(ident):
     return _permit_form(get_scoped_or_404(Permit, ident))
 
 
+def _issuance_context(permit, today):
+    """The permit page's requirements checklist, vistorias, policies and proposed renewal."""
+    from ..issuance import records
+    from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS, Vistoria
+    from ..issuance.requirements import checklist
+    from ..issuance.validity import renewal_validity, rule_for
+
+    muni = municipality()
+    vistorias = (Vistoria.query.filter_by(vehicle_id=permit.vehicle_id)
+                 .order_by(Vistoria.inspected_on.desc(), Vistoria.id.desc()).limit(10).all()
+                 if permit.vehicle_id else [])
+    rule = rule_for(muni, permit.kind)
+    return {
+        "requirements": checklist(muni, permit, today), "vistorias": vistorias,
+        "vistoria_until": records.vistoria_valid_until(muni, vistorias[0]) if vistorias else None,
+        "policies": records.policies(permit.vehicle_id)[:10], "coverage": lambda p: records.coverage_ok(muni, p),
+        "vistoria_kinds": VISTORIA_KINDS, "vistoria_results": VISTORIA_RESULTS, "insurance_kinds": INSURANCE_KINDS,
+        "proposed_renewal": renewal_validity(muni, permit, today), "validity_basis": rule.basis if rule else None,
+    }
+
+
 def _detail(permit, action_errors=None, action_values=None, status=200):
     actions = [a for a in MANUAL_ACTIONS if permit.status in TRANSITIONS[a][0]]
+    if permit.status == "suspenso" and (not permit.history or permit.history[-1].action != "expire_suspend"):
+        actions = [a for a in actions if a != "renew"]  # a penalty suspension ends before renewing
+    today = local_today()
     return render_template(
         "backoffice/permit_detail.html", permit=permit, actions=actions, kinds=PERMIT_KINDS, issqn=ISSQN_STATUSES, mask_cpf=mask_cpf,
         format_cnpj=format_cnpj, action_errors=action_errors or {}, action_values=action_values or {},
-        today=local_today()), status
+        today=today, **_issuance_context(permit, today)), status
 
 
 @bp.get("/bo/permissoes/<int(max=2147483647):ident>")
@@ -217,7 +285,7 @@ def permit_detail(ident):
 
 
 ACTION_FIELDS = [Field("reason", "Motivo"), Field("valid_until", "Nova validade", "date"),
-                 Field("suspended_until", "Suspensa até", "date")]
+                 Field("exception_reason", "Motivo da exceção"), Field("suspended_until", "Suspensa até", "date")]
 
 
 def _remind_reissue(permit):
@@ -240,7 +308,8 @@ def permit_action(ident, action):
     data, errors = load(PermitActionSchema(), ACTION_FIELDS)
     if errors is None:
         _, errors = run(change_permit_status, permit, action, data["reason"],
-                        valid_until=data.get("valid_until"), suspended_until=data.get("suspended_until"))
+                        valid_until=data.get("valid_until"), suspended_until=data.get("suspended_until"),
+                        exception_reason=data.get("exception_reason"))
         if errors is None:
             flash(f"{action_label(action)} registrada.")
             if action == "renew":

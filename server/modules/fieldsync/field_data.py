@@ -91,9 +91,16 @@ def vehicle_rows(municipality_id, ids=None):
              .where(Vehicle.municipality_id == municipality_id).order_by(Vehicle.id))
     if ids is not None:
         query = query.where(Vehicle.id.in_(ids))
+    # Vistoria and insurance validity feed the roadside rules (vehicle.inspection_valid_until,
+    # insurance.valid_until): "vistoria vencida" and "seguro vencido" on the verdict.
+    from ..issuance.records import vehicle_record_dates
+    from ..registry.models import Municipality
+    dates = vehicle_record_dates(db.session.get(Municipality, municipality_id), ids)
     return [_compact({"id": r.id, "plate": r.plate, "make": r.make, "model": r.model,
                       "year_manufacture": r.year_manufacture, "engine_cc": r.engine_cc,
-                      "plate_category": r.plate_category, "plate_colour": r.plate_colour})
+                      "plate_category": r.plate_category, "plate_colour": r.plate_colour,
+                      "vistoria_until": _iso(dates.get(r.id, {}).get("vistoria_until")),
+                      "insurance_until": _iso(dates.get(r.id, {}).get("insurance_until"))})
             for r in db.session.execute(query)]
 
 

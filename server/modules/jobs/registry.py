@@ -16,6 +16,7 @@ TASK_MODULES = [
     "server.modules.selection.jobs",
     "server.modules.tariffs.jobs",
     "server.modules.autos.jobs",
+    "server.modules.issuance.jobs",
 ]
 
 

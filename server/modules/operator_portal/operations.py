@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from sqlalchemy import or_, update
 
+from ...core.clock import local_today
 from ...core.audit import record
 from ...core.auth import hash_token, issue_api_token, utcnow
 from ...core.errors import ApiError
@@ -123,6 +124,11 @@ def autos_for(operator):
     return []
 
 
+def permit_alerts(permit, today):
+    from ..issuance.alerts import permit_alerts as alerts
+    return alerts(permit, today)
+
+
 def badge_for(user):
     """What the operator's phone keeps and shows. LGPD: no CPF, CNH, address, birth date or
     blood type — only what the crachá prints and a fiscal compares."""
@@ -151,4 +157,5 @@ def badge_for(user):
         "credential_payload": credential.payload if credential else None,
         "credential_serial": credential.serial if credential else None,
         "autos": autos_for(operator),
+        "alerts": permit_alerts(permit, local_today()) if permit else [],
     }

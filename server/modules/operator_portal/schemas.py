@@ -20,6 +20,13 @@ class MunicipalityPublicSchema(Schema):
     uf = fields.String(required=True)
 
 
+class AlertSchema(Schema):
+    code = fields.String(required=True, metadata={"description": "permit_validity, insurance_missing, "
+                                                  "insurance_expiring, vistoria_rejected, vistoria_expiring"})
+    message = fields.String(required=True)
+    due_on = fields.Date(required=True, allow_none=True)
+
+
 class BadgeSchema(Schema):
     """The operator's digital crachá (LGPD: no CPF, CNH, address, birth date or blood type)."""
     name = fields.String(required=True)
@@ -37,3 +44,5 @@ class BadgeSchema(Schema):
                                        metadata={"description": "Signed crachá QR payload, only while the permit is ativo."})
     credential_serial = fields.Integer(required=True, allow_none=True)
     autos = fields.List(fields.Dict(), required=True)
+    alerts = fields.List(fields.Nested(AlertSchema), required=True,
+                         metadata={"description": "What lapses soon (validity, insurance, vistoria)."})

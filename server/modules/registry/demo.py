@@ -20,14 +20,17 @@ DEMO_PASSWORD = "demo-motofiscal"
 MUNICIPALITIES = [
     {"slug": "nortelandia", "ibge_code": "5106000", "name": "Nortelândia", "uf": "MT",
      "regimes": ["federal-base", "nortelandia-lei-030-1998"],
-     "settings": {"permit_label": "Alvará de autorização", "holder": "company"}},
+     "settings": {"permit_label": "Alvará de autorização", "holder": "company", **{
+         "vistoria_validity_months": 12, "vistoria_validity_source": "Demonstração: período não definido em lei"}}},
     {"slug": "sapezal", "ibge_code": "5107875", "name": "Sapezal", "uf": "MT",
      "regimes": ["federal-base", "sapezal-lei-125-1999"],
-     "settings": {"permit_label": "Alvará de autorização", "holder": "person"}},
+     "settings": {"permit_label": "Alvará de autorização", "holder": "person", **{
+         "vistoria_validity_months": 12, "vistoria_validity_source": "Demonstração: período não definido em lei"}}},
     {"slug": "paranatinga", "ibge_code": "5106307", "name": "Paranatinga", "uf": "MT",
      "regimes": ["federal-base", "paranatinga-lei-311-2007"],
      "settings": {"permit_label": "Termo de permissão", "holder": "person",
-                  "vacancy_limit": 45, "vacancy_limit_basis": "Lei 311/2007, art. 4º"}},
+                  "vacancy_limit": 45, "vacancy_limit_basis": "Lei 311/2007, art. 4º",
+                  "vistoria_validity_months": 12, "vistoria_validity_source": "Demonstração: período não definido em lei"}},
 ]
 
 # Pontos the laws leave to the municipality (Sapezal's are named by its law: registry.legal).
@@ -100,7 +103,8 @@ def _vehicle(rng, muni, today, index):
     make, model, cc = BIKES[index % len(BIKES)]
     return Vehicle(municipality_id=muni.id, plate=_plate(rng, index % 2 == 0), renavam=_renavam(rng),
                    chassis=_chassis(rng), make=make, model=model,
-                   year_manufacture=today.year - rng.randint(0, 14), engine_cc=cc,
+                   # Sapezal admits motorcycles of at most 3 years of use (Lei 125/1999, art. 5º).
+                   year_manufacture=today.year - rng.randint(0, 3 if muni.slug == "sapezal" else 14), engine_cc=cc,
                    plate_category="aluguel" if index % 9 else "particular",
                    plate_colour="vermelha" if index % 9 else "cinza")
 
@@ -113,10 +117,10 @@ PERMIT_PLAN = [("ativo", 200), ("ativo", 320), ("ativo", 45), ("ativo", 150), ("
 
 def _last_vistoria(rng, issued, today):
     """The vistoria before issue; a permit in its second year had a periodic one since (now and
-    then more than a year ago, the nonconformity a fiscal should catch)."""
+    then close to a year ago, so the dashboard warns before it lapses)."""
     if (today - issued).days < 330:
         return issued - timedelta(days=rng.randint(2, 20))
-    return max(issued, today - timedelta(days=rng.choice([40, 150, 250, 380])))
+    return max(issued, today - timedelta(days=rng.choice([40, 150, 250, 330])))
 
 
 def _permit_numbers(issue_dates):
@@ -182,16 +186,15 @@ def load_demo(today=None, credentials=True):
                 holder_company=company, holder_operator=None if company else operator,
                 vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
                 issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status="ativo",
-                status_changed_at=_local_morning(valid_from), insurance_policy=f"APS-{rng.randint(100000, 999999)}",
-                insurance_expiry=today + timedelta(days=rng.choice([-15, 120, 240, 300])),
-                last_vistoria_date=_last_vistoria(rng, valid_from, today),
-                issqn_status=rng.choice(["em_dia", "em_dia", "em_dia", "atrasado"]))
+                status_changed_at=_local_morning(valid_from), taxpayer_number=f"{rng.randint(1000, 99999)}-{rng.randint(0, 9)}",
+                issqn_status="em_dia")
             if company:
                 permit.drivers = [operator]
             db.session.add(permit)
             db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue",
                                               reason="Emissão", valid_until=valid_until,
                                               at=_local_morning(valid_from)))
+            _issuance_records(rng, muni, operator, vehicle, valid_from, today)
         for role, username in (("backoffice", f"backoffice.{muni.slug}"), ("fiscal", f"fiscal.{muni.slug}")):
             user = User(username=username, name=f"{'Back office' if role == 'backoffice' else 'Fiscal'} de {muni.name}",
                         role=role, municipality_id=muni.id,
@@ -202,9 +205,60 @@ def load_demo(today=None, credentials=True):
     db.session.commit()
     for muni in Municipality.query.order_by(Municipality.id):
         _credentials_and_lifecycle(muni, today, credentials)
+    _issqn_history(today)
     if credentials:  # the full demo (make run) gets synced field records to review; the light test set does not
         load_review_demo()
     return logins
+
+
+def _issuance_records(rng, muni, operator, vehicle, issued, today):
+    """What issuing needed, recorded as the secretariat would have: the documents checked, the
+    vistoria before issue (and a periodic one since), the insurance policy the law asks for."""
+    from ..issuance.models import DocumentCheck, InsurancePolicy, Vistoria
+    from ..issuance.requirements import EXTRA_CHECKS
+    from .facts import DOCUMENT_CHECKS
+
+    for fact in DOCUMENT_CHECKS:
+        subject, subject_id = ("vehicle", vehicle.id) if fact.startswith("vehicle.") else ("operator", operator.id)
+        db.session.add(DocumentCheck(municipality_id=muni.id, subject=subject, subject_id=subject_id, fact=fact,
+                                     value=1 if fact == "operator.licences_count" else True,
+                                     checked_on=issued - timedelta(days=3)))
+    for subject, fact, _label, _basis in EXTRA_CHECKS.get(muni.slug, []):
+        db.session.add(DocumentCheck(municipality_id=muni.id, subject=subject,
+                                     subject_id=vehicle.id if subject == "vehicle" else operator.id, fact=fact,
+                                     value=True, checked_on=issued - timedelta(days=3)))
+    inspected = _last_vistoria(rng, issued, today)
+    db.session.add(Vistoria(municipality_id=muni.id, vehicle_id=vehicle.id, kind="inicial" if inspected < issued
+                            else "periodica", inspected_on=inspected, result="aprovada", items={},
+                            inspector_name="Fiscal de demonstração"))
+    ends = today + timedelta(days=rng.choice([10, 120, 240, 300]))
+    kind = {"sapezal": "terceiros_app", "nortelandia": "vida"}.get(muni.slug, "outro")
+    db.session.add(InsurancePolicy(
+        municipality_id=muni.id, vehicle_id=vehicle.id, kind=kind, insurer="Seguradora Exemplo S.A.",
+        policy_number=f"APS-{rng.randint(100000, 999999)}", starts_on=ends - timedelta(days=365), ends_on=ends,
+        cover_temporary_disability=2500, cover_permanent_disability=10000, cover_death=20000,
+        cover_medical=15000 if kind == "vida" else None, cover_personal_accidents=True,
+        coverage_attested=True if muni.slug != "sapezal" else None, copy_filed=True))
+
+
+def _issqn_history(today):
+    """Nortelândia's monthly ISSQN of the last three months, created by the daily task's own
+    function and paid on the 8th (the law's deadline is the 10th)."""
+    from ..issuance.models import IssqnCharge
+    from ..issuance.operations import create_issqn_charges
+
+    first = today.replace(day=1)
+    months = []
+    for _ in range(3):
+        months.insert(0, first)
+        first = (first - timedelta(days=1)).replace(day=1)
+    for month_start in months:
+        create_issqn_charges(month_start)
+    for charge in IssqnCharge.query.all():
+        if charge.due_on.replace(day=8) <= today:
+            charge.paid_on, charge.paid_amount_brl = charge.due_on.replace(day=8), charge.amount_brl
+            charge.payment_reference = f"DAM {charge.month:%m%Y}-{charge.company_id}"
+    db.session.commit()
 
 
 # How each planned status is reached through the real lifecycle operations: (action, the day it

@@ -4,8 +4,8 @@ that every fact a pack reads has a source: a column here, a document check here,
 question in the pack.
 
 Only facts the registry really knows are produced: anything else stays absent, so the engine
-reports it as undecided rather than guessing (e.g. the validity of a vistoria depends on a
-period the registry does not hold).
+reports it as undecided rather than guessing (e.g. the validity of a vistoria while the
+municipality has not configured its period, which no law sets).
 """
 from datetime import date
 
@@ -48,10 +48,10 @@ PERMIT_FACTS = {
     "permit.holder_is_company": lambda d: d.get("holder_company_id") is not None if "holder_company_id" in d else None,
     # Sapezal art. 9º III: the taxpayer number printed on the alvará.
     "permit.taxpayer_number_recorded": lambda d: bool(d.get("taxpayer_number")) if "taxpayer_number" in d else None,
-    "insurance.valid_until": lambda d: _iso(d.get("insurance_expiry")),
-    "operator.issqn_registered": lambda d: d.get("issqn_status") is not None if "issqn_status" in d else None,
-    "operator.issqn_up_to_date": lambda d: d.get("issqn_status") in ("em_dia", "isento") if d.get("issqn_status") else None,
-    "vehicle.equipment_inspection_date": lambda d: _iso(d.get("last_vistoria_date")),
+    # "sem_info" (nothing recorded) stays unknown: never presumed registered nor paid.
+    "operator.issqn_registered": lambda d: True if d.get("issqn_status") not in (None, "sem_info") else None,
+    "operator.issqn_up_to_date": lambda d: (d["issqn_status"] in ("em_dia", "isento"))
+    if d.get("issqn_status") not in (None, "sem_info") else None,
 }
 
 # Registry facts the registry holds no column for: documents the back office checks at
@@ -61,7 +61,6 @@ DOCUMENT_CHECKS = {
     "operator.course_approved": "Certificado do curso especializado (Lei 12.009/2009) apresentado?",
     "operator.criminal_certificate_ok": "Certidão negativa criminal apresentada e válida?",
     "operator.personal_documents_ok": "Documentos pessoais (RG, CPF, comprovante de endereço) apresentados?",
-    "operator.insurance_life_ok": "Seguro de vida/acidentes pessoais do condutor comprovado?",
     "operator.resident_in_municipality": "Comprovante de residência no município apresentado?",
     "operator.electoral_ok": "Certidão de quitação eleitoral apresentada?",
     "operator.no_other_job_declaration": "Declaração de que não exerce outra atividade remunerada apresentada?",
@@ -72,9 +71,17 @@ DOCUMENT_CHECKS = {
     "operator.psych_report_ok": "Laudo psicológico apresentado?",
     "vehicle.registered_to_holder": "O CRLV da moto está em nome do titular da permissão?",
     "vehicle.plated_in_municipality": "A moto está emplacada no município, na categoria aluguel?",
-    "vehicle.inspection_valid_until": "Até quando vale a vistoria (data do laudo)?",
-    "insurance.coverage_ok": "A apólice cobre os valores mínimos exigidos?",
-    "insurance.renewal_filed": "A renovação do seguro já foi protocolada?",
+}
+
+# Registry facts read from records of their own (issuance.records): vistorias and insurance
+# policies entered in the back office. Absent until such a record exists.
+RECORD_FACTS = {
+    "vehicle.inspection_valid_until": "vistoria aprovada e o período de validade da vistoria",
+    "vehicle.equipment_inspection_date": "data da última vistoria aprovada",
+    "insurance.valid_until": "apólice em vigor",
+    "insurance.coverage_ok": "coberturas da apólice em vigor",
+    "insurance.renewal_filed": "apólice seguinte registrada (renovação)",
+    "operator.insurance_life_ok": "seguro de vida em vigor com as coberturas da lei",
 }
 
 # Which form field each fact comes from, to put a refusal next to the right input.
@@ -101,8 +108,10 @@ def entity_facts(entity, data, declared):
     return _collect(mapping, data, declared)
 
 
-def permit_facts(permit, declared):
-    """Registry facts of a permit row (and of its vehicle and holder when a person)."""
+def permit_facts(permit, declared, today=None):
+    """Registry facts of a permit row (and of its vehicle and holder when a person), with what
+    the back office recorded about them: documents checked, vistorias, insurance."""
+    from ..issuance.records import record_facts
     columns = {c.key: getattr(permit, c.key) for c in permit.__table__.columns}
     facts = entity_facts("permit", columns, declared)
     if permit.vehicle is not None:
@@ -113,6 +122,7 @@ def permit_facts(permit, declared):
         columns = {c.key: getattr(person, c.key) for c in person.__table__.columns}
         facts.update(entity_facts("operator", columns, declared))
         facts.update(_collect(DRIVER_FACTS, columns, declared))
+    facts.update({k: v for k, v in record_facts(permit, today).items() if k in declared and v is not None})
     return facts
 
 
@@ -121,6 +131,6 @@ def fact_source(name, decl):
     "checklist" (the fiscal's question) — or None when nothing feeds it."""
     if decl.get("source") == "checklist":
         return "checklist" if (decl.get("checklist") or {}).get("prompt_pt") else None
-    if any(name in m for m in (OPERATOR_FACTS, VEHICLE_FACTS, PERMIT_FACTS, DRIVER_FACTS)):
+    if any(name in m for m in (OPERATOR_FACTS, VEHICLE_FACTS, PERMIT_FACTS, DRIVER_FACTS, RECORD_FACTS)):
         return "registry"
     return "document" if name in DOCUMENT_CHECKS else None

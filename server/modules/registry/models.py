@@ -12,7 +12,10 @@ PERMIT_STATUS_LABELS = {
     "caducado": "Caducado", "extinto": "Extinto",
 }
 PERMIT_KINDS = {"alvara": "Alvará de autorização", "termo_permissao": "Termo de permissão"}
-ISSQN_STATUSES = {"em_dia": "Em dia", "atrasado": "Em atraso", "isento": "Isento"}
+# "sem_info": nothing recorded yet — never presumed "em dia" (issue 11); the rules read it as unknown.
+ISSQN_UNKNOWN = "sem_info"
+ISSQN_STATUSES = {ISSQN_UNKNOWN: "Desconhecido (não registrado)", "em_dia": "Em dia", "atrasado": "Em atraso",
+                  "isento": "Isento"}
 # Longest permit number accepted: keeps the crachá QR at version 8 or below.
 PERMIT_NUMBER_MAX = 20
 
@@ -162,10 +165,9 @@ class Permit(db.Model):
     status = db.Column(db.String(12), nullable=False, default="ativo", index=True)
     status_changed_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     suspended_until = db.Column(db.Date)  # set while status is "suspenso"
-    insurance_policy = db.Column(db.String(60))
-    insurance_expiry = db.Column(db.Date)
-    last_vistoria_date = db.Column(db.Date)
-    issqn_status = db.Column(db.String(10), nullable=False, default="em_dia")
+    # Insurance and vistorias are records of their own (issuance.models); taxes are never presumed
+    # paid: "sem_info" (desconhecido) until the back office records the situation.
+    issqn_status = db.Column(db.String(10), nullable=False, default=ISSQN_UNKNOWN)
     # Holder's number in the municipal taxpayer register, printed on the alvará where the law asks
     # for it (Sapezal Lei 125/1999, art. 9º, III); fed to the rules as permit.taxpayer_number_recorded.
     taxpayer_number = db.Column(db.String(30))

@@ -4,7 +4,7 @@ from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
 from .legal import check_holder_unchanged
-from .models import Company, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
+from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
 from .signals import permit_status_changed
 from ...core.clock import local_today
 
@@ -13,17 +13,21 @@ OCCUPYING = ("ativo", "suspenso", "vencido")
 
 # action -> (statuses it may start from, status it leads to)
 TRANSITIONS = {
-    "renew": ({"ativo", "vencido"}, "ativo"),
+    # From "suspenso" only when the suspension is the one for not renewing (Sapezal art. 10 § 2º).
+    "renew": ({"ativo", "vencido", "suspenso"}, "ativo"),
     "suspend": ({"ativo"}, "suspenso"),
     "reinstate": ({"suspenso"}, "ativo"),
     "cassar": ({"ativo", "suspenso", "vencido"}, "cassado"),
     "extinguish": ({"ativo", "suspenso", "vencido"}, "extinto"),
     "expire": ({"ativo"}, "vencido"),
-    "lapse": ({"vencido"}, "caducado"),
+    # Where the law suspends an alvará not renewed in time (Sapezal Lei 125/1999, art. 10, § 2º).
+    "expire_suspend": ({"ativo"}, "suspenso"),
+    "lapse": ({"vencido", "suspenso"}, "caducado"),
 }
 ACTION_LABELS = {
     "issue": "Emissão", "renew": "Renovação", "suspend": "Suspensão", "reinstate": "Fim da suspensão",
     "cassar": "Cassação", "extinguish": "Extinção", "expire": "Vencimento", "lapse": "Caducidade",
+    "expire_suspend": "Suspensão por falta de renovação",
 }
 
 
@@ -149,16 +153,29 @@ def _apply_permit_fields(permit, municipality, data):
     permit.drivers = drivers
 
 
-def issue_permit(municipality, data):
+def issue_permit(municipality, data, today=None):
+    """Issue a permit: validity computed from the law (a different date needs
+    `validity_exception_reason`, audited), every legal requirement met (issuance.requirements)."""
+    from ..issuance.requirements import enforce
+    from ..issuance.validity import issue_validity
+
+    data = dict(data)
+    exception_reason = data.pop("validity_exception_reason", None)
     _check_unique(Permit, municipality.id, "number", data["number"],
                   message="Já existe uma permissão com este número neste município.")
     _check_capacity(municipality, None)
+    computed = issue_validity(municipality, data.get("kind", "alvara"), data["valid_from"])
+    requested = data.pop("valid_until", None)
     permit = Permit(municipality_id=municipality.id, status="ativo", status_changed_at=utcnow())
     # Added to the session only once complete: the capacity queries in _apply_permit_fields would
     # otherwise autoflush a row without a number (IntegrityError → 500).
-    _apply_permit_fields(permit, municipality, data)
+    with db.session.no_autoflush:
+        _apply_permit_fields(permit, municipality, data)
+        permit.valid_until = _validity_with_exception(computed, requested, exception_reason)
+        enforce(municipality, permit, "issue", today)
     db.session.add(permit)
     db.session.flush()
+    _record_validity_exception(permit, computed, exception_reason)
     db.session.add(PermitStatusChange(permit=permit, from_status=None, to_status="ativo", action="issue",
                                       actor_id=_actor_id(), valid_until=permit.valid_until,
                                       reason="Emissão"))
@@ -173,6 +190,9 @@ LIFECYCLE_FIELDS = {"issued_on": "a emissão", "valid_from": "o início da valid
 
 
 def update_permit(permit, municipality, data):
+    # The form leaves the validity blank when it is the law's: nothing to change then.
+    data = {k: v for k, v in data.items()
+            if k != "validity_exception_reason" and not (k == "valid_until" and v is None)}
     check_holder_unchanged(municipality, permit, data)
     for field, label in LIFECYCLE_FIELDS.items():
         if field in data and data[field] != getattr(permit, field):
@@ -188,7 +208,8 @@ def update_permit(permit, municipality, data):
     return permit
 
 
-def change_permit_status(permit, action, reason, valid_until=None, suspended_until=None, actor=None):
+def change_permit_status(permit, action, reason, valid_until=None, suspended_until=None, actor=None,
+                         exception_reason=None, today=None):
     """Apply one lifecycle action (renew, suspend, reinstate, cassar, extinguish, expire, lapse)."""
     if action not in TRANSITIONS:
         raise ApiError(400, "unknown_action", "Ação desconhecida.")
@@ -197,17 +218,29 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
         raise ApiError(409, "invalid_transition",
                        f"{ACTION_LABELS[action]} não é possível com a permissão {permit.status}.")
     before = _permit_snapshot(permit)
+    computed = None
     if action == "renew":
-        if valid_until is None:
-            raise _field_error("valid_until", "Informe a nova validade.")
+        from ..issuance.requirements import enforce
+        from ..issuance.validity import renewal_validity
+
+        if permit.status == "suspenso" and not _suspended_for_not_renewing(permit):
+            raise ApiError(409, "invalid_transition", f"{ACTION_LABELS[action]} não é possível: a suspensão "
+                           "é uma penalidade; encerre-a antes (Fim da suspensão).")
+        computed = renewal_validity(db.session.get(Municipality, permit.municipality_id), permit,
+                                    today or local_today())
+        valid_until = _validity_with_exception(computed, valid_until, exception_reason)
         if valid_until <= permit.valid_until:
             raise _field_error("valid_until", "A nova validade deve ser posterior à atual.")
+        enforce(db.session.get(Municipality, permit.municipality_id), permit, "renew", today)
         permit.valid_until = valid_until
+        permit.suspended_until = None
     if action == "suspend":
         if suspended_until is not None and suspended_until <= local_today():
             raise _field_error("suspended_until", "O fim da suspensão deve estar no futuro.")
         permit.suspended_until = suspended_until
-    if action == "reinstate":
+    if action == "expire_suspend":
+        permit.suspended_until = suspended_until
+    if action in ("reinstate", "lapse"):
         permit.suspended_until = None
     old_status = permit.status
     permit.status = new_status
@@ -218,18 +251,88 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
                                       valid_until=permit.valid_until))
     record(action, "permit", permit.id, before, _permit_snapshot(permit), reason=reason,
            municipality_id=permit.municipality_id, actor=actor)
+    if action == "renew":
+        _record_validity_exception(permit, computed, exception_reason, actor=actor)
     permit_status_changed.send(permit, old=old_status, new=new_status)
     db.session.commit()
     return permit
 
 
+def _validity_with_exception(computed, requested, exception_reason):
+    """The law's date, unless the clerk asked for another one and said why."""
+    if computed is None:
+        if requested is None:
+            raise _field_error("valid_until", "Informe a validade: não há regra de validade para este município.")
+        return requested
+    if requested is None or requested == computed:
+        return computed
+    if not exception_reason or len(exception_reason.strip()) < 10:
+        raise _field_error("validity_exception_reason",
+                           f"A validade pela lei é {computed:%d/%m/%Y}; outra data é uma exceção: "
+                           "informe o motivo (ao menos 10 caracteres).")
+    return requested
+
+
+def _record_validity_exception(permit, computed, exception_reason, actor=None):
+    if computed is not None and permit.valid_until != computed:
+        record("validity_exception", "permit", permit.id, {"valid_until": computed},
+               {"valid_until": permit.valid_until}, reason=exception_reason,
+               municipality_id=permit.municipality_id, actor=actor)
+
+
+def _suspended_for_not_renewing(permit):
+    last = permit.history[-1] if permit.history else None
+    return last is not None and last.action == "expire_suspend"
+
+
 def expire_due_permits(today=None):
-    """Daily job: permits past their validity become 'vencido' (system actor). Returns the count."""
+    """Daily job: permits past their validity become 'vencido' — or 'suspenso' where the law
+    suspends them (Sapezal art. 10 § 2º) — (system actor). Returns the count."""
+    from ..issuance.validity import rule_for
+
     today = today or local_today()
     due = Permit.query.filter(Permit.status == "ativo", Permit.valid_until < today).all()
     for permit in due:
-        change_permit_status(permit, "expire", f"Validade encerrada em {permit.valid_until.isoformat()}.")
+        rule = rule_for(db.session.get(Municipality, permit.municipality_id), permit.kind)
+        if rule is not None and rule.after_expiry == "suspenso":
+            change_permit_status(permit, "expire_suspend",
+                                 f"Não renovada até {permit.valid_until:%d/%m/%Y}: suspensão automática "
+                                 f"({rule.grace_basis}).",
+                                 suspended_until=_grace_end(permit, rule))
+        else:
+            change_permit_status(permit, "expire", f"Validade encerrada em {permit.valid_until.isoformat()}.")
     return len(due)
+
+
+def _grace_end(permit, rule):
+    from datetime import timedelta
+    return permit.valid_until + timedelta(days=rule.grace_days)
+
+
+def lapse_unrenewed_permits(today=None):
+    """Daily job: where the law makes an unrenewed permit lapse after a grace period (Sapezal
+    art. 10 § 2º: 30 days), it becomes 'caducado'. Idempotent: only permits still waiting."""
+    from datetime import timedelta
+    from ..issuance.validity import RULES
+
+    today = today or local_today()
+    count = 0
+    for key, rule in RULES.items():
+        if rule.grace_days is None:
+            continue
+        slug = key[0] if isinstance(key, tuple) else key
+        muni = Municipality.query.filter_by(slug=slug).first()
+        if muni is None:
+            continue
+        due = Permit.query.filter(Permit.municipality_id == muni.id, Permit.status.in_(("vencido", "suspenso")),
+                                  Permit.valid_until < today - timedelta(days=rule.grace_days)).all()
+        for permit in due:
+            if permit.status == "suspenso" and not _suspended_for_not_renewing(permit):
+                continue  # a penalty suspension is not the renewal's
+            change_permit_status(permit, "lapse", f"Não renovada em {rule.grace_days} dias após "
+                                 f"{permit.valid_until:%d/%m/%Y}: caducidade ({rule.grace_basis}).")
+            count += 1
+    return count
 
 
 def _actor_id():

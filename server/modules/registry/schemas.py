@@ -6,7 +6,7 @@ Messages are pt-BR because back-office users read them next to the field.
 from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validate, validates, validates_schema
 
 from ...core import validation as v
-from .models import FISCAL_UNITS, ISSQN_STATUSES, PERMIT_KINDS, PERMIT_NUMBER_MAX
+from .models import FISCAL_UNITS, ISSQN_STATUSES, ISSQN_UNKNOWN, PERMIT_KINDS, PERMIT_NUMBER_MAX
 from ...core.clock import local_today
 
 # Ids posted in forms: bounded so a huge number is a field error, not a database overflow (500).
@@ -128,11 +128,12 @@ class PermitSchema(_Base):
     ponto_id = ROW_ID()
     issued_on = fields.Date(required=True)
     valid_from = fields.Date(required=True)
-    valid_until = fields.Date(required=True)
-    insurance_policy = fields.String(validate=LEN(3, 60))
-    insurance_expiry = fields.Date()
-    last_vistoria_date = fields.Date()
-    issqn_status = fields.String(load_default="em_dia", validate=validate.OneOf(list(ISSQN_STATUSES), error="Situação inválida."))
+    # Computed from the law when left out (issuance.validity); another date needs a reason.
+    valid_until = fields.Date()
+    validity_exception_reason = fields.String(validate=LEN(10, 2000))
+    # Never presumed: left out, the situation is unknown until recorded.
+    issqn_status = fields.String(load_default=ISSQN_UNKNOWN, validate=validate.OneOf(
+        list(ISSQN_STATUSES), error="Situação inválida."))
     # Sapezal Lei 125/1999, art. 9º, III: inscrição no cadastro de contribuintes do município.
     taxpayer_number = fields.String(validate=[LEN(1, 30), validate.Regexp(
         r"^[0-9A-Za-z./\-]+$", error="Use apenas letras, números, '.', '/' e '-'.")])
@@ -159,7 +160,8 @@ class PermitSchema(_Base):
 
 class PermitActionSchema(_Base):
     reason = fields.String(required=True, validate=LEN(5, 2000))
-    valid_until = fields.Date()  # renew
+    valid_until = fields.Date()  # renew (proposed from the law; another date needs exception_reason)
+    exception_reason = fields.String(validate=LEN(10, 2000))  # renew with another validity
     suspended_until = fields.Date()  # suspend
 
 

@@ -1,0 +1,182 @@
+"""Every write of the issuance records, audited in the same transaction."""
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from ...core.audit import current_actor, record
+from ...core.clock import local_today
+from ...core.errors import ApiError
+from ...extensions import db
+from ..registry.models import Company, Municipality, Operator, Permit, UnitValue, Vehicle
+from ..registry.operations import snapshot
+from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
+
+# Nortelândia Lei 030/1998, art. 14: 0,500 UFM per motorcycle in activity, by the 10th of the next month.
+ISSQN_UFM_PER_MOTORCYCLE = Decimal("0.500")
+ISSQN_DUE_DAY = 10
+ISSQN_BASIS = "Lei 030/1998, art. 14"
+ISSQN_MUNICIPALITIES = ("nortelandia",)
+
+
+def _error(field, message, status=422):
+    return ApiError(status, "validation_error", "Dados inválidos.", {field: [message]})
+
+
+def _actor_id():
+    return getattr(current_actor(), "id", None)
+
+
+def _owned(model, ident, municipality, field):
+    obj = db.session.get(model, ident) if ident is not None else None
+    if obj is None or obj.municipality_id != municipality.id:
+        raise _error(field, "Registro não encontrado neste município.")
+    return obj
+
+
+def record_vistoria(municipality, vehicle, data, items=None, permit=None):
+    """One vistoria with its checklist answers ({fact: value}). An approval with an item the law
+    fails is refused; a rejection names the items to fix and the return date."""
+    from .vistoria_checklist import failed_items
+
+    items = {k: v for k, v in (items or {}).items() if v is not None}
+    failures = failed_items(municipality, data["inspected_on"], items)
+    if data["result"] == "aprovada" and failures:
+        raise _error("result", "Não pode ser aprovada: " + "; ".join(failures) + ".")
+    if data["result"] == "reprovada" and not (data.get("items_to_fix") or "").strip():
+        raise _error("items_to_fix", "Vistoria reprovada: informe os itens a corrigir.")
+    if data["result"] == "reprovada" and data.get("return_on") is None:
+        raise _error("return_on", "Vistoria reprovada: informe a data de retorno.")
+    if data.get("return_on") is not None and data["return_on"] < data["inspected_on"]:
+        raise _error("return_on", "O retorno deve ser depois da vistoria.")
+    if data["inspected_on"] > local_today():
+        raise _error("inspected_on", "A data da vistoria não pode estar no futuro.")
+    row = Vistoria(municipality_id=municipality.id, vehicle_id=vehicle.id,
+                   permit_id=getattr(permit, "id", None), recorded_by_id=_actor_id(), items=items, **data)
+    db.session.add(row)
+    db.session.flush()
+    record("create", "vistoria", row.id, None, snapshot(row), municipality_id=municipality.id)
+    _vehicle_changed(municipality, vehicle)
+    db.session.commit()
+    return row
+
+
+def save_policy(municipality, vehicle, data):
+    if data["ends_on"] <= data["starts_on"]:
+        raise _error("ends_on", "O fim da vigência deve ser depois do início.")
+    data = {**data, "copy_filed": bool(data.get("copy_filed"))}
+    row = InsurancePolicy(municipality_id=municipality.id, vehicle_id=vehicle.id, recorded_by_id=_actor_id(), **data)
+    db.session.add(row)
+    db.session.flush()
+    record("create", "insurance_policy", row.id, None, snapshot(row), municipality_id=municipality.id)
+    _vehicle_changed(municipality, vehicle)
+    db.session.commit()
+    return row
+
+
+def _vehicle_changed(municipality, vehicle):
+    """Phones hold the vehicle's vistoria and insurance dates (fieldsync.field_data): send it again."""
+    from ..fieldsync.changes import mark_changed
+    mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])
+
+
+SUBJECTS = {"operator": Operator, "vehicle": Vehicle, "company": Company}
+
+
+def record_documents(municipality, subject, subject_id, answers, checked_on, valid_until=None):
+    """Record the documents checked for one operator/vehicle: {fact: True|False|int}. Answers
+    left blank are not recorded (they stay unknown)."""
+    if subject not in SUBJECTS:
+        raise _error("subject", "Tipo de registro inválido.")
+    _owned(SUBJECTS[subject], subject_id, municipality, "subject_id")
+    if checked_on > local_today():
+        raise _error("checked_on", "A data da conferência não pode estar no futuro.")
+    rows = []
+    for fact, value in answers.items():
+        if value is None:
+            continue
+        row = DocumentCheck(municipality_id=municipality.id, subject=subject, subject_id=subject_id, fact=fact,
+                            value=value, checked_on=checked_on, valid_until=valid_until, recorded_by_id=_actor_id())
+        db.session.add(row)
+        rows.append(row)
+    if not rows:
+        raise _error("_schema", "Nenhum documento informado.")
+    db.session.flush()
+    for row in rows:
+        record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id)
+    db.session.commit()
+    return rows
+
+
+def ufm_value(municipality, on):
+    row = (UnitValue.query.filter(UnitValue.municipality_id == municipality.id, UnitValue.unit == "UFM",
+                                  UnitValue.valid_from <= on)
+           .order_by(UnitValue.valid_from.desc()).first())
+    return row.value_brl if row else None
+
+
+def _month_bounds(month):
+    nxt = date(month.year + (month.month == 12), month.month % 12 + 1, 1)
+    return month, nxt - timedelta(days=1), nxt
+
+
+def create_issqn_charges(today=None):
+    """Daily job: for each company of a municipality whose law charges ISSQN per motorcycle per
+    month (Nortelândia art. 14), the charge of the month that ended, once (unique per month).
+    Motorcycles in activity = the company's permits that were active on the month's last day."""
+    today = today or local_today()
+    month = date(today.year, today.month, 1) - timedelta(days=1)
+    month = date(month.year, month.month, 1)
+    _, last_day, next_first = _month_bounds(month)
+    created = 0
+    for muni in Municipality.query.filter(Municipality.slug.in_(ISSQN_MUNICIPALITIES)).order_by(Municipality.id):
+        value = ufm_value(muni, last_day)
+        for company in Company.query.filter_by(municipality_id=muni.id).order_by(Company.id):
+            if IssqnCharge.query.filter_by(company_id=company.id, month=month).first() is not None:
+                continue
+            count = Permit.query.filter(Permit.holder_company_id == company.id, Permit.valid_from <= last_day,
+                                        Permit.valid_until >= last_day,
+                                        Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
+            if count == 0:
+                continue
+            ufm = ISSQN_UFM_PER_MOTORCYCLE * count
+            amount = (ufm * value).quantize(Decimal("0.01"), ROUND_HALF_UP) if value is not None else None
+            row = IssqnCharge(municipality_id=muni.id, company_id=company.id, month=month, motorcycles=count,
+                              ufm=ufm, amount_brl=amount,
+                              due_on=date(next_first.year, next_first.month, ISSQN_DUE_DAY))
+            db.session.add(row)
+            db.session.flush()
+            record("create", "issqn_charge", row.id, None, snapshot(row), municipality_id=muni.id,
+                   reason=f"Cobrança mensal ({ISSQN_BASIS})")
+            created += 1
+    return created
+
+
+def pay_issqn_charge(municipality, charge, data):
+    if charge.paid_on is not None:
+        raise ApiError(409, "already_paid", "Esta cobrança já foi paga.")
+    if data["paid_on"] > local_today():
+        raise _error("paid_on", "A data do pagamento não pode estar no futuro.")
+    before = snapshot(charge)
+    charge.paid_on = data["paid_on"]
+    charge.paid_amount_brl = data.get("paid_amount_brl")
+    charge.payment_reference = data.get("payment_reference")
+    record("pay", "issqn_charge", charge.id, before, snapshot(charge), municipality_id=municipality.id)
+    db.session.commit()
+    return charge
+
+
+def set_vistoria_period(municipality, months, source):
+    """No law sets how long a vistoria lasts: the municipality decides (by decree or ordinance)."""
+    from sqlalchemy.orm.attributes import flag_modified
+    from .records import VISTORIA_PERIOD_SETTING
+
+    before = {VISTORIA_PERIOD_SETTING: municipality.setting(VISTORIA_PERIOD_SETTING),
+              "vistoria_validity_source": municipality.setting("vistoria_validity_source")}
+    settings = dict(municipality.settings or {})
+    settings[VISTORIA_PERIOD_SETTING] = months
+    settings["vistoria_validity_source"] = source
+    municipality.settings = settings
+    flag_modified(municipality, "settings")
+    record("configure_vistoria", "municipality", municipality.id, before,
+           {VISTORIA_PERIOD_SETTING: months, "vistoria_validity_source": source}, municipality_id=municipality.id)
+    db.session.commit()
+    return municipality

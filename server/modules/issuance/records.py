@@ -1,0 +1,175 @@
+"""Reading the issuance records as they stand on a day: the vistoria in force, the insurance
+policy in force, the documents checked, a company's ISSQN arrears. Read-only; writes are in
+operations.py."""
+from datetime import timedelta
+from decimal import Decimal
+
+from ...core.clock import local_today
+from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
+from .validity import add_months
+
+# Sapezal Lei 125/1999, art. 4º, § 1º: minimum coverages in reais, for third parties and for the
+# driver and the passenger, individually; IV (personal accidents) is a yes/no cover.
+SAPEZAL_MINIMUMS = {"cover_temporary_disability": Decimal("2000"), "cover_permanent_disability": Decimal("8000"),
+                    "cover_death": Decimal("15000")}
+SAPEZAL_MINIMUMS_BASIS = "Lei 125/1999, art. 4º, § 1º, I a IV"
+# Nortelândia Lei 030/1998, art. 11, § único: 220 SM (death), 220 SM (disability), 10 SM (medical).
+# The law counts in salários mínimos: the clerk attests the policy against the minimum wage of the day.
+NORTELANDIA_LIFE_BASIS = "Lei 030/1998, art. 11, § único"
+# No law sets how long a vistoria lasts: the municipality configures it (Municipality.settings).
+VISTORIA_PERIOD_SETTING = "vistoria_validity_months"
+
+
+def vistoria_period_months(municipality):
+    value = municipality.setting(VISTORIA_PERIOD_SETTING)
+    return int(value) if value else None
+
+
+def latest_vistoria(vehicle_id):
+    if vehicle_id is None:
+        return None
+    return (Vistoria.query.filter_by(vehicle_id=vehicle_id)
+            .order_by(Vistoria.inspected_on.desc(), Vistoria.id.desc()).first())
+
+
+def vistoria_valid_until(municipality, vistoria):
+    """Until when an approved vistoria counts; None when rejected or while no period is configured."""
+    months = vistoria_period_months(municipality)
+    if vistoria is None or vistoria.result != "aprovada" or months is None:
+        return None
+    return add_months(vistoria.inspected_on, months)
+
+
+def policies(vehicle_id, kind=None):
+    if vehicle_id is None:
+        return []
+    query = InsurancePolicy.query.filter_by(vehicle_id=vehicle_id)
+    if kind:
+        query = query.filter_by(kind=kind)
+    return query.order_by(InsurancePolicy.ends_on.desc(), InsurancePolicy.id.desc()).all()
+
+
+def policy_in_force(vehicle_id, today, kinds=None):
+    for policy in policies(vehicle_id):
+        if (kinds is None or policy.kind in kinds) and policy.starts_on <= today <= policy.ends_on:
+            return policy
+    return None
+
+
+def coverage_ok(municipality, policy):
+    """Does the policy meet the law's minimum coverages? None = cannot tell (not stated/attested)."""
+    if policy is None:
+        return None
+    if municipality.slug == "sapezal":
+        amounts = [getattr(policy, field) for field in SAPEZAL_MINIMUMS]
+        if any(a is None for a in amounts) or policy.cover_personal_accidents is None:
+            return None
+        return all(getattr(policy, f) >= m for f, m in SAPEZAL_MINIMUMS.items()) and policy.cover_personal_accidents
+    return policy.coverage_attested
+
+
+def renewal_filed(policy):
+    """A policy that starts when (or before) the current one ends is the renewal (Sapezal art. 4º § 2º)."""
+    if policy is None:
+        return None
+    return any(p.id != policy.id and p.starts_on <= policy.ends_on + timedelta(days=1) and p.ends_on > policy.ends_on
+               for p in policies(policy.vehicle_id))
+
+
+def document_values(subject, subject_id, today):
+    """{fact: value} of the latest check of each fact for one subject, ignoring expired ones."""
+    if subject_id is None:
+        return {}
+    values = {}
+    rows = (DocumentCheck.query.filter_by(subject=subject, subject_id=subject_id)
+            .order_by(DocumentCheck.checked_on, DocumentCheck.id).all())
+    for row in rows:
+        if row.valid_until is not None and row.valid_until < today:
+            values.pop(row.fact, None)
+        else:
+            values[row.fact] = row.value
+    return values
+
+
+def issqn_arrears(company_id, today):
+    """Charges past their due date and not paid (Nortelândia art. 14)."""
+    return (IssqnCharge.query.filter(IssqnCharge.company_id == company_id, IssqnCharge.paid_on.is_(None),
+                                     IssqnCharge.due_on < today)
+            .order_by(IssqnCharge.month).all())
+
+
+def record_facts(permit, today=None):
+    """Rule facts from the records about a permit's vehicle and people (None = unknown)."""
+    from ..registry.models import Municipality
+    from ...extensions import db
+
+    today = today or local_today()
+    municipality = db.session.get(Municipality, permit.municipality_id)
+    vehicle_id = permit.vehicle.id if permit.vehicle is not None else permit.vehicle_id
+    vistoria = latest_vistoria(vehicle_id)
+    approved = vistoria if vistoria is not None and vistoria.result == "aprovada" else None
+    valid_until = vistoria_valid_until(municipality, vistoria)
+    main = policy_in_force(vehicle_id, today, kinds=("terceiros_app", "outro"))
+    life = policy_in_force(vehicle_id, today, kinds=("vida",))
+    facts = {
+        # A rejected latest vistoria means the vehicle has no valid one, whatever came before.
+        "vehicle.inspection_valid_until": valid_until.isoformat() if valid_until else (
+            (vistoria.inspected_on - timedelta(days=1)).isoformat() if vistoria is not None and vistoria.result == "reprovada" else None),
+        "vehicle.equipment_inspection_date": approved.inspected_on.isoformat() if approved else None,
+        "insurance.valid_until": main.ends_on.isoformat() if main else None,
+        "insurance.coverage_ok": coverage_ok(municipality, main),
+        "insurance.renewal_filed": renewal_filed(main),
+        "operator.insurance_life_ok": coverage_ok(municipality, life) if life else None,
+    }
+    if main is None and policies(vehicle_id, None):
+        # Policies exist but none covers today: the insurance has ended.
+        last = policies(vehicle_id)[0]
+        facts["insurance.valid_until"] = last.ends_on.isoformat()
+    person = permit.holder_operator or permit.main_driver
+    facts.update(document_values("vehicle", vehicle_id, today))
+    if person is not None:
+        facts.update(document_values("operator", person.id, today))
+    return facts
+
+
+def issqn_arrears_count(municipality, today):
+    """Unpaid charges past due in a municipality that charges monthly ISSQN; None elsewhere."""
+    from .operations import ISSQN_MUNICIPALITIES
+    if municipality.slug not in ISSQN_MUNICIPALITIES:
+        return None
+    return IssqnCharge.query.filter(IssqnCharge.municipality_id == municipality.id, IssqnCharge.paid_on.is_(None),
+                                    IssqnCharge.due_on < today).count()
+
+
+def vehicle_record_dates(municipality, vehicle_ids=None):
+    """{vehicle_id: {"vistoria_until", "insurance_until"}} for the field data: until when the
+    latest vistoria counts (the day before it, when rejected; absent while no period is
+    configured) and the end of the last policy recorded (a renewal filed extends it). Nothing
+    here depends on the day, so the phones' cached extract stays right until a record changes."""
+    from ...extensions import db
+    from sqlalchemy import func, select
+
+    out = {}
+    query = (select(Vistoria.vehicle_id, Vistoria.inspected_on, Vistoria.result)
+             .where(Vistoria.municipality_id == municipality.id)
+             .order_by(Vistoria.vehicle_id, Vistoria.inspected_on, Vistoria.id))
+    if vehicle_ids is not None:
+        query = query.where(Vistoria.vehicle_id.in_(vehicle_ids))
+    latest = {row.vehicle_id: row for row in db.session.execute(query)}
+    months = vistoria_period_months(municipality)
+    for vehicle_id, row in latest.items():
+        if row.result == "reprovada":
+            until = row.inspected_on - timedelta(days=1)
+        else:
+            until = add_months(row.inspected_on, months) if months else None
+        if until is not None:
+            out.setdefault(vehicle_id, {})["vistoria_until"] = until
+    query = (select(InsurancePolicy.vehicle_id, func.max(InsurancePolicy.ends_on))
+             .where(InsurancePolicy.municipality_id == municipality.id,
+                    InsurancePolicy.kind.in_(("terceiros_app", "outro")))
+             .group_by(InsurancePolicy.vehicle_id))
+    if vehicle_ids is not None:
+        query = query.where(InsurancePolicy.vehicle_id.in_(vehicle_ids))
+    for vehicle_id, ends_on in db.session.execute(query):
+        out.setdefault(vehicle_id, {})["insurance_until"] = ends_on
+    return out

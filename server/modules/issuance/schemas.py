@@ -1,0 +1,52 @@
+"""Form schemas of the issuance records (pt-BR messages next to the field)."""
+from marshmallow import fields, validate
+
+from ..registry.schemas import LEN, _Base
+from .models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS
+
+MONEY = lambda: fields.Decimal(places=2, validate=validate.Range(  # noqa: E731
+    min=0, max=10**11, error="Informe um valor entre 0 e 100 bilhões."))
+YES_NO = lambda: fields.Boolean(truthy={"sim", "true", "1"}, falsy={"nao", "false", "0"},  # noqa: E731
+                                error_messages={"invalid": "Escolha sim ou não."})
+
+
+class VistoriaSchema(_Base):
+    kind = fields.String(required=True, validate=validate.OneOf(
+        [k for k in VISTORIA_KINDS if k != "registro_anterior"], error="Tipo inválido."))
+    inspected_on = fields.Date(required=True)
+    result = fields.String(required=True, validate=validate.OneOf(list(VISTORIA_RESULTS), error="Resultado inválido."))
+    items_to_fix = fields.String(validate=LEN(3, 4000))
+    return_on = fields.Date()
+    inspector_name = fields.String(required=True, validate=LEN(3, 160))
+    notes = fields.String(validate=LEN(1, 2000))
+
+
+class InsurancePolicySchema(_Base):
+    kind = fields.String(required=True, validate=validate.OneOf(list(INSURANCE_KINDS), error="Tipo inválido."))
+    insurer = fields.String(required=True, validate=LEN(2, 160))
+    policy_number = fields.String(required=True, validate=LEN(3, 60))
+    starts_on = fields.Date(required=True)
+    ends_on = fields.Date(required=True)
+    cover_temporary_disability = MONEY()
+    cover_permanent_disability = MONEY()
+    cover_death = MONEY()
+    cover_medical = MONEY()
+    cover_personal_accidents = YES_NO()
+    coverage_attested = YES_NO()
+    copy_filed = YES_NO()
+
+
+class DocumentChecksSchema(_Base):
+    checked_on = fields.Date(required=True)
+    valid_until = fields.Date()
+
+
+class IssqnPaymentSchema(_Base):
+    paid_on = fields.Date(required=True)
+    paid_amount_brl = MONEY()
+    payment_reference = fields.String(validate=LEN(1, 60))
+
+
+class VistoriaPeriodSchema(_Base):
+    months = fields.Integer(required=True, validate=validate.Range(min=1, max=60, error="Entre 1 e 60 meses."))
+    source = fields.String(required=True, validate=LEN(3, 200))

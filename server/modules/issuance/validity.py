@@ -1,0 +1,76 @@
+"""A permit's validity, computed from its municipality's law (never typed by the clerk).
+
+- Sapezal (Lei 125/1999): the alvará is valid for one year (art. 11) and renewals are due by the
+  last day of March of each year (art. 10, § 1º) — art. 11, § 2º shows the reading: alvarás of
+  1999 were valid "até o final do mês de março de 2000". So an alvará runs until 31 March of the
+  year after its issue, and a renewal until the next 31 March after the current one, even when
+  it is requested late. Past 31 March without renewal it is suspended automatically, and 30 days
+  later it lapses (art. 10, § 2º): see `after_expiry` and `grace_days`.
+- Nortelândia (Lei 030/1998, art. 6º): "validade de 01 (um) ano".
+- Paranatinga (Lei 311/2007): the delegation (termo de permissão) lasts two years (art. 20); the
+  alvará de licença is renewed every year (art. 13, § 1º).
+A municipality without a rule here gets no proposal: the clerk types the date, with a reason.
+"""
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+
+@dataclass(frozen=True)
+class ValidityRule:
+    basis: str  # the article, shown next to the proposed date
+    months: int = 12
+    march_cycle: bool = False  # Sapezal: valid until 31 March
+    after_expiry: str = "vencido"  # status the daily job gives on the day after the validity
+    grace_days: int | None = None  # days after the validity until caducidade (None: the law sets none)
+    grace_basis: str = ""
+
+
+RULES = {
+    "sapezal": ValidityRule("Lei 125/1999, art. 10, § 1º, e art. 11", march_cycle=True,
+                            after_expiry="suspenso", grace_days=30, grace_basis="Lei 125/1999, art. 10, § 2º"),
+    "nortelandia": ValidityRule("Lei 030/1998, art. 6º"),
+    ("paranatinga", "termo_permissao"): ValidityRule("Lei 311/2007, art. 20", months=24),
+    ("paranatinga", "alvara"): ValidityRule("Lei 311/2007, art. 13, § 1º"),
+}
+
+
+def rule_for(municipality, kind="alvara"):
+    return RULES.get((municipality.slug, kind)) or RULES.get(municipality.slug)
+
+
+def add_months(day, months):
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    for d in (31, 30, 29, 28):
+        try:
+            return date(year, month, min(day.day, d))
+        except ValueError:
+            continue
+
+
+def _next_march_31_after(day):
+    candidate = date(day.year, 3, 31)
+    return candidate if candidate > day else date(day.year + 1, 3, 31)
+
+
+def issue_validity(municipality, kind, valid_from):
+    """The validity a new permit gets, or None where no rule is known."""
+    rule = rule_for(municipality, kind)
+    if rule is None:
+        return None
+    if rule.march_cycle:
+        return date(valid_from.year + 1, 3, 31)
+    return add_months(valid_from, rule.months) - timedelta(days=1)
+
+
+def renewal_validity(municipality, permit, today):
+    """The validity a renewal requested on `today` gives. A late renewal does not move the cycle
+    forward by its lateness: it starts the day after the current validity (or today, when that
+    validity ended before yesterday: the permit was left without one in between)."""
+    rule = rule_for(municipality, permit.kind)
+    if rule is None:
+        return None
+    if rule.march_cycle:
+        return _next_march_31_after(max(permit.valid_until, today))
+    start = permit.valid_until + timedelta(days=1) if permit.valid_until >= today - timedelta(days=1) else today
+    return add_months(start, rule.months) - timedelta(days=1)
