@@ -13,7 +13,7 @@ const SHELL_CACHE = `shell-${VERSION}`;
 const KEEP_CACHES = new Set([SHELL_CACHE]);
 const SCOPE_PATH = new URL('./', self.location).pathname; // "/app/"
 const SHELL_PAGE = new URL('./', self.location).href;
-// A roadside "one bar" connection can hang for a long time: fall back to the shell after this.
+// First visit before the shell is cached: a roadside connection can hang; give up after this.
 const NAVIGATION_TIMEOUT_MS = 4000;
 
 self.addEventListener('install', (event) => {
@@ -56,7 +56,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    event.respondWith(networkFirstNavigation(request));
+    event.respondWith(shellFirstNavigation(request));
     return;
   }
   // API calls (/api/…) and anything else outside the app go straight to the network and are
@@ -65,16 +65,14 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(cacheFirst(request));
 });
 
-async function networkFirstNavigation(request) {
-  try {
-    const response = await withTimeout(fetch(request), NAVIGATION_TIMEOUT_MS);
-    if (response.status >= 500) throw new Error(`server error ${response.status}`);
-    return response;
-  } catch (error) {
-    const shell = await caches.match(SHELL_PAGE, { cacheName: SHELL_CACHE });
-    if (shell) return shell;
-    throw error;
-  }
+// The shell page comes from the cache, never waiting for the network: at the roadside a "one
+// bar" connection (2 s round trips) must open the app as fast as no connection at all. It is
+// versioned with the rest of the shell, so it always matches the cached scripts; a new shell
+// arrives through the worker update (the browser checks sw.js on navigations by itself).
+async function shellFirstNavigation(request) {
+  const shell = await caches.match(SHELL_PAGE, { cacheName: SHELL_CACHE });
+  if (shell) return shell;
+  return withTimeout(fetch(request), NAVIGATION_TIMEOUT_MS);
 }
 
 // Shell files are versioned as a whole by SHELL_CACHE, so a cached copy is always current.

@@ -90,7 +90,9 @@ def test_revoking_a_device_kills_its_tokens(client, app, demo):
     token = csrf_token(client, "/bo/usuarios/")
     assert client.post(f"/bo/usuarios/dispositivos/{device_id}/revogar",
                        data={"csrf_token": token, "reason": "Celular roubado"}).status_code == 302
-    assert client.get("/api/v1/rules/sapezal", headers=headers).status_code == 401
+    # Refused, and told why (core.auth.api_auth): the phone wipes its data.
+    response = client.get("/api/v1/rules/sapezal", headers=headers)
+    assert response.status_code == 403 and response.json["error"]["code"] == "device_revoked"
 
 
 def test_backoffice_hands_an_operator_a_first_access_code_that_activates(client, app, demo):
@@ -129,4 +131,5 @@ def test_a_phone_enrolls_at_login_and_revoking_it_ends_its_token(client, app, de
     token = csrf_token(client, "/bo/usuarios/")
     client.post(f"/bo/usuarios/dispositivos/{response.json['device_id']}/revogar",
                 data={"csrf_token": token, "reason": "Aparelho perdido"})
-    assert client.get("/api/v1/rules/sapezal", headers=headers).status_code == 401
+    response = client.get("/api/v1/rules/sapezal", headers=headers)
+    assert response.status_code == 403 and response.json["error"]["code"] == "device_revoked"

@@ -61,12 +61,27 @@ def test_revoked_device_is_told_to_wipe(app, client, demo, phone):
     from server.modules.accounts.operations import revoke_device
     with app.app_context():
         revoke_device(_get(Device, phone.device_id), "perdido")
+    # Every authenticated endpoint says so (core.auth.api_auth), not only the sync ones.
     for response in (phone.push([phone.inspection()]), client.get("/api/v1/field/data", headers=phone.headers),
-                     client.post("/api/v1/autos/numbers", headers=phone.headers, json={})):
-        assert response.status_code == 403
+                     client.post("/api/v1/autos/numbers", headers=phone.headers, json={}),
+                     client.get("/api/v1/trust/sapezal", headers=phone.headers),
+                     client.get("/api/v1/autos/numbers", headers=phone.headers)):
+        assert response.status_code == 403, response.request.path
         assert response.json["error"]["code"] == "device_revoked"
-    # Endpoints outside the sync keep the plain 401 of a dead token.
-    assert client.get("/api/v1/trust/sapezal", headers=phone.headers).status_code == 401
+
+
+def test_expired_token_of_an_active_device_is_a_plain_401(app, client, demo, phone):
+    from datetime import datetime, timedelta, timezone
+
+    from server.extensions import db
+    from server.modules.accounts.models import ApiToken
+    with app.app_context():
+        for token in ApiToken.query.filter_by(device_id=phone.device_id):
+            token.expires_at = datetime.now(timezone.utc) - timedelta(minutes=1)
+        db.session.commit()
+    for response in (phone.push([phone.inspection()]), client.get("/api/v1/trust/sapezal", headers=phone.headers)):
+        assert response.status_code == 401
+        assert response.json["error"]["code"] == "unauthorized"
 
 
 # --- numbers ----------------------------------------------------------------------------------

@@ -17,5 +17,6 @@ export const routes = [
   { path: '/fiscal/resultado', title: 'Resultado', load: () => import('./ui/fiscal-result.js') },
   { path: '/fiscal/auto', title: 'Auto de infração', load: () => import('./ui/fiscal-auto.js') },
   { path: '/fiscal/auto-emitido', title: 'Auto emitido', load: () => import('./ui/fiscal-auto-issued.js') },
+  { path: '/fiscal/cancelar', title: 'Solicitar cancelamento', load: () => import('./ui/fiscal-cancel.js') },
   { path: '/fiscal/hoje', title: 'Hoje', load: () => import('./ui/fiscal-today.js') },
 ];

@@ -18,6 +18,9 @@ ROLES = ("admin", "backoffice", "fiscal", "operator")
 ROLE_LABELS_PT = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal",
                   "operator": "Operador"}
 STAFF_ROLES = ("admin", "backoffice")
+# A phone the municipality revoked (lost, stolen) is told so by every authenticated API endpoint,
+# so that the app wipes its data; a merely expired or logged-out token gets a plain 401.
+DEVICE_REVOKED_MESSAGE = "Este aparelho foi desativado pela prefeitura. Os dados dele serão apagados."
 
 
 def hash_token(token: str) -> str:
@@ -44,7 +47,12 @@ def _user_from_bearer():
     if not header.startswith("Bearer "):
         return None
     token = ApiToken.query.filter_by(token_hash=hash_token(header[7:].strip())).first()
-    if token is None or token.revoked_at is not None or _aware(token.expires_at) < utcnow():
+    if token is None:
+        return None
+    if token.device is not None and token.device.status == "revoked":
+        g.device_revoked = True  # api_auth answers 403 device_revoked instead of 401
+        return None
+    if token.revoked_at is not None or _aware(token.expires_at) < utcnow():
         return None
     if token.device is not None and token.device.status != "active":
         return None
@@ -71,6 +79,7 @@ def init_app(app):
     @app.before_request
     def _load_user():
         g.api_token = None
+        g.device_revoked = False
         if request.path.startswith("/api/"):
             user = _user_from_bearer()
         else:
@@ -109,11 +118,14 @@ def login_required(*roles):
 
 
 def api_auth(*roles):
-    """API views: 401 envelope without a valid bearer token, 403 when the role does not fit."""
+    """API views: 401 envelope without a valid bearer token (403 device_revoked when the token's
+    phone was revoked), 403 when the role does not fit."""
     def decorator(view):
         @functools.wraps(view)
         def wrapped(*args, **kwargs):
             if g.get("user") is None:
+                if g.get("device_revoked"):
+                    raise ApiError(403, "device_revoked", DEVICE_REVOKED_MESSAGE)
                 raise ApiError(401, "unauthorized")
             if not _check_roles(g.user, roles):
                 raise ApiError(403, "forbidden")

@@ -33,17 +33,20 @@ function server({ failPushAt = new Set(), failPhotoAt = new Set(), status = {} }
           log.push(`photo:${sha}`);
           photos.set(sha, p.blob);
         },
-        push: async ([record]) => {
+        push: async (batch) => {
           pushes += 1;
           if (failPushAt.has(pushes)) throw Object.assign(new Error('network'), { status: 0 });
-          if (status[record.id]) return { results: [{ id: record.id, ...status[record.id] }] };
-          log.push(`record:${record.id}`);
-          const body = JSON.parse(record.body);
-          const missing = (body.photos || []).filter((sha) => !photos.has(sha));
-          const known = records.get(record.id);
-          if (known && known.body !== record.body) return { results: [{ id: record.id, status: 'conflict' }] };
-          records.set(record.id, record);
-          return { results: [{ id: record.id, status: known ? 'duplicate' : 'accepted', missing_photos: missing, flags: [] }] };
+          log.push(`push:${batch.length}`);
+          return { results: batch.map((record) => {
+            if (status[record.id]) return { id: record.id, ...status[record.id] };
+            log.push(`record:${record.id}`);
+            const body = JSON.parse(record.body);
+            const missing = (body.photos || []).filter((sha) => !photos.has(sha));
+            const known = records.get(record.id);
+            if (known && known.body !== record.body) return { id: record.id, status: 'conflict' };
+            records.set(record.id, record);
+            return { id: record.id, status: known ? 'duplicate' : 'accepted', missing_photos: missing, flags: [] };
+          }) };
         },
       };
     },
@@ -55,20 +58,28 @@ const entry = (seq, photos = []) => ({
   record: { id: `00000000-0000-4000-8000-00000000000${seq}`, body: JSON.stringify({ seq, photos }), signature: 'sig' },
 });
 
-test('records go oldest first, each after its photos, and leave only once acknowledged', async () => {
+test('records go oldest first in one push, after their photos, and leave only once acknowledged', async () => {
   const ph = phone([entry(2, ['bb']), entry(1, ['aa'])], { aa: 'A', bb: 'B' });
   const srv = server();
   const out = await replay(srv.io(ph));
   assert.deepEqual(out, { sent: 2, failed: 0, retryInMs: null });
-  assert.deepEqual(srv.log, ['photo:aa', `record:${entry(1).id}`, 'photo:bb', `record:${entry(2).id}`]);
+  assert.deepEqual(srv.log, ['photo:aa', 'photo:bb', 'push:2', `record:${entry(1).id}`, `record:${entry(2).id}`]);
   assert.deepEqual([...ph.store.values()].map((e) => e.state), ['enviado', 'enviado']);
   assert.ok([...ph.photoStore.values()].every((p) => p.blob === null && p.uploaded), 'Blobs freed after the acknowledgement');
+});
+
+test('pushes carry at most `batch` records, in seq order', async () => {
+  const ph = phone([1, 2, 3, 4, 5].map((n) => entry(n)));
+  const srv = server();
+  assert.equal((await replay(srv.io(ph), { batch: 2 })).sent, 5);
+  assert.deepEqual(srv.log.filter((l) => l.startsWith('push')), ['push:2', 'push:2', 'push:1']);
+  assert.deepEqual(srv.log.filter((l) => l.startsWith('record')), [1, 2, 3, 4, 5].map((n) => `record:${entry(n).id}`));
 });
 
 test('a dropped connection stops the run in order, keeps everything, and a later run finishes once', async () => {
   const ph = phone([entry(1, ['aa']), entry(2), entry(3)], { aa: 'A' });
   const srv = server({ failPushAt: new Set([2]) });
-  const first = await replay(srv.io(ph), { random: () => 0.5 });
+  const first = await replay(srv.io(ph), { random: () => 0.5, batch: 1 });
   assert.equal(first.sent, 1);
   assert.equal(first.retryInMs, 2000);
   const second = ph.store.get(entry(2).id);
@@ -79,6 +90,16 @@ test('a dropped connection stops the run in order, keeps everything, and a later
   assert.equal(again.sent, 2);
   assert.equal(srv.records.size, 3);
   assert.ok([...ph.store.values()].every((e) => e.state === 'enviado'));
+});
+
+test('a failed batch push leaves every record of it queued, in order', async () => {
+  const ph = phone([entry(1), entry(2), entry(3)]);
+  const srv = server({ failPushAt: new Set([1]) });
+  const first = await replay(srv.io(ph), { random: () => 0.5 });
+  assert.deepEqual(first, { sent: 0, failed: 1, retryInMs: 2000 });
+  assert.deepEqual([1, 2, 3].map((n) => ph.store.get(entry(n).id).state), ['erro', 'pronto', 'pronto']);
+  assert.equal((await replay(srv.io(ph))).sent, 3);
+  assert.equal(srv.records.size, 3);
 });
 
 test('a photo upload cut mid-way is retried and the record is sent after it', async () => {

@@ -27,10 +27,19 @@ export function mergeField(stored, answer) {
     photo_url: answer.photo_url || base.photo_url || null,
   };
   for (const kind of KINDS) {
-    const rows = new Map((base[kind] || []).map((r) => [r.id, r]));
-    for (const row of decodeColumns(answer[kind] || [])) rows.set(row.id, row);
-    for (const id of (answer.removed || {})[kind] || []) rows.delete(id);
-    out[kind] = [...rows.values()];
+    // A delta touches a handful of rows: one pass over the kept rows, swapping the changed ones,
+    // instead of re-keying 10,000 rows into a Map (bench/fieldapp_perf.py: ≤ 10 ms on a slow phone).
+    const changed = new Map(decodeColumns(answer[kind] || []).map((row) => [row.id, row]));
+    const removed = new Set((answer.removed || {})[kind] || []);
+    const rows = [];
+    for (const row of base[kind] || []) {
+      if (removed.has(row.id)) continue;
+      const next = changed.get(row.id);
+      if (next) changed.delete(row.id);
+      rows.push(next || row);
+    }
+    for (const row of changed.values()) if (!removed.has(row.id)) rows.push(row);
+    out[kind] = rows;
   }
   return out;
 }

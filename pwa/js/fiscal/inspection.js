@@ -38,6 +38,12 @@ function subjectOf(view) {
   };
 }
 
+/** Load what verifying a crachá needs (field data, its index, the trusted keys) ahead of time. */
+export async function prepareVerification() {
+  const data = await loadField();
+  if (data.trust) await trustOf(data);
+}
+
 /** Verify a scanned crachá text and open a draft showing its verdict. */
 export async function startFromPayload(text) {
   const data = await loadField();

@@ -3,8 +3,13 @@
 /* global jsQR */
 importScripts('../../vendor/jsqr/jsQR.js');
 
+// Printed crachás are dark on light: look for that on every frame (half the work of
+// 'attemptBoth'), and for a light-on-dark code (a phone screen in dark mode) every fourth frame.
+let frames = 0;
 self.onmessage = (event) => {
   const { data, width, height } = event.data;
-  const found = jsQR(new Uint8ClampedArray(data), width, height, { inversionAttempts: 'attemptBoth' });
+  frames += 1;
+  const inversionAttempts = frames % 4 === 0 ? 'onlyInvert' : 'dontInvert';
+  const found = jsQR(new Uint8ClampedArray(data), width, height, { inversionAttempts });
   self.postMessage(found ? found.data : null);
 };

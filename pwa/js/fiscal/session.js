@@ -115,15 +115,8 @@ export const isUnauthorized = (error) => error?.status === 401 || isRevocation(e
  * the session so the app asks for a new login before sending. Returns "revoked" or "expired".
  */
 export async function handleUnauthorized(error) {
-  if (!isRevocation(error)) {
-    // Only the sync endpoints say device_revoked; others answer a plain 401. Ask one of them.
-    const s = await session();
-    try {
-      if (s) await apiJson('/autos/numbers', { token: s.token });
-    } catch (probe) {
-      if (isRevocation(probe)) error = probe;
-    }
-  }
+  // Every authenticated endpoint answers 403 device_revoked for a revoked phone (server
+  // core.auth.api_auth), so the error at hand says which case this is.
   if (isRevocation(error)) {
     await wipe();
     return 'revoked';

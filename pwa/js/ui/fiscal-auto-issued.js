@@ -5,6 +5,7 @@ import { STATE_LABELS } from '../fiscal/outbox.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getRecord } from '../fiscal/records.js';
 import { onSyncChange } from '../fiscal/sync.js';
+import { cancelRequestsFor } from './fiscal-cancel.js';
 import { el, formatPlate, mount } from './format.js';
 import { qrSvg } from './qr-code.js';
 
@@ -15,10 +16,14 @@ export async function render(root, { params, navigate }) {
   const body = JSON.parse(entry.record.body);
   const link = `${location.origin}/a/${body.public_token}`;
   const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
+  const cancels = await cancelRequestsFor(entry.id);
   mount(root, 
     el('h1', {}, `Auto nº ${body.number}`),
     el('p', { class: 'notice', id: 'auto-sealed' }, 'Auto assinado por este aparelho: não pode mais ser alterado. Um erro se corrige com pedido de cancelamento.'),
     state,
+    cancels.length
+      ? el('p', { class: 'notice notice-warn', id: 'auto-cancel-requested' }, `Cancelamento solicitado (${cancels.length}): ${cancels.map((c) => STATE_LABELS[c.state] || c.state).join(', ')}.`)
+      : null,
     el('p', {}, `${entry.summary?.name || 'Sem identificação'} · ${formatPlate(body.plate)}`),
     el('p', { class: 'hint', id: 'auto-age' }, `Dados do aparelho ${formatAge(body.data_age_s)} no momento do auto.`),
     el('ul', { class: 'list compact' }, body.infractions.filter((i) => i.decision === 'confirmed').map((i) => el('li', {}, i.label_pt))),
@@ -27,6 +32,7 @@ export async function render(root, { params, navigate }) {
     el('div', { class: 'badge-qr', id: 'auto-qr' }, qrSvg(link, { label: 'Código QR com o link do auto' })),
     el('p', { class: 'hint link-text', id: 'auto-link' }, link),
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
+    el('button', { type: 'button', class: 'button button-big', id: 'go-cancel', onclick: () => navigate(`/fiscal/cancelar?id=${entry.id}`) }, 'Solicitar cancelamento'),
   );
   return onSyncChange(async () => {
     const fresh = await getRecord(entry.id);

@@ -18,6 +18,7 @@ export function money(cents) {
 
 export function amountText(amount, penalty = null) {
   if (penalty?.kind === 'advertencia') return 'Advertência por escrito (sem multa).';
+  if (penalty?.kind === 'notificacao') return 'Notificação para regularizar (sem multa nesta fiscalização).';
   if (!amount) return 'Sem valor de multa no pacote da lei.';
   if (amount.brl_cents !== null && amount.brl_cents !== undefined) {
     return `${money(amount.brl_cents)}${amount.unit && amount.unit !== 'BRL' ? ` (${amount.value} ${amount.unit})` : ''}`;
@@ -31,6 +32,25 @@ export function historyFor(field, subject) {
   return (field?.penalties || [])
     .filter((p) => !p.cancelled && (subject.operator_id != null && p.operator_id === subject.operator_id) || (subject.permit_id != null && p.permit_id === subject.permit_id))
     .map((p) => ({ infraction: p.infraction_id, date: p.applied_on, ...(p.penalty ? { penalty: p.penalty } : {}) }));
+}
+
+/** What the law says beyond the proposals (SPEC §5): escalations this stop reaches or would
+ *  reach (e.g. Paranatinga art. 41, cassação only if not regularized) and general infractions
+ *  displaced by a specific one (struck through, with the one that prevails). */
+export function lawNotices(rules, evaluation) {
+  const label = new Map(rules.infractions.map((i) => [i.id, i]));
+  const escalations = evaluation.escalations || [];
+  const displaced = evaluation.displaced || [];
+  if (!escalations.length && !displaced.length) return null;
+  return el('section', { id: 'law-notices' },
+    el('h2', {}, 'Avisos da lei'),
+    escalations.length ? el('ul', { class: 'list compact', id: 'escalations' }, escalations.map((e) => el('li', { class: 'notice notice-warn', dataset: { escalation: e.id } },
+      el('strong', {}, e.status === 'reached' ? e.label_pt : `Atenção: ${e.notice_pt}`), el('br'),
+      `${e.why_pt}${e.measure?.only_if_pt ? ` Somente se ${e.measure.only_if_pt}.` : ''} `,
+      el('span', { class: 'citation-line' }, citationLabel(rules, e.citation))))) : null,
+    displaced.length ? el('ul', { class: 'list compact', id: 'displaced' }, displaced.map((x) => el('li', { dataset: { infraction: x.id } },
+      el('s', {}, label.get(x.id)?.label_pt || x.id), el('br'),
+      `Não aplicada: prevalece a norma específica — ${label.get(x.by)?.label_pt || x.by} (${citationLabel(rules, label.get(x.by)?.citation)}).`))) : null);
 }
 
 export async function render(root, { params, navigate }) {
@@ -78,8 +98,10 @@ export async function render(root, { params, navigate }) {
       el('h3', {}, inf.label_pt),
       el('p', { class: 'citation-line' }, citationLabel(rules, inf.citation)),
       el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty)),
-      inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => m.label_pt || m.kind || m.id).join(', ')}`) : null,
-      inf.recidivism?.applies || inf.recidivism?.applied ? el('p', { class: 'notice notice-warn' }, `Reincidência: ${inf.recidivism.why_pt || 'sim'}`) : null,
+      inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => `${m.label_pt || m.kind || m.id}${m.only_if_pt ? ` (somente se ${m.only_if_pt})` : ''}`).join('; ')}`) : null,
+      // The engine's own sentence: applied, not applied, or undetermined (window not configured).
+      inf.recidivism?.why_pt && inf.recidivism.applied !== false
+        ? el('p', { class: 'notice notice-warn recidivism' }, inf.recidivism.why_pt) : null,
       el('div', { class: 'choices', role: 'radiogroup', 'aria-label': `Decisão: ${inf.label_pt}` },
         el('label', { class: 'choice' }, el('input', { type: 'radio', name: group, value: 'confirmed', checked: current === 'confirmed', onchange: () => { reasonBox.hidden = true; decide(inf.id, 'confirmed'); } }), 'Confirmar'),
         el('label', { class: 'choice' }, el('input', { type: 'radio', name: group, value: 'removed', checked: current === 'removed', onchange: () => { reasonBox.hidden = false; decide(inf.id, 'removed', reason.value); reason.focus(); } }), 'Remover')),
@@ -113,6 +135,7 @@ export async function render(root, { params, navigate }) {
       : el('p', { class: 'notice', id: 'result-summary' }, 'Nenhuma infração encontrada nas respostas.'),
     evaluation.undecided.length ? el('p', { class: 'hint' }, `${evaluation.undecided.length} item(ns) sem decisão por falta de resposta ou de configuração.`) : null,
     el('div', { id: 'proposals' }, failed.map(card)),
+    lawNotices(rules, evaluation),
     evaluation.deadlines.length
       ? el('section', {}, el('h2', {}, 'Prazos'), el('ul', { class: 'list compact' }, evaluation.deadlines.map((d) => el('li', {}, `${d.label_pt}: ${d.days === null ? 'não fixado (configuração da prefeitura)' : `${d.days} dias`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`))))
       : null,

@@ -50,10 +50,11 @@ export async function render(root, { navigate }) {
       ...records.map((r) => el('li', { class: 'list-item', dataset: { id: r.id, state: r.state } },
         r.kind === 'auto'
           ? el('a', { href: `#/fiscal/auto-emitido?id=${r.id}` }, el('strong', {}, `Auto nº ${r.summary?.number || ''}`))
-          : el('strong', {}, 'Fiscalização'),
+          : el('strong', {}, r.kind === 'cancel_request' ? `Pedido de cancelamento do auto nº ${r.summary?.number || ''}` : 'Fiscalização'),
         el('span', {}, `${r.summary?.name || 'Sem identificação'} · ${formatPlate(r.summary?.plate) || '—'} · ${new Date(r.created_at).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}`),
         el('span', { class: `state state-${r.state}` }, STATE_LABELS[r.state] || r.state),
-        r.error && r.state !== 'enviado' ? el('span', { class: 'hint' }, r.error) : null)),
+        r.error && r.state !== 'enviado' ? el('span', { class: 'hint' }, r.error) : null,
+        r.kind === 'auto' ? el('a', { href: `#/fiscal/cancelar?id=${r.id}`, class: 'button button-link' }, 'Solicitar cancelamento') : null)),
     );
     if (!drafts.length && !records.length) list.append(el('li', { class: 'empty' }, 'Nenhuma fiscalização hoje.'));
     if (navigator.storage?.estimate) {

@@ -16,11 +16,10 @@ import hashlib
 
 from flask import current_app, g, render_template, request
 
-from ...core.auth import api_auth, get_scoped_or_404, hash_token, require_municipality_id
+from ...core.auth import api_auth, get_scoped_or_404, require_municipality_id
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, NoContent, api_doc
 from ...extensions import db, limiter
-from ..accounts.models import ApiToken
 from ..registry.models import Municipality, Operator
 from . import field_data as fd
 from . import operations as ops
@@ -33,23 +32,6 @@ from .schemas import (SHA256_RE, DeviceKeyResponseSchema, DeviceKeySchema, Field
                       PhotoPathSchema, PhotoResponseSchema, PushResponseSchema, PushSchema, VoidNumberSchema,
                       VoidResponseSchema)
 from .thumbnails import thumbnail
-
-REVOKED_MESSAGE = "Este aparelho foi desativado pela prefeitura. Os dados dele serão apagados."
-
-
-@bp.before_request
-def _revoked_device():
-    """A revoked phone is told so (403 device_revoked) by the sync endpoints it calls on every
-    sync (push, field data, photos, numbers), so that it wipes its data; with an ordinary 401 it
-    would only ask the fiscal to log in again. Other /api/ endpoints keep answering 401."""
-    if g.get("user") is not None or not request.path.startswith("/api/"):
-        return
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        return
-    token = ApiToken.query.filter_by(token_hash=hash_token(header[7:].strip())).first()
-    if token is not None and token.device is not None and token.device.status == "revoked":
-        raise ApiError(403, "device_revoked", REVOKED_MESSAGE)
 
 
 def current_device():

@@ -1,0 +1,261 @@
+"""Benchmark: the fiscal's phone in Chromium with the CPU slowed 4× (CDP
+Emulation.setCPUThrottlingRate 4, a mid-range phone). Issue 9 targets:
+
+- cold start offline: service worker installed, network off, a new page load → the fiscal home
+  ("Ler crachá") visible, ≤ 600 ms;
+- the same with 2 s round trips: every response of the server is held 2 s (a WSGI wrapper, so the
+  service worker's own requests wait too, which CDP network emulation of the page would not
+  cover) — the shell must open from the cache as fast;
+- scan: fake camera (.y4m of a printed crachá) → verdict on screen ≤ 200 ms, timed from the
+  decoded frame's capture (performance mark `scan-frame` in fiscal-scan.js) and, for reference,
+  from opening the scanner (camera start and decoder start-up included);
+- merging a one-change field-data delta into 10,000 permits (+ holders, vehicles) ≤ 10 ms.
+
+The app runs on the in-process server (demo data, temporary SQLite migrated by the real
+migrations), enrolled once through its screens. Times are in-page `performance.now()` (navigation
+start → home visible). Results: docs/benchmarks/fieldapp-perf.md.
+
+Usage: .venv/bin/python bench/fieldapp_perf.py [runs=7]
+"""
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+from tests.e2e.fiscal_helpers import StoppableServer, write_y4m  # noqa: E402
+
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+OUT = ROOT / "docs" / "benchmarks" / "fieldapp-perf.md"
+PASSWORD = "demo-motofiscal"
+
+# Sets window.__homeAt / __verdictAt (performance.now()) the first frame each is visible.
+WATCH = """(() => {
+  const seen = (sel) => { const e = document.querySelector(sel); return e && e.offsetParent !== null; };
+  const tick = () => {
+    if (!window.__homeAt && seen('#go-scan')) window.__homeAt = performance.now();
+    if (!window.__verdictAt && seen('#verdict-word')) {
+      window.__verdictAt = performance.now();
+      window.__frameAt = performance.getEntriesByName('scan-frame').pop()?.startTime ?? null;
+      window.__decodedAt = performance.getEntriesByName('scan-decoded').pop()?.startTime ?? null;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();"""
+
+MERGE = """async ({ permits, runs }) => {
+  const { mergeField, indexField } = await import('./js/fiscal/field-merge.js');
+  const rows = (n, make) => Array.from({ length: n }, (_, i) => make(i + 1));
+  const stored = {
+    cursor: 10, generated_at: new Date().toISOString(), municipality: { slug: 'sapezal' }, photo_url: '/x',
+    permits: rows(permits, (id) => ({ id, number: `SAP-${id}`, kind: 'individual', status: 'ativo', issued_on: '2025-01-02', valid_until: '2026-12-31', holder_operator_id: id, vehicle_id: id, ponto_id: 1 + id % 40 })),
+    operators: rows(permits, (id) => ({ id, name: `Operador Número ${id} da Silva`, cpf: '***.456.789-**', photo: 1, cnh_category: 'A', cnh_expiry: '2028-01-01', birth_date: '1990-05-06', residence_since: '2010-01-01' })),
+    vehicles: rows(permits, (id) => ({ id, plate: `QQA${String(id).padStart(4, '0')}`, make: 'Honda', model: 'CG 160', year_manufacture: 2020, engine_cc: 160 })),
+    pontos: rows(40, (id) => ({ id, name: `Ponto ${id}` })), penalties: [],
+  };
+  const delta = { snapshot: false, cursor: 11, generated_at: new Date().toISOString(),
+    permits: { id: [4321], number: ['SAP-4321'], kind: ['individual'], status: ['suspenso'], issued_on: ['2025-01-02'], valid_until: ['2026-12-31'], holder_operator_id: [4321], vehicle_id: [4321], ponto_id: [2] },
+    operators: { id: [] }, vehicles: { id: [] }, pontos: { id: [] }, penalties: { id: [] }, removed: {} };
+  const merge = [], index = [];
+  let out;
+  for (let i = 0; i < runs; i += 1) {
+    let t = performance.now();
+    out = mergeField(stored, delta);
+    merge.push(performance.now() - t);
+    t = performance.now();
+    indexField(out);
+    index.push(performance.now() - t);
+  }
+  const changed = out.permits.find((p) => p.id === 4321).status;
+  return { merge, index, changed, permits: out.permits.length };
+}"""
+
+
+class Slow:
+    """WSGI wrapper: when `delay` is set, every response waits that long (a 2 s round trip)."""
+
+    def __init__(self, app):
+        self.app, self.delay = app, 0.0
+
+    def __call__(self, environ, start_response):
+        if self.delay:
+            time.sleep(self.delay)
+        return self.app(environ, start_response)
+
+
+def make_app(tmp):
+    from flask_migrate import upgrade
+
+    from server import create_app
+    from server.modules.registry.demo import load_demo
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}",
+                      "FIELDAPP_ROOT": str(ROOT / "pwa")})
+    app.instance_path = str(tmp)
+    with app.app_context():
+        upgrade(directory=str(ROOT / "migrations"))
+        load_demo()
+    return app
+
+
+def crachá_png(app):
+    from server.extensions import db
+    from server.modules.credentials import operations as credentials
+    from server.modules.credentials.operations import card_data
+    from server.modules.credentials.render import card_png_bytes
+    from server.modules.registry.models import Municipality, Permit
+
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
+        if credentials.active_key(muni) is None:
+            credentials.create_key(muni)
+        credential = credentials.issue_credential(permit)
+        db.session.commit()
+        return card_png_bytes(card_data(credential))
+
+
+def enroll(page, url):
+    page.goto(f"{url}/app/#/fiscal/entrar")
+    page.fill("#username", "fiscal.sapezal")
+    page.fill("#password", PASSWORD)
+    page.fill("#device-name", "Celular do benchmark")
+    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
+    page.fill("#pin", "1357")
+    page.fill("#pin-again", "1357")
+    page.get_by_role("button", name="Salvar PIN").click()
+    page.get_by_role("button", name="Começar").click(timeout=60000)
+    page.wait_for_selector("#go-scan")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
+
+
+def throttled_page(context):
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    return page
+
+
+def cold_start(context, url):
+    page = throttled_page(context)
+    page.goto(f"{url}/app/#/fiscal", wait_until="commit")
+    page.wait_for_function("() => window.__homeAt", timeout=60000)
+    took = page.evaluate("() => window.__homeAt")
+    page.close()
+    return took
+
+
+def scan(context, url):
+    page = throttled_page(context)
+    page.goto(f"{url}/app/#/fiscal")
+    page.wait_for_function("() => window.__homeAt", timeout=60000)
+    opened = page.evaluate("() => { location.hash = '#/fiscal/ler'; return performance.now(); }")
+    page.wait_for_function("() => window.__verdictAt", timeout=60000)
+    verdict, frame, decoded, word = page.evaluate(
+        "() => [window.__verdictAt, window.__frameAt, window.__decodedAt, document.querySelector('#verdict-word').textContent]")
+    assert word == "VÁLIDO", word
+    page.close()
+    return verdict - frame, verdict - opened, decoded - frame, verdict - decoded
+
+
+def stats(values):
+    values = sorted(values)
+    return statistics.median(values), values[0], values[-1]
+
+
+def row(name, values, target):
+    median, low, high = stats(values)
+    verdict = "met" if median <= target else "**missed**"
+    return f"| {name} | {median:.0f} | {low:.0f}–{high:.0f} | ≤ {target} | {verdict} |"
+
+
+def main():
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        app = make_app(tmp)
+        video = write_y4m(crachá_png(app), tmp / "cracha.y4m")
+        slow = Slow(app.wsgi_app)
+        app.wsgi_app = slow
+        server = StoppableServer(app).start()
+        load_before = os.getloadavg()
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
+                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={video}"])
+            context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+                                          timezone_id="America/Cuiaba", service_workers="allow",
+                                          permissions=["camera", "geolocation"])
+            context.add_init_script(WATCH)
+            enroll(context.new_page(), server.url)
+
+            cold_start(context, server.url)  # warm-up (first load after install)
+            context.set_offline(True)
+            offline = [cold_start(context, server.url) for _ in range(RUNS)]
+            context.set_offline(False)
+            slow.delay = 2.0
+            rtt = [cold_start(context, server.url) for _ in range(RUNS)]
+            slow.delay = 0.0
+            scans = [scan(context, server.url) for _ in range(RUNS)]
+            merge_page = throttled_page(context)
+            merge_page.goto(f"{server.url}/app/#/fiscal")
+            merged = merge_page.evaluate(MERGE, {"permits": 10000, "runs": 21})
+            assert merged["changed"] == "suspenso" and merged["permits"] == 10000
+            browser.close()
+        server.stop()
+    load_after = os.getloadavg()
+
+    version = os.popen(f"{CHROMIUM} --version 2>/dev/null").read().strip() or "chromium"
+    lines = [
+        "# Field app in the browser: start, scan, delta merge (CPU 4× slower)",
+        "",
+        f"Measured by `.venv/bin/python bench/fieldapp_perf.py {RUNS}` on "
+        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {version}, headless, CDP "
+        "`Emulation.setCPUThrottlingRate` 4, phone viewport 390×844. Shared 2-core machine "
+        f"(load average {load_before[0]:.1f} before, {load_after[0]:.1f} after: other sessions "
+        "were running, so times are pessimistic and noisy). Median of "
+        f"{RUNS} runs (merge: 21), range in ms.",
+        "",
+        "| measure | median ms | range ms | target ms | |",
+        "| --- | ---: | ---: | ---: | --- |",
+        row("cold start offline → home visible", offline, 600),
+        row("cold start, 2 s round trips → home visible", rtt, 600),
+        row("scan: frame captured → verdict visible", [s[0] for s in scans], 200),
+        row("scan: scanner opened → verdict visible (camera + decoder start)", [s[1] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row("  of which: frame → QR decoded (jsQR in a worker, 640 px)", [s[2] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row("  of which: decoded → verdict visible (verify, draft, screen)", [s[3] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row("merge one-change delta into 10,000 permits", merged["merge"], 10),
+        row("re-index after the merge (look-ups by number/plate/name)", merged["index"], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        "",
+        "Cold start = a new page in a context whose service worker is installed (the browser "
+        "process already running, as on a phone with the browser in memory): navigation start "
+        "→ first frame with the \"Ler crachá\" button visible. The 2 s case holds every server "
+        "response 2 s, the service worker's navigation request included.",
+        "",
+        "History (2026-11-30, same machine, load ≈ 6–8): before the service worker served the "
+        "shell page cache-first, the 2 s case took 2,837 ms (network-first navigation waited for "
+        "the server); before `mergeField` patched rows in one pass, the merge took 13 ms (a Map "
+        "of every row rebuilt). The scanner now warms the field data, the trusted keys and the "
+        "verdict screen while the camera starts, and jsQR looks for dark-on-light codes only "
+        "(light-on-dark every fourth frame). Still missed: cold start and scan. With the machine "
+        "at load 6–10 (2 cores, 7 sessions) the absolute numbers are inflated; where the time goes "
+        "is in the two \"of which\" rows: jsQR on a 640 px frame, then verification + the verdict "
+        "screen's IndexedDB reads and module load.",
+        "",
+    ]
+    OUT.write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""The result screen's "Avisos da lei": the phone's own rule engine (composed rules downloaded by
+the enrolled phone) evaluates a Sapezal case from the shared law vectors where a specific
+infraction displaces a general one (art. 10 § 2º: caducado over vencido); the general one is
+shown struck through with the one that prevails. axe-core and a screenshot."""
+import json
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+from .fiscal_helpers import check_screen
+from .test_fiscal_faults import _enroll
+
+VECTORS = Path(__file__).resolve().parents[2] / "shared_rules" / "vectors" / "law-sapezal.json"
+
+RENDER = """async ({ facts, history, date }) => {
+    const { loadField } = await import('./js/fiscal/field-data.js');
+    const { rulesOf } = await import('./js/ui/fiscal-checklist.js');
+    const { lawNotices, amountText } = await import('./js/ui/fiscal-result.js');
+    const { evaluate } = await import('./js/rules/index.js');
+    const rules = rulesOf(await loadField());
+    const evaluation = evaluate(rules, date, facts, history);
+    const screen = document.querySelector('#screen');
+    screen.replaceChildren(lawNotices(rules, evaluation));
+    const label = (id) => rules.infractions.find((i) => i.id === id).label_pt;
+    return { displaced: evaluation.displaced, labels: Object.fromEntries(evaluation.displaced.flatMap((x) => [[x.id, label(x.id)], [x.by, label(x.by)]])),
+             notificacao: amountText(null, { kind: 'notificacao' }) };
+}"""
+
+
+def test_displaced_infraction_is_struck_through_with_the_one_that_prevails(browser, live_server):
+    vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
+    case = next(c for c in vectors["cases"] if c["expected"].get("displaced"))
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+                                  timezone_id="America/Cuiaba", service_workers="allow", bypass_csp=True)
+    page = context.new_page()
+    _enroll(page, live_server)
+    out = page.evaluate(RENDER, {"facts": case["facts"], "history": case.get("history", []),
+                                 "date": case.get("date", vectors["defaults"]["date"])})
+    assert out["displaced"] == case["expected"]["displaced"]
+    general, specific = out["displaced"][0]["id"], out["displaced"][0]["by"]
+    item = page.locator(f'#displaced li[data-infraction="{general}"]')
+    expect(item.locator("s")).to_have_text(out["labels"][general])
+    expect(item).to_contain_text("prevalece a norma específica")
+    expect(item).to_contain_text(out["labels"][specific])
+    assert "sem multa" in out["notificacao"]
+    check_screen(page, "law-notices")
+    context.close()
