@@ -29,7 +29,6 @@ MUNICIPALITIES = [
     {"slug": "paranatinga", "ibge_code": "5106307", "name": "Paranatinga", "uf": "MT",
      "regimes": ["federal-base", "paranatinga-lei-311-2007"],
      "settings": {"permit_label": "Termo de permissão", "holder": "person",
-                  "vacancy_limit": 45, "vacancy_limit_basis": "Lei 311/2007, art. 4º",
                   "vistoria_validity_months": 12, "vistoria_validity_source": "Demonstração: período não definido em lei"}},
 ]
 
