@@ -143,3 +143,17 @@ def test_a_vistoria_before_the_change_of_motorcycles_does_not_count(app, demo):
                         {"kind": "inicial", "inspected_on": TODAY - timedelta(days=1), "result": "aprovada",
                          "inspector_name": "Fiscal"})
         assert len(pending_substitution_vistorias(permit)) == 1
+
+
+def test_a_substitute_replaced_again_before_its_vistoria_is_no_longer_pending(app, demo):
+    from server.modules.registry.changes_of_life import pending_substitution_vistorias, substitute_vehicle
+
+    _, first = free_operator_and_vehicle(app, "sapezal", 5)
+    _, second = free_operator_and_vehicle(app, "sapezal", 6)
+    with app.app_context():
+        m = muni("sapezal")
+        permit = (Permit.query.filter_by(municipality_id=m.id, status="ativo")
+                  .filter(Permit.holder_operator_id.isnot(None)).order_by(Permit.id).first())
+        substitute_vehicle(permit, m, first, TODAY - timedelta(days=3), "Requerimento 9/2026")
+        substitute_vehicle(permit, m, second, TODAY - timedelta(days=1), "Requerimento 10/2026")
+        assert [s.new_vehicle_id for s in pending_substitution_vistorias(permit)] == [second]

@@ -199,11 +199,13 @@ def permit_fields(permit=None):
 
 def _candidate_field(muni):
     """Paranatinga (arts. 21, 33 e 34): the permit goes to a selected or called candidate."""
+    from ..selection.models import CANDIDATE_STATUSES
     from ..selection.operations import SELECTION_REQUIRED, receivable_candidates
     basis = SELECTION_REQUIRED.get(muni.slug)
     if basis is None:
         return []
-    options = [(str(c.id), f"{c.name} — edital {c.edital.number}, {c.classification}º ({c.status})")
+    options = [(str(c.id), f"{c.name} — {CANDIDATE_STATUSES[c.status].lower()}, {c.classification}º do edital "
+                           f"{c.edital.number}")
                for c in receivable_candidates(muni)]
     return [Field("candidate_id", "Candidato selecionado ou suplente convocado", "select", required=True,
                   options=[("", "—")] + options,

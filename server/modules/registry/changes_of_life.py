@@ -99,8 +99,10 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
 
 def pending_substitution_vistorias(permit):
     """Substitutions still waiting for the new vehicle's vistoria: cleared only by an approved
-    Vistoria record of that vehicle (issuance.operations.record_vistoria)."""
-    return (VehicleSubstitution.query.filter_by(permit_id=permit.id, vistoria_required=True, vistoria_done_on=None)
+    Vistoria record of that vehicle (issuance.operations.record_vistoria). A substitute replaced
+    again before its vistoria no longer serves the permit: only the current vehicle's counts."""
+    return (VehicleSubstitution.query.filter_by(permit_id=permit.id, vistoria_required=True, vistoria_done_on=None,
+                                                new_vehicle_id=permit.vehicle_id)
             .order_by(VehicleSubstitution.id).all())
 
 
