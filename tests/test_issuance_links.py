@@ -63,7 +63,7 @@ def test_selected_or_called_candidate_receives_the_permit_and_is_marked(app, dem
         cand = db.session.get(Candidate, cand_id)
         assert cand.status == "permissionario" and cand.permit_id == permit.id
         assert permit.holder_operator.cpf == cand.cpf
-        entry = AuditLog.query.filter_by(action="grant_permit", entity="candidate", entity_id=cand_id).one()
+        entry = AuditLog.query.filter_by(action="grant_permit", entity="candidate", entity_id=str(cand_id)).one()
         assert entry.after["permit_id"] == permit.id and entry.before["status"] == status
         # Once served, the same candidate cannot receive a second permit.
         fields = _refused_field(_form(op_id, vehicle_id, number="802/2026", candidate_id=cand_id))
