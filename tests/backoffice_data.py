@@ -100,3 +100,31 @@ def add_permits(app, slug, count, status="ativo", name="Titular Extra", ponto_na
 def row(app, model, **filters):
     with app.app_context():
         return model.query.filter_by(**filters).first()
+
+
+def selected_candidate_id(operator_id, status="selecionado"):
+    """(Inside an app context.) A candidate of a published edital, with the operator's CPF, who may
+    receive a Paranatinga permit (Lei 311/2007, arts. 21 and 33). Rows written directly: the
+    selection itself is tested in test_selection.py. Reused when the operator already has one."""
+    from server.modules.selection.models import Candidate, Edital
+    from server.modules.registry.models import utcnow
+
+    op = db.session.get(Operator, operator_id)
+    cand = Candidate.query.filter_by(municipality_id=op.municipality_id, cpf=op.cpf, status=status).first()
+    if cand is not None:
+        return cand.id
+    edital = Edital.query.filter_by(municipality_id=op.municipality_id, number="TESTE-001/2026").first()
+    if edital is None:
+        edital = Edital(municipality_id=op.municipality_id, number="TESTE-001/2026", published_on=local_today(),
+                        registration_until=local_today(), vacancies_offered=45, extra_criteria=[],
+                        classification_published_at=utcnow())
+        db.session.add(edital)
+        db.session.flush()
+    position = Candidate.query.filter_by(edital_id=edital.id).count() + 1
+    cand = Candidate(municipality_id=op.municipality_id, edital_id=edital.id, name=op.name, cpf=op.cpf,
+                     profession_since=date(2015, 1, 1), cnh_first_issue_date=date(2014, 1, 1), vehicle_year=2024,
+                     schooling=3, extra_values={}, conditions={}, classification=position, status=status,
+                     selected_on=local_today())
+    db.session.add(cand)
+    db.session.commit()
+    return cand.id

@@ -1,9 +1,9 @@
 """Back-office forms: pt-BR field messages, preserved input, conflicts as field errors, audit of
 every change, CSRF, permit actions and the capacity / vacancy limits of the laws."""
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
-from backoffice_data import add_permits, free_operator_and_vehicle, muni, record_requirements
+from backoffice_data import add_permits, free_operator_and_vehicle, muni, record_requirements, selected_candidate_id
 from helpers import csrf_token, login
 from server.core.clock import local_today
 from server.core.audit import AuditLog
@@ -265,21 +265,63 @@ def test_ponto_capacity_is_enforced(app, client, demo):
         assert Permit.query.filter_by(number="700/2026").one().status == "ativo"
 
 
-def test_paranatinga_vacancy_limit(app, client, demo):
-    # Lei 311/2007, art. 4º: at most 45 permits. The demo has 8 that hold a vacancy; add 36 → 44.
-    add_permits(app, "paranatinga", 36)
-    login(client, "backoffice.paranatinga")
-    op_id, vehicle_id = free_operator_and_vehicle(app, "paranatinga", 1)
+def _paranatinga_form(app, n, number):
+    op_id, vehicle_id = free_operator_and_vehicle(app, "paranatinga", n)
     record_requirements(app, "paranatinga", op_id, vehicle_id)
-    response = _post(client, "/bo/permissoes/nova", _permit_form(app, op_id, vehicle_id, number="045/2026"))
-    assert response.status_code == 302  # the 45th fits
-    op_id, vehicle_id = free_operator_and_vehicle(app, "paranatinga", 2)
-    response = _post(client, "/bo/permissoes/nova", _permit_form(app, op_id, vehicle_id, number="046/2026"))
+    with app.app_context():
+        candidate_id = selected_candidate_id(op_id)
+    return _permit_form(app, op_id, vehicle_id, number=number, candidate_id=str(candidate_id))
+
+
+def test_paranatinga_vacancy_limit(app, client, demo):
+    # Lei 311/2007, art. 4º: 45 vacancies while the population is under 45,000 (or not recorded).
+    # The demo has 8 permits that hold a vacancy; add 36 → 44.
+    with app.app_context():
+        occupied = Permit.query.filter(Permit.municipality_id == muni("paranatinga").id,
+                                       Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
+    add_permits(app, "paranatinga", 44 - occupied)
+    login(client, "backoffice.paranatinga")
+    response = _post(client, "/bo/permissoes/nova", _paranatinga_form(app, 1, "045/2026"))
+    assert response.status_code == 302, __import__("re").findall(r"<li>[^<]*</li>|<p[^>]*>[^<]*</p>", response.get_data(as_text=True))  # the 45th fits
+    response = _post(client, "/bo/permissoes/nova", _paranatinga_form(app, 2, "046/2026"))
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert _field_error(html, "number") == "Limite de 45 permissões atingido (Lei 311/2007, art. 4º)."
+    message = _field_error(html, "number")
+    assert message.startswith("Não há vaga: 45 permissões em vigor de 45") and "art. 4º, caput" in message
     with app.app_context():
         assert Permit.query.filter_by(number="046/2026").count() == 0
+
+
+def test_paranatinga_vacancies_follow_the_recorded_population(app, client, demo):
+    # Art. 4º § 1º: from 45,000 inhabitants, one vacancy per 1,000 → 46,500 inhabitants: 46.
+    from server.modules.selection.operations import record_population
+    with app.app_context():
+        record_population(muni("paranatinga"), {"population": 46_500, "reference_date": date(2026, 7, 1),
+                                                "source": "IBGE, estimativa (teste)"})
+        occupied = Permit.query.filter(Permit.municipality_id == muni("paranatinga").id,
+                                       Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
+    add_permits(app, "paranatinga", 45 - occupied)
+    login(client, "backoffice.paranatinga")
+    assert _post(client, "/bo/permissoes/nova", _paranatinga_form(app, 1, "046/2026")).status_code == 302
+    response = _post(client, "/bo/permissoes/nova", _paranatinga_form(app, 2, "047/2026"))
+    assert response.status_code == 422
+    message = _field_error(response.get_data(as_text=True), "number")
+    assert message.startswith("Não há vaga: 46 permissões em vigor de 46") and "art. 4º, § 1º" in message
+
+
+def test_other_municipalities_keep_their_configured_limit(app, client, demo):
+    # No law of Sapezal sets a number: only the municipality's own setting limits, when configured.
+    from sqlalchemy.orm.attributes import flag_modified
+    from server.modules.selection.operations import vacancy_refusal
+    with app.app_context():
+        m = muni("sapezal")
+        assert vacancy_refusal(m) is None
+        occupied = Permit.query.filter(Permit.municipality_id == m.id,
+                                       Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
+        m.settings = {**m.settings, "vacancy_limit": occupied, "vacancy_limit_basis": "Decreto de teste"}
+        flag_modified(m, "settings")
+        db.session.commit()
+        assert vacancy_refusal(m) == f"Limite de {occupied} permissões atingido (Decreto de teste)."
 
 
 def test_garbage_ids_in_permit_form_are_field_errors(app, client, demo):

@@ -1,7 +1,8 @@
 """The full demo data set that `make run` loads: consistent through the real operations."""
 from collections import Counter
-from datetime import timedelta
+from datetime import date, timedelta
 
+from server.core.clock import local_today
 from server.modules.credentials.models import Credential, IssuerKey, StatusListEntry
 from server.modules.registry.demo import PERMIT_PLAN, load_demo
 from server.modules.registry.models import Municipality, Permit, PermitStatusChange, Ponto
@@ -12,14 +13,18 @@ def test_full_demo_has_every_status_keys_and_crachas(app):
         logins = load_demo()
         assert ("admin", "admin", "todos") in logins
         assert load_demo() is None  # never loads twice
-        expected = Counter(status for status, _ in PERMIT_PLAN)
+        today = local_today()
         for muni in Municipality.query:
+            expected = Counter(status for status, _ in PERMIT_PLAN)
+            if muni.slug == "sapezal":
+                # Lei 125/1999, art. 10, § 2º: not renewed by 31 March → suspended, lapsed 30 days later.
+                last_march = date(today.year if today > date(today.year, 3, 31) else today.year - 1, 3, 31)
+                expected[("suspenso" if (today - last_march).days <= 30 else "caducado")] += expected.pop("vencido")
             statuses = Counter(p.status for p in Permit.query.filter_by(municipality_id=muni.id))
             assert statuses == expected, muni.slug
             assert IssuerKey.query.filter_by(municipality_id=muni.id, status="active").count() == 1
             # A crachá for every permit that was still within validity.
-            valid = [p for p in Permit.query.filter_by(municipality_id=muni.id)
-                     if p.status in ("ativo", "suspenso", "cassado", "extinto")]
+            valid = [p for p in Permit.query.filter_by(municipality_id=muni.id) if p.valid_until >= today]
             assert Credential.query.filter_by(municipality_id=muni.id).count() == len(valid)
             # The devices' status list knows each permit's current status.
             latest = {}
@@ -66,3 +71,19 @@ def test_demo_reads_like_a_real_registry(app):
                     assert day == permit.valid_until + timedelta(days=1), permit.number
                 assert change.reason and "demonstração" not in change.reason, permit.number
             assert permit.holder_operator not in permit.drivers
+
+
+def test_demo_validities_are_the_law_s(app):
+    """Sapezal: every alvará ends on a 31 March, one cycle after its issue year (Lei 125/1999,
+    art. 10, § 1º); Nortelândia: one year (art. 6º); Paranatinga: the two-year delegation (art. 20)."""
+    with app.app_context():
+        load_demo(credentials=False)
+        for permit in Permit.query:
+            slug = Municipality.query.filter_by(id=permit.municipality_id).one().slug
+            start = permit.valid_from
+            if slug == "sapezal":
+                assert (permit.valid_until.month, permit.valid_until.day) == (3, 31), permit.number
+                assert permit.valid_until.year == start.year + 1, permit.number
+            else:
+                years = 2 if slug == "paranatinga" else 1
+                assert permit.valid_until + timedelta(days=1) == start.replace(year=start.year + years), permit.number

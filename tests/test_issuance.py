@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
-from backoffice_data import free_operator_and_vehicle, muni, record_requirements
+from backoffice_data import free_operator_and_vehicle, muni, record_requirements, selected_candidate_id
 from helpers import csrf_token, login
 
 from server.core.audit import AuditLog
@@ -38,6 +38,8 @@ def _form(slug, op_id, vehicle_id, number="777/2026", **extra):
         data.update(holder_company_id=company.id, driver_ids=[op_id])
     else:
         data["holder_operator_id"] = op_id
+    if slug == "paranatinga":  # the permit goes to a selected candidate (Lei 311/2007, arts. 21 e 33)
+        data["candidate_id"] = selected_candidate_id(op_id)
     data.update(extra)
     return data
 

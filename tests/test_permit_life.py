@@ -59,14 +59,18 @@ def test_sapezal_substitution_within_15_days_leaves_a_vistoria_pending(app, clie
         sub = VehicleSubstitution.query.filter_by(permit_id=permit_id).one()
         assert sub.vistoria_required and sub.vistoria_done_on is None and sub.basis == "Lei 125/1999, art. 15"
         assert AuditLog.query.filter_by(action="substitute_vehicle", entity_id=str(permit_id)).count() == 1
-        sub_id = sub.id
     page = client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
     assert "Vistoria pendente" in page and "QBX1A23" in page and "Substituição de veículo" in page
-    # The vistoria is recorded; nothing is pending any more.
-    done = _post(client, permit_id, f"substituicoes/{sub_id}/vistoria",
-                 {"done_on": today.isoformat(), "reason": "Laudo 45/2026"})
+    # An approved vistoria of the new vehicle, recorded on the vistoria form, clears the pending one.
+    html = client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
+    form_url = f"/bo/veiculos/{new_id}/vistorias/nova?permissao={permit_id}"
+    assert f"/bo/veiculos/{new_id}/vistorias/nova" in html
+    done = client.post(form_url, data={"csrf_token": csrf_token(client, form_url), "kind": "inicial",
+                                       "inspected_on": today.isoformat(), "inspector_name": "Fiscal Teste",
+                                       "result": "aprovada"})
     assert done.status_code == 302
-    assert "Vistoria pendente" not in client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
+    page = client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
+    assert "Vistoria pendente" not in page and f"vistoria aprovada em {today:%d/%m/%Y}" in page
 
 
 def test_one_vehicle_per_permit(app, client, demo):

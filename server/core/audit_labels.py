@@ -74,6 +74,7 @@ ACTION_LABELS = {
     "disable_candidate": "Suplente desabilitado",
     "forfeit_candidate": "Direito à vaga perdido",
     "candidate_withdraw": "Desistência do candidato",
+    "grant_permit": "Permissão emitida ao candidato",
     # Notification, defence, appeals, penalties (autos.process_operations, autos.jobs)
     "auto_notification_issue": "Notificação de autuação emitida",
     "auto_service": "Ciência do autuado registrada",
@@ -167,6 +168,7 @@ FIELD_LABELS = {
     "selected_on": "Selecionado em", "old_vehicle_id": "Veículo anterior", "new_vehicle_id": "Novo veículo",
     "act": "Ato", "replaced_on": "Troca em", "requested_on": "Pedido em", "vistoria_required": "Vistoria exigida",
     "vistoria_done_on": "Vistoria em", "basis": "Base legal", "reason": "Motivo", "motorcycle_due": "Motocicleta até", "status_reason": "Motivo da situação",
+    "vistoria_id": "Vistoria",
     "content_hash": "Resumo do conteúdo", "served_via": "Forma da ciência", "served_on": "Data da ciência",
     "note": "Observação", "level": "Instância", "filed_on": "Protocolado em", "due_on": "Prazo até",
     "late": "Intempestivo", "suspensive": "Efeito suspensivo", "decision": "Decisão",

@@ -45,11 +45,6 @@ class AbsenceSchema(_Base):
     reason = REASON()
 
 
-class VistoriaSchema(_Base):
-    done_on = fields.Date(required=True)
-    reason = REASON()
-
-
 @bp.app_template_global()
 def permit_life(permit):
     """What the permit page's "Alterações" card offers for this permit under its law."""
@@ -69,6 +64,7 @@ def permit_life(permit):
         "causes": life.TRANSFER_CAUSES,
         "desistencia": life.DESISTENCIA.get(muni.slug), "absence": life.ABSENCE.get(muni.slug),
         "pending": life.pending_substitution_vistorias(permit),
+        "satisfied": life.satisfied_substitution_vistorias(permit),
     }
 
 
@@ -79,7 +75,7 @@ def _form(schema):
 # Field names as the forms label them, so an error says which field it is about.
 LABELS = {"new_vehicle_id": "Novo veículo", "replaced_on": "Data da troca", "requested_on": "Data do pedido",
           "heir_id": "Herdeiro", "cause": "Causa", "term_number": "Nº do termo", "signed_on": "Assinado em",
-          "absent_since": "Afastado desde", "done_on": "Vistoria aprovada em", "reason": "Motivo"}
+          "absent_since": "Afastado desde", "reason": "Motivo"}
 
 
 def _messages(errors):
@@ -146,15 +142,3 @@ def permit_absence(ident):
     return _after(permit, "absence", errors, "Perda da permissão registrada; vaga aberta. " + (
         f"Suplente convocado: {called.name}." if called else "Não há suplente no cadastro."))
 
-
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/substituicoes/<int(max=2147483647):sid>/vistoria")
-@staff_view
-def substitution_vistoria(ident, sid):
-    permit = get_scoped_or_404(Permit, ident)
-    substitution = get_scoped_or_404(VehicleSubstitution, sid)
-    if substitution.permit_id != permit.id:
-        return _detail(permit, {"life_vistoria": {"_schema": ["Substituição de outra permissão."]}}, status=404)
-    data, errors = _form(VistoriaSchema)
-    if errors is None:
-        _, errors = run(life.record_substitution_vistoria, substitution, data["done_on"], data["reason"])
-    return _after(permit, "vistoria", errors, "Vistoria do veículo substituto registrada.")

@@ -172,6 +172,8 @@ def permit_fields(permit=None):
         fields.append(Field("holder_operator_id", f"{words.holder_title} (titular)", "select", required=True,
                             options=[("", "—")] + holders,
                             hint=f"Lista operadores {free}."))
+    if permit is None:
+        fields += _candidate_field(muni)
     fields += [
         Field("driver_ids", "Condutores" if company_holder else "Condutores auxiliares", "multiselect",
               options=drivers, hint="Segure Ctrl (ou toque) para escolher mais de um."),
@@ -193,6 +195,21 @@ def permit_fields(permit=None):
         Field("notes", "Observações", "textarea"),
     ]
     return fields
+
+
+def _candidate_field(muni):
+    """Paranatinga (arts. 21, 33 e 34): the permit goes to a selected or called candidate."""
+    from ..selection.models import CANDIDATE_STATUSES
+    from ..selection.operations import SELECTION_REQUIRED, receivable_candidates
+    basis = SELECTION_REQUIRED.get(muni.slug)
+    if basis is None:
+        return []
+    options = [(str(c.id), f"{c.name} — {CANDIDATE_STATUSES[c.status].lower()}, {c.classification}º do edital "
+                           f"{c.edital.number}")
+               for c in receivable_candidates(muni)]
+    return [Field("candidate_id", "Candidato selecionado ou suplente convocado", "select", required=True,
+                  options=[("", "—")] + options,
+                  hint=f"O titular deve ser o próprio candidato ({basis}).")]
 
 
 def _validity_hint(muni):

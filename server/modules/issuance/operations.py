@@ -54,9 +54,30 @@ def record_vistoria(municipality, vehicle, data, items=None, permit=None):
     db.session.add(row)
     db.session.flush()
     record("create", "vistoria", row.id, None, snapshot(row), municipality_id=municipality.id)
+    if row.result == "aprovada":
+        _satisfy_substitution_vistorias(row)
     _vehicle_changed(municipality, vehicle)
     db.session.commit()
     return row
+
+
+def _satisfy_substitution_vistorias(vistoria):
+    """An approved vistoria of a substitute vehicle, on or after the change of motorcycles, is the
+    one its substitution was waiting for (Sapezal Lei 125/1999, art. 15: "que o veículo passe pela
+    vistoria técnica competente"): link them and clear the pending flag."""
+    from ..registry.life_models import VehicleSubstitution
+
+    pending = (VehicleSubstitution.query.filter(VehicleSubstitution.new_vehicle_id == vistoria.vehicle_id,
+                                                VehicleSubstitution.vistoria_required.is_(True),
+                                                VehicleSubstitution.vistoria_done_on.is_(None),
+                                                VehicleSubstitution.replaced_on <= vistoria.inspected_on)
+               .order_by(VehicleSubstitution.id).all())
+    for substitution in pending:
+        before = snapshot(substitution)
+        substitution.vistoria_done_on, substitution.vistoria_id = vistoria.inspected_on, vistoria.id
+        record("substitution_vistoria", "vehicle_substitution", substitution.id, before, snapshot(substitution),
+               reason=f"Vistoria aprovada em {vistoria.inspected_on:%d/%m/%Y} ({substitution.basis}).",
+               municipality_id=substitution.municipality_id)
 
 
 def save_policy(municipality, vehicle, data):

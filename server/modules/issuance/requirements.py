@@ -153,6 +153,12 @@ def _extra_items(municipality, permit, today):
         items.append(Item("insurance.copy_filed", "Cópia autenticada da apólice entregue para arquivo",
                           "Lei 125/1999, art. 4º, § 3º", state,
                           "" if state == "ok" else "marque a cópia entregue na apólice"))
+    if permit.id is not None:
+        from ..registry.changes_of_life import pending_substitution_vistorias
+        for sub in pending_substitution_vistorias(permit):
+            items.append(Item(f"substitution.{sub.id}.vistoria",
+                              f"Vistoria do veículo substituto {sub.new_vehicle.plate} (troca em {sub.replaced_on:%d/%m/%Y})",
+                              sub.basis, "missing", "registre a vistoria aprovada do novo veículo"))
     company_id = permit.holder_company.id if permit.holder_company is not None else permit.holder_company_id
     if municipality.slug == "nortelandia" and company_id:
         arrears = records.issqn_arrears(company_id, today)

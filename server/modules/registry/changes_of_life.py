@@ -97,20 +97,18 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     return row
 
 
-def record_substitution_vistoria(substitution, done_on, reason):
-    if not substitution.vistoria_required or substitution.vistoria_done_on is not None:
-        raise ApiError(409, "nothing_pending", "Não há vistoria pendente nesta substituição.")
-    if done_on < substitution.replaced_on or done_on > local_today():
-        raise _field_error("done_on", "A vistoria deve ser posterior à troca e não pode estar no futuro.")
-    before = snapshot(substitution)
-    substitution.vistoria_done_on = done_on
-    record("substitution_vistoria", "vehicle_substitution", substitution.id, before, snapshot(substitution),
-           reason=reason, municipality_id=substitution.municipality_id)
-    db.session.commit()
-
-
 def pending_substitution_vistorias(permit):
-    return (VehicleSubstitution.query.filter_by(permit_id=permit.id, vistoria_required=True, vistoria_done_on=None)
+    """Substitutions still waiting for the new vehicle's vistoria: cleared only by an approved
+    Vistoria record of that vehicle (issuance.operations.record_vistoria). A substitute replaced
+    again before its vistoria no longer serves the permit: only the current vehicle's counts."""
+    return (VehicleSubstitution.query.filter_by(permit_id=permit.id, vistoria_required=True, vistoria_done_on=None,
+                                                new_vehicle_id=permit.vehicle_id)
+            .order_by(VehicleSubstitution.id).all())
+
+
+def satisfied_substitution_vistorias(permit):
+    return (VehicleSubstitution.query.filter(VehicleSubstitution.permit_id == permit.id,
+                                             VehicleSubstitution.vistoria_id.isnot(None))
             .order_by(VehicleSubstitution.id).all())
 
 

@@ -4,7 +4,7 @@ Deterministic (fixed random seed) so screenshots and manual tests are repeatable
 generated with valid check digits but belong to nobody.
 """
 import random
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from datetime import timezone as dt_timezone
 
 from ...core.validation import cnh_number_is_valid, cpf_check_digits
@@ -29,7 +29,6 @@ MUNICIPALITIES = [
     {"slug": "paranatinga", "ibge_code": "5106307", "name": "Paranatinga", "uf": "MT",
      "regimes": ["federal-base", "paranatinga-lei-311-2007"],
      "settings": {"permit_label": "Termo de permissão", "holder": "person",
-                  "vacancy_limit": 45, "vacancy_limit_basis": "Lei 311/2007, art. 4º",
                   "vistoria_validity_months": 12, "vistoria_validity_source": "Demonstração: período não definido em lei"}},
 ]
 
@@ -123,6 +122,29 @@ def _last_vistoria(rng, issued, today):
     return max(issued, today - timedelta(days=rng.choice([40, 150, 250, 330])))
 
 
+def _validity_dates(muni, kind, status, days, today):
+    """(valid_from, valid_until) of a planned permit, the validity computed by the law
+    (issuance.validity) from an issue date chosen so the permit ends about `days` from today.
+    Sapezal's alvarás all end on a 31 March (Lei 125/1999, art. 10, § 1º): a permit still in force
+    ends on the next one and was issued in the year before it; a lapsed one ended on an earlier one."""
+    from ..issuance.validity import add_months, issue_validity, rule_for
+
+    rule = rule_for(muni, kind)
+    target = today + timedelta(days=days)
+    if not rule.march_cycle:
+        valid_from = add_months(target + timedelta(days=1), -rule.months)
+        return valid_from, issue_validity(muni, kind, valid_from)
+    if days >= 0:
+        until = date(today.year, 3, 31) if today <= date(today.year, 3, 31) else date(today.year + 1, 3, 31)
+    elif status == "vencido":  # not renewed by the last 31 March
+        until = date(today.year, 3, 31) if today > date(today.year, 3, 31) else date(today.year - 1, 3, 31)
+    else:
+        until = date(target.year, 3, 31) if target >= date(target.year, 3, 31) else date(target.year - 1, 3, 31)
+    issue_year = until.year - 1
+    valid_from = min(max(target - timedelta(days=365), date(issue_year, 1, 1)), date(issue_year, 12, 31), today)
+    return valid_from, issue_validity(muni, kind, valid_from)
+
+
 def _permit_numbers(issue_dates):
     """Numbers as a secretariat gives them: in issue order, a sequence per year (001/2025, 002/2025,
     001/2026…), so a later permit never carries a smaller number of the same year."""
@@ -170,20 +192,19 @@ def load_demo(today=None, credentials=True):
             db.session.add_all(companies)
         db.session.flush()
         seats = [p for p in pontos for _ in range(p.capacity)]
-        term = 730 if muni.slug == "paranatinga" else 365
-        numbers = _permit_numbers([today + timedelta(days=days - term) for _, days in PERMIT_PLAN])
+        kind = "termo_permissao" if muni.slug == "paranatinga" else "alvara"
+        dates = [_validity_dates(muni, kind, status, days, today) for status, days in PERMIT_PLAN]
+        numbers = _permit_numbers([valid_from for valid_from, _ in dates])
         for i, (status, days) in enumerate(PERMIT_PLAN):
             company = companies[i % 2] if companies else None
             operator = _operator(rng, muni, today, company)
             vehicle = _vehicle(rng, muni, today, i)
             db.session.add_all([operator, vehicle])
             db.session.flush()
-            valid_until = today + timedelta(days=days)
-            valid_from = valid_until - timedelta(days=term)
+            valid_from, valid_until = dates[i]
             permit = Permit(
                 municipality_id=muni.id, number=numbers[i],
-                kind="termo_permissao" if muni.slug == "paranatinga" else "alvara",
-                holder_company=company, holder_operator=None if company else operator,
+                kind=kind, holder_company=company, holder_operator=None if company else operator,
                 vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
                 issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status="ativo",
                 status_changed_at=_local_morning(valid_from), taxpayer_number=f"{rng.randint(1000, 99999)}-{rng.randint(0, 9)}",
@@ -278,6 +299,28 @@ LIFECYCLE = {
 }
 
 
+def _story(muni, status, permit, today):
+    """The planned story under the municipality's law. Where an alvará not renewed in time is
+    suspended and lapses 30 days later (Sapezal Lei 125/1999, art. 10, § 2º), there is no
+    "vencido": the permit is suspended the day after its validity, and lapsed once 30 days passed."""
+    from ..issuance.validity import rule_for
+
+    rule = rule_for(muni, permit.kind)
+    if rule is None or rule.after_expiry != "suspenso" or status not in ("vencido", "caducado"):
+        return LIFECYCLE.get(status, [])
+    suspend = ("expire_suspend", lambda p, t: p.valid_until + timedelta(days=1),
+               f"Não renovado até {_br(permit.valid_until)}: suspenso ({rule.grace_basis}).")
+    if (today - permit.valid_until).days <= rule.grace_days:
+        return [suspend]
+    return [suspend, ("lapse", lambda p, t: p.valid_until + timedelta(days=rule.grace_days + 1),
+                      f"Não renovado até {_br(permit.valid_until)}: caducidade 30 dias após a suspensão "
+                      f"({rule.grace_basis}).")]
+
+
+def _br(day):
+    return day.strftime("%d/%m/%Y")
+
+
 def _local_morning(day):
     """09:30 in the municipality's time zone on `day`, as the UTC instant the database stores."""
     return datetime.combine(day, time(9, 30), tzinfo=clock_timezone()).astimezone(dt_timezone.utc)
@@ -324,7 +367,7 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
     for permit, (status, _days) in zip(permits, PERMIT_PLAN):
         if credentials and permit.valid_until >= today:
             issue_credential(permit, reason="emissão")
-        for action, day_of, reason in LIFECYCLE.get(status, []):
+        for action, day_of, reason in _story(muni, status, permit, today):
             day = day_of(permit, today)
             until = today + timedelta(days=30) if action == "suspend" else None
             reason = reason or f"Validade encerrada em {permit.valid_until.strftime('%d/%m/%Y')}."

@@ -16,6 +16,8 @@ class VehicleSubstitution(db.Model):
     # A new vistoria the law demands for the substitute (Sapezal art. 15): pending until recorded.
     vistoria_required = db.Column(db.Boolean, nullable=False, default=False)
     vistoria_done_on = db.Column(db.Date)
+    # The approved issuance Vistoria of the new vehicle that satisfied the pending one.
+    vistoria_id = db.Column(db.Integer, db.ForeignKey("vistoria.id"), index=True)
     basis = db.Column(db.String(200), nullable=False)
     reason = db.Column(db.Text, nullable=False)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
@@ -23,3 +25,4 @@ class VehicleSubstitution(db.Model):
     permit = db.relationship("Permit")
     old_vehicle = db.relationship("Vehicle", foreign_keys=[old_vehicle_id])
     new_vehicle = db.relationship("Vehicle", foreign_keys=[new_vehicle_id])
+    vistoria = db.relationship("Vistoria")

@@ -124,13 +124,11 @@ def _check_capacity(municipality, ponto, exclude_permit_id=None):
             query = query.filter(Permit.id != exclude_permit_id)
         if query.count() >= ponto.capacity:
             raise _field_error("ponto_id", f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).", 409)
-    limit = municipality.setting("vacancy_limit")
-    if limit is not None and exclude_permit_id is None:
-        occupied = Permit.query.filter(Permit.municipality_id == municipality.id,
-                                       Permit.status.in_(OCCUPYING)).count()
-        if occupied >= int(limit):
-            basis = municipality.setting("vacancy_limit_basis", "configuração do município")
-            raise _field_error("number", f"Limite de {limit} permissões atingido ({basis}).", 409)
+    if exclude_permit_id is None:
+        from ..selection.operations import vacancy_refusal
+        refusal = vacancy_refusal(municipality)
+        if refusal:
+            raise _field_error("number", refusal, 409)
 
 
 def _apply_permit_fields(permit, municipality, data):
@@ -158,9 +156,11 @@ def issue_permit(municipality, data, today=None):
     `validity_exception_reason`, audited), every legal requirement met (issuance.requirements)."""
     from ..issuance.requirements import enforce
     from ..issuance.validity import issue_validity
+    from ..selection.operations import candidate_for_permit, mark_permit_granted
 
     data = dict(data)
     exception_reason = data.pop("validity_exception_reason", None)
+    candidate_id = data.pop("candidate_id", None)
     _check_unique(Permit, municipality.id, "number", data["number"],
                   message="Já existe uma permissão com este número neste município.")
     _check_capacity(municipality, None)
@@ -172,9 +172,12 @@ def issue_permit(municipality, data, today=None):
     with db.session.no_autoflush:
         _apply_permit_fields(permit, municipality, data)
         permit.valid_until = _validity_with_exception(computed, requested, exception_reason)
+        candidate = candidate_for_permit(municipality, candidate_id, permit.holder_operator)
         enforce(municipality, permit, "issue", today)
     db.session.add(permit)
     db.session.flush()
+    if candidate is not None:
+        mark_permit_granted(candidate, permit)
     _record_validity_exception(permit, computed, exception_reason)
     db.session.add(PermitStatusChange(permit=permit, from_status=None, to_status="ativo", action="issue",
                                       actor_id=_actor_id(), valid_until=permit.valid_until,
@@ -192,7 +195,7 @@ LIFECYCLE_FIELDS = {"issued_on": "a emissão", "valid_from": "o início da valid
 def update_permit(permit, municipality, data):
     # The form leaves the validity blank when it is the law's: nothing to change then.
     data = {k: v for k, v in data.items()
-            if k != "validity_exception_reason" and not (k == "valid_until" and v is None)}
+            if k not in ("validity_exception_reason", "candidate_id") and not (k == "valid_until" and v is None)}
     check_holder_unchanged(municipality, permit, data)
     for field, label in LIFECYCLE_FIELDS.items():
         if field in data and data[field] != getattr(permit, field):

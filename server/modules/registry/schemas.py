@@ -126,6 +126,8 @@ class PermitSchema(_Base):
     driver_ids = fields.List(ROW_ID(), load_default=list)
     vehicle_id = ROW_ID(required=True)
     ponto_id = ROW_ID()
+    # Paranatinga: the selected or called candidate the permit goes to (selection.operations).
+    candidate_id = ROW_ID()
     issued_on = fields.Date(required=True)
     valid_from = fields.Date(required=True)
     # Computed from the law when left out (issuance.validity); another date needs a reason.

@@ -10,7 +10,7 @@ from ..registry.models import utcnow
 CANDIDATE_STATUSES = {
     "inscrito": "Inscrito", "inapto": "Inapto", "selecionado": "Selecionado", "suplente": "Suplente",
     "convocado": "Convocado", "em_regularizacao": "Em regularização (prazo de 5 dias)",
-    "desabilitado": "Desabilitado", "perdeu_direito": "Perdeu o direito", "desistente": "Desistente",
+    "desabilitado": "Desabilitado", "perdeu_direito": "Perdeu o direito", "desistente": "Desistente", "permissionario": "Permissão emitida",
 }
 
 
@@ -68,6 +68,9 @@ class Candidate(db.Model):
     selected_on = db.Column(db.Date)
     motorcycle_due = db.Column(db.Date, index=True)  # art. 8º § 1º
     status_reason = db.Column(db.Text)
+    # The permit issued to this candidate (art. 21: the delegation follows the selection).
+    permit_id = db.Column(db.Integer, db.ForeignKey("permit.id"), index=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
     edital = db.relationship("Edital", back_populates="candidates")
+    permit = db.relationship("Permit")

@@ -279,3 +279,85 @@ def forfeit_without_motorcycle(today):
                municipality_id=cand.municipality_id)
         call_next_suplente(cand.edital.municipality, "Vaga aberta por perda do direito (art. 8º, § 1º).", today)
     return len(lapsed)
+
+
+# ---- from selection to permit ----------------------------------------------------------------
+
+# Where the law makes the public selection the way to a permit. Paranatinga Lei 311/2007, art. 21:
+# "a regra geral para a seleção ... é a seleção pública, através de critérios pré-estabelecidos em
+# edital"; art. 33: the apto candidates, classified; art. 34: the suplentes fill the vacancies of
+# art. 27. The law's only other path to a holder is the transfer of art. 30 (heir, or the holder's
+# desistência of art. 27), which changes the holder of an existing permit (changes_of_life), never
+# issues a new one; art. 54 gave permits held before the law 90 days to adapt (not a new issue).
+SELECTION_REQUIRED = {"paranatinga": f"{rules.LAW}, arts. 21, 33 e 34"}
+# A candidate who may receive the permit: selected in a published classification, or called.
+MAY_RECEIVE = ("selecionado", "convocado")
+
+
+def vacancy_refusal(municipality):
+    """None while the law leaves a vacancy for one more permit; else the pt-BR refusal. Paranatinga:
+    the population-based count of art. 4º (vacancy_summary; the caput's 45 until a population is
+    recorded, as § 1º only adds vacancies from 45,000 inhabitants on). Elsewhere no law sets a
+    number: the municipality's own `vacancy_limit` setting, when configured."""
+    if municipality.slug == "paranatinga":
+        summary = vacancy_summary(municipality)
+        total, basis = summary["total"], summary["basis"]
+        if total is None:
+            total = rules.BASE_VACANCIES
+            basis = f"{rules.LAW}, art. 4º, caput — população do IBGE ainda não registrada"
+        if summary["occupied"] >= total:
+            return f"Não há vaga: {summary['occupied']} permissões em vigor de {total} ({basis})."
+        return None
+    limit = municipality.setting("vacancy_limit")
+    if limit is not None:
+        occupied = Permit.query.filter(Permit.municipality_id == municipality.id,
+                                       Permit.status.in_(OCCUPYING)).count()
+        if occupied >= int(limit):
+            basis = municipality.setting("vacancy_limit_basis", "configuração do município")
+            return f"Limite de {limit} permissões atingido ({basis})."
+    return None
+
+
+def candidate_for_permit(municipality, candidate_id, holder):
+    """The selected or called candidate a new permit goes to (None where the law requires no
+    selection and none is named). Refuses, naming the field, anything else."""
+    basis = SELECTION_REQUIRED.get(municipality.slug)
+    if candidate_id is None:
+        if basis is not None:
+            raise _field_error("candidate_id", f"A permissão é delegada ao candidato selecionado ou suplente "
+                                               f"convocado de um edital ({basis}): escolha o candidato.")
+        return None
+    if basis is None:
+        raise _field_error("candidate_id", "A lei deste município não prevê seleção por edital.")
+    cand = db.session.get(Candidate, candidate_id)
+    if cand is None or cand.municipality_id != municipality.id:
+        raise _field_error("candidate_id", "Candidato não encontrado neste município.")
+    if cand.status not in MAY_RECEIVE:
+        raise _field_error("candidate_id", f"{cand.name} está \u201c{cand_status_label(cand)}\u201d: só o "
+                                           f"selecionado ou o suplente convocado recebe a permissão ({basis}).")
+    if holder is None or holder.cpf != cand.cpf:
+        raise _field_error("holder_operator_id", f"O titular deve ser o próprio candidato {cand.name} "
+                                                 "(mesmo CPF): a permissão é pessoal (art. 30).")
+    return cand
+
+
+def cand_status_label(cand):
+    from .models import CANDIDATE_STATUSES
+    return CANDIDATE_STATUSES.get(cand.status, cand.status)
+
+
+def mark_permit_granted(cand, permit):
+    """Inside issue_permit's transaction: the candidate received the permit (state and link)."""
+    before = snapshot(cand)
+    cand.status, cand.permit_id = "permissionario", permit.id
+    cand.regularize_until = None
+    cand.status_reason = f"Permissão {permit.number} emitida ({SELECTION_REQUIRED[cand.edital.municipality.slug]})."
+    record("grant_permit", "candidate", cand.id, before, snapshot(cand), reason=cand.status_reason,
+           municipality_id=cand.municipality_id)
+
+
+def receivable_candidates(municipality):
+    """Candidates who may receive a permit now, for the permit form."""
+    return (Candidate.query.filter(Candidate.municipality_id == municipality.id,
+                                   Candidate.status.in_(MAY_RECEIVE))
+            .order_by(Candidate.edital_id, Candidate.classification).all())
