@@ -64,9 +64,11 @@ def test_sort_by_expiry(app, client, demo):
 
 
 def test_alert_filter_lists_expiring_permits(app, client, demo):
-    login(client, "backoffice.sapezal")
+    # Nortelândia: validity is one year from issue (art. 6º), so the demo plan's permit planned to
+    # expire in 12 days does; Sapezal's alvarás all end on 31 March (art. 10 § 1º) whatever the plan.
+    login(client, "backoffice.nortelandia")
     html = client.get("/bo/permissoes/?alerta=vence30").get_data(as_text=True)
-    # The demo plan has exactly one active permit expiring in 12 days per municipality.
+    # The demo plan has exactly one active permit expiring in 12 days.
     assert len(_numbers(html)) == 1
     dashboard = client.get("/bo/").get_data(as_text=True)
     assert re.search(r'alerta=vence30[^"]*"><span class="n">1</span>', dashboard)
