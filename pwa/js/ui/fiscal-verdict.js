@@ -1,9 +1,10 @@
 // The verdict, large and coloured, with the reason, the operator's photo and name (face check),
 // permit, plate (compare with the motorcycle), ponto, validity and the age of the data behind it.
-import { formatAge, operatorPhoto } from '../fiscal/field-data.js';
+import { formatAge, loadField, operatorPhoto } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getDraft, saveDraft } from '../fiscal/records.js';
 import { el, formatDate, formatPlate, mount } from './format.js';
+import { tariffBlock } from './tariff.js';
 
 const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
 
@@ -15,6 +16,7 @@ export async function render(root, { params, navigate }) {
   const s = draft.subject || {};
   // The verdict first, the photo (an IndexedDB read) a moment later into its reserved box.
   const photo = el('div', { class: 'badge-photo badge-photo-missing', id: 'verdict-photo' }, s.operator_id != null ? '' : 'Sem foto');
+  const tariff = el('div', { id: 'tariff-slot' });
   let url = null;
   let gone = false;
   mount(root, 
@@ -31,10 +33,12 @@ export async function render(root, { params, navigate }) {
       el('div', {}, el('dt', {}, 'Ponto'), el('dd', {}, s.ponto || '—')),
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', {}, formatDate(s.valid_until || c.expires_on)))),
     el('p', { class: 'hint', id: 'verdict-age' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
+    tariff,
     el('div', { class: 'stack' },
       el('button', { type: 'button', class: 'button button-primary button-big', id: 'start-checklist', onclick: async () => { await saveDraft({ ...draft, step: 'checklist' }); navigate(`/fiscal/checklist?id=${draft.id}`, { replace: true }); } }, 'Fiscalizar'),
       el('button', { type: 'button', class: 'button button-big', onclick: () => navigate('/fiscal/ler', { replace: true }) }, 'Ler outro crachá')),
   );
+  loadField().then((data) => { if (!gone) tariff.replaceChildren(tariffBlock(data.field?.tariff)); }).catch(() => {});
   if (s.operator_id != null) {
     operatorPhoto(s.operator_id).catch(() => null).then((blob) => {
       if (gone) return;
