@@ -46,3 +46,34 @@ def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, cra
     check_screen(page, "verdict-tariff")
     assert not errors, errors
     context.close()
+
+
+def test_checklist_puts_the_table_under_the_overcharge_infraction(browser, server, live_app):  # noqa: F811
+    """Paranatinga art. 50, Grupo VI, c: the table (or "não cadastrada") at the checklist's end."""
+    from server.modules.registry.models import Municipality
+    from server.modules.tariffs.operations import current_tariff
+
+    with live_app.app_context():
+        table = current_tariff(Municipality.query.filter_by(slug="paranatinga").one())
+        act = table.act if table else None
+
+    errors = []
+    context = _context(browser, server)
+    page = _page(context, errors)
+    _enroll(page, server, username="fiscal.paranatinga")
+    page.get_by_role("button", name="Pessoa sem crachá").click()
+    page.fill("#plate", "QBA1C23")
+    page.get_by_role("button", name="Iniciar fiscalização").click()
+    fare = page.locator("#fare-check")
+    expect(fare).to_contain_text("Cobrar tarifa superior ou inferior")
+    expect(fare).to_contain_text("art. 50")
+    if act:
+        fare.locator("summary").click()
+        expect(fare).to_contain_text(act)
+    else:
+        expect(fare).to_contain_text("tarifa não cadastrada")
+    fare.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "checklist-fare-390.png"))
+    assert not errors, errors
+    context.close()
