@@ -75,6 +75,7 @@ export async function render(root, { navigate }) {
     cleanup();
     message.textContent = 'Verificando…';
     const draft = await startFromPayload(text);
+    performance.mark('scan-verified'); // bench: decoded → verified → verdict visible
     navigate(`/fiscal/verificacao?id=${draft.id}`, { replace: true });
   };
   let frames = 0;
