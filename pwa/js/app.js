@@ -12,8 +12,11 @@ function showConnectivity() {
 }
 
 showConnectivity();
-startRouter({ routes, outlet: document.getElementById('screen') });
-registerServiceWorker({
+// The first screen before the service worker's registration: registering (an update check of
+// sw.js) competes for the main thread and the network during the cold start.
+// (At most 3 s later: a first screen may wait on the camera permission.)
+const firstScreen = startRouter({ routes, outlet: document.getElementById('screen') });
+Promise.race([firstScreen, new Promise((resolve) => { setTimeout(resolve, 3000); })]).finally(() => registerServiceWorker({
   prompt: document.getElementById('update-prompt'),
   acceptButton: document.getElementById('update-accept'),
-}).catch((error) => console.error('service worker registration failed', error));
+}).catch((error) => console.error('service worker registration failed', error)));

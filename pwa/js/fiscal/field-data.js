@@ -45,6 +45,7 @@ export async function download({ onProgress = () => {} } = {}) {
   }
   onProgress(plan.length, plan.length, 'Pronto');
   await put('meta', { at: new Date().toISOString(), steps }, 'fiscal-sync');
+  forgetField();
   return { steps };
 }
 
@@ -56,6 +57,7 @@ async function syncTrust(s, slug) {
     ? touchTrust(saved.data, Date.parse(response.headers.get('Date')))
     : mergeTrust(saved?.data, await response.json());
   await put('reference', { data, etag: etag || saved?.etag, fetched_at: new Date().toISOString() }, 'trust');
+  forgetField();
   return notModified ? 'unchanged' : 'ok';
 }
 
@@ -64,6 +66,7 @@ async function syncRules(s, slug) {
   const { response, notModified, etag } = await conditional(`/rules/${slug}`, s.token, saved);
   if (notModified) return 'unchanged';
   await put('reference', { data: await response.json(), etag, fetched_at: new Date().toISOString() }, 'rules');
+  forgetField();
   return 'ok';
 }
 
@@ -73,12 +76,14 @@ async function syncField(s) {
   const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=columns`, s.token, saved);
   if (notModified) {
     await put('reference', { ...saved, fetched_at: new Date().toISOString() }, 'field');
+    forgetField();
     return 'unchanged';
   }
   const answer = await response.json();
   const data = mergeField(saved?.data, answer);
   await put('reference', { data, etag, fetched_at: new Date().toISOString() }, 'field');
   if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
+  forgetField();
   // Background: the verdict shows them when present. A changed operator row may mean a new
   // photo under the same URL: fetch those again.
   const changed = new Set(answer.snapshot ? [] : decodeColumns(answer.operators || []).map((o) => o.id));
@@ -141,14 +146,23 @@ export async function flushVoids(token) {
 // --- what the screens read -------------------------------------------------------------------
 
 let cache = { key: null, value: null };
+let generation = 0; // bumped by every write of trust/rules/field in this tab
 
-/** {trust, rules, field, index, syncedAt} as saved; index answers permit/plate/name look-ups. */
+/** Drop the in-memory copy: the next loadField() reads IndexedDB again. */
+export function forgetField() { generation += 1; }
+
+/**
+ * {trust, rules, field, index, syncedAt} as saved; index answers permit/plate/name look-ups.
+ * Kept in memory: reading the registry extract out of IndexedDB (structured clone of every
+ * row) and re-indexing it cost more than the whole verdict budget on a slow phone. The key is
+ * this tab's write generation + the time of the last download (meta "fiscal-sync", written at
+ * the end of every download, in any tab), so a download anywhere still shows at once.
+ */
 export async function loadField() {
-  const [trust, rules, field, last] = await Promise.all([
-    get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field'), get('meta', 'fiscal-sync'),
-  ]);
-  const key = `${trust?.fetched_at}|${rules?.fetched_at}|${field?.fetched_at}`;
+  const last = await get('meta', 'fiscal-sync');
+  const key = `${generation}|${last?.at}`;
   if (cache.key !== key) {
+    const [trust, rules, field] = await Promise.all([get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field')]);
     cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null } };
   }
   return cache.value;

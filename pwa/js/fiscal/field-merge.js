@@ -25,6 +25,8 @@ export function mergeField(stored, answer) {
     generated_at: answer.generated_at,
     municipality: answer.municipality || base.municipality || null,
     photo_url: answer.photo_url || base.photo_url || null,
+    // Sent whole in every answer (null = none recorded); an older server's answer lacks the key.
+    tariff: 'tariff' in answer ? answer.tariff : (base.tariff ?? null),
   };
   for (const kind of KINDS) {
     // A delta touches a handful of rows: one pass over the kept rows, swapping the changed ones,

@@ -60,7 +60,7 @@ export async function startFromPayload(text) {
     source: 'cracha', permit_number: body.permit_number || null, plate: subject?.plate || null, subject,
     credential: { verdict: result.verdict, reason: result.reason_pt, reason_code: result.reason_code, payload_text: text, expires_on: body.expires_on || null },
     data_age_s: result.data_age_seconds ?? dataAgeSeconds(data),
-  });
+  }, { background: true });
 }
 
 const STATUS_VERDICT = { ativo: VALIDO, suspenso: 'SUSPENSO', cassado: 'CASSADO', vencido: VENCIDO, caducado: VENCIDO, extinto: 'INVÁLIDO' };

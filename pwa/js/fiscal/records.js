@@ -7,19 +7,38 @@ import { sealRecord } from './chain.js';
 import { deviceKey, session } from './session.js';
 import { requestBackgroundSync, syncNow } from './sync.js';
 
-export async function newDraft(fields) {
+// Drafts created but not yet in IndexedDB: id → {draft, written (Promise)}.
+const unwritten = new Map();
+
+async function writeNewDraft(draft) {
   // A crachá only looked at (verdict shown, no inspection started) leaves nothing behind.
-  for (const old of await getAll('drafts')) if (old.mode === 'fiscal' && old.step === 'verdict') await del('drafts', old.id);
+  for (const old of await getAll('drafts')) if (old.mode === 'fiscal' && old.step === 'verdict' && old.id !== draft.id) await del('drafts', old.id);
+  await put('drafts', draft);
+}
+
+/**
+ * A new draft. With {background: true} it is returned before it is in IndexedDB (the scanner
+ * shows the verdict first: the write costs a slow phone ~100 ms). Losing it to a killed tab in
+ * that moment loses nothing meaningful: a draft at step "verdict" holds no answer, only the
+ * verdict, which scanning the crachá again recomputes. getDraft/saveDraft see it meanwhile.
+ */
+export async function newDraft(fields, { background = false } = {}) {
   const draft = {
     id: uuid(), mode: 'fiscal', state: 'rascunho', step: 'verdict', started_at: new Date().toISOString(),
     answers: {}, answer_sources: {}, item_photos: {}, decisions: {}, ...fields,
   };
-  await put('drafts', draft);
+  const written = writeNewDraft(draft).finally(() => unwritten.delete(draft.id));
+  unwritten.set(draft.id, { draft, written });
+  if (background) written.catch((error) => console.error('draft not saved', error));
+  else await written;
   return draft;
 }
 
-export const getDraft = (id) => get('drafts', id);
-export const saveDraft = (draft) => put('drafts', { ...draft, updated_at: new Date().toISOString() });
+export const getDraft = (id) => (unwritten.has(id) ? Promise.resolve(unwritten.get(id).draft) : get('drafts', id));
+export const saveDraft = async (draft) => {
+  await unwritten.get(draft.id)?.written.catch(() => {}); // keep the order: first write first
+  return put('drafts', { ...draft, updated_at: new Date().toISOString() });
+};
 /** Inspections in progress (a verdict merely looked at is not one). */
 export const listDrafts = async () => (await getAll('drafts')).filter((d) => d.mode === 'fiscal' && d.step !== 'verdict');
 export const getRecord = (id) => get('outbox', id);

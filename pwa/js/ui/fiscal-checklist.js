@@ -5,6 +5,8 @@
 import { checklist, compileComposed } from '../rules/index.js';
 import { citationLabel, engineFacts, groupItems, NOT_CHECKED, registryFacts } from '../fiscal/checklist-model.js';
 import { loadField } from '../fiscal/field-data.js';
+import { isTariffItem } from '../fiscal/tariff.js';
+import { tariffBlock } from './tariff.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { compressPhoto } from '../fiscal/photos.js';
 import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
@@ -106,6 +108,7 @@ export async function render(root, { params, navigate }) {
       el('legend', { id: `${name}-q`, class: 'question' }, item.label_pt),
       fromRegistry ? el('p', { class: 'registry-mark' }, 'Do cadastro') : null,
       input,
+      isTariffItem(item) ? tariffBlock(data.field?.tariff, { id: `${name}-tariff` }) : null,
       ...item.citations.filter(Boolean).map((c) => el('details', { class: 'citation' },
         el('summary', {}, citationLabel(rules, c)), el('p', {}, c.text || 'Texto do artigo não incluído no pacote.'))),
       item.photo !== 'none' || photos.length
@@ -132,7 +135,20 @@ export async function render(root, { params, navigate }) {
       : null,
     el('p', { class: 'hint' }, `${draft.subject?.name || 'Sem identificação'} · ${formatPlate(draft.plate)} · respostas salvas automaticamente`),
     list,
+    fareSection(rules, data),
     el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-result', onclick: () => navigate(`/fiscal/resultado?id=${draft.id}`) }, 'Ver resultado'),
   );
   return () => setBusy(false);
+}
+
+/** The packs' infraction about charging another fare (Paranatinga G-VI c) has no checklist
+ *  question of its own (nothing the registry or a yes/no decides): the table in force goes
+ *  under it at the end of the checklist, for the fiscal asking the passenger what was paid. */
+function fareSection(rules, data) {
+  const infraction = (rules.infractions || []).find((i) => isTariffItem({ label_pt: i.label_pt, citations: [i.citation] }));
+  if (!infraction) return null;
+  return el('section', { class: 'group', id: 'fare-check', 'aria-labelledby': 'fare-check-h' },
+    el('h2', { id: 'fare-check-h' }, 'Tarifa cobrada'),
+    el('p', { class: 'hint' }, `${infraction.label_pt} (${citationLabel(rules, infraction.citation)}).`),
+    tariffBlock(data.field?.tariff, { id: 'fare-tariff' }));
 }

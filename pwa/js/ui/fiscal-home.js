@@ -8,37 +8,45 @@ import { el, mount } from './format.js';
 export async function render(root, { navigate }) {
   const s = await requireFiscal(navigate);
   if (!s) return undefined;
-  const data = await loadField();
-  if (!data.trust && !data.rules) {
-    navigate('/fiscal/dados?primeira=1', { replace: true });
-    return undefined;
-  }
-  const age = dataAgeSeconds(data);
-  const block = await numbers();
-  const drafts = await listDrafts();
+  // Shell first: the buttons paint at once; the data age, the auto-number warning and the
+  // drafts (IndexedDB reads, the registry extract the largest) fill their slots right after.
   const badge = el('span', { class: 'count-badge', id: 'pending-badge', hidden: true });
   const go = (path) => () => navigate(path);
-  mount(root, 
+  const age = el('p', { class: 'hint', id: 'data-age' }, 'Dados: verificando…');
+  const warnings = el('div', { id: 'home-warnings' });
+  const drafts = el('div', { id: 'home-drafts' });
+  mount(root,
     el('h1', {}, `Olá, ${s.user.name.split(' ')[0]}`),
     s.expired ? el('p', { class: 'notice notice-warn', id: 'session-expired' }, 'Sessão expirada: nada é enviado até você ', el('a', { href: '#/fiscal/entrar?expirado=1' }, 'entrar de novo'), '.') : null,
-    el('p', { class: age !== null && age > 86400 ? 'notice notice-warn' : 'hint', id: 'data-age' },
-      `Dados ${formatAge(age)}. `, el('a', { href: '#/fiscal/dados' }, 'Atualizar dados')),
-    block.available.length < NUMBERS_WARN_AT
-      ? el('p', { class: 'notice notice-warn', id: 'numbers-low' }, block.available.length
-        ? `Restam ${block.available.length} números de auto. Atualize os dados com internet.`
-        : 'Sem números de auto neste aparelho: atualize os dados com internet antes de autuar.')
-      : null,
-    drafts.length
-      ? el('div', { class: 'stack' }, drafts.map((d) => el('button', {
-        type: 'button', class: 'button button-big button-warn', onclick: go(`/fiscal/checklist?id=${d.id}`),
-      }, `Continuar fiscalização: ${d.subject?.name || d.plate || 'sem identificação'}`)))
-      : null,
+    age, warnings, drafts,
     el('div', { class: 'stack' },
       el('button', { type: 'button', class: 'button button-primary button-huge', id: 'go-scan', onclick: go('/fiscal/ler') }, 'Ler crachá'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/buscar') }, 'Buscar placa, alvará ou nome'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/sem-cracha') }, 'Pessoa sem crachá'),
       el('button', { type: 'button', class: 'button button-big', id: 'go-today', onclick: go('/fiscal/hoje') }, 'Hoje e envios ', badge)),
   );
+  let gone = false;
+  const fill = async () => {
+    const data = await loadField();
+    if (gone) return;
+    if (!data.trust && !data.rules) { navigate('/fiscal/dados?primeira=1', { replace: true }); return; }
+    const seconds = dataAgeSeconds(data);
+    age.className = seconds !== null && seconds > 86400 ? 'notice notice-warn' : 'hint';
+    age.replaceChildren(`Dados ${formatAge(seconds)}. `, el('a', { href: '#/fiscal/dados' }, 'Atualizar dados'));
+    const [block, open] = await Promise.all([numbers(), listDrafts()]);
+    if (gone) return;
+    warnings.replaceChildren(...(block.available.length < NUMBERS_WARN_AT
+      ? [el('p', { class: 'notice notice-warn', id: 'numbers-low' }, block.available.length
+        ? `Restam ${block.available.length} números de auto. Atualize os dados com internet.`
+        : 'Sem números de auto neste aparelho: atualize os dados com internet antes de autuar.')]
+      : []));
+    drafts.replaceChildren(...(open.length
+      ? [el('div', { class: 'stack' }, open.map((d) => el('button', {
+        type: 'button', class: 'button button-big button-warn', onclick: go(`/fiscal/checklist?id=${d.id}`),
+      }, `Continuar fiscalização: ${d.subject?.name || d.plate || 'sem identificação'}`)))]
+      : []));
+  };
+  fill().catch((error) => console.error('home data', error));
   const showCounts = async () => {
     const c = await outboxCounts();
     badge.hidden = c.pending === 0;
@@ -46,5 +54,6 @@ export async function render(root, { navigate }) {
     badge.setAttribute('aria-label', `${c.pending} a enviar`);
   };
   showCounts();
-  return onSyncChange(showCounts);
+  const stop = onSyncChange(showCounts);
+  return () => { gone = true; if (typeof stop === 'function') stop(); };
 }

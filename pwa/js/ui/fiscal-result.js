@@ -4,6 +4,8 @@
 import { evaluate } from '../rules/index.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
 import { loadField } from '../fiscal/field-data.js';
+import { isTariffItem } from '../fiscal/tariff.js';
+import { tariffBlock } from './tariff.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
 import { commitRecord, deviceClock, getDraft, saveDraft } from '../fiscal/records.js';
@@ -97,6 +99,7 @@ export async function render(root, { params, navigate }) {
     return el('article', { class: 'proposal', dataset: { infraction: inf.id } },
       el('h3', {}, inf.label_pt),
       el('p', { class: 'citation-line' }, citationLabel(rules, inf.citation)),
+      isTariffItem({ label_pt: inf.label_pt, citations: [inf.citation] }) ? tariffBlock(data.field?.tariff, { id: `tariff-${group}` }) : null,
       el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty)),
       inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => `${m.label_pt || m.kind || m.id}${m.only_if_pt ? ` (somente se ${m.only_if_pt})` : ''}`).join('; ')}`) : null,
       // The engine's own sentence: applied, not applied, or undetermined (window not configured).

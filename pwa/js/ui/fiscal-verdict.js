@@ -1,9 +1,10 @@
 // The verdict, large and coloured, with the reason, the operator's photo and name (face check),
 // permit, plate (compare with the motorcycle), ponto, validity and the age of the data behind it.
-import { formatAge, operatorPhoto } from '../fiscal/field-data.js';
+import { formatAge, loadField, operatorPhoto } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getDraft, saveDraft } from '../fiscal/records.js';
 import { el, formatDate, formatPlate, mount } from './format.js';
+import { tariffBlock } from './tariff.js';
 
 const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
 
@@ -13,14 +14,17 @@ export async function render(root, { params, navigate }) {
   if (!draft) { navigate('/fiscal', { replace: true }); return undefined; }
   const c = draft.credential;
   const s = draft.subject || {};
-  const blob = s.operator_id != null ? await operatorPhoto(s.operator_id) : null;
-  const url = blob ? URL.createObjectURL(blob) : null;
+  // The verdict first, the photo (an IndexedDB read) a moment later into its reserved box.
+  const photo = el('div', { class: 'badge-photo badge-photo-missing', id: 'verdict-photo' }, s.operator_id != null ? '' : 'Sem foto');
+  const tariff = el('div', { id: 'tariff-slot' });
+  let url = null;
+  let gone = false;
   mount(root, 
     el('section', { class: `verdict verdict-${CLASS[c.verdict] || 'desconhecido'}`, id: 'verdict', 'aria-live': 'assertive' },
       el('p', { class: 'verdict-word', id: 'verdict-word' }, c.verdict),
       el('p', { class: 'verdict-reason', id: 'verdict-reason' }, c.reason)),
     el('div', { class: 'badge-identity' },
-      url ? el('img', { class: 'badge-photo', src: url, alt: `Foto de ${s.name || 'condutor'}` }) : el('div', { class: 'badge-photo badge-photo-missing' }, 'Sem foto'),
+      photo,
       el('div', {}, el('p', { class: 'badge-name', id: 'verdict-name' }, s.name || 'Nome não consta nos dados'),
         s.cpf_masked ? el('p', { class: 'hint' }, `CPF ${s.cpf_masked}`) : null)),
     el('dl', { class: 'badge-facts' },
@@ -29,9 +33,19 @@ export async function render(root, { params, navigate }) {
       el('div', {}, el('dt', {}, 'Ponto'), el('dd', {}, s.ponto || '—')),
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', {}, formatDate(s.valid_until || c.expires_on)))),
     el('p', { class: 'hint', id: 'verdict-age' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
+    tariff,
     el('div', { class: 'stack' },
       el('button', { type: 'button', class: 'button button-primary button-big', id: 'start-checklist', onclick: async () => { await saveDraft({ ...draft, step: 'checklist' }); navigate(`/fiscal/checklist?id=${draft.id}`, { replace: true }); } }, 'Fiscalizar'),
       el('button', { type: 'button', class: 'button button-big', onclick: () => navigate('/fiscal/ler', { replace: true }) }, 'Ler outro crachá')),
   );
-  return () => { if (url) URL.revokeObjectURL(url); };
+  loadField().then((data) => { if (!gone) tariff.replaceChildren(tariffBlock(data.field?.tariff)); }).catch(() => {});
+  if (s.operator_id != null) {
+    operatorPhoto(s.operator_id).catch(() => null).then((blob) => {
+      if (gone) return;
+      if (!blob) { photo.textContent = 'Sem foto'; return; }
+      url = URL.createObjectURL(blob);
+      photo.replaceWith(el('img', { class: 'badge-photo', id: 'verdict-photo', src: url, alt: `Foto de ${s.name || 'condutor'}` }));
+    });
+  }
+  return () => { gone = true; if (url) URL.revokeObjectURL(url); };
 }
