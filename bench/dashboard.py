@@ -161,14 +161,14 @@ def plan(app):
     with app.app_context():
         mid = db.session.execute(text("SELECT id FROM municipality WHERE slug = 'bench'")).scalar()
         first, last = date.today() - timedelta(days=730), date.today()
-        stat = queries.FieldStat
-        compiled = queries.select(stat.month, stat.user_id, stat.ponto_id, queries._INSPECTIONS, queries._AUTOS,
-                                  queries._live_amount(stat), queries._VOID).where(
-            queries._in(stat, mid, first, last)).group_by(stat.month, stat.user_id, stat.ponto_id).compile(
+        stat = queries.FieldStatDay
+        compiled = queries.select(stat.month, stat.user_id, stat.ponto_key, queries._sum(stat.inspections),
+                                  queries._sum(stat.autos), queries._sum(stat.amount_cents), queries._sum(stat.void)).where(
+            queries._in(stat, mid, first, last)).group_by(stat.month, stat.user_id, stat.ponto_key).compile(
             db.engine, compile_kwargs={"literal_binds": True})
-        item = queries.FieldStatItem
-        items = queries.select(item.kind, item.code, queries.func.max(item.label), queries.func.count(),
-                               queries._live_amount(item)).where(queries._in(item, mid, first, last)).group_by(
+        item = queries.FieldStatItemDay
+        items = queries.select(item.kind, item.code, queries.func.max(item.label), queries._sum(item.count),
+                               queries._sum(item.amount_cents)).where(queries._in(item, mid, first, last)).group_by(
             item.kind, item.code).compile(db.engine, compile_kwargs={"literal_binds": True})
         plans = []
         for sql in (compiled, items):
@@ -239,7 +239,7 @@ def write_report(autos, runs, version, populated, results, heaviest, load):
     lines += [f"| {label} (`{url}`) | {median:.1f} | {p95:.1f} |" for label, url, median, p95 in results]
     worst = max(r[2] for r in results)
     lines += ["", f"Slowest median: {worst:.1f} ms — target < 300 ms: {'met' if worst < 300 else 'NOT met'}.", "",
-              "### Plans: the two scans (field_stat by month × fiscal × ponto; field_stat_item by kind × code) over 24 months", "", "```", heaviest, "```", ""]
+              "### Plans: the two scans (field_stat_day by month × fiscal × ponto; field_stat_item_day by kind × code) over 24 months", "", "```", heaviest, "```", ""]
     out = ROOT / "docs" / "benchmarks" / "dashboard.md"
     existing = out.read_text() if out.exists() else ""
     notes = existing[existing.index("## Notes"):] if "## Notes" in existing else ""

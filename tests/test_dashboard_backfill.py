@@ -1,5 +1,6 @@
 """Migration 0010_dash backfills the dashboard's tables from the records already held, with the
-same values the sync push derives (ponto, amounts, void autos included)."""
+same values the sync push derives (ponto, amounts, void autos included); 0014_dash_rollup
+backfills the daily rollups with the same sums the push and the void listener added up."""
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import text
 
@@ -8,6 +9,10 @@ from server.extensions import db
 from test_migrations import MIGRATIONS, fresh_db  # noqa: F401  (fixture)
 
 STAT = "SELECT record_id, municipality_id, kind, day, month, user_id, ponto_id, amount_cents, void FROM field_stat ORDER BY record_id"
+ROLLUP = ("SELECT municipality_id, day, user_id, ponto_key, month, inspections, autos, amount_cents, void "
+          "FROM field_stat_day ORDER BY municipality_id, day, user_id, ponto_key")
+ITEM_ROLLUP = ("SELECT municipality_id, day, kind, code, label, count, amount_cents FROM field_stat_item_day "
+               "ORDER BY municipality_id, day, kind, code")
 ITEMS = "SELECT record_id, position, kind, day, code, label, amount_cents, void FROM field_stat_item ORDER BY record_id, position"
 
 
@@ -36,6 +41,8 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
     with fresh_db.app_context():
         decide(AutoCase.query.filter_by(record_id=autos[1]["id"]).one(), "auto_void", "Auto lavrado em duplicidade.")
         pushed_stats, pushed_items = _rows(STAT), _rows(ITEMS)
+        pushed_rollup, pushed_item_rollup = _rows(ROLLUP), _rows(ITEM_ROLLUP)
+        assert sum(r[8] for r in pushed_rollup) == 1 and len(pushed_item_rollup) >= 2
         assert len(pushed_stats) == demo_stats + 3 and len(pushed_items) == demo_items + 3
         ours = [r for r in pushed_stats if r[0] in {inspection["id"], *(a["id"] for a in autos)}]
         assert sum(1 for r in ours if r[8]) == 1 and all(r[6] is not None for r in ours)
@@ -44,3 +51,5 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
         upgrade(directory=MIGRATIONS)
         assert _rows(STAT) == pushed_stats
         assert _rows(ITEMS) == pushed_items
+        assert _rows(ROLLUP) == pushed_rollup
+        assert _rows(ITEM_ROLLUP) == pushed_item_rollup

@@ -43,3 +43,32 @@ class FieldStatItem(db.Model):
     label = db.Column(db.String(300))
     amount_cents = db.Column(db.BigInteger)
     void = db.Column(db.Boolean, nullable=False, default=False)  # as FieldStat.void
+
+
+class FieldStatDay(db.Model):
+    """field_stat summed per calendar day, fiscal and ponto: what the page reads, so a year is
+    a few thousand rows instead of every inspection and auto. Kept by record_stats and the
+    void listener with additive upserts (operations._roll); equal to a GROUP BY of field_stat."""
+    __tablename__ = "field_stat_day"
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), primary_key=True)
+    day = db.Column(db.Date, primary_key=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("user.id"), primary_key=True)
+    # 0 = no ponto identified: NULL cannot be part of the key ON CONFLICT matches on.
+    ponto_key = db.Column(db.Integer, primary_key=True, autoincrement=False)
+    month = db.Column(db.String(7), nullable=False)
+    inspections = db.Column(db.Integer, nullable=False)
+    autos = db.Column(db.Integer, nullable=False)
+    amount_cents = db.Column(db.BigInteger, nullable=False)  # autos not void only
+    void = db.Column(db.Integer, nullable=False)  # autos declared insubsistente
+
+
+class FieldStatItemDay(db.Model):
+    """field_stat_item summed per calendar day and infraction / requirement code."""
+    __tablename__ = "field_stat_item_day"
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), primary_key=True)
+    day = db.Column(db.Date, primary_key=True)
+    kind = db.Column(db.String(16), primary_key=True)
+    code = db.Column(db.String(120), primary_key=True)
+    label = db.Column(db.String(300))  # the greatest label seen, as max(label) over the items
+    count = db.Column(db.Integer, nullable=False)
+    amount_cents = db.Column(db.BigInteger, nullable=False)  # items of autos not void only

@@ -1,6 +1,7 @@
 """Fills the dashboard's derived tables; called by the sync push for the records it accepted,
-in the push's transaction (set-based: two queries to resolve pontos, two INSERTs)."""
-from sqlalchemy import select, update
+in the push's transaction (set-based: two queries to resolve pontos, two INSERTs, two rollup
+upserts)."""
+from sqlalchemy import and_, case, func, literal, or_, select, update
 
 from ...core.clock import to_local
 from ...extensions import db
@@ -8,7 +9,7 @@ from ..fieldsync.changes import _insert
 from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
 from .derive import derive, permit_number
-from .models import FieldStat, FieldStatItem
+from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
 
 
 def record_stats(municipality_id, records):
@@ -24,15 +25,18 @@ def record_stats(municipality_id, records):
         return
     pontos = _pontos(municipality_id, derived)
     connection = db.session.connection()
-    connection.execute(_insert(connection, FieldStat.__table__).values([
+    # RETURNING: only the records counted now go into the rollup (a replay adds nothing).
+    new = set(connection.execute(_insert(connection, FieldStat.__table__).values([
         {"record_id": r["id"], "municipality_id": municipality_id, "user_id": r["user_id"],
          "ponto_id": pontos.get(r["id"]), "void": False, **stat} for r, stat, _ in derived])
-        .on_conflict_do_nothing(index_elements=["record_id"]))
+        .on_conflict_do_nothing(index_elements=["record_id"])
+        .returning(FieldStat.record_id)).scalars())
     items = [{"record_id": r["id"], "municipality_id": municipality_id, "void": False, **item}
-             for r, _, record_items in derived for item in record_items]
+             for r, _, record_items in derived for item in record_items if r["id"] in new]
     if items:
         connection.execute(_insert(connection, FieldStatItem.__table__).values(items)
                            .on_conflict_do_nothing(index_elements=["record_id", "position"]))
+    _roll(connection, new, +1)
 
 
 def _pontos(municipality_id, derived):
@@ -59,5 +63,44 @@ def _case_changed(case, old=None, new=None, **_):
     """An auto declared insubsistente stops counting in amounts (and back, should a later
     decision reopen it); same transaction as the decision."""
     void = new == "insubsistente"
+    connection = db.session.connection()
+    _roll(connection, [case.record_id], -1)  # take the record out of the rollup as it was …
     for model in (FieldStat, FieldStatItem):
-        db.session.execute(update(model).where(model.record_id == case.record_id).values(void=void))
+        connection.execute(update(model).where(model.record_id == case.record_id).values(void=void))
+    _roll(connection, [case.record_id], +1)  # … and put it back as it is now
+
+
+def _roll(connection, record_ids, sign):
+    """Adds (sign +1) or subtracts (-1) these records' field_stat / field_stat_item rows to the
+    daily rollups: INSERT … SELECT … GROUP BY … ON CONFLICT DO UPDATE SET n = n + excluded.n.
+    Row upserts are atomic in PostgreSQL, so two pushes at once add up; keys in order so two
+    transactions lock shared rows in the same order (no deadlock)."""
+    record_ids = list(record_ids)
+    if not record_ids:
+        return
+    s, i = FieldStat, FieldStatItem
+    live = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.amount_cents))), 0)  # noqa: E731
+    ponto_key = func.coalesce(s.ponto_id, 0)
+    stat_keys = (s.municipality_id, s.day, s.user_id, ponto_key)
+    _upsert(connection, FieldStatDay.__table__, ["municipality_id", "day", "user_id", "ponto_key"],
+            ["month", "inspections", "autos", "amount_cents", "void"],
+            select(*stat_keys, func.max(s.month),
+                   sign * func.count(case((s.kind == "inspection", 1))),
+                   sign * func.count(case((s.kind == "auto", 1))),
+                   literal(sign) * live(s), sign * func.count(case((s.void.is_(True), 1))))
+            .where(s.record_id.in_(record_ids)).group_by(*stat_keys).order_by(*stat_keys))
+    item_keys = (i.municipality_id, i.day, i.kind, i.code)
+    _upsert(connection, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"],
+            ["label", "count", "amount_cents"],
+            select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i))
+            .where(i.record_id.in_(record_ids)).group_by(*item_keys).order_by(*item_keys))
+
+
+def _upsert(connection, table, keys, values, rows):
+    stmt = _insert(connection, table).from_select(keys + values, rows)
+    summed = {c: table.c[c] + stmt.excluded[c] for c in values if c not in ("month", "label")}
+    if "label" in values:  # keep the greatest, as max(label) over the items would
+        summed["label"] = case((and_(stmt.excluded.label.isnot(None), or_(
+            table.c.label.is_(None), stmt.excluded.label > table.c.label)), stmt.excluded.label),
+            else_=table.c.label)
+    connection.execute(stmt.on_conflict_do_update(index_elements=keys, set_=summed))

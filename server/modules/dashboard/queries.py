@@ -1,6 +1,7 @@
-"""The dashboard's aggregates: GROUP BY over the derived tables (models.py), scoped to one
-municipality and one period, never a record loaded into Python; two scans per page. Amounts
-leave out autos declared insubsistente (the `void` flag), which no longer charge anybody."""
+"""The dashboard's aggregates: GROUP BY over the daily rollups (models.FieldStatDay,
+FieldStatItemDay), scoped to one municipality and one period of whole days, never a record
+loaded into Python; two scans per page, of one row per day × fiscal × ponto and per
+day × code. Amounts leave out autos declared insubsistente, which no longer charge anybody."""
 from datetime import date, timedelta
 
 from sqlalchemy import and_, case, func, select
@@ -8,7 +9,7 @@ from sqlalchemy import and_, case, func, select
 from ...extensions import db
 from ..accounts.models import User
 from ..registry.models import Permit, Ponto
-from .models import FieldStat, FieldStatItem
+from .models import FieldStatDay, FieldStatItemDay
 
 PERIODS = {"mes": "Este mês", "12m": "Últimos 12 meses", "outro": "Outro período"}
 EXPIRY_HORIZONS = (30, 60, 90)
@@ -27,35 +28,31 @@ def period_range(key, today, start=None, end=None):
     return today.replace(day=1), today
 
 
-def _live_amount(model):
-    """Sum of the amounts that still charge somebody: autos not declared insubsistente."""
-    return func.coalesce(func.sum(case((model.void.is_(False), model.amount_cents))), 0)
-
-
 def _in(model, mid, first, last):
     return and_(model.municipality_id == mid, model.day >= first, model.day <= last)
 
 
-_INSPECTIONS = func.count(case((FieldStat.kind == "inspection", 1)))
-_AUTOS = func.count(case((FieldStat.kind == "auto", 1)))
-_VOID = func.count(case((FieldStat.void.is_(True), 1)))
+def _sum(column):
+    return func.coalesce(func.sum(column), 0)
 
 
 def activity(mid, first, last):
-    """Everything the page shows from field_stat, in ONE scan: GROUP BY (bucket, fiscal, ponto)
+    """Everything the page shows from field_stat_day, in ONE scan: GROUP BY (bucket, fiscal, ponto)
     — at most buckets × fiscals × pontos groups, a few thousand — summed three ways here.
     Returns (series, daily?, totals, per fiscal, per ponto)."""
     daily = (last - first).days < DAILY_SPAN_DAYS
-    bucket = FieldStat.day if daily else FieldStat.month
+    s = FieldStatDay
+    bucket = s.day if daily else s.month
     rows = db.session.execute(
-        select(bucket, FieldStat.user_id, FieldStat.ponto_id, _INSPECTIONS, _AUTOS,
-               _live_amount(FieldStat), _VOID)
-        .where(_in(FieldStat, mid, first, last))
-        .group_by(bucket, FieldStat.user_id, FieldStat.ponto_id)).all()
+        select(bucket, s.user_id, s.ponto_key, _sum(s.inspections), _sum(s.autos),
+               _sum(s.amount_cents), _sum(s.void))
+        .where(_in(s, mid, first, last))
+        .group_by(bucket, s.user_id, s.ponto_key)).all()
     by_bucket, by_user, by_ponto = {}, {}, {}
     totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "void": 0}
     for key, uid, pid, inspections, autos, amount, void in rows:
-        amount = int(amount)
+        pid = pid or None  # ponto_key 0: no ponto identified
+        inspections, autos, amount, void = int(inspections), int(autos), int(amount), int(void)
         for table, k in ((by_bucket, key.isoformat() if daily else key), (by_user, uid), (by_ponto, pid)):
             i, a, m = table.get(k, (0, 0, 0))
             table[k] = (i + inspections, a + autos, m + amount)
@@ -94,13 +91,11 @@ def _buckets(first, last, daily):
 def items(mid, first, last):
     """(by infraction [(code, label, autos, amount_cents)] most frequent first,
     nonconformities [(code, label, inspections)] top ten), from ONE GROUP BY (kind, code)."""
-    count = func.count()
+    i = FieldStatItemDay
     rows = db.session.execute(
-        select(FieldStatItem.kind, FieldStatItem.code, func.max(FieldStatItem.label), count,
-               _live_amount(FieldStatItem))
-        .where(_in(FieldStatItem, mid, first, last))
-        .group_by(FieldStatItem.kind, FieldStatItem.code)).all()
-    ordered = sorted(rows, key=lambda r: (-r[3], r[1]))
+        select(i.kind, i.code, func.max(i.label), _sum(i.count), _sum(i.amount_cents))
+        .where(_in(i, mid, first, last)).group_by(i.kind, i.code)).all()
+    ordered = sorted(((k, c, label, int(n), a) for k, c, label, n, a in rows if n), key=lambda r: (-r[3], r[1]))
     infractions = [(code, label or code, n, int(amount)) for kind, code, label, n, amount in ordered
                    if kind == "infraction"]
     failed = [(code, label or code, n) for kind, code, label, n, _ in ordered if kind == "nonconformity"]
