@@ -1,9 +1,7 @@
 """Every state change of an auto's process after homologation: the notification, its service,
 defences and appeals, penalties applied (AppliedPenalty rows: the history phones and the server
-count for recidivism and escalation), payments and seizures. Each audited, in its transaction."""
-import re
-from datetime import date
-
+count for recidivism and escalation). Each audited, in its transaction. Payments and seizures are
+in payments.py, the municipal settings in process_settings.py."""
 from flask import current_app
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
@@ -25,34 +23,12 @@ from .models import AutoCase, utcnow
 from .notification_content import build_content, infraction_date, permit_for, process_settings
 from .operations import decide
 from .outcome import current_step, outcome
-from .process_models import (APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPayment,
-                             AutoPenalty, Seizure)
-
-TEXT_MIN = 10
-
-
-def _invalid(field, message):
-    return ApiError(422, "validation_error", "Dados inválidos.", {field: [message]})
-
-
-def _text(value, field, minimum=TEXT_MIN):
-    value = (value or "").strip()
-    if len(value) < minimum:
-        raise _invalid(field, f"Escreva ao menos {minimum} caracteres.")
-    return value
-
-
-def _date(value, field, not_after_today=True):
-    if isinstance(value, date):
-        day = value
-    else:
-        try:
-            day = date.fromisoformat(value or "")
-        except (TypeError, ValueError):
-            raise _invalid(field, "Informe a data (dd/mm/aaaa).") from None
-    if not_after_today and day > local_today():
-        raise _invalid(field, "A data não pode ser futura.")
-    return day
+from .inputs import _date, _invalid, _text
+from .process_models import APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPenalty
+# Payments, seizures and the municipal settings live in their own modules; callers reach every
+# operation of the process through this one.
+from .payments import record_payment, record_seizure, release_seizure  # noqa: F401
+from .process_settings import SETTING_FIELDS, save_process_settings  # noqa: F401
 
 
 def steps_for_municipality(municipality):
@@ -325,134 +301,6 @@ def server_history(municipality_id, operator_id) -> list[dict]:
             .order_by(AppliedPenalty.applied_on, AppliedPenalty.id))
     return [{"infraction": p.infraction_id, "date": p.applied_on.isoformat(), "applied_on": p.applied_on.isoformat(),
              "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied"} for p in rows]
-
-
-# --- payments and seizures -------------------------------------------------------------------------
-
-def record_payment(case, guia_number, paid_on, amount, actor=None):
-    guia_number = _text(guia_number, "guia_number", 1)[:40]
-    paid_on = _date(paid_on, "paid_on")
-    cents = _money(amount if isinstance(amount, str) else str(amount), "amount")
-    if cents is None:
-        raise _invalid("amount", "Informe o valor em reais (ex.: 140,46).")
-    if not 0 < cents < 10**11:
-        raise _invalid("amount", "Informe um valor positivo.")
-    payment = AutoPayment(municipality_id=case.municipality_id, case_id=case.id, guia_number=guia_number,
-                          paid_on=paid_on, amount_cents=cents)
-    db.session.add(payment)
-    db.session.flush()
-    record("auto_payment", "auto_payment", payment.id, None,
-           {"guia": guia_number, "paid_on": paid_on.isoformat(), "amount_cents": cents},
-           municipality_id=case.municipality_id, actor=actor)
-    db.session.commit()
-    return payment
-
-
-def record_seizure(case, kind, seized_on, actor=None):
-    from .process_models import SEIZURE_KINDS
-    if kind not in SEIZURE_KINDS:
-        raise _invalid("kind", "Escolha apreensão ou remoção.")
-    seized_on = _date(seized_on, "seized_on")
-    seizure = Seizure(municipality_id=case.municipality_id, case_id=case.id, kind=kind, seized_on=seized_on)
-    db.session.add(seizure)
-    db.session.flush()
-    record("seizure", "seizure", seizure.id, None, {"kind": kind, "seized_on": seized_on.isoformat()},
-           municipality_id=case.municipality_id, actor=actor)
-    db.session.commit()
-    return seizure
-
-
-# Laws that condition a release, by rule pack: Paranatinga art. 45 § único.
-RELEASE_CONDITIONS = {"paranatinga-lei-311-2007"}
-
-
-def _release_needs_alvara_and_payment(seizure):
-    municipality = db.session.get(Municipality, seizure.municipality_id)
-    return any(p.get("id") in RELEASE_CONDITIONS for p in composed_for(municipality).packs)
-
-
-ART45_PT = ("Lei 311/2007, art. 45, parágrafo único: o veículo só será liberado mediante exibição do "
-            "alvará e do comprovante de pagamento da multa.")
-
-
-def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
-    """Release of a seized moto: Paranatinga art. 45 § único asks for the alvará and the paid fine;
-    the other laws set no condition, so only the date and the document shown are recorded."""
-    if seizure.released_on is not None:
-        raise ApiError(409, "already_released", "Esta moto já foi liberada.")
-    released_on = _date(released_on, "released_on")
-    if released_on < seizure.seized_on:
-        raise _invalid("released_on", "A liberação não pode ser anterior à apreensão.")
-    alvara = (alvara or "").strip()[:60] or None
-    payment = None
-    if payment_id not in (None, ""):
-        try:
-            payment = db.session.get(AutoPayment, int(payment_id))
-        except (TypeError, ValueError, OverflowError):
-            payment = None
-        if payment is None or payment.case_id != seizure.case_id:
-            raise _invalid("payment_id", "Escolha um pagamento registrado neste auto.")
-    if _release_needs_alvara_and_payment(seizure):
-        if not alvara:
-            raise _invalid("alvara", "Sem o alvará não há liberação. " + ART45_PT)
-        if payment is None:
-            raise _invalid("payment_id", "Sem o comprovante de pagamento da multa não há liberação. " + ART45_PT)
-    seizure.released_on, seizure.release_alvara = released_on, alvara
-    seizure.release_payment_id = payment.id if payment else None
-    record("seizure_release", "seizure", seizure.id, {"released_on": None},
-           {"released_on": released_on.isoformat(), "alvara": alvara, "payment_id": seizure.release_payment_id},
-           municipality_id=seizure.municipality_id, actor=actor)
-    db.session.commit()
-    return seizure
-
-
-
-# --- municipal settings the laws leave open ---------------------------------------------------------
-
-SETTING_FIELDS = {
-    "authority_pt": "Autoridade que julga a defesa (quando a lei não a indica)",
-    "edital_basis_pt": "Ato que autoriza a notificação por edital",
-    "removal_fee": "Taxa de remoção (R$)",
-    "storage_fee_daily": "Diária do pátio (R$)",
-    "source": "Ato que fixou estes valores",
-}
-
-
-# Reais as a clerk types them: "1.234,56", "140,46", "85" (or "140.46"); nothing else.
-MONEY_RE = re.compile(r"(\d{1,3}(?:\.\d{3})+|\d{1,9})(?:,(\d{1,2}))?|(\d{1,9})\.(\d{1,2})")
-
-
-def _money(value, field):
-    """Text → cents, or None when empty; 422 naming the field otherwise."""
-    text = (value or "").strip() if isinstance(value, str) else ""
-    if not text:
-        return None
-    match = MONEY_RE.fullmatch(text)
-    if not match:
-        raise _invalid(field, "Informe o valor em reais (ex.: 85,00).")
-    whole, fraction = (match[1], match[2]) if match[1] else (match[3], match[4])
-    return int(whole.replace(".", "")) * 100 + int((fraction or "0").ljust(2, "0"))
-
-
-def save_process_settings(municipality, form, actor=None):
-    """Municipality.settings["autos"]: values the laws do not set, each shown as configured."""
-    values = {}
-    for key in ("authority_pt", "edital_basis_pt", "source"):
-        text = (form.get(key) or "").strip()
-        if len(text) > 300:
-            raise _invalid(key, "Use no máximo 300 caracteres.")
-        values[key] = text or None
-    values["removal_fee_cents"] = _money(form.get("removal_fee"), "removal_fee")
-    values["storage_fee_daily_cents"] = _money(form.get("storage_fee_daily"), "storage_fee_daily")
-    if (values["removal_fee_cents"] is not None or values["storage_fee_daily_cents"] is not None) and not values["source"]:
-        raise _invalid("source", "Informe o ato (decreto, portaria) que fixou as taxas.")
-    before = dict(process_settings(municipality))
-    settings = dict(municipality.settings or {})
-    settings["autos"] = values
-    municipality.settings = settings
-    record("autos_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id, actor=actor)
-    db.session.commit()
-    return values
 
 
 # A reviewer who declares a notified auto void (autos.operations.decide) annuls its penalties in
