@@ -36,6 +36,12 @@ ERROR = ErrorSchema
 BEARER = "bearerAuth"
 
 
+# Schemas the document lists under components.schemas though no operation refers to them
+# directly (e.g. the signed record bodies, sent as JSON text inside POST /sync/push):
+# {component name: Schema class}, filled by the module that owns them.
+COMPONENT_SCHEMAS = {}
+
+
 @dataclass(frozen=True)
 class Binary:
     """A non-JSON response body, e.g. responses={200: Binary("image/jpeg")}."""
@@ -192,6 +198,8 @@ def build_spec(app) -> dict:
                              "Erros 4xx: {\"error\": {\"code\", \"message\", \"fields\"}}."},
     )
     spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer"})
+    for name, schema in sorted(COMPONENT_SCHEMAS.items()):
+        spec.components.schema(name, schema=schema)
     for rule in sorted(api_rules(app), key=lambda r: (r.rule, r.endpoint)):
         view = app.view_functions[rule.endpoint]
         doc = getattr(view, "api_doc", None)

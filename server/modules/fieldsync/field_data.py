@@ -100,6 +100,8 @@ def vehicle_rows(municipality_id, ids=None):
                       "year_manufacture": r.year_manufacture, "engine_cc": r.engine_cc,
                       "plate_category": r.plate_category, "plate_colour": r.plate_colour,
                       "vistoria_until": _iso(dates.get(r.id, {}).get("vistoria_until")),
+                      "vistoria_on": _iso(dates.get(r.id, {}).get("vistoria_on")),
+                      "vistoria_result": dates.get(r.id, {}).get("vistoria_result"),
                       "insurance_until": _iso(dates.get(r.id, {}).get("insurance_until"))})
             for r in db.session.execute(query)]
 

@@ -24,6 +24,7 @@ from ..registry.models import Municipality, Operator, Permit
 from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
 from ..autos.operations import open_cases
 from ..dashboard.operations import record_stats
+from ..issuance.vistoria_sync import file_vistorias
 from .changes import _insert
 from .models import (AutoNumber, AutoNumberBlock, AutoNumberSeries, EvidencePhoto, FieldRecord,
                      FieldRecordConflict, RecordPhoto)
@@ -385,6 +386,7 @@ def _process(device, user, records):
     if accepted:
         open_cases(device.municipality_id, [a for a in accepted if a["kind"] == "auto"])
         record_stats(device.municipality_id, counted)  # the dashboard's figures (dashboard/models.py)
+        file_vistorias(device, user, counted)  # kind "vistoria" → one issuance Vistoria each
         # One audit row per push (the records themselves are an append-only log of who sent
         # what and when): per-record rows doubled the ingest cost.
         audit("sync_accept", "field_record", accepted[0]["id"] if len(accepted) == 1 else None, None,

@@ -9,6 +9,7 @@ import re
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from ...core import validation  # noqa: F401  (pt-BR messages before any field is built)
+from ...core.openapi import COMPONENT_SCHEMAS
 
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 B64URL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -91,7 +92,7 @@ class BodySchema(Schema):
         unknown = INCLUDE
     id = fields.String(required=True, validate=_uuid)
     kind = fields.String(required=True, validate=validate.OneOf(
-        ["inspection", "auto", "cancel_request"], error="Tipo de registro desconhecido."))
+        ["inspection", "auto", "cancel_request", "vistoria"], error="Tipo de registro desconhecido."))
     device_id = fields.Integer(required=True, strict=True)
     seq = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
     prev_hash = fields.String(required=True, allow_none=True, validate=_sha256)
@@ -138,7 +139,42 @@ class CancelBodySchema(BodySchema):
     reason = fields.String(required=True, validate=validate.Length(3, 2000))
 
 
-BODY_SCHEMAS = {"inspection": InspectionBodySchema, "auto": AutoBodySchema, "cancel_request": CancelBodySchema}
+class VistoriaBodySchema(BodySchema):
+    """A vehicle's vistoria run on the field app (issuance/vistoria_sync.py files it)."""
+    vehicle_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
+    permit_id = fields.Integer(load_default=None, allow_none=True, strict=True)
+    permit_number = fields.String(load_default=None, allow_none=True)
+    plate = fields.String(load_default=None, allow_none=True)
+    vistoria_kind = fields.String(required=True, validate=validate.OneOf(
+        ["inicial", "periodica", "retorno", "substituicao"], error="Tipo de vistoria inválido."))
+    inspected_on = fields.Date(required=True)
+    answers = fields.Dict(keys=fields.String(), load_default=dict)
+    item_photos = fields.Dict(keys=fields.String(), values=fields.List(fields.String(validate=_sha256)),
+                              load_default=dict)
+    result = fields.String(required=True, validate=validate.OneOf(["aprovada", "reprovada"],
+                                                                  error="Use aprovada ou reprovada."))
+    items_to_fix = fields.List(fields.Dict(), load_default=list)  # [{fact, label_pt, citation}]
+    return_on = fields.Date(load_default=None, allow_none=True)
+    notes = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, 2000))
+
+    @validates_schema
+    def _rejection_says_what_and_when(self, data, **_kwargs):
+        if data.get("result") != "reprovada":
+            return
+        if not data.get("items_to_fix"):
+            raise ValidationError("Vistoria reprovada: informe os itens a corrigir.", "items_to_fix")
+        if data.get("return_on") is None:
+            raise ValidationError("Vistoria reprovada: informe a data de retorno.", "return_on")
+        if data.get("inspected_on") and data["return_on"] < data["inspected_on"]:
+            raise ValidationError("O retorno deve ser depois da vistoria.", "return_on")
+
+
+BODY_SCHEMAS = {"inspection": InspectionBodySchema, "auto": AutoBodySchema, "cancel_request": CancelBodySchema,
+                "vistoria": VistoriaBodySchema}
+# The bodies in the OpenAPI document (components.schemas "<Kind>RecordBody"): the push carries
+# them as JSON text, so no operation can refer to them.
+COMPONENT_SCHEMAS.update({f"{''.join(p.title() for p in kind.split('_'))}RecordBody": schema
+                          for kind, schema in BODY_SCHEMAS.items()})
 
 
 class PhotoPathSchema(Schema):

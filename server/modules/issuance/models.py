@@ -7,6 +7,11 @@ VISTORIA_KINDS = {"inicial": "Vistoria prévia (inicial)", "periodica": "Vistori
                   "retorno": "Retorno (itens corrigidos)", "substituicao": "Substituição de veículo",
                   "registro_anterior": "Registrada antes deste sistema"}
 VISTORIA_RESULTS = {"aprovada": "Aprovada", "reprovada": "Reprovada"}
+# A vistoria from the field app that the fiscal signed as approved while its answers fail one of
+# the law's requirements (vistoria_sync.py): kept as sent, never counted as approved until a
+# clerk records the vistoria again in the back office.
+VISTORIA_IN_REVIEW = "em_revisao"
+VISTORIA_RESULT_LABELS = {**VISTORIA_RESULTS, VISTORIA_IN_REVIEW: "Aprovação em revisão"}
 INSURANCE_KINDS = {"terceiros_app": "Terceiros e acidentes pessoais", "vida": "Seguro de vida",
                    "outro": "Seguro da moto / APP"}
 
@@ -29,6 +34,9 @@ class Vistoria(db.Model):
     notes = db.Column(db.Text)
     recorded_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    # The signed field record it came from (fieldsync.FieldRecord.id), one vistoria per record.
+    field_record_id = db.Column(db.String(36), unique=True, nullable=True)
+    review_note = db.Column(db.Text)  # why a field vistoria waits for a clerk (pt-BR)
 
     vehicle = db.relationship("Vehicle")
 

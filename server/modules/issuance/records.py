@@ -142,7 +142,7 @@ def issqn_arrears_count(municipality, today):
 
 
 def vehicle_record_dates(municipality, vehicle_ids=None):
-    """{vehicle_id: {"vistoria_until", "insurance_until"}} for the field data: until when the
+    """{vehicle_id: {"vistoria_until", "vistoria_on", "vistoria_result", "insurance_until"}} for the field data: until when the
     latest vistoria counts (the day before it, when rejected; absent while no period is
     configured) and the end of the last policy recorded (a renewal filed extends it). Nothing
     here depends on the day, so the phones' cached extract stays right until a record changes."""
@@ -158,12 +158,15 @@ def vehicle_record_dates(municipality, vehicle_ids=None):
     latest = {row.vehicle_id: row for row in db.session.execute(query)}
     months = vistoria_period_months(municipality)
     for vehicle_id, row in latest.items():
+        until = None
         if row.result == "reprovada":
             until = row.inspected_on - timedelta(days=1)
-        else:
+        elif row.result == "aprovada":  # an approval in review (em_revisao) vouches for nothing
             until = add_months(row.inspected_on, months) if months else None
+        # The crachá verdict tells "reprovada" and "em revisão" from a lapsed approval.
+        out.setdefault(vehicle_id, {}).update({"vistoria_on": row.inspected_on, "vistoria_result": row.result})
         if until is not None:
-            out.setdefault(vehicle_id, {})["vistoria_until"] = until
+            out[vehicle_id]["vistoria_until"] = until
     query = (select(InsurancePolicy.vehicle_id, func.max(InsurancePolicy.ends_on))
              .where(InsurancePolicy.municipality_id == municipality.id,
                     InsurancePolicy.kind.in_(("terceiros_app", "outro")))

@@ -8,7 +8,8 @@ VEHICLE_PREFIXES = ("vehicle.", "equipment.")
 
 
 def vistoria_items(municipality, day):
-    """[{fact, label_pt, input, unit, citations}] for the vehicle, in the packs' order."""
+    """[{fact, label_pt, input, unit, citations}] for the vehicle, in the packs' order. The field
+    app selects the same items with vistoriaItems (pwa/js/fiscal/vistoria-model.js)."""
     from ..rules.citations import format_citation
     from ..rules.service import composed_for
 
@@ -26,13 +27,10 @@ def vistoria_items(municipality, day):
     return items
 
 
-def failed_items(municipality, day, answers):
-    """Labels (with article) of the requirements the answers fail: a vistoria that fails one
-    cannot be approved."""
-    from ..rules.citations import format_citation
-    from ..rules.service import composed_for
-
-    composed = composed_for(municipality)
+def failed_requirements(composed, day, answers):
+    """The evaluator's failed requirements that the answers decide (every fact the requirement
+    holds on was answered). Twin of failedRequirements in pwa/js/fiscal/vistoria-model.js
+    (tests/test_vistoria_js_agrees.py compares them)."""
     facts = {k: v for k, v in answers.items() if v is not None}
     result = evaluate(composed, day, facts)
     out = []
@@ -40,5 +38,16 @@ def failed_items(municipality, day, answers):
         requirement = composed.by_id[failed["requirement"]]
         refs = {r for r in requirement["_holds"].refs if not r.startswith("$")}
         if refs and refs <= set(facts):
-            out.append(f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})")
+            out.append(failed)
     return out
+
+
+def failed_items(municipality, day, answers):
+    """Labels (with article) of the requirements the answers fail: a vistoria that fails one
+    cannot be approved."""
+    from ..rules.citations import format_citation
+    from ..rules.service import composed_for
+
+    composed = composed_for(municipality)
+    return [f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})"
+            for failed in failed_requirements(composed, day, answers)]
