@@ -164,3 +164,17 @@ def test_the_vistoria_body_is_in_the_openapi_document(client):
     assert body["vistoria_kind"]["enum"] == ["inicial", "periodica", "retorno", "substituicao"]
     assert body["result"]["enum"] == ["aprovada", "reprovada"]
     assert "vistoria" in schemas["InspectionRecordBody"]["properties"]["kind"]["enum"]
+
+
+def test_the_permit_page_shows_field_vistorias_with_fiscal_photos_and_review(app, client, phone):
+    from helpers import login
+    target = _permit(app)
+    photo = sha256_hex("foto-moto")
+    phone.push([_vistoria(phone, target, result="aprovada", answers=BAD, photos=[photo])])
+    login(client, "backoffice.sapezal")
+    html = client.get(f"/bo/permissoes/{target['permit_id']}").get_data(as_text=True)
+    assert "Aprovação em revisão" in html and "aplicativo de campo" in html
+    assert "Assinada como aprovada no aplicativo de campo" in html and "Dois retrovisores" in html
+    assert f"/bo/revisao/fotos/{photo}" in html
+    login(client, "backoffice.paranatinga")  # another municipality's permit page stays closed
+    assert client.get(f"/bo/permissoes/{target['permit_id']}").status_code == 404

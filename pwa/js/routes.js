@@ -18,5 +18,8 @@ export const routes = [
   { path: '/fiscal/auto', title: 'Auto de infração', load: () => import('./ui/fiscal-auto.js') },
   { path: '/fiscal/auto-emitido', title: 'Auto emitido', load: () => import('./ui/fiscal-auto-issued.js') },
   { path: '/fiscal/cancelar', title: 'Solicitar cancelamento', load: () => import('./ui/fiscal-cancel.js') },
+  { path: '/fiscal/vistoria', title: 'Vistoria', load: () => import('./ui/fiscal-vistoria.js') },
+  { path: '/fiscal/vistoria/checklist', title: 'Vistoria: checklist', load: () => import('./ui/fiscal-vistoria-checklist.js') },
+  { path: '/fiscal/vistoria/resultado', title: 'Resultado da vistoria', load: () => import('./ui/fiscal-vistoria-result.js') },
   { path: '/fiscal/hoje', title: 'Hoje', load: () => import('./ui/fiscal-today.js') },
 ];

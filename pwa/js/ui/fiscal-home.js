@@ -3,6 +3,7 @@ import { dataAgeSeconds, formatAge, loadField, numbers, NUMBERS_WARN_AT } from '
 import { requireFiscal } from '../fiscal/guard.js';
 import { listDrafts } from '../fiscal/records.js';
 import { onSyncChange, outboxCounts } from '../fiscal/sync.js';
+import { listVistoriaDrafts } from '../fiscal/vistoria-drafts.js';
 import { el, mount } from './format.js';
 
 export async function render(root, { navigate }) {
@@ -23,6 +24,7 @@ export async function render(root, { navigate }) {
       el('button', { type: 'button', class: 'button button-primary button-huge', id: 'go-scan', onclick: go('/fiscal/ler') }, 'Ler crachá'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/buscar') }, 'Buscar placa, alvará ou nome'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/sem-cracha') }, 'Pessoa sem crachá'),
+      el('button', { type: 'button', class: 'button button-big', id: 'go-vistoria', onclick: go('/fiscal/vistoria') }, 'Vistoria da moto'),
       el('button', { type: 'button', class: 'button button-big', id: 'go-today', onclick: go('/fiscal/hoje') }, 'Hoje e envios ', badge)),
   );
   let gone = false;
@@ -33,7 +35,7 @@ export async function render(root, { navigate }) {
     const seconds = dataAgeSeconds(data);
     age.className = seconds !== null && seconds > 86400 ? 'notice notice-warn' : 'hint';
     age.replaceChildren(`Dados ${formatAge(seconds)}. `, el('a', { href: '#/fiscal/dados' }, 'Atualizar dados'));
-    const [block, open] = await Promise.all([numbers(), listDrafts()]);
+    const [block, open, vistorias] = await Promise.all([numbers(), listDrafts(), listVistoriaDrafts()]);
     if (gone) return;
     warnings.replaceChildren(...(block.available.length < NUMBERS_WARN_AT
       ? [el('p', { class: 'notice notice-warn', id: 'numbers-low' }, block.available.length
@@ -44,7 +46,9 @@ export async function render(root, { navigate }) {
       ? [el('div', { class: 'stack' }, open.map((d) => el('button', {
         type: 'button', class: 'button button-big button-warn', onclick: go(`/fiscal/checklist?id=${d.id}`),
       }, `Continuar fiscalização: ${d.subject?.name || d.plate || 'sem identificação'}`)))]
-      : []));
+      : []), ...vistorias.map((d) => el('button', {
+      type: 'button', class: 'button button-big button-warn', onclick: go(`/fiscal/vistoria/checklist?id=${d.id}`),
+    }, `Continuar vistoria: ${d.plate || 'moto'}`)));
   };
   fill().catch((error) => console.error('home data', error));
   const showCounts = async () => {

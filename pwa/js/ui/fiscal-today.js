@@ -1,10 +1,11 @@
-// "Hoje": the day's inspections and autos on this phone with their sync state; "Sincronizar
+// "Hoje": the day's inspections, vistorias and autos on this phone with their sync state; "Sincronizar
 // agora"; storage used; sign-out that refuses to drop unsent records without two confirmations.
 import { STATE_LABELS } from '../fiscal/outbox.js';
 import { listDrafts, listRecords } from '../fiscal/records.js';
 import { signOut, unsentCount } from '../fiscal/session.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { onSyncChange, syncNow } from '../fiscal/sync.js';
+import { listVistoriaDrafts } from '../fiscal/vistoria-drafts.js';
 import { el, formatPlate, mount } from './format.js';
 
 export async function render(root, { navigate }) {
@@ -42,21 +43,26 @@ export async function render(root, { navigate }) {
     const today = new Date().toDateString();
     const records = (await listRecords()).filter((r) => new Date(r.created_at).toDateString() === today || r.state !== 'enviado');
     const drafts = await listDrafts();
+    const vistorias = await listVistoriaDrafts();
     records.sort((a, b) => b.seq - a.seq);
     list.replaceChildren(
       ...drafts.map((d) => el('li', { class: 'list-item' },
         el('a', { href: `#/fiscal/checklist?id=${d.id}` }, el('strong', {}, `Fiscalização em andamento — ${d.subject?.name || formatPlate(d.plate) || 'sem identificação'}`)),
         el('span', { class: 'state state-rascunho' }, STATE_LABELS.rascunho))),
+      ...vistorias.map((d) => el('li', { class: 'list-item', dataset: { vistoria: d.id } },
+        el('a', { href: `#/fiscal/vistoria/checklist?id=${d.id}` }, el('strong', {}, `Vistoria em andamento — ${formatPlate(d.plate)}`)),
+        el('span', { class: 'state state-rascunho' }, STATE_LABELS.rascunho))),
       ...records.map((r) => el('li', { class: 'list-item', dataset: { id: r.id, state: r.state } },
         r.kind === 'auto'
           ? el('a', { href: `#/fiscal/auto-emitido?id=${r.id}` }, el('strong', {}, `Auto nº ${r.summary?.number || ''}`))
-          : el('strong', {}, r.kind === 'cancel_request' ? `Pedido de cancelamento do auto nº ${r.summary?.number || ''}` : 'Fiscalização'),
+          : el('strong', {}, r.kind === 'cancel_request' ? `Pedido de cancelamento do auto nº ${r.summary?.number || ''}`
+            : r.kind === 'vistoria' ? `Vistoria — ${r.summary?.result || ''}` : 'Fiscalização'),
         el('span', {}, `${r.summary?.name || 'Sem identificação'} · ${formatPlate(r.summary?.plate) || '—'} · ${new Date(r.created_at).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}`),
         el('span', { class: `state state-${r.state}` }, STATE_LABELS[r.state] || r.state),
         r.error && r.state !== 'enviado' ? el('span', { class: 'hint' }, r.error) : null,
         r.kind === 'auto' ? el('a', { href: `#/fiscal/cancelar?id=${r.id}`, class: 'button button-link' }, 'Solicitar cancelamento') : null)),
     );
-    if (!drafts.length && !records.length) list.append(el('li', { class: 'empty' }, 'Nenhuma fiscalização hoje.'));
+    if (!drafts.length && !vistorias.length && !records.length) list.append(el('li', { class: 'empty' }, 'Nenhuma fiscalização hoje.'));
     if (navigator.storage?.estimate) {
       const { usage, quota } = await navigator.storage.estimate();
       const persisted = navigator.storage.persisted ? await navigator.storage.persisted() : false;

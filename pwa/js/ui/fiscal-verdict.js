@@ -5,6 +5,7 @@ import { requireFiscal } from '../fiscal/guard.js';
 import { getDraft, saveDraft } from '../fiscal/records.js';
 import { el, formatDate, formatPlate, mount } from './format.js';
 import { tariffBlock } from './tariff.js';
+import { vistoriaSlot } from './vistoria-badge.js';
 
 const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
 
@@ -32,6 +33,7 @@ export async function render(root, { params, navigate }) {
       el('div', {}, el('dt', {}, 'Placa'), el('dd', { id: 'verdict-plate', class: 'plate' }, formatPlate(s.plate))),
       el('div', {}, el('dt', {}, 'Ponto'), el('dd', {}, s.ponto || '—')),
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', {}, formatDate(s.valid_until || c.expires_on)))),
+    vistoriaSlot(s.permit_number || draft.permit_number),
     el('p', { class: 'hint', id: 'verdict-age' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     tariff,
     el('div', { class: 'stack' },

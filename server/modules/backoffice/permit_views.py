@@ -266,7 +266,7 @@ def permit_edit(ident):
 def _issuance_context(permit, today):
     """The permit page's requirements checklist, vistorias, policies and proposed renewal."""
     from ..issuance import records
-    from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS, Vistoria
+    from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULT_LABELS, Vistoria
     from ..issuance.requirements import checklist
     from ..issuance.validity import renewal_validity, rule_for
 
@@ -279,7 +279,7 @@ def _issuance_context(permit, today):
         "requirements": checklist(muni, permit, today), "vistorias": vistorias,
         "vistoria_until": records.vistoria_valid_until(muni, vistorias[0]) if vistorias else None,
         "policies": records.policies(permit.vehicle_id)[:10], "coverage": lambda p: records.coverage_ok(muni, p),
-        "vistoria_kinds": VISTORIA_KINDS, "vistoria_results": VISTORIA_RESULTS, "insurance_kinds": INSURANCE_KINDS,
+        "vistoria_kinds": VISTORIA_KINDS, "vistoria_results": VISTORIA_RESULT_LABELS, "insurance_kinds": INSURANCE_KINDS,
         "proposed_renewal": renewal_validity(muni, permit, today), "validity_basis": rule.basis if rule else None,
     }
 

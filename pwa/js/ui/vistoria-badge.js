@@ -1,0 +1,22 @@
+// The vehicle's vistoria on the crachá verdict (valid / expired / rejected / in review / none,
+// from the field data's vehicle row) and the way into a vistoria of that motorcycle.
+import { loadField } from '../fiscal/field-data.js';
+import { vistoriaState } from '../fiscal/vistoria-model.js';
+import { localIsoDate } from '../data/operator.js';
+import { el } from './format.js';
+
+/** A slot filled once the field data is read; empty when the permit is not on the phone. */
+export function vistoriaSlot(permitNumber) {
+  const slot = el('div', { id: 'verdict-vistoria' });
+  if (!permitNumber) return slot;
+  loadField().then((data) => {
+    const view = data.index.byNumber(permitNumber);
+    if (!view?.vehicle) return;
+    const state = vistoriaState(view.vehicle, localIsoDate(new Date()));
+    slot.replaceChildren(
+      el('p', { class: `notice${state.state === 'valida' ? '' : ' notice-warn'}`, id: 'verdict-vistoria-state', dataset: { state: state.state } },
+        el('strong', {}, 'Vistoria: '), `${state.label}. `,
+        el('a', { href: `#/fiscal/vistoria?veiculo=${view.vehicle.id}&alvara=${encodeURIComponent(permitNumber)}`, id: 'verdict-vistoria-start' }, 'Vistoria desta moto')));
+  }).catch(() => {});
+  return slot;
+}
