@@ -156,6 +156,9 @@ def test_vistoria_offline_from_the_field_app_to_the_issuance_gate(browser, serve
     expect(page.locator("#verdict-vistoria-state")).to_have_attribute("data-state", "valida")
     expect(page.locator("#verdict-vistoria-state")).to_contain_text("Válida até")
     check_screen(page, "vistoria-verdict")
+    page.locator("#verdict-vistoria-start").click()  # from the crachá's verdict into a vistoria
+    expect(page.locator("#vistoria-vehicle")).to_contain_text(target["number"])
+    expect(page.locator("#vistoria-current")).to_contain_text("Válida até")
     assert not errors, errors
     context.close()
 

@@ -49,14 +49,15 @@ export async function render(root, { params, navigate }) {
     choice.scrollIntoView?.({ block: 'start' });
   };
 
-  const input = el('input', { id: 'vistoria-search', class: 'input input-code', autocapitalize: 'characters', spellcheck: 'false', autocomplete: 'off', placeholder: 'ABC1D23, ABC-1234 ou nº do alvará' });
-  const results = el('ul', { class: 'list', id: 'vistoria-results', 'aria-live': 'polite' });
+  const input = el('input', { id: 'vistoria-search', class: 'input input-code', autocapitalize: 'characters', spellcheck: 'false', autocomplete: 'off', placeholder: 'ABC1D23 ou nº do alvará' });
+  const results = el('ul', { class: 'list', id: 'vistoria-results', 'aria-live': 'polite', hidden: true });
   const form = el('form', { class: 'stack', role: 'search', novalidate: true },
     el('label', { for: 'vistoria-search' }, 'Placa ou nº do alvará'), input,
     el('button', { type: 'submit', class: 'button button-primary button-big' }, 'Buscar moto'), results);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const found = findVehicles(data.field, data.index, input.value.trim());
+    results.hidden = found.length === 1;
     if (found.length === 1) { results.replaceChildren(); choose(found[0]); return; }
     results.replaceChildren(...(found.length
       ? found.map((f) => el('li', {}, el('button', { type: 'button', class: 'button button-big result-button', onclick: () => choose(f) }, vehicleLine(f))))

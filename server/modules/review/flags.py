@@ -30,6 +30,13 @@ FLAGS = {
                     "A hora do celular difere da hora do GPS além do limite tolerado."),
     "photo_missing": ("Foto faltando",
                       "Fotos citadas no registro (evidências ou assinaturas) ainda não chegaram ao servidor."),
+    # Vistorias from the field app (issuance/vistoria_sync.py).
+    "vistoria_approval_failed": ("Aprovação contrariada",
+                                 "A vistoria foi assinada como aprovada, mas as respostas não atendem a uma "
+                                 "exigência da lei: ficou em revisão e não vale como aprovada."),
+    "vistoria_vehicle_unknown": ("Moto desconhecida",
+                                 "A vistoria cita uma moto que não é deste município: nenhuma vistoria foi "
+                                 "registrada a partir dela."),
 }
 
 # Filters of the queue, in the order shown (photo_missing is computed, not stored).
