@@ -151,7 +151,8 @@ def test_ledger_of_operator_and_permit_lists_autos_penalties_payments_and_seizur
         page = client.get(f"/autos/ficha/{kind}/{ident}")
         text = page.get_data(as_text=True)
         assert page.status_code == 200
-        assert "G-2026-15" in text and "R$ 30,86" in text and "Remoção" in text and "ordem das corridas" in text
+        for needle in ("G-2026-15", "R$ 30,86", "Remoção", "ordem das corridas"):
+            assert needle in text, needle
         csv = client.get(f"/autos/ficha/{kind}/{ident}/pagamentos.csv").get_data(as_text=True)
         assert csv.splitlines()[1].split(";")[1:] == ["G-2026-15", local_today().strftime("%d/%m/%Y"), "30,86"]
     client.post("/logout", data={"csrf_token": csrf_token(client, "/bo/")})
@@ -169,7 +170,7 @@ def test_process_settings_name_what_the_law_leaves_open(app, client, demo):
     assert no_act.status_code == 422 and "Informe o ato" in no_act.get_data(as_text=True)
     saved = client.post("/autos/processo/configuracao", data={
         "csrf_token": token, "authority_pt": "Diretor do Departamento de Trânsito", "removal_fee": "85,00",
-        "source": "Decreto nº 12/2026"})
+        "removal_fee_act": "Decreto nº 12/2026"})
     assert saved.status_code == 303
     case_id, _ = homologated_case(app, client, "sapezal", days_ago=1)
     from server.extensions import db
@@ -198,7 +199,7 @@ def test_process_routes_never_answer_500_to_hostile_input(app, client, demo):
     token = csrf_token(client, f"/autos/{case_id}/processo")
     page = client.get(f"/autos/{case_id}/processo").get_data(as_text=True)
     names = set(re.findall(r'name="([^"]+)"', page)) | set(ops_fields()) - {"csrf_token"}
-    actions = ["notificar", "ciencia", "defesa", "decisao", "pagamento", "apreensao", "liberacao"]
+    actions = ["notificar", "ciencia", "defesa", "decisao", "pagamento", "apreensao", "liberacao", "taxa"]
     sent = 0
     for label, value in HOSTILE_STRINGS.items():
         for action in actions:

@@ -106,3 +106,28 @@ def test_a_table_coming_into_force_reaches_phones_through_the_daily_job(app, cli
                                                  "--task", "tariffs.in_force"]).output
     after = client.get("/api/v1/field/data?cursor=0", headers={**headers, "If-None-Match": before.headers["ETag"]})
     assert after.status_code == 200 and after.json["cursor"] > before.json["cursor"]
+
+
+def test_fare_question_in_the_paranatinga_checklist_only_and_proposes_group_vi_c():
+    """Lei 311/2007 art. 11 XXII (cobrar somente o preço da tabela) → art. 50, Grupo VI, c; asked only
+    with a passenger on board; Sapezal (art. 19) and Nortelândia fine no such conduct."""
+    from server.rules import checklist, evaluate, load_municipality
+
+    def fare(slug, facts):
+        items = checklist(load_municipality(slug), "2026-06-10", facts)
+        return next((i for i in items if i["fact"] == "conduct.fare_off_table"), None)
+
+    item = fare("paranatinga", {"passenger.present": True})
+    assert item["input"] == "yes_no_na" and item["applicable"] is True
+    assert [(c["art"], c.get("inciso")) for c in item["citations"]] == [("11", "XXII")]
+    assert fare("paranatinga", {"passenger.present": False})["applicable"] is False
+    assert fare("sapezal", {"passenger.present": True}) is None
+    assert fare("nortelandia", {"passenger.present": True}) is None
+    out = evaluate(load_municipality("paranatinga"), "2026-06-10",
+                   {"passenger.present": True, "conduct.fare_off_table": True})
+    g6c = next(i for i in out["infractions"] if i["id"] == "par.inf.g6_c")
+    assert (g6c["citation"]["art"], g6c["citation"]["inciso"], g6c["citation"]["alinea"]) == ("50", "VI", "c")
+    assert g6c["triggered_by"] == ["par.req.tarifa_tabela"] and g6c["amount"]["value"] == 65
+    na = evaluate(load_municipality("paranatinga"), "2026-06-10",
+                  {"passenger.present": True, "conduct.fare_off_table": "na"})
+    assert "par.req.tarifa_tabela" in na["not_applicable"] and not na["infractions"]

@@ -85,6 +85,7 @@ ACTION_LABELS = {
     "auto_payment": "Pagamento registrado",
     "seizure": "Apreensão ou remoção registrada",
     "seizure_release": "Moto liberada",
+    "seizure_fee_payment": "Pagamento de taxa de remoção ou pátio registrado",
     "autos_settings": "Configuração do processo de autos alterada",
 }
 
@@ -120,6 +121,7 @@ ENTITY_LABELS = {
     "auto_penalty": "Penalidade",
     "auto_payment": "Pagamento",
     "seizure": "Apreensão ou remoção",
+    "seizure_fee_payment": "Pagamento de taxa de apreensão",
 }
 
 
@@ -177,6 +179,10 @@ FIELD_LABELS = {
     "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
     "authority_pt": "Autoridade julgadora", "edital_basis_pt": "Ato que autoriza edital",
     "removal_fee_cents": "Taxa de remoção (centavos)", "storage_fee_daily_cents": "Diária do pátio (centavos)",
+    "removal_fee_act": "Ato da taxa de remoção", "storage_fee_act": "Ato da diária do pátio",
+    "storage_day_count": "Contagem das diárias", "release_requires_fees": "Taxas exigidas para liberar",
+    "charges": "Taxas cobradas", "charge": "Taxa", "seizure_id": "Apreensão",
+    "fees_due_cents": "Taxas devidas (centavos)", "fees_paid_cents": "Taxas pagas (centavos)",
     "inspected_on": "Data da vistoria", "result": "Resultado", "items": "Itens",
     "items_to_fix": "Itens a corrigir", "return_on": "Retorno", "inspector_name": "Vistoriador",
     "photo_hashes": "Fotos", "recorded_by_id": "Registrado por", "insurer": "Seguradora",

@@ -64,6 +64,8 @@ BASELINE = {
     "vehicle.two_wheels": True, "parking.parked": True, "pickup.at_official_stop": False,
     "permit.taxpayer_number_recorded": True, "equipment.antennas_both_sides": True,
     "passenger.helmet_yellow": True, "passenger.helmet_marked": True,
+    # issue 11: Paranatinga art. 11 XXII / art. 50 VI c (fare charged against the decree's table)
+    "conduct.fare_off_table": False,
 }
 
 

@@ -139,6 +139,28 @@ b.case("art. 11 XX + art. 43 + art. 50 VI b: drunk → 65 UFIR, immediate cassa�
                  "infractions": [g("VI", "b", ["par.req.alcool"], measures=[{"kind": "cassacao_imediata"}, {"kind": "afastamento_definitivo"}])]})
 one_42("arma", "art. 11 XXI: armed", {"driver.armed": True})
 one_42("documentos_tabela", "art. 11 XXIII: no authenticated fare table", {"driver.carries_fare_table": False})
+# art. 11 XXII + art. 50 VI c (issue 11): the fiscal compares the fare charged with the decree's table (art. 35)
+G6C_CIT = {"law": "L311", "art": "50", "inciso": "VI", "alinea": "c", "text": "Cobrar tarifa superior ou inferior ao estabelecido em lei"}
+b.case("art. 11 XXII / art. 50 VI c: fare charged differs from the decree's table → Group VI c (65 UFIR), cited",
+       set={"conduct.fare_off_table": True},
+       expected={"failed": [{"requirement": "par.req.tarifa_tabela", "citation": {"law": "L311", "art": "11", "inciso": "XXII"},
+                             "infractions": ["par.inf.g6_c"]}],
+                 "infractions": [g("VI", "c", ["par.req.tarifa_tabela"], citation=G6C_CIT, label_pt="Grupo VI, c) Cobrar tarifa superior ou inferior ao estabelecido em lei",
+                                   penalty={"kind": "multa", "default": "multa", "chosen": False})],
+                 "escalations": [], "undecided": [VETO]})
+b.case("art. 11 XXII: fare as in the table passes", set={"conduct.fare_off_table": False}, expected={"failed": [], "infractions": []})
+b.case("art. 11 XXII: fare not observed ('não se aplica') → nothing proposed", set={"conduct.fare_off_table": "na"},
+       expected={"failed": [], "infractions": [], "undecided": [VETO]})
+b.case("art. 11 XXII: no passenger on board → the fare question does not apply, even if answered",
+       set={"passenger.present": False, "conduct.fare_off_table": True}, expected={"failed": [], "infractions": []})
+b.case("art. 11 XXII: fare not checked while carrying a passenger → undecided, nothing proposed",
+       drop=("conduct.fare_off_table",),
+       expected={"failed": [], "infractions": [],
+                 "undecided": [VETO, {"kind": "requirement", "id": "par.req.tarifa_tabela", "reason": "missing_fact", "facts": ["conduct.fare_off_table"]}]})
+b.case("art. 11 XXII + art. 49: off-table fare again within 3 months → 130 UFIR (double)",
+       set={"conduct.fare_off_table": True}, history=[{"infraction": "par.inf.g6_c", "date": "2025-04-01"}],
+       expected={"infractions": [{"id": "par.inf.g6_c", "amount": {"value": 130, "brl_cents": 13833},
+                                  "recidivism": {"rule": "par.reincidencia", "applied": True, "prior_count": 1}}]})
 one_42("issqn", "art. 11 XXIV: ISSQN late", {"operator.issqn_up_to_date": False})
 one_g("colete", "VI", "e", "art. 11 XXV: vest without number and name", {"driver.vest_shows_number_name": False})
 one_g("vestuario", "I", "b", "art. 11 XXVII: tank top/shorts → Group I b", {"driver.attire_ok": False})

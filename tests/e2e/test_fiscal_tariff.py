@@ -1,6 +1,7 @@
 """The tariff table in force on the fiscal's phone: downloaded with the field data, shown
 collapsed ("Tarifa oficial") on the verdict screen after a real scan, with the act, validity and
 lines the clerk recorded (Sapezal Lei 125/1999 art. 19: the amounts come from a decree)."""
+import os
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from playwright.sync_api import expect
 from .fiscal_helpers import check_screen
 from .test_fiscal_journey import _context, _enroll, _page, camera_browser, crachá, server  # noqa: F401
 
-SHOTS = Path("/tmp/shots-field2")
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
 
 def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, crachá):  # noqa: F811
@@ -48,14 +49,19 @@ def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, cra
     context.close()
 
 
-def test_checklist_puts_the_table_under_the_overcharge_infraction(browser, server, live_app):  # noqa: F811
-    """Paranatinga art. 50, Grupo VI, c: the table (or "não cadastrada") at the checklist's end."""
+def test_checklist_asks_the_fare_question_with_the_table_next_to_it(browser, server, live_app):  # noqa: F811
+    """Paranatinga art. 11 XXII / art. 50, Grupo VI, c: with a passenger on board the checklist asks
+    whether the fare charged differs from the table, and shows the table in force under the question;
+    "Sim" proposes the infraction on the result screen, with its citation."""
     from server.modules.registry.models import Municipality
-    from server.modules.tariffs.operations import current_tariff
+    from server.modules.tariffs.operations import current_tariff, record_tariff_table
 
     with live_app.app_context():
-        table = current_tariff(Municipality.query.filter_by(slug="paranatinga").one())
-        act = table.act if table else None
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        if current_tariff(muni) is None:
+            record_tariff_table(muni, {"act": "Decreto nº 31/2026", "valid_from": date.today() - timedelta(days=3),
+                                       "items": [{"description": "Corrida no perímetro urbano", "amount": "8.00"}]})
+        act = current_tariff(muni).act
 
     errors = []
     context = _context(browser, server)
@@ -64,16 +70,23 @@ def test_checklist_puts_the_table_under_the_overcharge_infraction(browser, serve
     page.get_by_role("button", name="Pessoa sem crachá").click()
     page.fill("#plate", "QBA1C23")
     page.get_by_role("button", name="Iniciar fiscalização").click()
-    fare = page.locator("#fare-check")
-    expect(fare).to_contain_text("Cobrar tarifa superior ou inferior")
-    expect(fare).to_contain_text("art. 50")
-    if act:
-        fare.locator("summary").click()
-        expect(fare).to_contain_text(act)
-    else:
-        expect(fare).to_contain_text("tarifa não cadastrada")
+    fare = page.locator('fieldset[data-fact="conduct.fare_off_table"]')
+    expect(page.locator("#checklist fieldset").first).to_be_visible()
+    passenger = page.locator('fieldset[data-fact="passenger.present"]')
+    passenger.get_by_text("Não", exact=True).click()
+    expect(fare).to_have_count(0)  # no passenger on board: not asked
+    passenger.get_by_text("Sim", exact=True).click()
+    expect(fare).to_contain_text("A tarifa cobrada do passageiro difere da tabela oficial")
+    expect(fare).to_contain_text("Não se aplica")
+    fare.locator("details.tariff summary").click()
+    expect(fare).to_contain_text(act)
+    expect(fare).to_contain_text("art. 50, Grupo VI, c")
     fare.scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "checklist-fare-390.png"))
+    check_screen(page, "checklist-fare-question")
+    fare.get_by_text("Sim", exact=True).click()
+    page.locator("#go-result").click()
+    expect(page.locator("body")).to_contain_text("Cobrar tarifa superior ou inferior", timeout=20000)
     assert not errors, errors
     context.close()

@@ -34,11 +34,40 @@ test('view: act, validity, amounts in reais; missing when none or empty', () => 
   assert.equal(brl('0.5'), 'R$ 0,50');
 });
 
-test('only the overcharge item of the Paranatinga pack gets the table', () => {
+test('only the fare question and the overcharge infraction of the Paranatinga pack get the table', () => {
   const pack = JSON.parse(readFileSync(new URL('../../shared_rules/packs/paranatinga-lei-311-2007.json', import.meta.url)));
-  const hits = JSON.stringify(pack).match(/"label_pt":"[^"]*"/g).map((l) => JSON.parse(`{${l}}`).label_pt)
+  const hits = JSON.stringify(pack).match(/"(label_pt|prompt_pt)":"[^"]*"/g).map((l) => Object.values(JSON.parse(`{${l}}`))[0])
     .filter((label) => isTariffItem({ label_pt: label }));
-  assert.deepEqual(hits, ['Grupo VI, c) Cobrar tarifa superior ou inferior ao estabelecido em lei']);
+  assert.deepEqual(hits, [
+    'Grupo VI, c) Cobrar tarifa superior ou inferior ao estabelecido em lei',
+    'Tarifa cobrada diferente da tabela oficial',
+    'A tarifa cobrada do passageiro difere da tabela oficial (acima ou abaixo)?',
+  ]);
+  for (const slug of ['sapezal-lei-125-1999', 'nortelandia-lei-030-1998', 'federal-base']) {
+    const other = JSON.stringify(JSON.parse(readFileSync(new URL(`../../shared_rules/packs/${slug}.json`, import.meta.url), 'utf8')));
+    const texts = other.match(/"(label_pt|prompt_pt)":"[^"]*"/g).map((l) => Object.values(JSON.parse(`{${l}}`))[0]);
+    assert.deepEqual(texts.filter((t) => isTariffItem({ label_pt: t })), [], slug);
+  }
   assert.equal(isTariffItem({ label_pt: 'Grupo I, e) Dificultar a cobrança da tarifa ou devolução do troco' }), false);
   assert.equal(isTariffItem({ label_pt: 'Capacete', citations: [{ text: 'cobrar tarifa superior' }] }), true);
+});
+
+test('the fare question is in the Paranatinga checklist only, when a passenger is on board, and proposes G-VI c', async () => {
+  const { nodeIo } = await import('./rules_io.mjs');
+  const { loadMunicipality, checklist, evaluate } = await import('../../pwa/js/rules/index.js');
+  const io = { ...nodeIo, packsDir: 'shared_rules/packs', configDir: 'shared_rules/config' };
+  const fare = (slug, facts) => checklist(loadMunicipality(slug, io), '2026-06-10', facts).find((i) => i.fact === 'conduct.fare_off_table');
+  const item = fare('paranatinga', { 'passenger.present': true });
+  assert.equal(item.input, 'yes_no_na');
+  assert.equal(item.applicable, true);
+  assert.deepEqual(item.citations.map((c) => [c.art, c.inciso]), [['11', 'XXII']]);
+  assert.equal(isTariffItem(item), true);
+  assert.equal(fare('paranatinga', { 'passenger.present': false }).applicable, false);
+  assert.equal(fare('sapezal', { 'passenger.present': true }), undefined);
+  assert.equal(fare('nortelandia', { 'passenger.present': true }), undefined);
+  const out = evaluate(loadMunicipality('paranatinga', io), '2026-06-10', { 'passenger.present': true, 'conduct.fare_off_table': true });
+  const g6c = out.infractions.find((i) => i.id === 'par.inf.g6_c');
+  assert.deepEqual([g6c.citation.art, g6c.citation.inciso, g6c.citation.alinea], ['50', 'VI', 'c']);
+  assert.deepEqual(g6c.triggered_by, ['par.req.tarifa_tabela']);
+  assert.equal(g6c.amount.value, 65);
 });

@@ -27,8 +27,10 @@ export function tariffView(tariff) {
   };
 }
 
-/** The checklist item about charging another fare than the table's (Paranatinga G-VI c). */
+/** The checklist question (Paranatinga art. 11 XXII: "A tarifa cobrada … difere da tabela?")
+ *  and the infraction (G-VI c "Cobrar tarifa superior ou inferior") about charging another fare
+ *  than the table's: the table in force goes next to either. */
 export function isTariffItem(item) {
   const texts = [item.label_pt, ...(item.citations || []).map((c) => c?.text)];
-  return texts.some((t) => /cobrar tarifa/i.test(t || ''));
+  return texts.some((t) => /cobrar tarifa|tarifa cobrada/i.test(t || ''));
 }

@@ -107,6 +107,7 @@ export async function render(root, { params, navigate }) {
     return el('fieldset', { class: `item${fromRegistry ? ' item-registry' : ''}`, dataset: { fact: item.fact } },
       el('legend', { id: `${name}-q`, class: 'question' }, item.label_pt),
       fromRegistry ? el('p', { class: 'registry-mark' }, 'Do cadastro') : null,
+      item.help_pt ? el('p', { class: 'hint' }, item.help_pt) : null,
       input,
       isTariffItem(item) ? tariffBlock(data.field?.tariff, { id: `${name}-tariff` }) : null,
       ...item.citations.filter(Boolean).map((c) => el('details', { class: 'citation' },
@@ -135,20 +136,7 @@ export async function render(root, { params, navigate }) {
       : null,
     el('p', { class: 'hint' }, `${draft.subject?.name || 'Sem identificação'} · ${formatPlate(draft.plate)} · respostas salvas automaticamente`),
     list,
-    fareSection(rules, data),
     el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-result', onclick: () => navigate(`/fiscal/resultado?id=${draft.id}`) }, 'Ver resultado'),
   );
   return () => setBusy(false);
-}
-
-/** The packs' infraction about charging another fare (Paranatinga G-VI c) has no checklist
- *  question of its own (nothing the registry or a yes/no decides): the table in force goes
- *  under it at the end of the checklist, for the fiscal asking the passenger what was paid. */
-function fareSection(rules, data) {
-  const infraction = (rules.infractions || []).find((i) => isTariffItem({ label_pt: i.label_pt, citations: [i.citation] }));
-  if (!infraction) return null;
-  return el('section', { class: 'group', id: 'fare-check', 'aria-labelledby': 'fare-check-h' },
-    el('h2', { id: 'fare-check-h' }, 'Tarifa cobrada'),
-    el('p', { class: 'hint' }, `${infraction.label_pt} (${citationLabel(rules, infraction.citation)}).`),
-    tariffBlock(data.field?.tariff, { id: 'fare-tariff' }));
 }

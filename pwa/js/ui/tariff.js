@@ -13,5 +13,6 @@ export function tariffBlock(tariff, { id = 'tariff' } = {}) {
     el('p', { class: 'hint' }, `${view.act}, ${view.validity}.`),
     el('dl', {}, ...view.lines.flatMap((l) => [el('dt', {}, l.description), el('dd', {}, l.amount)])),
     view.warning ? el('p', { class: 'notice notice-warn' }, view.warning) : null,
-    view.basis ? el('p', { class: 'hint' }, `Fixada por ato do Executivo (${view.basis}).`) : null);
+    view.basis ? el('p', { class: 'hint' }, `Fixada por ato do Executivo (${view.basis}).`) : null,
+    view.infraction ? el('p', { class: 'hint' }, `Cobrar fora da tabela: ${view.infraction}.`) : null);
 }

@@ -1,9 +1,9 @@
 """Values a clerk types on the process forms, checked with a pt-BR reason naming the field."""
-import re
 from datetime import date
 
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.money import MoneyError, parse_cents
 
 TEXT_MIN = 10
 
@@ -32,17 +32,9 @@ def _date(value, field, not_after_today=True):
     return day
 
 
-# Reais as a clerk types them: "1.234,56", "140,46", "85" (or "140.46"); nothing else.
-MONEY_RE = re.compile(r"(\d{1,3}(?:\.\d{3})+|\d{1,9})(?:,(\d{1,2}))?|(\d{1,9})\.(\d{1,2})")
-
-
 def _money(value, field):
-    """Text → cents, or None when empty; 422 naming the field otherwise."""
-    text = (value or "").strip() if isinstance(value, str) else ""
-    if not text:
-        return None
-    match = MONEY_RE.fullmatch(text)
-    if not match:
-        raise _invalid(field, "Informe o valor em reais (ex.: 85,00).")
-    whole, fraction = (match[1], match[2]) if match[1] else (match[3], match[4])
-    return int(whole.replace(".", "")) * 100 + int((fraction or "0").ljust(2, "0"))
+    """Text → cents, or None when empty; 422 naming the field otherwise (core/money.py parses)."""
+    try:
+        return parse_cents(value if isinstance(value, str) else None)
+    except MoneyError as exc:
+        raise _invalid(field, str(exc)) from None

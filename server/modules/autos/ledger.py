@@ -2,9 +2,11 @@
 and seizures. Read-only; every row comes from the process tables, scoped by the caller."""
 from sqlalchemy import or_, select
 
+from ...core.clock import local_today
 from ..fieldsync.models import FieldRecord
 from .models import AutoCase
-from .process_models import AutoPayment, AutoPenalty, Seizure
+from .process_models import FEE_KINDS, AutoPayment, AutoPenalty, Seizure, SeizureCharge, SeizureFeePayment
+from .seizure_fees import statement
 
 
 def _cases(municipality_id, operator_ids, permit_id=None):
@@ -21,11 +23,18 @@ def ledger(municipality_id, operator_ids, permit_id=None) -> dict:
     cases = _cases(municipality_id, operator_ids, permit_id)
     ids = [c.id for c in cases] or [-1]
     numbers = {c.id: c.number for c in cases}
+    seizures = Seizure.query.filter(Seizure.case_id.in_(ids)).order_by(Seizure.seized_on, Seizure.id).all()
+    seizure_ids = [s.id for s in seizures] or [-1]
+    charges = SeizureCharge.query.filter(SeizureCharge.seizure_id.in_(seizure_ids)).order_by(SeizureCharge.id).all()
+    fee_payments = SeizureFeePayment.query.filter(SeizureFeePayment.seizure_id.in_(seizure_ids)).all()
+    today = local_today()
     return {
         "cases": cases,
         "penalties": AutoPenalty.query.filter(AutoPenalty.case_id.in_(ids)).order_by(AutoPenalty.case_id, AutoPenalty.id).all(),
         "payments": AutoPayment.query.filter(AutoPayment.case_id.in_(ids)).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
-        "seizures": Seizure.query.filter(Seizure.case_id.in_(ids)).order_by(Seizure.seized_on, Seizure.id).all(),
+        "seizures": seizures,
+        # Fees of each seizure (removal, storage up to the release or today), what was paid, the balance.
+        "fees": [(s, line) for s in seizures for line in statement(s, charges, fee_payments, today)["lines"]],
         "numbers": numbers,
     }
 
@@ -42,6 +51,11 @@ def csv_rows(data, kind, labels):
         return (["Auto", "Medida", "Data", "Liberada em", "Alvará exibido"],
                 [[numbers.get(s.case_id), labels["seizure"].get(s.kind, s.kind), s.seized_on, s.released_on,
                   s.release_alvara] for s in data["seizures"]])
+    if kind == "taxas":
+        return (["Auto", "Apreensão em", "Taxa", "Ato", "Diárias", "Devido (R$)", "Pago (R$)", "Em aberto (R$)"],
+                [[numbers.get(s.case_id), s.seized_on, FEE_KINDS.get(line["charge"].kind), line["charge"].act,
+                  line["days"], line["due_cents"] / 100, line["paid_cents"] / 100, line["balance_cents"] / 100]
+                 for s, line in data["fees"]])
     return (["Auto", "Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"],
             [[numbers.get(p.case_id), p.infraction_id, labels["penalty"].get(p.state, p.state), p.applied_on,
               None if p.amount_brl_cents is None else p.amount_brl_cents / 100, p.state_reason]

@@ -112,3 +112,43 @@ class Seizure(db.Model):
     release_alvara = db.Column(db.String(60))  # the permit/alvará shown at release
     release_payment_id = db.Column(db.Integer, db.ForeignKey("auto_payment.id"), nullable=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+
+# Fees of a seizure (issue 11). No law sets an amount: Sapezal art. 27 names an "eventual taxa de
+# remoção", Paranatinga art. 45 a removal to the place the secretariat sets; the amounts and the
+# act that sets them are municipal settings (process_settings.py), copied onto each seizure when
+# it is recorded, so a later change of the settings never reprices a seizure already made.
+FEE_KINDS = {"remocao": "Taxa de remoção", "estadia": "Diárias do pátio (estadia)"}
+# How the days of storage are counted, as the act that sets the daily fee says (no law does).
+STORAGE_DAY_COUNTS = {
+    "dia_ou_fracao": "Por dia ou fração: cada dia no pátio, contando o da apreensão e o da liberação",
+    "pernoite": "Por pernoite: dias entre a apreensão e a liberação (liberada no mesmo dia: nenhuma diária)",
+}
+
+
+class SeizureCharge(db.Model):
+    """One fee charged for a seizure: the removal once, or the daily storage (its days are counted
+    up to the release, or up to today while the moto is held)."""
+    __tablename__ = "seizure_charge"
+    __table_args__ = (db.UniqueConstraint("seizure_id", "kind"),)
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    seizure_id = db.Column(db.Integer, db.ForeignKey("seizure.id"), nullable=False, index=True)
+    kind = db.Column(db.String(12), nullable=False)  # remocao | estadia
+    unit_cents = db.Column(db.BigInteger, nullable=False)  # the fee, or the fee per day
+    act = db.Column(db.String(300), nullable=False)  # the act that set it, as the clerk entered it
+    day_count = db.Column(db.String(16))  # estadia: a STORAGE_DAY_COUNTS key
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+
+class SeizureFeePayment(db.Model):
+    """A payment of one seizure fee (guia), never confused with the payment of the fine."""
+    __tablename__ = "seizure_fee_payment"
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    seizure_id = db.Column(db.Integer, db.ForeignKey("seizure.id"), nullable=False, index=True)
+    charge_id = db.Column(db.Integer, db.ForeignKey("seizure_charge.id"), nullable=False, index=True)
+    guia_number = db.Column(db.String(40), nullable=False)
+    paid_on = db.Column(db.Date, nullable=False)
+    amount_cents = db.Column(db.BigInteger, nullable=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)

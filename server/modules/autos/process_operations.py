@@ -7,7 +7,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
-from ...core.clock import local_today
+from ...core.clock import local_today, to_local
 from ...core.errors import ApiError
 from ...extensions import db
 from ..credentials import keys as keystore
@@ -27,8 +27,9 @@ from .inputs import _date, _invalid, _text
 from .process_models import APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPenalty
 # Payments, seizures and the municipal settings live in their own modules; callers reach every
 # operation of the process through this one.
-from .payments import record_payment, record_seizure, release_seizure  # noqa: F401
-from .process_settings import SETTING_FIELDS, save_process_settings  # noqa: F401
+from .payments import (record_fee_payment, record_payment, record_seizure, release_seizure,  # noqa: F401
+                       seizure_law, seizure_statement)
+from .process_settings import SETTING_FIELDS, fee_settings, save_process_settings  # noqa: F401
 
 
 def steps_for_municipality(municipality):
@@ -142,7 +143,7 @@ def record_service(case, via, served_on, note_text=None, actor=None):
         served_on = _date(served_on, "served_on")
     if via in ("postal_ar", "edital"):
         _text(note_text, "note", 3)  # AR number / edital's publication
-    if served_on < note.issued_at.date() and via != "assinatura_local":
+    if served_on < to_local(note.issued_at).date() and via != "assinatura_local":
         raise _invalid("served_on", "A ciência não pode ser anterior à emissão da notificação.")
     before = {"served_via": None, "served_on": None}
     note.served_via, note.served_on = via, served_on

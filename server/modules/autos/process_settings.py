@@ -1,32 +1,65 @@
 """The municipal settings of the autos process that the laws leave open (authority, edital act,
-removal and pátio fees), each saved with the act that set it."""
+removal and pátio fees and how their days count, whether fees are paid before a release), each
+saved with the act that set it, audited."""
 from ...core.audit import record
 from ...extensions import db
 from .inputs import _invalid, _money
 from .notification_content import process_settings
-
+from .process_models import STORAGE_DAY_COUNTS
 
 SETTING_FIELDS = {
     "authority_pt": "Autoridade que julga a defesa (quando a lei não a indica)",
     "edital_basis_pt": "Ato que autoriza a notificação por edital",
     "removal_fee": "Taxa de remoção (R$)",
+    "removal_fee_act": "Ato que fixou a taxa de remoção (ex.: Código Tributário Municipal, art. …)",
     "storage_fee_daily": "Diária do pátio (R$)",
-    "source": "Ato que fixou estes valores",
+    "storage_fee_act": "Ato que fixou a diária do pátio",
+    "storage_day_count": "Como as diárias são contadas (conforme o ato)",
+    "release_requires_fees": "Exigir o pagamento das taxas antes de liberar a moto",
 }
+TEXT_FIELDS = ("authority_pt", "edital_basis_pt", "removal_fee_act", "storage_fee_act")
+
+
+def fee_settings(municipality) -> dict:
+    """The fees in force: {"remocao": {"cents", "act"} | None, "estadia": {"cents", "act",
+    "day_count"} | None, "release_requires_fees": bool}. A fee without its act is not in force
+    (settings saved before issue 11 kept one `source` for both fees: it is their act)."""
+    settings = process_settings(municipality)
+    legacy = settings.get("source")
+    removal_act = settings.get("removal_fee_act") or legacy
+    storage_act = settings.get("storage_fee_act") or legacy
+    removal, storage = settings.get("removal_fee_cents"), settings.get("storage_fee_daily_cents")
+    day_count = settings.get("storage_day_count")
+    return {
+        "remocao": {"cents": removal, "act": removal_act} if removal is not None and removal_act else None,
+        "estadia": ({"cents": storage, "act": storage_act, "day_count": day_count}
+                    if storage is not None and storage_act and day_count in STORAGE_DAY_COUNTS else None),
+        "release_requires_fees": bool(settings.get("release_requires_fees")),
+    }
 
 
 def save_process_settings(municipality, form, actor=None):
     """Municipality.settings["autos"]: values the laws do not set, each shown as configured."""
     values = {}
-    for key in ("authority_pt", "edital_basis_pt", "source"):
-        text = (form.get(key) or "").strip()
+    for key in TEXT_FIELDS:
+        text = form.get(key)
+        text = text.strip() if isinstance(text, str) else ""
         if len(text) > 300:
             raise _invalid(key, "Use no máximo 300 caracteres.")
         values[key] = text or None
-    values["removal_fee_cents"] = _money(form.get("removal_fee"), "removal_fee")
-    values["storage_fee_daily_cents"] = _money(form.get("storage_fee_daily"), "storage_fee_daily")
-    if (values["removal_fee_cents"] is not None or values["storage_fee_daily_cents"] is not None) and not values["source"]:
-        raise _invalid("source", "Informe o ato (decreto, portaria) que fixou as taxas.")
+    values["removal_fee_cents"] = _fee(form, "removal_fee")
+    values["storage_fee_daily_cents"] = _fee(form, "storage_fee_daily")
+    if values["removal_fee_cents"] is not None and not values["removal_fee_act"]:
+        raise _invalid("removal_fee_act", "Informe o ato (lei, decreto, Código Tributário) que fixou a taxa de remoção.")
+    if values["storage_fee_daily_cents"] is not None and not values["storage_fee_act"]:
+        raise _invalid("storage_fee_act", "Informe o ato (lei, decreto, Código Tributário) que fixou a diária do pátio.")
+    day_count = form.get("storage_day_count") or None
+    if day_count is not None and day_count not in STORAGE_DAY_COUNTS:
+        raise _invalid("storage_day_count", "Escolha uma das formas de contagem.")
+    if values["storage_fee_daily_cents"] is not None and day_count is None:
+        raise _invalid("storage_day_count", "Escolha como o ato conta as diárias (por dia ou fração, ou por pernoite).")
+    values["storage_day_count"] = day_count if values["storage_fee_daily_cents"] is not None else None
+    values["release_requires_fees"] = form.get("release_requires_fees") in ("1", "on", "sim")
     before = dict(process_settings(municipality))
     settings = dict(municipality.settings or {})
     settings["autos"] = values
@@ -34,3 +67,10 @@ def save_process_settings(municipality, form, actor=None):
     record("autos_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id, actor=actor)
     db.session.commit()
     return values
+
+
+def _fee(form, key):
+    cents = _money(form.get(key), key)
+    if cents is not None and cents <= 0:
+        raise _invalid(key, "Informe um valor positivo, ou deixe em branco se não há taxa.")
+    return cents

@@ -15,8 +15,8 @@ from .blueprint import bp
 from .models import AutoCase
 from .notification_pdf import notification_pdf_bytes
 from .outcome import current_step
-from .process_models import (APPEAL_DECISIONS, SERVICE_WAYS, SEIZURE_KINDS, AutoAppeal, AutoPayment,
-                             AutoPenalty, Seizure)
+from .process_models import (APPEAL_DECISIONS, FEE_KINDS, SERVICE_WAYS, SEIZURE_KINDS, STORAGE_DAY_COUNTS,
+                             AutoAppeal, AutoPayment, AutoPenalty, Seizure)
 from .notification_content import process_settings
 from .public_check import check_code
 from ..registry.models import Municipality
@@ -41,15 +41,18 @@ def _page(case, errors=None, values=None, status=200):
     step, due_on = current_step(steps, note.served_on if note and note.served_on else None, appeals)
     content = json.loads(note.content) if note else None
     data = auto_data(case)
+    municipality = db.session.get(Municipality, case.municipality_id)
+    seizures = Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all()
     return render_template(
         "autos/process.html", case=case, note=note, content=content, appeals=appeals, steps=steps,
         next_step=step, next_due=due_on, infractions=confirmed_infractions(data),
         penalties=AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id).all(),
         payments=AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
-        seizures=Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all(),
+        seizures=seizures, fees={s.id: ops.seizure_statement(s) for s in seizures}, fee_kinds=FEE_KINDS,
+        fee_settings=ops.fee_settings(municipality), seizure_law=ops.seizure_law(municipality),
         service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
         penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
-        today=local_today(), labels=_labels(case.municipality_id), settings=process_settings(db.session.get(Municipality, case.municipality_id)),
+        today=local_today(), labels=_labels(case.municipality_id), settings=process_settings(municipality),
         infraction_options=[("", "Todo o auto")] + [(i["id"], i.get("label_pt") or i["id"]) for i in confirmed_infractions(data)],
         payment_options=[("", "Nenhum")] + [(str(p.id), f"Guia {p.guia_number}")
                                             for p in AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.id)], operator_signed=bool((data.get("signatures") or {}).get("operator"))
@@ -85,6 +88,8 @@ ACTIONS = {
     "apreensao": lambda case: ops.record_seizure(case, _form("kind"), _form("seized_on"), g.user),
     "liberacao": lambda case: ops.release_seizure(_child(Seizure, _form("seizure_id"), case), _form("released_on"),
                                                   _form("alvara"), _form("payment_id"), g.user),
+    "taxa": lambda case: ops.record_fee_payment(_child(Seizure, _form("seizure_id"), case), _form("charge_id"),
+                                                _form("guia_number"), _form("paid_on"), _form("amount"), g.user),
 }
 
 
@@ -114,6 +119,18 @@ def notification_pdf(case_id):
         raise ApiError(404, "not_found")
     return Response(notification_pdf_bytes(note), mimetype="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="notificacao-{note.serial}.pdf"',
+                             "Cache-Control": "no-store"})
+
+
+@bp.get("/autos/<int:case_id>/apreensao/<int:seizure_id>.pdf")
+@login_required(*STAFF_ROLES)
+def seizure_pdf(case_id, seizure_id):
+    """The seizure's paper: release term (or, while held, the statement of its fees)."""
+    from .seizure_pdf import seizure_pdf_bytes
+    case = get_scoped_or_404(AutoCase, case_id)
+    seizure = _child(Seizure, str(seizure_id), case)
+    return Response(seizure_pdf_bytes(case, seizure, db.session), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="apreensao-{seizure.id}.pdf"',
                              "Cache-Control": "no-store"})
 
 
@@ -157,7 +174,8 @@ def public_notification_lower(code):
 
 # --- ledger per operator and per permit -----------------------------------------------------------
 
-LEDGER_LISTS = {"autos": "Autos", "penalidades": "Penalidades", "pagamentos": "Pagamentos", "apreensoes": "Apreensões"}
+LEDGER_LISTS = {"autos": "Autos", "penalidades": "Penalidades", "pagamentos": "Pagamentos", "apreensoes": "Apreensões",
+                "taxas": "Taxas de remoção e pátio"}
 
 
 def _ledger_owner(kind, ident):
@@ -181,10 +199,10 @@ def ledger_page(kind, ident):
     data = ledger(require_municipality_id(), operator_ids, permit_id)
     return render_template("autos/ledger.html", labels=_labels(require_municipality_id()), title=title, back=back, kind=kind, ident=ident, lists=LEDGER_LISTS,
                            penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, seizure_kinds=SEIZURE_KINDS,
-                           **data)
+                           fee_kinds=FEE_KINDS, **data)
 
 
-@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes):lista>.csv")
+@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes, taxas):lista>.csv")
 @login_required(*STAFF_ROLES)
 def ledger_csv(kind, ident, lista):
     from .ledger import csv_rows, ledger
@@ -212,13 +230,17 @@ def process_settings_page():
             if exc.status != 422:
                 raise
             errors, status = exc.fields or {}, 422
-    current = process_settings(municipality)
+    current, fees = process_settings(municipality), ops.fee_settings(municipality)
     values = request.form if request.method == "POST" else {
         "authority_pt": current.get("authority_pt") or "", "edital_basis_pt": current.get("edital_basis_pt") or "",
-        "source": current.get("source") or "",
         "removal_fee": _cents_text(current.get("removal_fee_cents")),
-        "storage_fee_daily": _cents_text(current.get("storage_fee_daily_cents"))}
+        "removal_fee_act": current.get("removal_fee_act") or current.get("source") or "",
+        "storage_fee_daily": _cents_text(current.get("storage_fee_daily_cents")),
+        "storage_fee_act": current.get("storage_fee_act") or current.get("source") or "",
+        "storage_day_count": current.get("storage_day_count") or "",
+        "release_requires_fees": "1" if current.get("release_requires_fees") else ""}
     return render_template("autos/settings.html", fields=ops.SETTING_FIELDS, values=values, errors=errors,
+                           day_counts=STORAGE_DAY_COUNTS, fees=fees, seizure_law=ops.seizure_law(municipality),
                            steps=ops.steps_for_municipality(municipality)), status
 
 

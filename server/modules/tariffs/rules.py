@@ -1,5 +1,7 @@
 """What each law says about tariffs (no amounts: the decree sets them, the clerk records it)."""
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+
+from ...core.money import MoneyError, parse_decimal
 
 TARIFF_LAW = {
     # "Os valores das tarifas ... será estabelecido por ato do Chefe do Executivo Municipal,
@@ -27,10 +29,10 @@ def parse_items(text):
         if not sep or not 2 <= len(description) <= 120:
             raise ValueError(f"Linha “{line[:40]}”: escreva “descrição | valor”.")
         try:
-            value = Decimal(amount.replace("R$", "").strip().replace(".", "").replace(",", "."))
-        except InvalidOperation:
+            value = parse_decimal(amount)
+        except MoneyError:
             raise ValueError(f"Linha “{line[:40]}”: valor inválido.") from None
-        if not value.is_finite() or value <= 0 or value >= 100000:
+        if value is None or value <= 0 or value >= 100000:
             raise ValueError(f"Linha “{line[:40]}”: valor inválido.")
         items.append({"description": description, "amount": format(value.quantize(Decimal("0.01")), "f")})
     if not items:

@@ -1,0 +1,82 @@
+"""The seizure fees screens (issue 11) in headless Chromium at phone and laptop sizes: the process
+settings with each fee's act, the auto's process page with the charges of a seizure, a fee paid
+and the release refused while fees are open (the municipal setting on), and the ledger's fees —
+axe-core without serious violations, no sideways scrolling, screenshots to look at."""
+import os
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from .test_backoffice_accessibility import VIEWPORTS, _check, _login, _note, _report
+
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+
+
+def _seizure_with_fees(live_app):
+    """A Sapezal auto with fees configured (CTM acts, as a clerk would type them), the release
+    condition on, a seizure recorded three days ago and its removal fee paid."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from autos_process_helpers import first_operator_and_permit, homologated_case
+    from server.core.clock import local_today
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.process_models import SeizureCharge
+    from server.modules.registry.models import Municipality
+
+    with live_app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        ops.save_process_settings(muni, {
+            "authority_pt": "Diretor do Departamento de Tributação", "removal_fee": "85,00",
+            "removal_fee_act": "Código Tributário Municipal, art. 120", "storage_fee_daily": "12,50",
+            "storage_fee_act": "Código Tributário Municipal, art. 121", "storage_day_count": "dia_ou_fracao",
+            "release_requires_fees": "1"})
+    case_id, _ = homologated_case(live_app, live_app.test_client(), "sapezal", days_ago=5)
+    operator_id, _, _ = first_operator_and_permit(live_app, "sapezal")
+    today = local_today()
+    with live_app.app_context():
+        seizure = ops.record_seizure(db.session.get(AutoCase, case_id), "remocao", (today - timedelta(days=3)).isoformat())
+        removal = SeizureCharge.query.filter_by(seizure_id=seizure.id, kind="remocao").one()
+        ops.record_fee_payment(seizure, removal.id, "GUIA-REM-0007", today.isoformat(), "85,00")
+    return {"case": case_id, "operator": operator_id}
+
+
+@pytest.mark.browser
+def test_seizure_fee_screens(browser, live_server, live_app):
+    ids = _seizure_with_fees(live_app)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for viewport in VIEWPORTS:
+        size = f"{viewport['width']}x{viewport['height']}"
+        context = browser.new_context(viewport=viewport, locale="pt-BR")
+        page = context.new_page()
+        try:
+            _login(page, live_server, "backoffice.sapezal")
+            _check(page, f"{live_server}/autos/processo/configuracao", problems)
+            assert page.locator("#cfg-removal_fee_act").input_value() == "Código Tributário Municipal, art. 120"
+            page.locator("#h-fees").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"sapezal-taxas-configuracao-{size}.png"), full_page=True)
+
+            _check(page, f"{live_server}/autos/{ids['case']}/processo", problems)
+            fees = page.locator("#form-apreensao")
+            assert "4 diária(s) até" in fees.inner_text() and "GUIA-REM-0007" in fees.inner_text()
+            page.screenshot(path=str(SHOTS / f"sapezal-taxas-processo-{size}.png"), full_page=True)
+            fees.screenshot(path=str(SHOTS / f"sapezal-taxas-apreensao-{size}.png"))
+
+            from server.core.clock import local_today
+            page.fill("#liberacao-released_on", local_today().isoformat())
+            page.locator("#form-apreensao form[action$='/liberacao'] button[type=submit]").click()
+            page.wait_for_load_state("load")
+            alert = page.locator("#form-apreensao p.field-error").first
+            assert "Taxas em aberto" in alert.inner_text() and "R$ 50,00" in alert.inner_text()
+            _note(page, f"release refused {size}", problems)
+            page.locator("#form-apreensao").screenshot(path=str(SHOTS / f"sapezal-liberacao-taxas-recusada-{size}.png"))
+
+            _check(page, f"{live_server}/autos/ficha/operador/{ids['operator']}", problems)
+            page.locator("#h-taxas").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"sapezal-taxas-ficha-{size}.png"), full_page=True)
+        finally:
+            context.close()
+    assert not problems, _report(problems)
