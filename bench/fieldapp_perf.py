@@ -41,7 +41,7 @@ ENGINES = set()  # which decoder the scanner's worker ran ('zxing' or 'jsqr'), r
 WATCH = """(() => {
   const seen = (sel) => { const e = document.querySelector(sel); return e && e.offsetParent !== null; };
   const tick = () => {
-    if (!window.__homeAt && seen('#go-scan')) window.__homeAt = performance.now();
+    if (!window.__homeAt && seen('#go-scan')) { window.__homeAt = performance.now(); console.debug('bench:home'); }
     if (!window.__verdictAt && seen('#verdict-word')) {
       window.__verdictAt = performance.now();
       window.__frameAt = performance.getEntriesByName('scan-frame').pop()?.startTime ?? null;
@@ -49,6 +49,7 @@ WATCH = """(() => {
       window.__verifiedAt = performance.getEntriesByName('scan-verified').pop()?.startTime ?? null;
       window.__engine = performance.getEntriesByName('scan-decoded').pop()?.detail?.engine ?? null;
       window.__decodeMs = performance.getEntriesByName('scan-decoded').pop()?.detail?.ms ?? null;
+      console.debug('bench:verdict');
     }
     requestAnimationFrame(tick);
   };
@@ -103,7 +104,8 @@ def make_app(tmp):
 
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}",
-                      "FIELDAPP_ROOT": str(ROOT / "pwa")})
+                      # BENCH_PWA_ROOT: another copy of pwa/ (e.g. an older commit's) for an A/B run.
+                      "FIELDAPP_ROOT": os.environ.get("BENCH_PWA_ROOT", str(ROOT / "pwa"))})
     app.instance_path = str(tmp)
     with app.app_context():
         upgrade(directory=str(ROOT / "migrations"))
@@ -149,10 +151,17 @@ def throttled_page(context):
     return page
 
 
+def wait_for(page, signal):
+    """Wait for WATCH's console signal. Not wait_for_function: Playwright's polling runs its
+    injected script in the page every frame, ~50 ms of main thread at 4× CPU (seen in a trace)
+    competing with the very start it measures; a console event reaches us without touching it."""
+    return page.expect_console_message(lambda message: message.text == f"bench:{signal}", timeout=60000)
+
+
 def cold_start(context, url):
     page = throttled_page(context)
-    page.goto(f"{url}/app/#/fiscal", wait_until="commit")
-    page.wait_for_function("() => window.__homeAt", timeout=60000)
+    with wait_for(page, "home"):
+        page.goto(f"{url}/app/#/fiscal", wait_until="commit")
     took = page.evaluate("() => window.__homeAt")
     page.close()
     return took
@@ -160,10 +169,10 @@ def cold_start(context, url):
 
 def scan(context, url):
     page = throttled_page(context)
-    page.goto(f"{url}/app/#/fiscal")
-    page.wait_for_function("() => window.__homeAt", timeout=60000)
-    opened = page.evaluate("() => { location.hash = '#/fiscal/ler'; return performance.now(); }")
-    page.wait_for_function("() => window.__verdictAt", timeout=60000)
+    with wait_for(page, "home"):
+        page.goto(f"{url}/app/#/fiscal")
+    with wait_for(page, "verdict"):
+        opened = page.evaluate("() => { location.hash = '#/fiscal/ler'; return performance.now(); }")
     verdict, frame, decoded, verified, word, engine, decode_ms = page.evaluate(
         "() => [window.__verdictAt, window.__frameAt, window.__decodedAt, window.__verifiedAt, "
         "document.querySelector('#verdict-word').textContent, window.__engine, window.__decodeMs]")
@@ -180,6 +189,9 @@ def stats(values):
 
 
 def row(name, values, target):
+    values = [v for v in values if v == v]  # NaN: not measured (a build without the figure)
+    if not values:
+        return f"| {name} | — | — | — | not measured |"
     median, low, high = stats(values)
     verdict = "met" if median <= target else "**missed**"
     return f"| {name} | {median:.0f} | {low:.0f}–{high:.0f} | ≤ {target} | {verdict} |"
