@@ -3,7 +3,8 @@
 // (npm zxing-wasm, reader build, self-hosted in vendor/ — never its CDN default), ~6× faster than
 // jsQR on a 640 px frame (docs/benchmarks/fieldapp-perf.md). If its script or its .wasm cannot
 // load (old browser, CSP, a shell without it), jsQR (npm, vendor/) decodes instead.
-// Each reply: { text: string|null, engine: 'zxing'|'jsqr', ms: the decode's own time }.
+// First message: { ready: 'zxing'|'jsqr' }; then one reply per frame:
+// { text: string|null, engine: 'zxing'|'jsqr', ms: the decode's own time }.
 /* global jsQR, ZXingWASM */
 const VENDOR = new URL('../../vendor/', self.location).href;
 
@@ -29,13 +30,14 @@ async function warmUp() {
   const width = 640;
   const height = 480;
   const data = new Uint8ClampedArray(width * height * 4);
+  const pixels = new Uint32Array(data.buffer); // one opaque grey RGBA pixel per element
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
-      const v = ((x >> 4) + (y >> 4)) % 2 ? 20 : 235; // a checkerboard: finder-like edges everywhere
-      data.set([v, v, v, 255], (y * width + x) * 4);
+      // A checkerboard of 16 px squares: edges everywhere for the binarizer and the detector.
+      pixels[y * width + x] = ((x >> 4) + (y >> 4)) % 2 ? 0xff141414 : 0xffebebeb;
     }
   }
-  for (let i = 0; i < 3; i += 1) await ZXingWASM.readBarcodes({ data, width, height }, ZXING_OPTIONS);
+  for (let i = 0; i < 2; i += 1) await ZXingWASM.readBarcodes({ data, width, height }, ZXING_OPTIONS);
 }
 
 function loadJsqr() {
@@ -48,6 +50,12 @@ function loadJsqr() {
 const engine = loadZxing().catch((error) => {
   console.warn('zxing-wasm unavailable, using jsQR', error);
   return loadJsqr();
+});
+// The scanner grabs its first frame only then: a frame that waited for the decoder is stale.
+// (Neither decoder loaded: 'none', and every frame answers null; manual entry still works.)
+engine.then((which) => self.postMessage({ ready: which }), (error) => {
+  console.error('no QR decoder could load', error);
+  self.postMessage({ ready: 'none' });
 });
 
 const ZXING_OPTIONS = {

@@ -1,5 +1,6 @@
-// Scanner: rear camera; native BarcodeDetector where present, else jsQR in a worker (loaded
-// only now). Torch where the camera offers it. Manual entry of permit number or plate always.
+// Scanner: rear camera; native BarcodeDetector where present, else zxing-wasm (jsQR as its
+// fallback) in a worker loaded only now. Torch where the camera offers it. Manual entry of permit
+// number or plate always. A verified crachá's verdict is drawn here, in place.
 import { requireFiscal } from '../fiscal/guard.js';
 import { prepareVerification, startFromPayload } from '../fiscal/inspection.js';
 import { adoptRoute } from '../router.js';
@@ -62,6 +63,7 @@ export async function render(root, { navigate }) {
     frame.hidden = true;
     message.className = 'notice notice-warn';
     message.textContent = 'Câmera indisponível (sem permissão ou em uso). Digite o número do alvará ou a placa.';
+    stopCamera(); // and the decoder's worker, now or as soon as it exists
     return cleanup;
   }
   if (stopped) { cleanup(); return cleanup; }
@@ -79,6 +81,8 @@ export async function render(root, { navigate }) {
   }
 
   const decode = await decoding;
+  await decode.ready; // zxing compiled (or jsQR loaded): the first frame grabbed is decoded at once
+  if (stopped) return cleanup;
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
   // The verdict is drawn here, in place of the scanner: a route change would re-run the guard's
@@ -105,7 +109,7 @@ export async function render(root, { navigate }) {
       frames += 1;
       // Native detectors and zxing-wasm (~60 ms for 640 px at 4× CPU) read the whole frame, so a
       // QR held outside the yellow box is found on the first frame; jsQR (~4× slower) gets the
-      // guide box, the whole frame every third time. Until the worker's first reply: whole.
+      // guide box, the whole frame every third time.
       const full = decode.engine !== 'jsqr' || frames % FULL_EVERY === 0 || !video.clientWidth;
       const box = full ? { x: 0, y: 0, w: vw, h: vh } : guideBox(vw, vh, video.clientWidth, video.clientHeight);
       const scale = Math.min(1, (full ? MAX_EDGE : CROP_EDGE) / Math.max(box.w, box.h));
@@ -130,15 +134,17 @@ async function decoder() {
       const formats = await window.BarcodeDetector.getSupportedFormats();
       if (formats.includes('qr_code')) {
         const detector = new window.BarcodeDetector({ formats: ['qr_code'] });
-        return { worker: null, engine: 'native', read: async (canvas) => (await detector.detect(canvas))[0]?.rawValue || null };
+        return { worker: null, engine: 'native', ready: Promise.resolve(), read: async (canvas) => (await detector.detect(canvas))[0]?.rawValue || null };
       }
     } catch { /* fall through to the worker */ }
   }
   const worker = new Worker(new URL('../fiscal/qr-worker.js', import.meta.url));
   let pending = null;
+  let isReady;
   const api = {
     worker,
-    engine: null, // 'zxing' or 'jsqr', from the worker's first reply
+    engine: null, // 'zxing' or 'jsqr', from the worker's first message
+    ready: new Promise((resolve) => { isReady = resolve; }),
     read: (canvas, ctx) => new Promise((resolve) => {
       const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
       pending = resolve;
@@ -147,6 +153,7 @@ async function decoder() {
     }),
   };
   worker.onmessage = (event) => {
+    if (event.data.ready) { api.engine = event.data.ready; isReady(); return; }
     api.engine = event.data.engine || api.engine;
     api.ms = event.data.ms; // the worker's own decode time, for bench/fieldapp_perf.py
     if (pending) { pending(event.data.text); pending = null; }
