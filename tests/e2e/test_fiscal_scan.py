@@ -7,16 +7,17 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import check_screen, shot
+from .helpers import wait_for_service_worker
 from .test_fiscal_journey import PASSWORD, camera_browser, crachá, server  # noqa: F401 (fixtures)
 
 ENGINE = "() => performance.getEntriesByName('scan-decoded').pop()?.detail?.engine ?? null"
 
 
-def _phone(browser, errors):
-    # No service worker: every request of the page and its worker reaches page.route (the cache
-    # would answer the .wasm otherwise). The offline path with the worker is the journey test's.
+def _phone(browser, errors, service_workers="block"):
+    # Blocked service worker: every request of the page and its worker reaches context.route (the
+    # cache would answer the .wasm otherwise).
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
-                                  timezone_id="America/Cuiaba", service_workers="block",
+                                  timezone_id="America/Cuiaba", service_workers=service_workers,
                                   permissions=["camera", "geolocation"])
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -98,3 +99,20 @@ def test_jsqr_reads_the_crachá_when_the_wasm_cannot_load(camera_browser, server
     assert errors == []
     context.close()
 
+
+
+def test_zxing_wasm_works_offline_from_the_precache(camera_browser, server, crachá):  # noqa: F811
+    # The .wasm and the worker (with its WebAssembly-allowing CSP header) come from the service
+    # worker's cache: with the network gone the scanner still runs zxing, not the fallback.
+    errors = []
+    context, page = _phone(camera_browser, errors, service_workers="allow")
+    _enroll(page, server)
+    wait_for_service_worker(page)
+    context.set_offline(True)
+    server.stop()
+    page.reload()
+    expect(page.locator("#net-status")).to_be_visible()
+    _scan(page, crachá)
+    assert page.evaluate(ENGINE) == "zxing"
+    assert errors == []
+    context.close()
