@@ -292,9 +292,10 @@ def main():
         "",
         "Third pass (issue 9, 2026-12-01 02:05–02:34 UTC, load 7–15 on the 2 cores: four other "
         "sessions were running their tests, so every figure is noisy). Measured since 02:20 with "
-        "this bench waiting on a console signal instead of Playwright's `wait_for_function`, whose "
-        "script ran in the measured page (a 51 ms EvaluateScript at 4× in a trace of a cold "
-        "start); earlier history figures include that overhead. A/B, the previous commit's "
+        "this bench waiting on a console signal instead of Playwright's `wait_for_function`, which "
+        "polls from a script it injects into the measured page (a trace of a cold start shows a "
+        "51 ms EvaluateScript at 4× with no URL, most likely that script); earlier history "
+        "figures include that overhead. A/B, the previous commit's "
         "pwa/ (`BENCH_PWA_ROOT`) and this one, runs of 7 interleaved at load 9–14: scan frame → "
         "verdict 407 / 382 / 344 / 306 ms before, 182 / 346 / 224 / 271 after (the 346 and 271 "
         "at load 13–14); decoded → verified 62 / 59 / 45 / 49 → 25 / 54 / 28 / 30; verified → "
