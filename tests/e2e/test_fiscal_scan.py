@@ -3,6 +3,8 @@ printed crachá. The app's strict CSP stays on (no bypass): the QR worker compil
 under its own policy ('wasm-unsafe-eval', nothing else), and when the .wasm cannot load, jsQR
 in the same worker reads the crachá instead. The verdict is drawn inside the scanner screen but
 the URL, title, reload and back behave as the verdict route's."""
+import re
+
 from playwright.sync_api import expect
 
 from .conftest import PHONE
@@ -53,12 +55,12 @@ def test_zxing_wasm_reads_the_crachá_and_the_verdict_opens_in_place(camera_brow
     assert page.evaluate(ENGINE) == "zxing"
     assert wasm == [f"{server.url}/app/vendor/zxing-wasm/zxing_reader.wasm"]  # self-hosted, no CDN
 
-    # In place, yet the verdict route in the URL and the page's labels.
+    # In place, yet the verdict route in the URL and the page's labels (set right after the
+    # verdict's first frame).
+    expect(page).to_have_url(re.compile(r"#/fiscal/verificacao\?id=[0-9a-f-]{36}$"))
+    expect(page).to_have_title("Verificação · Motofiscal")
     draft_id = page.evaluate("() => new URLSearchParams(location.hash.split('?')[1]).get('id')")
-    assert page.evaluate("() => location.hash.split('?')[0]") == "#/fiscal/verificacao"
-    assert draft_id
     assert page.evaluate("() => document.body.dataset.route") == "/fiscal/verificacao"
-    assert page.title() == "Verificação · Motofiscal"
     assert page.evaluate("() => document.querySelector('video') === null")  # the camera view is gone
     check_screen(page, "verdict-in-place")
 
@@ -72,7 +74,8 @@ def test_zxing_wasm_reads_the_crachá_and_the_verdict_opens_in_place(camera_brow
     page.get_by_role("button", name="Ler outro crachá").click()
     expect(page.locator("#scan-video")).to_be_attached()
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
-    assert page.evaluate("() => new URLSearchParams(location.hash.split('?')[1]).get('id')") != draft_id
+    expect(page).not_to_have_url(re.compile(f"{draft_id}$"))
+    expect(page).to_have_url(re.compile(r"#/fiscal/verificacao\?id=[0-9a-f-]{36}$"))
 
     # Back leaves the verdict for the fiscal home (the scanner entry was replaced, as before).
     page.go_back()
