@@ -35,17 +35,21 @@ from tests.e2e.fiscal_helpers import StoppableServer, write_y4m  # noqa: E402
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 OUT = ROOT / "docs" / "benchmarks" / "fieldapp-perf.md"
 PASSWORD = "demo-motofiscal"
+ENGINES = set()  # which decoder the scanner's worker ran ('zxing' or 'jsqr'), reported in the doc
 
 # Sets window.__homeAt / __verdictAt (performance.now()) the first frame each is visible.
 WATCH = """(() => {
   const seen = (sel) => { const e = document.querySelector(sel); return e && e.offsetParent !== null; };
   const tick = () => {
-    if (!window.__homeAt && seen('#go-scan')) window.__homeAt = performance.now();
+    if (!window.__homeAt && seen('#go-scan')) { window.__homeAt = performance.now(); console.debug('bench:home'); }
     if (!window.__verdictAt && seen('#verdict-word')) {
       window.__verdictAt = performance.now();
       window.__frameAt = performance.getEntriesByName('scan-frame').pop()?.startTime ?? null;
       window.__decodedAt = performance.getEntriesByName('scan-decoded').pop()?.startTime ?? null;
       window.__verifiedAt = performance.getEntriesByName('scan-verified').pop()?.startTime ?? null;
+      window.__engine = performance.getEntriesByName('scan-decoded').pop()?.detail?.engine ?? null;
+      window.__decodeMs = performance.getEntriesByName('scan-decoded').pop()?.detail?.ms ?? null;
+      console.debug('bench:verdict');
     }
     requestAnimationFrame(tick);
   };
@@ -100,7 +104,8 @@ def make_app(tmp):
 
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}",
-                      "FIELDAPP_ROOT": str(ROOT / "pwa")})
+                      # BENCH_PWA_ROOT: another copy of pwa/ (e.g. an older commit's) for an A/B run.
+                      "FIELDAPP_ROOT": os.environ.get("BENCH_PWA_ROOT", str(ROOT / "pwa"))})
     app.instance_path = str(tmp)
     with app.app_context():
         upgrade(directory=str(ROOT / "migrations"))
@@ -146,10 +151,17 @@ def throttled_page(context):
     return page
 
 
+def wait_for(page, signal):
+    """Wait for WATCH's console signal. Not wait_for_function: Playwright's polling runs its
+    injected script in the page every frame, ~50 ms of main thread at 4× CPU (seen in a trace)
+    competing with the very start it measures; a console event reaches us without touching it."""
+    return page.expect_console_message(lambda message: message.text == f"bench:{signal}", timeout=60000)
+
+
 def cold_start(context, url):
     page = throttled_page(context)
-    page.goto(f"{url}/app/#/fiscal", wait_until="commit")
-    page.wait_for_function("() => window.__homeAt", timeout=60000)
+    with wait_for(page, "home"):
+        page.goto(f"{url}/app/#/fiscal", wait_until="commit")
     took = page.evaluate("() => window.__homeAt")
     page.close()
     return took
@@ -157,16 +169,18 @@ def cold_start(context, url):
 
 def scan(context, url):
     page = throttled_page(context)
-    page.goto(f"{url}/app/#/fiscal")
-    page.wait_for_function("() => window.__homeAt", timeout=60000)
-    opened = page.evaluate("() => { location.hash = '#/fiscal/ler'; return performance.now(); }")
-    page.wait_for_function("() => window.__verdictAt", timeout=60000)
-    verdict, frame, decoded, verified, word = page.evaluate(
+    with wait_for(page, "home"):
+        page.goto(f"{url}/app/#/fiscal")
+    with wait_for(page, "verdict"):
+        opened = page.evaluate("() => { location.hash = '#/fiscal/ler'; return performance.now(); }")
+    verdict, frame, decoded, verified, word, engine, decode_ms = page.evaluate(
         "() => [window.__verdictAt, window.__frameAt, window.__decodedAt, window.__verifiedAt, "
-        "document.querySelector('#verdict-word').textContent]")
+        "document.querySelector('#verdict-word').textContent, window.__engine, window.__decodeMs]")
     assert word == "VÁLIDO", word
     page.close()
-    return verdict - frame, verdict - opened, decoded - frame, verdict - decoded, verified - decoded, verdict - verified
+    ENGINES.add(engine)
+    return (verdict - frame, verdict - opened, decoded - frame, verdict - decoded, verified - decoded,
+            verdict - verified, decode_ms if decode_ms is not None else float("nan"))
 
 
 def stats(values):
@@ -175,6 +189,9 @@ def stats(values):
 
 
 def row(name, values, target):
+    values = [v for v in values if v == v]  # NaN: not measured (a build without the figure)
+    if not values:
+        return f"| {name} | — | — | — | not measured |"
     median, low, high = stats(values)
     verdict = "met" if median <= target else "**missed**"
     return f"| {name} | {median:.0f} | {low:.0f}–{high:.0f} | ≤ {target} | {verdict} |"
@@ -217,6 +234,7 @@ def main():
         server.stop()
     load_after = os.getloadavg()
 
+    engines = " / ".join(sorted(map(str, ENGINES)))  # zxing, or jsqr when the WASM failed to load
     version = os.popen(f"{CHROMIUM} --version 2>/dev/null").read().strip() or "chromium"
     lines = [
         "# Field app in the browser: start, scan, delta merge (CPU 4× slower)",
@@ -234,10 +252,11 @@ def main():
         row("cold start, 2 s round trips → home visible", rtt, 600),
         row("scan: frame captured → verdict visible", [s[0] for s in scans], 200),
         row("scan: scanner opened → verdict visible (camera + decoder start)", [s[1] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row("  of which: frame → QR decoded (jsQR in a worker: guide box at 400 px, whole frame every 3rd)", [s[2] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row(f"  of which: frame → QR decoded (worker: {engines}; zxing reads the whole 640 px frame, jsQR the guide box at 400 px and the whole frame every 3rd)", [s[2] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row("    the decode alone, inside the worker", [s[6] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
         row("  of which: decoded → verdict visible (verify, screen; draft written after)", [s[3] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
         row("    decoded → verified (signature check, registry look-up)", [s[4] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row("    verified → verdict visible (route, screen module, render)", [s[5] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row("    verified → verdict visible (drawn in the scanner screen, no route change)", [s[5] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
         row("merge one-change delta into 10,000 permits", merged["merge"], 10),
         row("re-index after the merge (look-ups by number/plate/name)", merged["index"], 10**9).replace("≤ 1000000000 | met", "— | reference"),
         "",
@@ -270,6 +289,45 @@ def main():
         "from the verified draft to the painted verdict ~160 ms — the route change (hashchange, "
         "`requireFiscal`'s IndexedDB reads of session and PIN, the screen's render). Next step: "
         "draw the verdict inside the scanner screen (no route change), then jsQR (~100 ms).",
+        "",
+        "Third pass (issue 9, 2026-12-01 02:05–02:34 UTC, load 7–15 on the 2 cores: four other "
+        "sessions were running their tests, so every figure is noisy). Measured since 02:20 with "
+        "this bench waiting on a console signal instead of Playwright's `wait_for_function`, which "
+        "polls from a script it injects into the measured page (a trace of a cold start shows a "
+        "51 ms EvaluateScript at 4× with no URL, most likely that script); earlier history "
+        "figures include that overhead. A/B, the previous commit's "
+        "pwa/ (`BENCH_PWA_ROOT`) and this one, runs of 7 interleaved at load 9–14: scan frame → "
+        "verdict 407 / 382 / 344 / 306 ms before, 182 / 346 / 224 / 271 after (the 346 and 271 "
+        "at load 13–14); decoded → verified 62 / 59 / 45 / 49 → 25 / 54 / 28 / 30; verified → "
+        "visible 162 / 128 / 119 / 133 → 69 / 80 / 68 / 65; frame → decoded 176 / 190 / 166 / "
+        "121 → 97 / 171 / 87 / 181, of which the worker's decode alone 76 / 90 / 48 / 41 — the "
+        "rest was frames waiting for the WebAssembly compile, fixed at 02:33: the scanner grabs "
+        "its first frame once the worker reports ready (next run, load 9–10: scan 163, frame → "
+        "decoded 87, decode alone 45). Cold start offline, same A/B: 617 / 604 / 784 / 742 before "
+        "and 909 / 965 / 607 / 582 after — no difference measurable under this load; quiet "
+        "(load 0.2–2, 02:05 and 02:10) it was 765 before and 381 after, 2 s round trips 681 → "
+        "360. What changed: the verdict of a scanned crachá is drawn inside the scanner "
+        "(`showVerdict`; no hashchange, no guard re-reading session and PIN from IndexedDB, no "
+        "draft read; `history.replaceState` puts the verdict route in the URL); zxing-cpp in "
+        "WebAssembly (npm zxing-wasm, self-hosted) decodes in the worker — ~4 ms for a 640 px "
+        "frame natively against jsQR's 61 ms (Node, same frame) — on the whole frame, compiled "
+        "and warmed up while the camera starts, with jsQR as its fallback; the camera track and "
+        "the worker stop after the verdict's first frame (stopping the track inside the "
+        "decoded → verified step cost ~30 ms); app.js opens IndexedDB while the home's modules "
+        "load; at 02:46 the URL change (`history.replaceState`: 2–41 ms of main thread in "
+        "performance marks) moved after the verdict's first frame too (verified → visible "
+        "43–63 → 21–67 ms in 5 probe runs each, noisy). Runs before that last step (02:34 and "
+        "02:40, load 6–10): scan 163 / 188 ms, offline "
+        "cold start 515 / 693, 2 s round trips 462 / 480. So the scan target is met up to load "
+        "~10 and missed above it (load 13–14: 271–346); the offline cold start is met quiet and "
+        "missed in some loaded runs. Its critical path at 4× (a trace and performance marks, "
+        "02:18 and 02:41): navigation commit and the page's script context (~110 + 35 ms in the "
+        "trace), HTML parse, the home's 20-module graph evaluated (35 ms quiet, up to 130 "
+        "loaded; all modulepreloaded and served by the service worker from its cache by ~230 "
+        "ms), the guard's two IndexedDB reads (~25 ms), mount → painted ~25 ms; the field data "
+        "is read after the first frame. What remains is the browser's own start-up and "
+        "the number of modules (no bundler). The decoder's price is ~400 KB gzip more in the "
+        "precache (the .wasm; outside the 80 KB screen budget, docs/benchmarks/fieldapp.md).",
         "",
     ]
     OUT.write_text("\n".join(lines), encoding="utf-8")

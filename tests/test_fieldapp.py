@@ -79,6 +79,16 @@ def test_strict_csp_on_the_shell(shell_client):
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp, path
 
 
+def test_only_the_qr_worker_may_compile_webassembly(shell_client):
+    # zxing-wasm in js/fiscal/qr-worker.js; the page and every other script keep the strict policy.
+    csp = shell_client.get("/app/js/fiscal/qr-worker.js").headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    assert directives["script-src"] == "'self' 'wasm-unsafe-eval'"
+    assert "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
+    for path in ("/app/", "/app/js/ui/fiscal-scan.js", "/app/vendor/zxing-wasm/reader.js"):
+        assert "wasm-unsafe-eval" not in shell_client.get(path).headers["Content-Security-Policy"], path
+
+
 class _ScriptFinder(HTMLParser):
     def __init__(self):
         super().__init__()

@@ -14,7 +14,23 @@ export function navigate(path, { replace = false } = {}) {
   }
 }
 
+/**
+ * The current screen has drawn another route's content itself (the scanner shows its verdict in
+ * place, ~160 ms faster than a route change at 4× CPU): record that route in the URL without a
+ * hashchange, so back and reload land on it, and label the page as that route would.
+ */
+export function adoptRoute(path) {
+  history.replaceState(null, '', `#${path}`);
+  const bare = path.split('?')[0];
+  const route = known.find((r) => r.path === bare);
+  document.title = route?.title ? `${route.title} · Motofiscal` : 'Motofiscal';
+  document.body.dataset.route = bare;
+}
+
+let known = [];
+
 export function startRouter({ routes, outlet, notFound = '/' }) {
+  known = routes;
   async function show() {
     const [path, query = ''] = (location.hash.replace(/^#/, '') || '/').split('?');
     const route = routes.find((r) => r.path === path) || routes.find((r) => r.path === notFound);

@@ -13,6 +13,10 @@ const FILES = [
   ['qrcode-generator/dist/qrcode.mjs', 'qrcode-generator/qrcode.mjs'], // crachá QR (js/ui/qr-code.js)
   ['@noble/ed25519/index.js', '@noble/ed25519/index.js'], // Ed25519 fallback (js/credentials/verify.js)
   ['jsqr/dist/jsQR.js', 'jsqr/jsQR.js'], // QR decoder without BarcodeDetector (js/fiscal/qr-worker.js, loaded by the scanner only)
+  // Faster QR decoder (zxing-cpp in WebAssembly, reader only) for the same worker, jsQR its fallback.
+  // The worker points locateFile here: the package's default would fetch the .wasm from a CDN.
+  ['zxing-wasm/dist/iife/reader/index.js', 'zxing-wasm/reader.js'],
+  ['zxing-wasm/dist/reader/zxing_reader.wasm', 'zxing-wasm/zxing_reader.wasm'],
 ];
 
 const vendorDir = join(pwaRoot, 'vendor');

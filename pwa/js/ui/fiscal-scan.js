@@ -1,9 +1,12 @@
-// Scanner: rear camera; native BarcodeDetector where present, else jsQR in a worker (loaded
-// only now). Torch where the camera offers it. Manual entry of permit number or plate always.
+// Scanner: rear camera; native BarcodeDetector where present, else zxing-wasm (jsQR as its
+// fallback) in a worker loaded only now. Torch where the camera offers it. Manual entry of permit
+// number or plate always. A verified crachá's verdict is drawn here, in place.
 import { requireFiscal } from '../fiscal/guard.js';
 import { prepareVerification, startFromPayload } from '../fiscal/inspection.js';
+import { adoptRoute } from '../router.js';
 import { el, mount } from './format.js';
 import { searchForm } from './fiscal-search.js';
+import { showVerdict } from './fiscal-verdict.js';
 
 const MAX_EDGE = 640; // full frames are decoded downscaled to ~640 px (ARCHITECTURE.md measurements)
 const CROP_EDGE = 400; // the guide box alone, at ~400 px: under half the pixels, the QR as sharp
@@ -33,24 +36,34 @@ export async function render(root, { navigate }) {
     searchForm(navigate),
   );
 
-  // While the camera starts: field data, index, trusted keys and the verdict screen, so a decoded
-  // frame goes straight to a verdict (≤ 200 ms on a slow phone; bench/fieldapp_perf.py).
+  // While the camera starts: field data, index and trusted keys (the verdict screen is a static
+  // import), so a decoded frame goes straight to a verdict (≤ 200 ms on a slow phone;
+  // bench/fieldapp_perf.py).
   prepareVerification().catch(() => {});
-  import('./fiscal-verdict.js').catch(() => {});
+  const decoding = decoder(); // the worker (and its WebAssembly) starts while the camera does
   let stream = null;
   let worker = null;
   let stopped = false;
-  const cleanup = () => {
+  let left = false; // the router moved on (this screen's cleanup ran)
+  let verdictCleanup = null;
+  const stopCamera = () => {
     stopped = true;
     if (stream) stream.getTracks().forEach((t) => t.stop());
     if (worker) worker.terminate();
   };
+  const cleanup = () => {
+    left = true;
+    stopCamera();
+    if (typeof verdictCleanup === 'function') verdictCleanup();
+  };
+  decoding.then((d) => { worker = d.worker; if (stopped && worker) worker.terminate(); }, () => {});
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' }, width: { ideal: 1280 } }, audio: false });
   } catch (error) {
     frame.hidden = true;
     message.className = 'notice notice-warn';
     message.textContent = 'Câmera indisponível (sem permissão ou em uso). Digite o número do alvará ou a placa.';
+    stopCamera(); // and the decoder's worker, now or as soon as it exists
     return cleanup;
   }
   if (stopped) { cleanup(); return cleanup; }
@@ -67,16 +80,29 @@ export async function render(root, { navigate }) {
     });
   }
 
-  const decode = await decoder();
-  worker = decode.worker;
+  const decode = await decoding;
+  await decode.ready; // zxing compiled (or jsQR loaded): the first frame grabbed is decoded at once
+  if (stopped) return cleanup;
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  // The verdict is drawn here, in place of the scanner: a route change would re-run the guard's
+  // IndexedDB reads (session, PIN) and the draft's, ~160 ms at 4× CPU. The URL still becomes the
+  // verdict route (replaceState, no hashchange), so back and reload behave as before.
   const found = async (text) => {
-    cleanup();
+    stopped = true; // no more frames; the camera and the worker stop once the verdict is up
     message.textContent = 'Verificando…';
-    const draft = await startFromPayload(text);
+    const draft = await startFromPayload(text).catch((error) => { stopCamera(); throw error; });
     performance.mark('scan-verified'); // bench: decoded → verified → verdict visible
-    navigate(`/fiscal/verificacao?id=${draft.id}`, { replace: true });
+    if (left) { stopCamera(); return; }
+    root.replaceChildren();
+    verdictCleanup = showVerdict(root, draft, navigate);
+    root.focus({ preventScroll: true });
+    // After the verdict's first frame: the URL (history.replaceState alone took 20–35 ms of main
+    // thread at 4× CPU before the paint), then the camera and the worker stop.
+    requestAnimationFrame(() => setTimeout(() => {
+      if (!left) adoptRoute(`/fiscal/verificacao?id=${draft.id}`);
+      stopCamera();
+    }, 0));
   };
   let frames = 0;
   const tick = async () => {
@@ -85,8 +111,10 @@ export async function render(root, { navigate }) {
       const vw = video.videoWidth;
       const vh = video.videoHeight;
       frames += 1;
-      // Native detectors are fast enough for the whole frame; jsQR gets the guide box first.
-      const full = !worker || frames % FULL_EVERY === 0 || !video.clientWidth;
+      // Native detectors and zxing-wasm (~60 ms for 640 px at 4× CPU) read the whole frame, so a
+      // QR held outside the yellow box is found on the first frame; jsQR (~4× slower) gets the
+      // guide box, the whole frame every third time.
+      const full = decode.engine !== 'jsqr' || frames % FULL_EVERY === 0 || !video.clientWidth;
       const box = full ? { x: 0, y: 0, w: vw, h: vh } : guideBox(vw, vh, video.clientWidth, video.clientHeight);
       const scale = Math.min(1, (full ? MAX_EDGE : CROP_EDGE) / Math.max(box.w, box.h));
       const width = Math.round(box.w * scale);
@@ -96,7 +124,7 @@ export async function render(root, { navigate }) {
       performance.mark('scan-frame'); // bench/fieldapp_perf.py times frame → verdict from here
       ctx.drawImage(video, box.x, box.y, box.w, box.h, 0, 0, width, height);
       const text = await decode.read(canvas, ctx).catch(() => null);
-      if (text && !stopped) { performance.mark('scan-decoded'); found(text); return; }
+      if (text && !stopped) { performance.mark('scan-decoded', { detail: { engine: decode.engine, ms: decode.ms } }); found(text); return; }
     }
     setTimeout(tick, 80);
   };
@@ -110,19 +138,29 @@ async function decoder() {
       const formats = await window.BarcodeDetector.getSupportedFormats();
       if (formats.includes('qr_code')) {
         const detector = new window.BarcodeDetector({ formats: ['qr_code'] });
-        return { worker: null, read: async (canvas) => (await detector.detect(canvas))[0]?.rawValue || null };
+        return { worker: null, engine: 'native', ready: Promise.resolve(), read: async (canvas) => (await detector.detect(canvas))[0]?.rawValue || null };
       }
     } catch { /* fall through to the worker */ }
   }
   const worker = new Worker(new URL('../fiscal/qr-worker.js', import.meta.url));
   let pending = null;
-  worker.onmessage = (event) => { if (pending) { pending(event.data); pending = null; } };
-  return {
+  let isReady;
+  const api = {
     worker,
+    engine: null, // 'zxing' or 'jsqr', from the worker's first message
+    ready: new Promise((resolve) => { isReady = resolve; }),
     read: (canvas, ctx) => new Promise((resolve) => {
       const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
       pending = resolve;
+      // The pixels move to the worker (transferred, not copied).
       worker.postMessage({ data: image.data.buffer, width: image.width, height: image.height }, [image.data.buffer]);
     }),
   };
+  worker.onmessage = (event) => {
+    if (event.data.ready) { api.engine = event.data.ready; isReady(); return; }
+    api.engine = event.data.engine || api.engine;
+    api.ms = event.data.ms; // the worker's own decode time, for bench/fieldapp_perf.py
+    if (pending) { pending(event.data.text); pending = null; }
+  };
+  return api;
 }

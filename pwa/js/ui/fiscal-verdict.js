@@ -13,6 +13,12 @@ export async function render(root, { params, navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
   const draft = await getDraft(params.get('id'));
   if (!draft) { navigate('/fiscal', { replace: true }); return undefined; }
+  return showVerdict(root, draft, navigate);
+}
+
+/** Mount a draft's verdict into root; returns the cleanup. The scanner calls this in place (no
+ * route change, no guard or draft re-read) once it has verified a crachá. */
+export function showVerdict(root, draft, navigate) {
   const c = draft.credential;
   const s = draft.subject || {};
   // The verdict first, the photo (an IndexedDB read) a moment later into its reserved box.

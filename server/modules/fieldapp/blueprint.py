@@ -6,7 +6,7 @@ stale file while it builds a new shell.
 """
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, send_from_directory
+from flask import Blueprint, Response, abort, current_app, request, send_from_directory
 
 from ...core.security import CSP
 from .shell import build_shell, shipped_files
@@ -25,6 +25,13 @@ MIME_TYPES = {
 }
 
 
+# The scanner's QR worker alone may compile WebAssembly (the zxing-wasm decoder):
+# 'wasm-unsafe-eval' permits WebAssembly.compile/instantiate only, never JavaScript eval. A
+# dedicated worker runs under its own script's CSP, so the page keeps the strict policy.
+WASM_WORKER = "/app/js/fiscal/qr-worker.js"
+WASM_WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
+
+
 def pwa_root() -> Path:
     # FIELDAPP_ROOT lets tests serve a copy of pwa/ they can modify (e.g. to publish an update).
     return Path(current_app.config.get("FIELDAPP_ROOT") or DEFAULT_ROOT)
@@ -33,7 +40,7 @@ def pwa_root() -> Path:
 @bp.after_request
 def _headers(response):
     # Same policy as the rest of the app, set here explicitly so /app/ never depends on order.
-    response.headers["Content-Security-Policy"] = CSP
+    response.headers["Content-Security-Policy"] = WASM_WORKER_CSP if request.path == WASM_WORKER else CSP
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -1,0 +1,121 @@
+"""The scanner's decoder and its in-place verdict, in a real browser whose fake camera films a
+printed crachá. The app's strict CSP stays on (no bypass): the QR worker compiles zxing-wasm
+under its own policy ('wasm-unsafe-eval', nothing else), and when the .wasm cannot load, jsQR
+in the same worker reads the crachá instead. The verdict is drawn inside the scanner screen but
+the URL, title, reload and back behave as the verdict route's."""
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+from .fiscal_helpers import check_screen, shot
+from .helpers import wait_for_service_worker
+from .test_fiscal_journey import PASSWORD, camera_browser, crachá, server  # noqa: F401 (fixtures)
+
+ENGINE = "() => performance.getEntriesByName('scan-decoded').pop()?.detail?.engine ?? null"
+
+
+def _phone(browser, errors, service_workers="block"):
+    # Blocked service worker: every request of the page and its worker reaches context.route (the
+    # cache would answer the .wasm otherwise).
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+                                  timezone_id="America/Cuiaba", service_workers=service_workers,
+                                  permissions=["camera", "geolocation"])
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page
+
+
+def _enroll(page, server):
+    page.goto(f"{server.url}/app/#/fiscal/entrar")
+    page.fill("#username", "fiscal.sapezal")
+    page.fill("#password", PASSWORD)
+    page.fill("#device-name", "Celular do leitor")
+    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
+    page.fill("#pin", "2468")
+    page.fill("#pin-again", "2468")
+    page.get_by_role("button", name="Salvar PIN").click()
+    page.get_by_role("button", name="Começar").click(timeout=30000)
+    expect(page.locator("#go-scan")).to_be_visible()
+
+
+def _scan(page, crachá):  # noqa: F811
+    page.locator("#go-scan").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    expect(page.locator("#verdict-permit")).to_have_text(crachá["permit_number"])
+
+
+def test_zxing_wasm_reads_the_crachá_and_the_verdict_opens_in_place(camera_browser, server, crachá):  # noqa: F811
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    wasm = []
+    page.on("requestfinished", lambda request: wasm.append(request.url) if request.url.endswith(".wasm") else None)
+    _enroll(page, server)
+    _scan(page, crachá)
+    assert page.evaluate(ENGINE) == "zxing"
+    assert wasm == [f"{server.url}/app/vendor/zxing-wasm/zxing_reader.wasm"]  # self-hosted, no CDN
+
+    # In place, yet the verdict route in the URL and the page's labels (set right after the
+    # verdict's first frame).
+    expect(page).to_have_url(re.compile(r"#/fiscal/verificacao\?id=[0-9a-f-]{36}$"))
+    expect(page).to_have_title("Verificação · Motofiscal")
+    draft_id = page.evaluate("() => new URLSearchParams(location.hash.split('?')[1]).get('id')")
+    assert page.evaluate("() => document.body.dataset.route") == "/fiscal/verificacao"
+    assert page.evaluate("() => document.querySelector('video') === null")  # the camera view is gone
+    check_screen(page, "verdict-in-place")
+
+    # Reload: the verdict route draws the same verdict from the saved draft.
+    page.reload()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
+    expect(page.locator("#verdict-permit")).to_have_text(crachá["permit_number"])
+    assert page.evaluate("() => new URLSearchParams(location.hash.split('?')[1]).get('id')") == draft_id
+
+    # "Ler outro crachá" opens the scanner again, and a second verdict comes in place too.
+    page.get_by_role("button", name="Ler outro crachá").click()
+    expect(page.locator("#scan-video")).to_be_attached()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    expect(page).not_to_have_url(re.compile(f"{draft_id}$"))
+    expect(page).to_have_url(re.compile(r"#/fiscal/verificacao\?id=[0-9a-f-]{36}$"))
+
+    # Back leaves the verdict for the fiscal home (the scanner entry was replaced, as before).
+    page.go_back()
+    expect(page.locator("#go-scan")).to_be_visible()
+    assert errors == []
+    context.close()
+
+
+def test_jsqr_reads_the_crachá_when_the_wasm_cannot_load(camera_browser, server, crachá):  # noqa: F811
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    blocked = []
+
+    def refuse(route):
+        blocked.append(route.request.url)
+        route.abort()
+
+    context.route("**/zxing_reader.wasm", refuse)
+    _enroll(page, server)
+    _scan(page, crachá)
+    assert blocked, "the worker never asked for the .wasm"
+    assert page.evaluate(ENGINE) == "jsqr"
+    shot(page, "verdict-jsqr-fallback")
+    assert errors == []
+    context.close()
+
+
+
+def test_zxing_wasm_works_offline_from_the_precache(camera_browser, server, crachá):  # noqa: F811
+    # The .wasm and the worker (with its WebAssembly-allowing CSP header) come from the service
+    # worker's cache: with the network gone the scanner still runs zxing, not the fallback.
+    errors = []
+    context, page = _phone(camera_browser, errors, service_workers="allow")
+    _enroll(page, server)
+    wait_for_service_worker(page)
+    context.set_offline(True)
+    server.stop()
+    page.reload()
+    expect(page.locator("#net-status")).to_be_visible()
+    _scan(page, crachá)
+    assert page.evaluate(ENGINE) == "zxing"
+    assert errors == []
+    context.close()
