@@ -8,11 +8,19 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ...core.clock import to_local
 from ...extensions import db
+from ..fieldsync.bulk import insert_new
 from ..fieldsync.changes import _insert
 from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
 from .derive import derive, permit_number
 from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
+
+
+# Built once (the push runs them on every batch; ids and numbers are expanding parameters).
+_PERMIT_PONTOS = select(Permit.number, Permit.ponto_id).where(
+    Permit.municipality_id == bindparam("mid"), Permit.number.in_(bindparam("numbers", expanding=True)))
+_COUNTED_PONTOS = select(FieldStat.record_id, FieldStat.ponto_id).where(
+    FieldStat.municipality_id == bindparam("mid"), FieldStat.record_id.in_(bindparam("ids", expanding=True)))
 
 
 def record_stats(municipality_id, records):
@@ -29,13 +37,12 @@ def record_stats(municipality_id, records):
     pontos = _pontos(municipality_id, derived)
     connection = db.session.connection()
     # RETURNING: only the records counted now go into the rollup (a replay adds nothing).
-    # Rows passed as an executemany, not .values([...]): the statement is compiled once and
-    # cached; a multi-row VALUES clause was compiled anew on every push (a third of its cost).
-    new = set(connection.execute(_insert(connection, FieldStat.__table__)
-                                 .on_conflict_do_nothing(index_elements=["record_id"])
-                                 .returning(FieldStat.record_id), [
+    # One statement whatever the batch size (fieldsync/bulk.py): a multi-row VALUES clause was
+    # compiled anew on every push.
+    new = set(insert_new(connection, FieldStat.__table__, [
         {"record_id": r["id"], "municipality_id": municipality_id, "user_id": r["user_id"],
-         "ponto_id": pontos.get(r["id"]), "void": False, **stat} for r, stat, _ in derived]).scalars())
+         "ponto_id": pontos.get(r["id"]), "void": False, **stat} for r, stat, _ in derived],
+        ("record_id",), "record_id"))
     items = [{"record_id": r["id"], "municipality_id": municipality_id, "void": False, **item}
              for r, _, record_items in derived for item in record_items if r["id"] in new]
     if items:
@@ -49,15 +56,15 @@ def _pontos(municipality_id, derived):
     inspection's (in this batch or counted before)."""
     numbers = {r["id"]: permit_number(r["body"]) for r, _, _ in derived}
     wanted = {n for n in numbers.values() if n}
-    by_number = dict(db.session.execute(select(Permit.number, Permit.ponto_id).where(
-        Permit.municipality_id == municipality_id, Permit.number.in_(wanted))).all()) if wanted else {}
+    by_number = dict(db.session.connection().execute(_PERMIT_PONTOS, {
+        "mid": municipality_id, "numbers": sorted(wanted)}).all()) if wanted else {}
     pontos = {rid: by_number.get(n) for rid, n in numbers.items() if n}
     inspections = {r["id"]: r["body"].get("inspection_id") for r, _, _ in derived
                    if r["kind"] == "auto" and not numbers[r["id"]] and isinstance(r["body"].get("inspection_id"), str)}
     unknown = {i for i in inspections.values() if i not in pontos}
     if unknown:
-        pontos.update(dict(db.session.execute(select(FieldStat.record_id, FieldStat.ponto_id).where(
-            FieldStat.municipality_id == municipality_id, FieldStat.record_id.in_(unknown))).all()))
+        pontos.update(dict(db.session.connection().execute(_COUNTED_PONTOS, {
+            "mid": municipality_id, "ids": sorted(unknown)}).all()))
     for rid, inspection_id in inspections.items():
         pontos[rid] = pontos.get(inspection_id)
     return pontos

@@ -192,16 +192,18 @@ def referenced_photos(parsed):
     return sorted(set(hashes))
 
 
+_MISSING_PHOTOS = (select(RecordPhoto.record_id, RecordPhoto.sha256)
+                   .outerjoin(EvidencePhoto, and_(EvidencePhoto.sha256 == RecordPhoto.sha256,
+                                                  EvidencePhoto.municipality_id == bindparam("mid")))
+                   .where(RecordPhoto.record_id.in_(bindparam("ids", expanding=True)), EvidencePhoto.id.is_(None))
+                   .order_by(RecordPhoto.sha256))
+
+
 def missing_photos(record_ids, municipality_id):
     """{record_id: [sha256 not uploaded yet]} for the given records."""
     if not record_ids:
         return {}
-    rows = db.session.execute(
-        select(RecordPhoto.record_id, RecordPhoto.sha256)
-        .outerjoin(EvidencePhoto, and_(EvidencePhoto.sha256 == RecordPhoto.sha256,
-                                       EvidencePhoto.municipality_id == municipality_id))
-        .where(RecordPhoto.record_id.in_(record_ids), EvidencePhoto.id.is_(None))
-        .order_by(RecordPhoto.sha256)).all()
+    rows = db.session.connection().execute(_MISSING_PHOTOS, {"mid": municipality_id, "ids": list(record_ids)})
     out = {}
     for record_id, sha in rows:
         out.setdefault(record_id, []).append(sha)
