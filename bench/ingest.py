@@ -12,13 +12,18 @@ Then gunicorn serves the app with the production settings of `gunicorn.conf.py` 
 threads may be overridden) and 50 client threads, one per device, each with its own keep-alive
 connection (http.client), push their records back to back. Every answer is checked (all
 `accepted`, no flags), and the server's row count must equal what was sent.
+Three runs: back to back (every device pushes its next batch as soon as the last is answered:
+the server's saturation throughput, and with 50 devices in a closed loop p95 ≈ 50 / requests
+per second), at an offered 1,000 records/s (each device pushes a batch of 20 once a second,
+staggered: the latency at the target rate), and one record per request back to back.
 Measured: records/s over the wall time of the run, the latency of each push request
 (p50/p95/max), the CPU the server spent per record (gunicorn workers and PostgreSQL backends,
-from /proc) and the CPU the client itself spent (it shares the machine). Two shapes: batches of
-20 (the field app's outbox, `pwa/js/fiscal/outbox.js` BATCH) and, for reference, one record per
-request. Results: docs/benchmarks/ingest.md. Time-bounded: each shape sends a fixed number.
+from /proc) and the CPU the client itself spent (it shares the machine). The primary shape is
+batches of 20 (the field app's outbox, `pwa/js/fiscal/outbox.js` BATCH). Results:
+docs/benchmarks/ingest.md. Time-bounded: each run sends a fixed number of records.
 
 Usage: .venv/bin/python bench/ingest.py [batched_per_device=100] [single_per_device=20] [workers] [threads]
+       [offered records/s=1000]
 Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/bench_ingest),
      BENCH_OUT (default docs/benchmarks/ingest.md; "-" prints only).
 """
@@ -164,17 +169,24 @@ def encode(devices, batch, offset, count):
                         ensure_ascii=False).encode() for s in range(0, count, batch)] for d in devices]
 
 
-def run(port, devices, bodies):
-    """Every device sends its bodies back to back; returns (wall s, client CPU s, latencies)."""
+def run(port, devices, bodies, interval=None):
+    """Every device sends its bodies back to back (closed loop: the server's saturation), or one
+    every `interval` seconds from a staggered start (open loop: a fixed offered rate, latency
+    counted from when the request was due, so a late send counts its wait). Returns (wall s,
+    client CPU s, latencies)."""
     latencies, errors = [], []
     barrier = threading.Barrier(len(devices) + 1)
+    start_at = [0.0]
 
-    def device_loop(device, requests):
+    def device_loop(index, device, requests):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         headers = {"Authorization": f"Bearer {device.token}", "Content-Type": "application/json"}
         barrier.wait()
-        for payload in requests:
+        for k, payload in enumerate(requests):
             began = time.perf_counter()
+            if interval:
+                began = start_at[0] + (index / len(devices) + k) * interval
+                time.sleep(max(0.0, began - time.perf_counter()))
             conn.request("POST", "/api/v1/sync/push", body=payload, headers=headers)
             response = conn.getresponse()
             data = response.read()
@@ -188,9 +200,10 @@ def run(port, devices, bodies):
                 errors.append(bad[:2] or results[:2])
         conn.close()
 
-    threads = [threading.Thread(target=device_loop, args=(d, b)) for d, b in zip(devices, bodies)]
+    threads = [threading.Thread(target=device_loop, args=(i, d, b)) for i, (d, b) in enumerate(zip(devices, bodies))]
     for thread in threads:
         thread.start()
+    start_at[0] = time.perf_counter() + 0.2
     barrier.wait()
     cpu, began = time.process_time(), time.perf_counter()
     for thread in threads:
@@ -252,20 +265,24 @@ def machine_speed():
     return (time.perf_counter() - began) / 500 * 1e6
 
 
-def measure(per_batched=100, per_single=20, workers=0, threads=0):
+def measure(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
     load_before, speed_before = os.getloadavg(), machine_speed()
-    devices = prepare(per_batched + per_single)
+    per_open = per_batched
+    devices = prepare(per_batched + per_single + per_open)
     port = free_port()
     server = start_gunicorn(port, workers, threads)
     shape = gunicorn_shape(port)
     shape = [shape[0], workers or shape[1], threads or shape[2]]
     rows = []
     try:
-        for label, batch, offset, count in ((f"batches of {BATCH} records (the outbox)", BATCH, 0, per_batched),
-                                            ("1 record per request (reference)", 1, per_batched, per_single)):
+        interval = DEVICES * BATCH / offered  # seconds between two pushes of one device
+        for label, batch, offset, count, every in (
+                (f"batches of {BATCH}, back to back (saturation)", BATCH, 0, per_batched, None),
+                (f"batches of {BATCH} at an offered {offered:,} records/s", BATCH, per_batched, per_open, interval),
+                ("1 record per request, back to back (reference)", 1, per_batched + per_open, per_single, None)):
             bodies = encode(devices, batch, offset, count)
             before = server_cpu(server.pid)
-            wall, client_cpu, latencies = run(port, devices, bodies)
+            wall, client_cpu, latencies = run(port, devices, bodies, every)
             after = server_cpu(server.pid)
             sent = len(devices) * count
             app_ms, db_ms = ((after[i] - before[i]) * 1000 / sent for i in (0, 1))
@@ -282,7 +299,7 @@ def measure(per_batched=100, per_single=20, workers=0, threads=0):
         autos = db.session.execute(text("SELECT count(*) FROM auto_case")).scalar_one()
         db.session.remove()
         db.engine.dispose()
-    expected = DEVICES * (per_batched + per_single)
+    expected = DEVICES * (per_batched + per_single + per_open)
     assert stored == distinct == expected and flagged == 0, (stored, distinct, expected, flagged)
     engine = create_engine(normalize_database_url(PG_URL))
     with engine.begin() as conn:
@@ -322,8 +339,8 @@ def report(result):
     ]
 
 
-def main(per_batched=100, per_single=20, workers=0, threads=0):
-    result = measure(per_batched, per_single, workers, threads)
+def main(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
+    result = measure(per_batched, per_single, workers, threads, offered)
     lines = report(result)
     print("\n".join(lines))
     out = os.environ.get("BENCH_OUT", str(ROOT / "docs" / "benchmarks" / "ingest.md"))
@@ -340,4 +357,4 @@ def main(per_batched=100, per_single=20, workers=0, threads=0):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:5]))
+    main(*(int(a) for a in sys.argv[1:6]))
