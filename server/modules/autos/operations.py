@@ -21,10 +21,10 @@ def open_cases(municipality_id, autos):
         return
     connection = db.session.connection()
     now = utcnow()
-    connection.execute(_insert(connection, AutoCase.__table__).values([
+    # An executemany (not .values([...]), which is compiled anew for every batch).
+    connection.execute(_insert(connection, AutoCase.__table__).on_conflict_do_nothing(index_elements=["record_id"]), [
         {"municipality_id": municipality_id, "record_id": a["id"], "number": a.get("number"),
-         "state": "recebido", "created_at": now} for a in autos]).on_conflict_do_nothing(
-        index_elements=["record_id"]))
+         "state": "recebido", "created_at": now} for a in autos])
 
 
 def _snapshot(case):

@@ -1,15 +1,26 @@
 """Fills the dashboard's derived tables; called by the sync push for the records it accepted,
 in the push's transaction (set-based: two queries to resolve pontos, two INSERTs, two rollup
 upserts)."""
-from sqlalchemy import and_, case, func, literal, or_, select, update
+import functools
+
+from sqlalchemy import and_, bindparam, case, func, literal, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ...core.clock import to_local
 from ...extensions import db
+from ..fieldsync.bulk import insert_new
 from ..fieldsync.changes import _insert
 from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
 from .derive import derive, permit_number
 from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
+
+
+# Built once (the push runs them on every batch; ids and numbers are expanding parameters).
+_PERMIT_PONTOS = select(Permit.number, Permit.ponto_id).where(
+    Permit.municipality_id == bindparam("mid"), Permit.number.in_(bindparam("numbers", expanding=True)))
+_COUNTED_PONTOS = select(FieldStat.record_id, FieldStat.ponto_id).where(
+    FieldStat.municipality_id == bindparam("mid"), FieldStat.record_id.in_(bindparam("ids", expanding=True)))
 
 
 def record_stats(municipality_id, records):
@@ -26,16 +37,17 @@ def record_stats(municipality_id, records):
     pontos = _pontos(municipality_id, derived)
     connection = db.session.connection()
     # RETURNING: only the records counted now go into the rollup (a replay adds nothing).
-    new = set(connection.execute(_insert(connection, FieldStat.__table__).values([
+    # One statement whatever the batch size (fieldsync/bulk.py): a multi-row VALUES clause was
+    # compiled anew on every push.
+    new = set(insert_new(connection, FieldStat.__table__, [
         {"record_id": r["id"], "municipality_id": municipality_id, "user_id": r["user_id"],
-         "ponto_id": pontos.get(r["id"]), "void": False, **stat} for r, stat, _ in derived])
-        .on_conflict_do_nothing(index_elements=["record_id"])
-        .returning(FieldStat.record_id)).scalars())
+         "ponto_id": pontos.get(r["id"]), "void": False, **stat} for r, stat, _ in derived],
+        ("record_id",), "record_id"))
     items = [{"record_id": r["id"], "municipality_id": municipality_id, "void": False, **item}
              for r, _, record_items in derived for item in record_items if r["id"] in new]
     if items:
-        connection.execute(_insert(connection, FieldStatItem.__table__).values(items)
-                           .on_conflict_do_nothing(index_elements=["record_id", "position"]))
+        connection.execute(_insert(connection, FieldStatItem.__table__)
+                           .on_conflict_do_nothing(index_elements=["record_id", "position"]), items)
     _roll(connection, new, +1)
 
 
@@ -44,15 +56,15 @@ def _pontos(municipality_id, derived):
     inspection's (in this batch or counted before)."""
     numbers = {r["id"]: permit_number(r["body"]) for r, _, _ in derived}
     wanted = {n for n in numbers.values() if n}
-    by_number = dict(db.session.execute(select(Permit.number, Permit.ponto_id).where(
-        Permit.municipality_id == municipality_id, Permit.number.in_(wanted))).all()) if wanted else {}
+    by_number = dict(db.session.connection().execute(_PERMIT_PONTOS, {
+        "mid": municipality_id, "numbers": sorted(wanted)}).all()) if wanted else {}
     pontos = {rid: by_number.get(n) for rid, n in numbers.items() if n}
     inspections = {r["id"]: r["body"].get("inspection_id") for r, _, _ in derived
                    if r["kind"] == "auto" and not numbers[r["id"]] and isinstance(r["body"].get("inspection_id"), str)}
     unknown = {i for i in inspections.values() if i not in pontos}
     if unknown:
-        pontos.update(dict(db.session.execute(select(FieldStat.record_id, FieldStat.ponto_id).where(
-            FieldStat.municipality_id == municipality_id, FieldStat.record_id.in_(unknown))).all()))
+        pontos.update(dict(db.session.connection().execute(_COUNTED_PONTOS, {
+            "mid": municipality_id, "ids": sorted(unknown)}).all()))
     for rid, inspection_id in inspections.items():
         pontos[rid] = pontos.get(inspection_id)
     return pontos
@@ -78,29 +90,40 @@ def _roll(connection, record_ids, sign):
     record_ids = list(record_ids)
     if not record_ids:
         return
+    for statement in _roll_statements(connection.dialect.name, sign):
+        connection.execute(statement, {"record_ids": record_ids})
+
+
+@functools.lru_cache(maxsize=None)
+def _roll_statements(dialect_name, sign):
+    """The two rollup upserts, built once per dialect and sign (the record ids are an expanding
+    parameter): building them cost more CPU than the rest of a one-record push together."""
     s, i = FieldStat, FieldStatItem
+    ids = bindparam("record_ids", expanding=True)
     live = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.amount_cents))), 0)  # noqa: E731
     ponto_key = func.coalesce(s.ponto_id, 0)
     stat_keys = (s.municipality_id, s.day, s.user_id, ponto_key)
-    _upsert(connection, FieldStatDay.__table__, ["municipality_id", "day", "user_id", "ponto_key"],
-            ["month", "inspections", "autos", "amount_cents", "void"],
-            select(*stat_keys, func.max(s.month),
-                   sign * func.count(case((s.kind == "inspection", 1))),
-                   sign * func.count(case((s.kind == "auto", 1))),
-                   literal(sign) * live(s), sign * func.count(case((s.void.is_(True), 1))))
-            .where(s.record_id.in_(record_ids)).group_by(*stat_keys).order_by(*stat_keys))
     item_keys = (i.municipality_id, i.day, i.kind, i.code)
-    _upsert(connection, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"],
-            ["label", "count", "amount_cents"],
-            select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i))
-            .where(i.record_id.in_(record_ids)).group_by(*item_keys).order_by(*item_keys))
+    return (
+        _upsert(dialect_name, FieldStatDay.__table__, ["municipality_id", "day", "user_id", "ponto_key"],
+                ["month", "inspections", "autos", "amount_cents", "void"],
+                select(*stat_keys, func.max(s.month),
+                       sign * func.count(case((s.kind == "inspection", 1))),
+                       sign * func.count(case((s.kind == "auto", 1))),
+                       literal(sign) * live(s), sign * func.count(case((s.void.is_(True), 1))))
+                .where(s.record_id.in_(ids)).group_by(*stat_keys).order_by(*stat_keys)),
+        _upsert(dialect_name, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"],
+                ["label", "count", "amount_cents"],
+                select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i))
+                .where(i.record_id.in_(ids)).group_by(*item_keys).order_by(*item_keys)))
 
 
-def _upsert(connection, table, keys, values, rows):
-    stmt = _insert(connection, table).from_select(keys + values, rows)
+def _upsert(dialect_name, table, keys, values, rows):
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    stmt = dialect.insert(table).from_select(keys + values, rows)
     summed = {c: table.c[c] + stmt.excluded[c] for c in values if c not in ("month", "label")}
     if "label" in values:  # keep the greatest, as max(label) over the items would
         summed["label"] = case((and_(stmt.excluded.label.isnot(None), or_(
             table.c.label.is_(None), stmt.excluded.label > table.c.label)), stmt.excluded.label),
             else_=table.c.label)
-    connection.execute(stmt.on_conflict_do_update(index_elements=keys, set_=summed))
+    return stmt.on_conflict_do_update(index_elements=keys, set_=summed)

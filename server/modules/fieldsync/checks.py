@@ -4,6 +4,7 @@ These never refuse a record (a signed auto de infração exists whatever the ser
 they return flags that the back office sees next to the record.
 """
 import base64
+import functools
 import hashlib
 from datetime import timedelta, timezone
 
@@ -44,11 +45,17 @@ def load_public_key(text: str):
     return Ed25519PublicKey.from_public_bytes(raw), raw
 
 
+@functools.lru_cache(maxsize=4096)
+def _device_key(public_key_text):
+    """The device's key object, decoded once per process (a push verifies up to 100 records)."""
+    return load_public_key(public_key_text)[0]
+
+
 def signature_flags(public_key_text, body: str, signature: str):
     if not public_key_text:
         return ["no_device_key"]
     try:
-        key, _raw = load_public_key(public_key_text)
+        key = _device_key(public_key_text)
         key.verify(b64url_decode(signature), body.encode("utf-8"))
     except (InvalidSignature, ValueError, TypeError):
         return ["bad_signature"]

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 from flask import current_app
 from marshmallow import ValidationError
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.exc import OperationalError
 
 from ...core.audit import record as audit
@@ -20,12 +20,14 @@ from ...core.clock import local_today
 from ...core.errors import ApiError, flatten_fields
 from ...extensions import db
 from ..accounts.models import Device
-from ..registry.models import Municipality, Operator, Permit
+from ..registry.models import Municipality
 from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
 from ..autos.operations import open_cases
 from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
+from .bulk import insert_new
 from .changes import _insert
+from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
 from .models import (AutoNumber, AutoNumberBlock, AutoNumberSeries, EvidencePhoto, FieldRecord,
                      FieldRecordConflict, RecordPhoto)
 from .schemas import BODY_SCHEMAS, BodySchema, PushRecordSchema
@@ -160,7 +162,7 @@ class _Rejected(Exception):
 
 
 def _parse(raw):
-    """raw push item → (record id, body text, signature, parsed body). Raises _Rejected."""
+    """raw push item → (record id, body text, signature, parsed body, body as sent). Raises _Rejected."""
     try:
         item = _ITEM_SCHEMA.load(raw)
     except ValidationError as err:
@@ -179,7 +181,7 @@ def _parse(raw):
         raise _Rejected({f"body.{k}": v for k, v in flatten_fields(err.messages).items()}) from None
     if parsed["id"] != item["id"]:
         raise _Rejected({"body.id": ["Diferente do id do registro."]})
-    return item["id"], item["body"], item["signature"], parsed
+    return item["id"], item["body"], item["signature"], parsed, body
 
 
 def referenced_photos(parsed):
@@ -191,72 +193,46 @@ def referenced_photos(parsed):
     return sorted(set(hashes))
 
 
+_MISSING_PHOTOS = (select(RecordPhoto.record_id, RecordPhoto.sha256)
+                   .outerjoin(EvidencePhoto, and_(EvidencePhoto.sha256 == RecordPhoto.sha256,
+                                                  EvidencePhoto.municipality_id == bindparam("mid")))
+                   .where(RecordPhoto.record_id.in_(bindparam("ids", expanding=True)), EvidencePhoto.id.is_(None))
+                   .order_by(RecordPhoto.sha256))
+
+
 def missing_photos(record_ids, municipality_id):
     """{record_id: [sha256 not uploaded yet]} for the given records."""
     if not record_ids:
         return {}
-    rows = db.session.execute(
-        select(RecordPhoto.record_id, RecordPhoto.sha256)
-        .outerjoin(EvidencePhoto, and_(EvidencePhoto.sha256 == RecordPhoto.sha256,
-                                       EvidencePhoto.municipality_id == municipality_id))
-        .where(RecordPhoto.record_id.in_(record_ids), EvidencePhoto.id.is_(None))
-        .order_by(RecordPhoto.sha256)).all()
+    rows = db.session.connection().execute(_MISSING_PHOTOS, {"mid": municipality_id, "ids": list(record_ids)})
     out = {}
     for record_id, sha in rows:
         out.setdefault(record_id, []).append(sha)
     return out
 
 
-def _operator_in(municipality_id, operator_id):
-    if operator_id is None:
-        return None
-    op = db.session.get(Operator, operator_id) if 0 < operator_id < 2**31 else None
-    return op.id if op is not None and op.municipality_id == municipality_id else None
+# What an accepted record of each kind does beyond being stored, once per batch and set-based:
+# kind → handler(device, accepted rows of that kind) → {record id: flags to add}.
+def _accept_inspections(device, rows):
+    fill_operator_of_autos(device.municipality_id, [r["id"] for r in rows if r["operator_id"] is not None])
+    return {}
 
 
-def _permit_operator(municipality_id, permit_number):
-    if not permit_number:
-        return None
-    permit = Permit.query.filter_by(municipality_id=municipality_id, number=permit_number).first()
-    driver = permit.main_driver if permit is not None else None
-    return driver.id if driver is not None else None
+def _accept_autos(device, rows):
+    flags = claim_numbers(device, [(r["id"], r["auto_number"]) for r in rows])
+    open_cases(device.municipality_id, [{"id": r["id"], "number": r["auto_number"]} for r in rows])
+    return flags
 
 
-def _resolve_operator(device, parsed):
-    """The operator a record concerns, when the body or its inspection names one we hold."""
-    mid = device.municipality_id
-    found = _operator_in(mid, parsed.get("operator_id"))
-    if found is not None:
-        return found
-    if parsed["kind"] == "inspection":
-        return _permit_operator(mid, parsed.get("permit_number"))
-    if parsed["kind"] == "auto" and parsed.get("inspection_id"):
-        inspection = db.session.get(FieldRecord, parsed["inspection_id"])
-        if inspection is not None and inspection.municipality_id == mid:
-            return inspection.operator_id
-    return None
+ON_ACCEPT = {"inspection": _accept_inspections, "auto": _accept_autos}
 
 
-def _claim_number(device, record_id, number):
-    """Mark the auto's number used by this record; a flag when it cannot be."""
-    won = db.session.execute(
-        update(AutoNumber).where(AutoNumber.municipality_id == device.municipality_id,
-                                 AutoNumber.number == number, AutoNumber.device_id == device.id,
-                                 AutoNumber.status == "reserved")
-        .values(status="used", record_id=record_id)).rowcount
-    if won:
-        return []
-    row = AutoNumber.query.filter_by(municipality_id=device.municipality_id, number=number).first()
-    if row is None or row.device_id != device.id:
-        return ["number_unknown"]
-    return ["number_voided"] if row.status == "voided" else ["number_reused"]
-
-
-def _fill_operator_of_autos(municipality_id, inspection_id, operator_id):
-    """Autos that arrived before their inspection learn the operator from it."""
-    db.session.execute(update(FieldRecord).where(
-        FieldRecord.inspection_id == inspection_id, FieldRecord.operator_id.is_(None),
-        FieldRecord.municipality_id == municipality_id, FieldRecord.kind == "auto").values(operator_id=operator_id))
+_records = FieldRecord.__table__
+_CHAIN = select(_records.c.id, _records.c.seq, _records.c.body_hash, _records.c.prev_hash, _records.c.flags).where(
+    _records.c.device_id == bindparam("device_id"), _records.c.seq.in_(bindparam("seqs", expanding=True)))
+_SET_FLAGS = update(_records).where(_records.c.id == bindparam("rid")).values(flags=bindparam("new_flags"))
+_SEEN = update(Device.__table__).where(Device.__table__.c.id == bindparam("device_id")).values(
+    last_seen_at=bindparam("seen_at"))
 
 
 class _Chain:
@@ -265,9 +241,7 @@ class _Chain:
     def __init__(self, device, seqs):
         wanted = {s + d for s in seqs for d in (-1, 0, 1)}
         self.by_seq, self.known = {}, set()
-        rows = db.session.execute(select(FieldRecord.id, FieldRecord.seq, FieldRecord.body_hash, FieldRecord.prev_hash,
-                                         FieldRecord.flags)
-                                  .where(FieldRecord.device_id == device.id, FieldRecord.seq.in_(wanted)))
+        rows = db.session.connection().execute(_CHAIN, {"device_id": device.id, "seqs": sorted(wanted)})
         for rid, seq, digest, prev, flags in rows:
             self.add(rid, seq, digest, prev, flags)
 
@@ -291,7 +265,7 @@ class _Chain:
                 yield rid, new
 
 
-def _row(device, user, record_id, body, signature, parsed, received_at, limit_s, chain):
+def _row(device, user, record_id, body, signature, parsed, received_at, limit_s, chain, operator_id):
     clock = parsed["clock"]
     flags = signature_flags(device.public_key, body, signature)
     if parsed["device_id"] != device.id:
@@ -304,9 +278,15 @@ def _row(device, user, record_id, body, signature, parsed, received_at, limit_s,
             "body_hash": body_hash(body), "body": body, "signature": signature, "flags": flags,
             # Stored in UTC: SQLite keeps no offset, so a -04:00 wall time would read back 4 h early.
             "received_at": received_at, "device_at": _utc(clock["device_at"]), "gps_at": _utc(clock.get("gps_at")),
-            "auto_number": parsed.get("number"), "operator_id": _resolve_operator(device, parsed),
+            "auto_number": parsed.get("number"), "operator_id": operator_id,
             "inspection_id": parsed.get("inspection_id"), "target_id": parsed.get("auto_id"),
             "public_token_hash": body_hash(token) if token else None}
+
+
+def _insert_new(rows):
+    """One INSERT … ON CONFLICT (id) DO NOTHING for the batch, rows in (seq, id) order → the
+    ids inserted (bulk.py: the same statement text whatever the batch size)."""
+    return set(insert_new(db.session.connection(), FieldRecord.__table__, rows, ("id",), "id"))
 
 
 def _keep_conflict(device, row):
@@ -339,41 +319,42 @@ def _process(device, user, records):
     # One lock order for every transaction: (seq, id).
     items.sort(key=lambda item: (item[4]["seq"], item[1]))
     chain = _Chain(device, {item[4]["seq"] for item in items})
+    operators = resolve_operators(device.municipality_id, [item[4] for item in items])
     rows, first_of = [], {}
-    for index, record_id, body, signature, parsed in items:
-        row = _row(device, user, record_id, body, signature, parsed, received_at, limit_s, chain)
+    for index, record_id, body, signature, parsed, sent in items:
+        row = _row(device, user, record_id, body, signature, parsed, received_at, limit_s, chain,
+                   operators.get(record_id))
         if record_id not in first_of:  # the same id twice in one batch: the second is judged like a replay
             first_of[record_id] = row
             chain.add(record_id, row["seq"], row["body_hash"], row["prev_hash"], row["flags"])
-        rows.append((index, parsed, row))
-    inserted = set()
-    if first_of:
-        table = FieldRecord.__table__
-        connection = db.session.connection()
-        inserted = set(connection.execute(_insert(connection, table).values(list(first_of.values()))
-                                          .on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)).scalars())
+        rows.append((index, parsed, sent, row))
+    inserted = _insert_new(list(first_of.values()))
     existing = {r.id: r for r in FieldRecord.query.filter(FieldRecord.id.in_(
         [rid for rid in first_of if rid not in inserted]))} if len(inserted) < len(first_of) else {}
-    photos, flag_updates, seen, accepted, counted = [], {}, set(), [], []
-    for index, parsed, row in rows:
+    new, seen = [], set()
+    for _index, parsed, sent, row in rows:
+        if row["id"] in inserted and row["id"] not in seen:
+            seen.add(row["id"])
+            new.append((parsed, sent, row))
+    extra = {}
+    for kind, handler in ON_ACCEPT.items():
+        of_kind = [row for _p, _s, row in new if row["kind"] == kind]
+        if of_kind:
+            extra.update(handler(device, of_kind))
+    # kind "vistoria" → one issuance Vistoria each (issuance/vistoria_sync.py); it needs the signer and the body.
+    vistorias = [{**row, "body": sent} for _p, sent, row in new if row["kind"] == "vistoria"]
+    if vistorias:
+        extra.update(file_vistorias(device, user, vistorias))
+    flag_updates = {rid: first_of[rid]["flags"] + flags for rid, flags in extra.items()}
+    for _p, _s, row in new:
+        for successor, new_flags in chain.settled_successors(row["seq"], row["body_hash"]):
+            flag_updates[successor] = new_flags
+    answered = set()
+    for index, parsed, sent, row in rows:
         rid = row["id"]
-        if rid in inserted and rid not in seen:
-            seen.add(rid)
-            status, flags = "accepted", row["flags"]
-            photos.extend({"record_id": rid, "sha256": h} for h in referenced_photos(parsed))
-            if row["kind"] == "auto":
-                number_flags = _claim_number(device, rid, row["auto_number"])
-                if number_flags:
-                    flags = flags + number_flags
-                    flag_updates[rid] = flags
-            for successor, new_flags in chain.settled_successors(row["seq"], row["body_hash"]):
-                flag_updates[successor] = new_flags
-            if row["kind"] == "inspection" and row["operator_id"] is not None:
-                _fill_operator_of_autos(device.municipality_id, rid, row["operator_id"])
-            accepted.append({"id": rid, "kind": row["kind"], "seq": row["seq"], "flags": flags,
-                             "number": row["auto_number"]})
-            counted.append({**row, "body": json.loads(row["body"])})
-            stored_at = received_at
+        if rid in seen and rid not in answered:
+            answered.add(rid)
+            status, flags, stored_at = "accepted", row["flags"] + extra.get(rid, []), received_at
         else:
             stored = existing.get(rid) or db.session.get(FieldRecord, rid)
             if stored.body_hash == row["body_hash"] and stored.municipality_id == device.municipality_id:
@@ -383,27 +364,33 @@ def _process(device, user, records):
                 status, flags, stored_at = "conflict", [], received_at
         results[index] = {"id": rid, "status": status, "errors": {}, "flags": list(flags or []),
                           "missing_photos": [], "received_at": _iso(stored_at), "_keep": status != "conflict"}
-    if accepted:
-        open_cases(device.municipality_id, [a for a in accepted if a["kind"] == "auto"])
-        record_stats(device.municipality_id, counted)  # the dashboard's figures (dashboard/models.py)
-        file_vistorias(device, user, counted)  # kind "vistoria" → one issuance Vistoria each
+    photos = [{"record_id": row["id"], "sha256": h} for parsed, _s, row in new for h in referenced_photos(parsed)]
+    if new:
         # One audit row per push (the records themselves are an append-only log of who sent
         # what and when): per-record rows doubled the ingest cost.
+        accepted = [{"id": row["id"], "kind": row["kind"], "seq": row["seq"],
+                     "flags": row["flags"] + extra.get(row["id"], []), "number": row["auto_number"]}
+                    for _p, _s, row in new]
         audit("sync_accept", "field_record", accepted[0]["id"] if len(accepted) == 1 else None, None,
               {"device_id": device.id, "records": accepted}, municipality_id=device.municipality_id)
     if photos:
         connection = db.session.connection()
-        connection.execute(_insert(connection, RecordPhoto.__table__).values(photos).on_conflict_do_nothing())
+        connection.execute(_insert(connection, RecordPhoto.__table__).on_conflict_do_nothing(), photos)
+    connection = db.session.connection()
     for rid, flags in flag_updates.items():
-        db.session.execute(update(FieldRecord).where(FieldRecord.id == rid).values(flags=flags))
-    db.session.execute(update(Device).where(Device.id == device.id).values(last_seen_at=received_at))
+        connection.execute(_SET_FLAGS, {"rid": rid, "new_flags": flags})
+    connection.execute(_SEEN, {"device_id": device.id, "seen_at": received_at})
     db.session.flush()
     kept = [r["id"] for r in results if r and r.pop("_keep", False)]
-    missing = missing_photos(kept, device.municipality_id) if photos or len(kept) > len(accepted) else {}
+    missing = missing_photos(kept, device.municipality_id) if photos or len(kept) > len(new) else {}
     for result in results:
         result.pop("_keep", None)
         if result["status"] in ("accepted", "duplicate"):
             result["missing_photos"] = missing.get(result["id"], [])
+    if new:
+        # The dashboard's figures (dashboard/models.py), last: its daily rollup rows are shared by
+        # every push of the day, and their row locks are held from here to the commit.
+        record_stats(device.municipality_id, [{**row, "body": sent} for _p, sent, row in new])
     db.session.commit()
     return results
 

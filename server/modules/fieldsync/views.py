@@ -91,12 +91,14 @@ def void_number(body):
 
 # --- push and photos --------------------------------------------------------------------------
 
+# Schema instances, not classes: the push is the hot path, and marshmallow deep-copies every
+# field when a schema is instantiated (load and dump keep no state on the instance).
 @bp.post("/api/v1/sync/push")
 @api_auth("fiscal")
-@api_doc(summary="Enviar registros assinados (lote de até 100)", tags=["sync"], body=PushSchema,
+@api_doc(summary="Enviar registros assinados (lote de até 100)", tags=["sync"], body=PushSchema(),
          description="Um resultado por registro, na ordem enviada: accepted, duplicate, conflict ou "
                      "rejected (com errors). Ver docs/sync-api.md.",
-         responses={200: PushResponseSchema})
+         responses={200: PushResponseSchema()})
 def push(body):
     device = current_device()
     return {"results": ops.push(device, g.user, body["records"])}

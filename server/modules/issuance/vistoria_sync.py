@@ -13,7 +13,6 @@ issuance Vistoria.
   the back office. A vehicle the municipality does not hold files nothing and flags the record
   `vistoria_vehicle_unknown` (the signed record itself is kept, as every accepted record is).
 """
-from sqlalchemy import update
 
 from ...core.audit import record
 from ...core.clock import local_today
@@ -26,11 +25,6 @@ from .operations import _satisfy_substitution_vistorias, _vehicle_changed
 from .vistoria_checklist import failed_items
 
 NOT_CHECKED = "nao_verificado"
-
-
-def _flag(record_id, flags, flag):
-    from ..fieldsync.models import FieldRecord
-    db.session.execute(update(FieldRecord).where(FieldRecord.id == record_id).values(flags=[*flags, flag]))
 
 
 def _permit_for(municipality, vehicle, body):
@@ -62,12 +56,12 @@ def _photos(body):
 
 
 def _file_one(municipality, user, row):
+    """The flag the record earns, or None."""
     body, record_id = row["body"], row["id"]
     vehicle_id = body.get("vehicle_id")
     vehicle = db.session.get(Vehicle, vehicle_id) if isinstance(vehicle_id, int) and 0 < vehicle_id < 2**31 else None
     if vehicle is None or vehicle.municipality_id != municipality.id:
-        _flag(record_id, row["flags"], "vistoria_vehicle_unknown")
-        return None
+        return "vistoria_vehicle_unknown"
     from datetime import date
     inspected_on = date.fromisoformat(body["inspected_on"])
     # A phone clock ahead cannot date a vistoria in the future (the back office refuses it too).
@@ -82,7 +76,6 @@ def _file_one(municipality, user, row):
         result = VISTORIA_IN_REVIEW
         note = ("Assinada como aprovada no aplicativo de campo, mas as respostas não atendem: "
                 + "; ".join(failures) + ". Registre a vistoria de novo para decidir.")
-        _flag(record_id, row["flags"], "vistoria_approval_failed")
     return_on = body.get("return_on")
     vistoria = Vistoria(
         municipality_id=municipality.id, vehicle_id=vehicle.id, permit_id=getattr(_permit_for(municipality, vehicle, body), "id", None),
@@ -98,14 +91,20 @@ def _file_one(municipality, user, row):
     if vistoria.result == "aprovada":
         _satisfy_substitution_vistorias(vistoria)
     _vehicle_changed(municipality, vehicle)
-    return vistoria
+    return "vistoria_approval_failed" if result == VISTORIA_IN_REVIEW else None
 
 
 def file_vistorias(device, user, accepted_rows):
-    """accepted_rows: the push's newly inserted records ({id, kind, flags, body: dict}); the
-    vistorias among them are filed in the caller's transaction."""
+    """accepted_rows: the push's newly inserted vistoria records ({id, kind, flags, body: dict}),
+    filed in the caller's transaction. Returns {record id: [flag]} for the push to add
+    (fieldsync/operations.py ON_ACCEPT shape)."""
     rows = [r for r in accepted_rows if r["kind"] == "vistoria"]
     if not rows:
-        return []
+        return {}
     municipality = db.session.get(Municipality, device.municipality_id)
-    return [v for v in (_file_one(municipality, user, row) for row in rows) if v is not None]
+    flags = {}
+    for row in rows:
+        flag = _file_one(municipality, user, row)
+        if flag:
+            flags[row["id"]] = [flag]
+    return flags
