@@ -107,6 +107,8 @@ def test_paranatinga_demo_permits_come_from_a_published_selection(app):
             assert cand.status == "permissionario" and cand.cpf == permit.holder_operator.cpf
             assert cand.edital.published_on < permit.issued_on and cand.selected_on <= permit.issued_on
             assert cand.classification <= cand.edital.vacancies_offered
+            if cand.vehicle_year is None:  # art. 8º § 1º: the motorcycle within 90 days of the selection
+                assert permit.issued_on <= cand.selected_on + timedelta(days=90)
         assert sum(e.vacancies_offered for e in editais) == len(permits)
         last = editais[-1]
         register = sorted((c for c in last.candidates if c.classification and c.classification > last.vacancies_offered),

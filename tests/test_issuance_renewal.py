@@ -228,3 +228,68 @@ def test_cycle_start_uses_the_last_renewal(app, demo):
         change_permit_status(permit, "renew", "Renovação anual")
         assert cycle_start(db.session.get(Permit, permit.id)) == (TODAY, "renew")
         assert isinstance(cycle_start(permit)[0], date)
+
+
+def test_phone_alert_before_lapse_lists_the_documents_still_to_bring(app, demo):
+    from server.modules.issuance.alerts import permit_alerts
+    issued = TODAY - timedelta(days=100)
+    ident = _sapezal_permit(app, issued)
+    with app.app_context():
+        permit = db.session.get(Permit, ident)
+        day = permit.valid_until - timedelta(days=10)  # inside the 30 days before 31 March
+        message = next(a["message"] for a in permit_alerts(permit, day) if a["code"] == "permit_validity")
+        assert "Para renovar, apresente: Certidão negativa criminal; Certidão de quitação eleitoral;" in message
+        assert "(Lei 125/1999, art. 10, caput)" in message
+        record_docs(muni("sapezal"), permit, TODAY, _answers(permit.valid_until))
+        message = next(a["message"] for a in permit_alerts(permit, day) if a["code"] == "permit_validity")
+        assert "Para renovar" not in message  # everything presented, each certidão valid on that day
+
+
+def test_sapezal_may_ask_every_document_of_the_first_alvara_art_10_par_4(app, client, demo):
+    ident = _sapezal_permit(app, TODAY - timedelta(days=30))
+    with app.app_context():
+        assert "operator.resident_in_municipality" not in {d.fact for d in documents_for(muni("sapezal"),
+                                                                                         db.session.get(Permit, ident))}
+    login(client, "backoffice.sapezal")
+    path = f"/bo/permissoes/{ident}/renovacao/documentos"
+    assert "Lei 125/1999, art. 10, § 4º" in client.get(path).get_data(as_text=True)
+    token = csrf_token(client, path)
+    # The act that decides it is required.
+    client.post(f"/bo/permissoes/{ident}/renovacao/exigencia", data={"csrf_token": token, "required": "1"})
+    with app.app_context():
+        assert not muni("sapezal").setting("renewal_requires_first_documents")
+    done = client.post(f"/bo/permissoes/{ident}/renovacao/exigencia",
+                       data={"csrf_token": token, "required": "1", "source": "Decreto 15/2026"})
+    assert done.status_code == 302
+    with app.app_context():
+        m = muni("sapezal")
+        docs = {d.fact: d.basis for d in documents_for(m, db.session.get(Permit, ident))}
+        assert docs["operator.resident_in_municipality"] == "Lei 125/1999, art. 10, § 4º"
+        assert docs["operator.criminal_certificate_ok"].startswith("Lei 125/1999, art. 10, caput")
+        entry = AuditLog.query.filter_by(action="configure_renewal_documents").one()
+        assert entry.after == {"renewal_requires_first_documents": True, "renewal_documents_source": "Decreto 15/2026"}
+    assert any("Reside em Sapezal" not in r and "Comprovante de residência" in r and "art. 10, § 4º" in r
+               for r in _renewal_refusal(app, ident))
+    with app.app_context():
+        from server.modules.issuance.operations import set_renewal_first_documents
+        with pytest.raises(ApiError) as err:
+            set_renewal_first_documents(muni("paranatinga"), True, "Decreto 1/2026")
+        assert err.value.status == 409
+
+
+def test_a_renewal_to_another_date_needs_a_reason_and_is_audited(app, demo):
+    with app.app_context():
+        m = muni("sapezal")
+        permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
+        ident, law = permit.id, date(permit.valid_until.year + 1, 3, 31)
+    record_renewal_documents(app, ident)
+    other = law - timedelta(days=31)
+    with app.app_context():
+        with pytest.raises(ApiError) as err:
+            change_permit_status(db.session.get(Permit, ident), "renew", "Renovação", valid_until=other)
+        assert f"A validade pela lei é {law:%d/%m/%Y}" in err.value.fields["validity_exception_reason"][0]
+        renewed = change_permit_status(db.session.get(Permit, ident), "renew", "Renovação", valid_until=other,
+                                       exception_reason="Decisão do secretário, processo 44/2026")
+        assert renewed.valid_until == other
+        entry = AuditLog.query.filter_by(action="validity_exception", entity_id=str(ident)).one()
+        assert entry.before == {"valid_until": law.isoformat()} and entry.reason.startswith("Decisão do secretário")

@@ -311,8 +311,34 @@ def renewal_documents(ident):
         values = raw_values(RENEWAL_DOC_FIELDS)
     since, act = cycle_start(permit)
     return render_template("backoffice/renewal_documents_form.html", permit=permit, docs=docs,
+                           choice=_first_documents_choice(muni),
                            states={i.key[len("renewal."):]: i for i in renewal_items(muni, permit)},
                            since=since, act=act, fields=RENEWAL_DOC_FIELDS, values=values, errors=errors or {},
                            form=request.form if request.method == "POST" else {},
                            stray=stray_errors({k: v for k, v in (errors or {}).items() if not k.startswith("doc:")},
                                               RENEWAL_DOC_FIELDS)), (422 if errors else 200)
+
+
+def _first_documents_choice(muni):
+    """Sapezal art. 10 § 4º: whether the municipality asks every document of the first alvará."""
+    from ..issuance.renewal import ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING
+    basis = ALL_FIRST_DOCUMENTS.get(muni.slug)
+    if basis is None:
+        return None
+    return {"basis": basis, "required": bool(muni.setting(ALL_FIRST_DOCUMENTS_SETTING)),
+            "source": muni.setting("renewal_documents_source") or ""}
+
+
+@bp.post("/bo/permissoes/<int(max=2147483647):ident>/renovacao/exigencia")
+@staff_view
+def renewal_first_documents(ident):
+    from ..issuance.operations import set_renewal_first_documents
+
+    permit = get_scoped_or_404(Permit, ident)
+    source = (request.form.get("source") or "").strip()
+    if not 3 <= len(source) <= 200:
+        flash("Informe o ato (decreto, portaria) que decide a exigência, com 3 a 200 caracteres.")
+    else:
+        _, errors = run(set_renewal_first_documents, municipality(), request.form.get("required") == "1", source)
+        flash("Exigência registrada." if errors is None else " ".join(m for ms in errors.values() for m in ms))
+    return redirect(url_for("backoffice.renewal_documents", ident=permit.id))

@@ -1,8 +1,8 @@
 """Demo: the documents presented for the coming renewal of permits in force, through the real
 operation (issuance.operations.record_renewal_documents), in the municipalities whose law wants
 them (issuance.renewal). Varied on purpose, so the permit page shows each state: most permits
-have everything; one has a certidão whose validity was not recorded (unknown); the permit
-closest to lapsing has presented nothing yet (the renewal is refused, naming the article)."""
+have everything; one has a certidão whose validity was not recorded (unknown); the two permits
+closest to lapsing have presented nothing yet (the renewal is refused, naming the article)."""
 from datetime import timedelta
 
 from ..registry.models import Municipality, Permit
@@ -10,7 +10,7 @@ from ..registry.operations import OCCUPYING
 from .operations import record_renewal_documents
 from .renewal import documents_for
 
-NOTHING_PRESENTED = 4     # index in registry.demo.PERMIT_PLAN: ("ativo", 12)
+NOTHING_PRESENTED = (2, 4)  # indexes in registry.demo.PERMIT_PLAN: ("ativo", 45), ("ativo", 12)
 VALIDITY_NOT_RECORDED = 5  # ("ativo", 260)
 
 
@@ -21,7 +21,7 @@ def load_renewal_documents_demo(today):
         for index, permit in enumerate(permits):
             docs = documents_for(muni, permit)
             checked_on = today - timedelta(days=3)
-            if not docs or permit.status not in OCCUPYING or index == NOTHING_PRESENTED or checked_on <= permit.issued_on:
+            if not docs or permit.status not in OCCUPYING or index in NOTHING_PRESENTED or checked_on <= permit.issued_on:
                 continue
             answers = {}
             for doc in docs:

@@ -250,3 +250,25 @@ def set_vistoria_period(municipality, months, source):
            {VISTORIA_PERIOD_SETTING: months, "vistoria_validity_source": source}, municipality_id=municipality.id)
     db.session.commit()
     return municipality
+
+
+def set_renewal_first_documents(municipality, required, source):
+    """Sapezal Lei 125/1999, art. 10, § 4º: "poderá exigir" on renewal every document of the first
+    alvará — the Administration's choice, recorded with the act that makes it."""
+    from sqlalchemy.orm.attributes import flag_modified
+    from .renewal import ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING
+
+    if municipality.slug not in ALL_FIRST_DOCUMENTS:
+        raise ApiError(409, "not_in_law", "A lei deste município não prevê esta exigência na renovação.")
+    before = {ALL_FIRST_DOCUMENTS_SETTING: bool(municipality.setting(ALL_FIRST_DOCUMENTS_SETTING)),
+              "renewal_documents_source": municipality.setting("renewal_documents_source")}
+    settings = dict(municipality.settings or {})
+    settings[ALL_FIRST_DOCUMENTS_SETTING] = bool(required)
+    settings["renewal_documents_source"] = source
+    municipality.settings = settings
+    flag_modified(municipality, "settings")
+    record("configure_renewal_documents", "municipality", municipality.id, before,
+           {ALL_FIRST_DOCUMENTS_SETTING: bool(required), "renewal_documents_source": source},
+           reason=ALL_FIRST_DOCUMENTS[municipality.slug], municipality_id=municipality.id)
+    db.session.commit()
+    return municipality

@@ -5,7 +5,8 @@ broken by a public draw and one inapto candidate), and the suplente called when 
 desistência opened a vacancy (art. 27).
 
 Each edital is published 60 days before the first permit of its year; its classification 25 days
-later. A holder whose motorcycle is newer than the edital competed without one (art. 8º § 1º).
+later. A holder whose motorcycle is newer than the edital competed without one (art. 8º § 1º)
+when the permit came within the 90 days, else with an older one.
 """
 import random
 from datetime import timedelta
@@ -58,21 +59,28 @@ def _edital(muni, year, group, rng, with_suplentes):
     edital = operations.create_edital(muni, {
         "number": f"SINFRA {same_year + 1:03d}/{published.year}", "published_on": published,
         "registration_until": published + timedelta(days=20), "vacancies_offered": len(group), "extra_criteria": []})
+    classified_on = published + timedelta(days=25)
     holders = {}
     for k, permit in enumerate(group):
         op = permit.holder_operator
-        year_ok = permit.vehicle is not None and permit.vehicle.year_manufacture <= published.year
+        year = permit.vehicle.year_manufacture if permit.vehicle is not None else None
+        if year is None or year > published.year:
+            # Competed without a motorcycle when the permit came inside the 90 days of art. 8º § 1º;
+            # otherwise with an older one, replaced before the permit.
+            in_time = permit.valid_from <= classified_on + timedelta(days=rules.MOTORCYCLE_DAYS)
+            year = None if in_time else published.year - 3
         cand = operations.register_candidate(edital, {
             "name": op.name, "cpf": op.cpf, "profession_since": published - timedelta(days=365 * (12 - k)),
             "cnh_first_issue_date": op.cnh_first_issue_date,
-            "vehicle_year": permit.vehicle.year_manufacture if year_ok else None,
+            "vehicle_year": year,
             "schooling": 4 - k % 3, **_conditions()})
         holders[cand.id] = permit
     if with_suplentes:
         since = published - timedelta(days=365 * 2)
         for name, schooling in SUPLENTES:
             operations.register_candidate(edital, {
-                "name": name, "cpf": _cpf(rng), "profession_since": since, "cnh_first_issue_date": since,
+                "name": name, "cpf": _cpf(rng), "profession_since": since,
+                "cnh_first_issue_date": since - timedelta(days=400),
                 "vehicle_year": published.year - 2, "schooling": schooling, **_conditions()})
         name, schooling = INAPTO
         operations.register_candidate(edital, {
@@ -84,7 +92,6 @@ def _edital(muni, year, group, rng, with_suplentes):
             operations.resolve_tie(edital, [c.id for c in sorted(group_tied, key=lambda c: c.name)],
                                    f"Sorteio público em {published + timedelta(days=22):%d/%m/%Y}, ata nº "
                                    f"{published.year}/01, com o Sindicato dos Moto-taxistas (art. 33, § 2º).")
-    classified_on = published + timedelta(days=25)
     operations.publish_classification(edital, today=classified_on)
     edital.classification_published_at = _morning(classified_on)
     for cand_id, permit in holders.items():
