@@ -67,6 +67,22 @@ def record_requirements(app, slug, operator_id, vehicle_id, skip=(), on=None):
                                      "coverage_attested": True, "copy_filed": True})
 
 
+def record_renewal_documents(app, permit_id, on=None, valid_days=60):
+    """Present, through the real operation, every document the permit's law wants for its
+    renewal (issuance.renewal), checked on `on`, certidões valid `valid_days` after it."""
+    from server.modules.issuance.operations import record_renewal_documents as record
+    from server.modules.issuance.renewal import documents_for
+
+    with app.app_context():
+        permit = db.session.get(Permit, permit_id)
+        m = db.session.get(Municipality, permit.municipality_id)
+        day = on or local_today()
+        answers = {d.fact: {"value": True, "valid_until": day + timedelta(days=valid_days) if d.certidao else None}
+                   for d in documents_for(m, permit)}
+        if answers:
+            record(m, permit, day, answers)
+
+
 def _operator(m, n, name):
     return Operator(municipality_id=m.id, name=name, cpf=cpf_for(n + m.id * 10**7),
                     cnh_number="12345678900", cnh_category="A", cnh_first_issue_date=date(2000, 1, 1),

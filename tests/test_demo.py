@@ -87,3 +87,38 @@ def test_demo_validities_are_the_law_s(app):
             else:
                 years = 2 if slug == "paranatinga" else 1
                 assert permit.valid_until + timedelta(days=1) == start.replace(year=start.year + years), permit.number
+
+
+def test_paranatinga_demo_permits_come_from_a_published_selection(app):
+    """Lei 311/2007, arts. 21, 33 and 34: every demo permit's holder was a selected candidate of an
+    edital published before the permit (same CPF, linked), the register of suplentes follows the
+    classification (a tie broken by a recorded draw; an inapto unclassified), and the demo's
+    desistência called the first suplente."""
+    from server.modules.selection.models import Candidate, Edital
+    from server.modules.selection.operations import receivable_candidates
+    with app.app_context():
+        load_demo()
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        permits = Permit.query.filter_by(municipality_id=muni.id).all()
+        editais = Edital.query.filter_by(municipality_id=muni.id).order_by(Edital.published_on).all()
+        assert editais and all(e.classification_published_at is not None for e in editais)
+        for permit in permits:
+            cand = Candidate.query.filter_by(permit_id=permit.id).one()
+            assert cand.status == "permissionario" and cand.cpf == permit.holder_operator.cpf
+            assert cand.edital.published_on < permit.issued_on and cand.selected_on <= permit.issued_on
+            assert cand.classification <= cand.edital.vacancies_offered
+            if cand.vehicle_year is None:  # art. 8º § 1º: the motorcycle within 90 days of the selection
+                assert permit.issued_on <= cand.selected_on + timedelta(days=90)
+        assert sum(e.vacancies_offered for e in editais) == len(permits)
+        last = editais[-1]
+        register = sorted((c for c in last.candidates if c.classification and c.classification > last.vacancies_offered),
+                          key=lambda c: c.classification)
+        assert [c.status for c in register] == ["convocado", "suplente", "suplente"]
+        assert "desistência da permissão" in register[0].status_reason
+        assert register[0] in receivable_candidates(muni)
+        tied = [c for c in register if c.tie_break is not None]
+        assert len(tied) == 2 and all("Sorteio público" in c.tie_break_reason for c in tied)
+        assert [c.status for c in last.candidates if c.classification is None] == ["inapto"]
+        # Loading again changes nothing (make run / `flask demo load` twice).
+        assert load_demo() is None
+        assert Edital.query.count() == len(editais)

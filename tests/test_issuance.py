@@ -6,7 +6,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
-from backoffice_data import free_operator_and_vehicle, muni, record_requirements, selected_candidate_id
+from backoffice_data import (free_operator_and_vehicle, muni, record_renewal_documents, record_requirements,
+                             selected_candidate_id)
 from helpers import csrf_token, login
 
 from server.core.audit import AuditLog
@@ -189,6 +190,7 @@ def test_sapezal_renewal_requested_after_march_keeps_the_cycle(app, demo):
         # Art. 10 § 2º: not renewed by the end of March → suspended automatically, 30 days at most.
         assert permit.status == "suspenso" and permit.suspended_until == date(year, 4, 30)
     record_requirements(app, "sapezal", op_id, vehicle_id, on=date(year, 4, 9))
+    record_renewal_documents(app, ident, on=date(year, 4, 9))  # art. 10, caput
     with app.app_context():
         permit = change_permit_status(db.session.get(Permit, ident), "renew", "Renovação fora do prazo",
                                       today=date(year, 4, 10))
@@ -231,6 +233,7 @@ def test_cracha_never_outlives_the_permit(app, demo):
         m = muni("sapezal")
         create_key(m)
         permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
+        record_renewal_documents(app, permit.id)
         renewed = change_permit_status(permit, "renew", "Renovação anual")
         assert renewed.valid_until <= date(TODAY.year + 2, 3, 31)  # never years ahead
         credential = issue_credential(renewed, reason="renovação")
@@ -439,6 +442,7 @@ def test_permit_page_offers_the_cracha_reissue_after_renewal(app, client, demo):
         create_key(m)
         permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
         issue_credential(permit)
+        record_renewal_documents(app, permit.id)
         change_permit_status(permit, "renew", "Renovação anual")
         ident = permit.id
     login(client, "backoffice.sapezal")

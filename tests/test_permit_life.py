@@ -81,7 +81,7 @@ def test_one_vehicle_per_permit(app, client, demo):
         busy_vehicle = other.vehicle_id
     login(client, "backoffice.paranatinga")
     response = _post(client, permit_id, "substituir-veiculo", {
-        "new_vehicle_id": busy_vehicle, "replaced_on": date.today().isoformat(), "reason": "Troca de moto"})
+        "new_vehicle_id": busy_vehicle, "replaced_on": local_today().isoformat(), "reason": "Troca de moto"})
     assert response.status_code == 422
     assert "um único veículo por permissão" in response.get_data(as_text=True)
 
@@ -156,10 +156,10 @@ def test_desistencia_frees_the_vacancy_for_the_next_suplente(app, client, demo):
     client.post(f"/bo/selecao/editais/{edital_id}/publicar",
                 data={"csrf_token": csrf_token(client, f"/bo/selecao/editais/{edital_id}")})
     future = _post(client, permit_id, "desistencia", {"term_number": "7/2026", "reason": "Pedido do permissionário",
-                                                      "signed_on": (date.today() + timedelta(days=3)).isoformat()})
+                                                      "signed_on": (local_today() + timedelta(days=3)).isoformat()})
     assert future.status_code == 422
     response = _post(client, permit_id, "desistencia", {"term_number": "7/2026", "reason": "Pedido do permissionário",
-                                                        "signed_on": date.today().isoformat()})
+                                                        "signed_on": local_today().isoformat()})
     assert response.status_code == 302
     with app.app_context():
         permit = db.session.get(Permit, permit_id)
@@ -173,7 +173,7 @@ def test_desistencia_is_paranatinga_only(app, client, demo):
     permit_id, _ = _permit(app, "sapezal")
     login(client, "backoffice.sapezal")
     assert "Registrar desistência" not in client.get(f"/bo/permissoes/{permit_id}").get_data(as_text=True)
-    response = _post(client, permit_id, "desistencia", {"term_number": "1", "signed_on": date.today().isoformat(),
+    response = _post(client, permit_id, "desistencia", {"term_number": "1", "signed_on": local_today().isoformat(),
                                                         "reason": "Pedido do titular"})
     assert response.status_code == 409
     with app.app_context():

@@ -2,9 +2,11 @@
 edital, legal conditions (arts. 7º, 33), ranking with ties and the clerk's tie-break (art. 33
 § 1º), suplentes (§ 2º, art. 34), the 5-day window (§ 3º) and the 90 days for a motorcycle
 (art. 8º § 1º) closed by the daily job, the published list as PDF."""
+import os
 import re
 import subprocess
 from datetime import timedelta
+from pathlib import Path
 
 from helpers import csrf_token, login
 from selection_data import create_edital, cpf, post_population, register
@@ -213,7 +215,9 @@ def test_published_list_pdf_renders(app, client, demo, tmp_path):
     assert [next(n for n in ("Ana", "Bruno", "Carla", "Davi") if n in line) for line in lines] == \
         ["Ana", "Bruno", "Carla", "Davi"]
     assert cpf(1) not in text and "Elisa Prado" in text and "Sorteio público" in text
-    subprocess.run(["pdftoppm", "-png", "-r", "80", "-singlefile", str(pdf), "/tmp/shots-selection/lista-pdf"],
+    shots = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+    shots.mkdir(parents=True, exist_ok=True)  # the rendered page, to look at (an artifact, not an assertion)
+    subprocess.run(["pdftoppm", "-png", "-r", "80", "-singlefile", str(pdf), str(shots / "selection-lista-pdf")],
                    check=True)
 
 

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '0017_seizure_fees'
-down_revision = '0015_vistoria_sync'
+down_revision = '0016_renewal_docs'
 branch_labels = None
 depends_on = None
 

@@ -22,6 +22,7 @@ ACTION_LABELS = {
     # Issuance records (issuance.operations)
     "pay": "Pagamento registrado",
     "configure_vistoria": "Validade da vistoria configurada",
+    "configure_renewal_documents": "Documentos exigidos na renovação configurados",
     # Crachás and the municipality's signing keys (credentials.operations)
     "credential_issue": "Crachá emitido",
     "credential_supersede": "Crachá substituído por nova via",

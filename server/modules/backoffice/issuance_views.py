@@ -257,3 +257,88 @@ def vistoria_period():
     return render_template("backoffice/vistoria_period.html", fields=PERIOD_FIELDS, values=values, errors=errors or {},
                            stray=stray_errors(errors, PERIOD_FIELDS),
                            configured=muni.setting(VISTORIA_PERIOD_SETTING)), (422 if errors else 200)
+
+
+RENEWAL_DOC_FIELDS = [Field("checked_on", "Data da conferência", "date", required=True,
+                            hint="Posterior à emissão ou à última renovação: é o que instrui esta renovação.")]
+
+
+def _renewal_answers(docs):
+    """{fact: {value, valid_until, no_printed_validity}} from the form, and field errors."""
+    from datetime import date as _date
+
+    answers, errors = {}, {}
+    for doc in docs:
+        raw = (request.form.get("doc:" + doc.fact) or "").strip()
+        if raw not in ("", "sim", "nao"):
+            errors["doc:" + doc.fact] = ["Escolha sim ou não."]
+            continue
+        answer = {"value": {"sim": True, "nao": False}.get(raw)}
+        if doc.certidao:
+            until = (request.form.get("valid:" + doc.fact) or "").strip()
+            try:
+                answer["valid_until"] = _date.fromisoformat(until) if until else None
+            except ValueError:
+                errors["doc:" + doc.fact] = ["Validade: informe uma data válida (dd/mm/aaaa)."]
+                continue
+            answer["no_printed_validity"] = request.form.get("noval:" + doc.fact) == "1"
+        answers[doc.fact] = answer
+    return answers, errors
+
+
+@bp.route("/bo/permissoes/<int(max=2147483647):ident>/renovacao/documentos", methods=["GET", "POST"])
+@staff_view
+def renewal_documents(ident):
+    """The documents a renewal is instructed with (issuance.renewal: Sapezal art. 10; Paranatinga
+    arts. 13 § 1º, 22 and 23), each checked for this renewal, a certidão with its printed validity."""
+    from ..issuance.operations import record_renewal_documents
+    from ..issuance.renewal import cycle_start, documents_for, renewal_items
+
+    permit = get_scoped_or_404(Permit, ident)
+    muni = municipality()
+    docs = documents_for(muni, permit)
+    errors, values = None, {"checked_on": local_today().isoformat()}
+    if request.method == "POST":
+        data, errors = load(DocumentChecksSchema(), RENEWAL_DOC_FIELDS)
+        answers, answer_errors = _renewal_answers(docs)
+        if answer_errors:
+            errors = {**(errors or {}), **answer_errors}
+        if errors is None:
+            _, errors = run(record_renewal_documents, muni, permit, data["checked_on"], answers)
+            if errors is None:
+                flash("Documentos da renovação registrados.")
+                return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="requisitos"))
+        values = raw_values(RENEWAL_DOC_FIELDS)
+    since, act = cycle_start(permit)
+    return render_template("backoffice/renewal_documents_form.html", permit=permit, docs=docs,
+                           choice=_first_documents_choice(muni),
+                           states={i.key[len("renewal."):]: i for i in renewal_items(muni, permit)},
+                           since=since, act=act, fields=RENEWAL_DOC_FIELDS, values=values, errors=errors or {},
+                           form=request.form if request.method == "POST" else {},
+                           stray=stray_errors({k: v for k, v in (errors or {}).items() if not k.startswith("doc:")},
+                                              RENEWAL_DOC_FIELDS)), (422 if errors else 200)
+
+
+def _first_documents_choice(muni):
+    """Sapezal art. 10 § 4º: whether the municipality asks every document of the first alvará."""
+    from ..issuance.renewal import ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING
+    basis = ALL_FIRST_DOCUMENTS.get(muni.slug)
+    if basis is None:
+        return None
+    return {"basis": basis, "required": bool(muni.setting(ALL_FIRST_DOCUMENTS_SETTING)),
+            "source": muni.setting("renewal_documents_source") or ""}
+
+
+@bp.post("/bo/permissoes/<int(max=2147483647):ident>/renovacao/exigencia")
+@staff_view
+def renewal_first_documents(ident):
+    from ..issuance.operations import set_renewal_first_documents
+
+    permit = get_scoped_or_404(Permit, ident)
+    source = (request.form.get("source") or "").strip()
+    if not 3 <= len(source) <= 200:
+        flash("Informe o ato (decreto, portaria) que decide a exigência, com 3 a 200 caracteres.")
+    else:
+        _, errors = run(set_renewal_first_documents, municipality(), request.form.get("required") == "1", source)
+        flash("Exigência registrada." if errors is None else " ".join(m for ms in errors.values() for m in ms))
+    return redirect(url_for("backoffice.renewal_documents", ident=permit.id))

@@ -34,6 +34,7 @@ ALERTS = {
     "seguro15": "Seguro vence em até 15 dias",
     "vistoria": "Sem vistoria válida",
     "vistoria30": "Vistoria vence em até 30 dias",
+    "substituicao": "Moto substituída sem vistoria",
 }
 # The actions a back-office user takes by hand (expire and lapse are the daily job's).
 MANUAL_ACTIONS = ("renew", "suspend", "reinstate", "cassar", "extinguish")
@@ -63,6 +64,9 @@ def alert_condition(alert, today=None, vistoria_months=None):
         later = exists().where(InsurancePolicy.vehicle_id == Permit.vehicle_id,
                                InsurancePolicy.ends_on > today + timedelta(days=15))
         return occupying & in_force & ~later
+    if alert == "substituicao":
+        from ..registry.changes_of_life import substituted_without_vistoria
+        return substituted_without_vistoria()
     if alert in ("vistoria", "vistoria30"):
         if not vistoria_months:
             # No period configured: only "never approved" can be said.
@@ -268,6 +272,7 @@ def _issuance_context(permit, today):
     from ..issuance import records
     from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULT_LABELS, Vistoria
     from ..issuance.requirements import checklist
+    from ..issuance.renewal import documents_for
     from ..issuance.validity import renewal_validity, rule_for
 
     muni = municipality()
@@ -281,6 +286,7 @@ def _issuance_context(permit, today):
         "policies": records.policies(permit.vehicle_id)[:10], "coverage": lambda p: records.coverage_ok(muni, p),
         "vistoria_kinds": VISTORIA_KINDS, "vistoria_results": VISTORIA_RESULT_LABELS, "insurance_kinds": INSURANCE_KINDS,
         "proposed_renewal": renewal_validity(muni, permit, today), "validity_basis": rule.basis if rule else None,
+        "renewal_documents": documents_for(muni, permit),
     }
 
 

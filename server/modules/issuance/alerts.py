@@ -26,7 +26,8 @@ def permit_alerts(permit, today):
         basis = f" ({rule.basis})" if rule else ""
         verb = "venceu" if permit.valid_until < today else "vence"
         out.append({"code": "permit_validity", "due_on": permit.valid_until,
-                    "message": f"A validade {verb} em {_br(permit.valid_until)}: peça a renovação{basis}."})
+                    "message": f"A validade {verb} em {_br(permit.valid_until)}: peça a renovação{basis}."
+                               + _renewal_documents_due(muni, permit, today)})
     policy = records.policy_in_force(permit.vehicle_id, today, kinds=("terceiros_app", "outro", "vida"))
     if policy is None:
         out.append({"code": "insurance_missing", "due_on": None,
@@ -50,3 +51,17 @@ def permit_alerts(permit, today):
                     "message": f"A moto substituta {sub.new_vehicle.plate} ainda não passou pela vistoria "
                                f"exigida ({sub.basis}): leve-a à prefeitura."})
     return sorted(out, key=lambda a: (a["due_on"] is not None, a["due_on"] or today))
+
+
+def _renewal_documents_due(muni, permit, today):
+    """What the holder still has to bring for this renewal (issuance.renewal), in words."""
+    from .renewal import cycle_start, document_state, documents_for, latest_check
+
+    since, act = cycle_start(permit)
+    due = [doc for doc in documents_for(muni, permit)
+           if document_state(doc, latest_check(permit, doc, since), today, since, act)[0] != "ok"]
+    if not due:
+        return ""
+    bases = sorted({doc.basis.split(", c/c")[0] for doc in due})
+    things = "; ".join(doc.label.split(" (")[0] for doc in due)
+    return f" Para renovar, apresente: {things} ({'; '.join(bases)})."

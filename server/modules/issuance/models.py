@@ -67,15 +67,18 @@ class InsurancePolicy(db.Model):
 
 class DocumentCheck(db.Model):
     """A document the back office checked (certidões, course, taxes…): the answer to one
-    registry fact for an operator, company or vehicle, optionally valid until a date."""
+    registry fact for an operator, company, vehicle or permit, optionally valid until a date."""
     id = db.Column(db.Integer, primary_key=True)
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
-    subject = db.Column(db.String(10), nullable=False)  # operator | vehicle | company
+    subject = db.Column(db.String(10), nullable=False)  # operator | vehicle | company | permit
     subject_id = db.Column(db.Integer, nullable=False)
     fact = db.Column(db.String(60), nullable=False)
     value = db.Column(db.JSON, nullable=True)
     checked_on = db.Column(db.Date, nullable=False)
     valid_until = db.Column(db.Date)
+    # A certidão that prints no validity date (the clerk saw it): its validity is then known to be
+    # open. Neither this nor valid_until recorded = unknown (issuance.renewal).
+    no_printed_validity = db.Column(db.Boolean)
     recorded_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 

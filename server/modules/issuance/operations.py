@@ -99,7 +99,7 @@ def _vehicle_changed(municipality, vehicle):
     mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])
 
 
-SUBJECTS = {"operator": Operator, "vehicle": Vehicle, "company": Company}
+SUBJECTS = {"operator": Operator, "vehicle": Vehicle, "company": Company, "permit": Permit}
 
 
 def record_documents(municipality, subject, subject_id, answers, checked_on, valid_until=None):
@@ -123,6 +123,55 @@ def record_documents(municipality, subject, subject_id, answers, checked_on, val
     db.session.flush()
     for row in rows:
         record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id)
+    db.session.commit()
+    return rows
+
+
+def record_renewal_documents(municipality, permit, checked_on, answers):
+    """The documents presented for this permit's renewal (issuance.renewal), each
+    {fact: {"value": bool|None, "valid_until": date|None, "no_printed_validity": bool}}; blank
+    answers are not recorded. A certidão's validity is the one printed on it (no law sets one)."""
+    from .renewal import certidao_validity_error, check_window, documents_for, subject_id
+
+    if permit.municipality_id != municipality.id:
+        raise _error("permit", "Registro não encontrado neste município.")
+    problem = check_window(permit, checked_on)
+    if problem:
+        raise _error("checked_on", problem)
+    docs = {d.fact: d for d in documents_for(municipality, permit)}
+    errors, rows = {}, []
+    for fact, answer in answers.items():
+        doc = docs.get(fact)
+        if doc is None:
+            errors["doc:" + fact] = ["Documento que a lei não pede para esta renovação."]
+            continue
+        if answer.get("value") is None:
+            if answer.get("valid_until") or answer.get("no_printed_validity"):
+                errors["doc:" + fact] = ["Diga se o documento foi apresentado (sim ou não)."]
+            continue
+        problem = certidao_validity_error(doc, checked_on, answer.get("valid_until"),
+                                          answer.get("no_printed_validity"))
+        if problem:
+            errors["doc:" + fact] = [problem]
+            continue
+        ident = subject_id(permit, doc.subject)
+        if ident is None:
+            errors["doc:" + fact] = ["A permissão não tem a pessoa ou o veículo deste documento."]
+            continue
+        rows.append(DocumentCheck(municipality_id=municipality.id, subject=doc.subject, subject_id=ident, fact=fact,
+                                  value=answer["value"], checked_on=checked_on,
+                                  valid_until=answer.get("valid_until") if doc.certidao else None,
+                                  no_printed_validity=bool(answer.get("no_printed_validity")) if doc.certidao else None,
+                                  recorded_by_id=_actor_id()))
+    if errors:
+        raise ApiError(422, "validation_error", "Dados inválidos.", errors)
+    if not rows:
+        raise _error("_schema", "Nenhum documento informado.")
+    db.session.add_all(rows)
+    db.session.flush()
+    for row in rows:
+        record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id,
+               reason=f"Documento da renovação da permissão {permit.number}")
     db.session.commit()
     return rows
 
@@ -199,5 +248,27 @@ def set_vistoria_period(municipality, months, source):
     flag_modified(municipality, "settings")
     record("configure_vistoria", "municipality", municipality.id, before,
            {VISTORIA_PERIOD_SETTING: months, "vistoria_validity_source": source}, municipality_id=municipality.id)
+    db.session.commit()
+    return municipality
+
+
+def set_renewal_first_documents(municipality, required, source):
+    """Sapezal Lei 125/1999, art. 10, § 4º: "poderá exigir" on renewal every document of the first
+    alvará — the Administration's choice, recorded with the act that makes it."""
+    from sqlalchemy.orm.attributes import flag_modified
+    from .renewal import ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING
+
+    if municipality.slug not in ALL_FIRST_DOCUMENTS:
+        raise ApiError(409, "not_in_law", "A lei deste município não prevê esta exigência na renovação.")
+    before = {ALL_FIRST_DOCUMENTS_SETTING: bool(municipality.setting(ALL_FIRST_DOCUMENTS_SETTING)),
+              "renewal_documents_source": municipality.setting("renewal_documents_source")}
+    settings = dict(municipality.settings or {})
+    settings[ALL_FIRST_DOCUMENTS_SETTING] = bool(required)
+    settings["renewal_documents_source"] = source
+    municipality.settings = settings
+    flag_modified(municipality, "settings")
+    record("configure_renewal_documents", "municipality", municipality.id, before,
+           {ALL_FIRST_DOCUMENTS_SETTING: bool(required), "renewal_documents_source": source},
+           reason=ALL_FIRST_DOCUMENTS[municipality.slug], municipality_id=municipality.id)
     db.session.commit()
     return municipality

@@ -85,8 +85,10 @@ HINTS = {
 }
 
 
-def checklist(municipality, permit, today=None):
-    """[Item] for issuing or renewing `permit` (a saved or a not-yet-saved Permit) on `today`."""
+def checklist(municipality, permit, today=None, action=None):
+    """[Item] for issuing or renewing `permit` on `today`. `action` defaults to "issue" for a
+    not-yet-saved Permit and "renew" for a saved one; a renewal also needs the documents its law
+    wants presented for it (issuance.renewal)."""
     from ..rules.citations import format_citation
     from ..rules.service import composed_for
 
@@ -130,6 +132,9 @@ def checklist(municipality, permit, today=None):
         items.append(Item(rid, requirement["label_pt"], format_citation(composed, requirement.get("citation")),
                           state, hint if state != "ok" else ""))
     items += _extra_items(municipality, permit, today)
+    if (action or ("issue" if permit.id is None else "renew")) == "renew":
+        from .renewal import renewal_items
+        items += renewal_items(municipality, permit, today)
     return items
 
 
@@ -170,7 +175,7 @@ def _extra_items(municipality, permit, today):
 
 def enforce(municipality, permit, action, today=None):
     """Refuse the act (422 naming each unmet requirement with its article) until all are met."""
-    blocking = [i for i in checklist(municipality, permit, today) if i.blocking]
+    blocking = [i for i in checklist(municipality, permit, today, action) if i.blocking]
     if blocking:
         verb = "emitir" if action == "issue" else "renovar"
         raise ApiError(422, "requirements_unmet", f"Requisitos da lei não atendidos para {verb}.", {

@@ -7,6 +7,8 @@ Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/
 """
 from datetime import timedelta
 
+from sqlalchemy import exists
+
 from ...core.audit import record
 from ...core.clock import local_today
 from ...core.errors import ApiError
@@ -97,12 +99,36 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     return row
 
 
+def _without_vistoria_since_change():
+    """SQL condition on VehicleSubstitution: the law wants a vistoria of the substitute and no
+    approved vistoria of it is dated on or after the change (whatever path recorded it)."""
+    from ..issuance.models import Vistoria
+
+    approved_since = exists().where(Vistoria.vehicle_id == VehicleSubstitution.new_vehicle_id,
+                                    Vistoria.result == "aprovada",
+                                    Vistoria.inspected_on >= VehicleSubstitution.replaced_on)
+    return (VehicleSubstitution.vistoria_required.is_(True) & VehicleSubstitution.vistoria_done_on.is_(None)
+            & ~approved_since)
+
+
+def substituted_without_vistoria():
+    """SQL condition on Permit, for the permit list's filter and the dashboard: in force, its
+    current vehicle came by a substitution that still lacks the vistoria the law demands
+    (Sapezal art. 15; Paranatinga arts. 9º and 32; Nortelândia art. 2º)."""
+    pending = exists().where(VehicleSubstitution.permit_id == Permit.id,
+                             VehicleSubstitution.new_vehicle_id == Permit.vehicle_id,
+                             _without_vistoria_since_change())
+    return Permit.status.in_(OCCUPYING) & pending
+
+
 def pending_substitution_vistorias(permit):
     """Substitutions still waiting for the new vehicle's vistoria: cleared only by an approved
-    Vistoria record of that vehicle (issuance.operations.record_vistoria). A substitute replaced
-    again before its vistoria no longer serves the permit: only the current vehicle's counts."""
-    return (VehicleSubstitution.query.filter_by(permit_id=permit.id, vistoria_required=True, vistoria_done_on=None,
-                                                new_vehicle_id=permit.vehicle_id)
+    Vistoria record of that vehicle dated on or after the change (issuance.operations.record_vistoria
+    also links it). A substitute replaced again before its vistoria no longer serves the permit:
+    only the current vehicle's counts."""
+    return (VehicleSubstitution.query.filter(VehicleSubstitution.permit_id == permit.id,
+                                             VehicleSubstitution.new_vehicle_id == permit.vehicle_id,
+                                             _without_vistoria_since_change())
             .order_by(VehicleSubstitution.id).all())
 
 

@@ -227,7 +227,12 @@ def load_demo(today=None, credentials=True):
     for muni in Municipality.query.order_by(Municipality.id):
         _credentials_and_lifecycle(muni, today, credentials)
     _issqn_history(today)
-    if credentials:  # the full demo (make run) gets synced field records to review; the light test set does not
+    from ..issuance.demo import load_renewal_documents_demo
+    load_renewal_documents_demo(today)
+    if credentials:  # the full demo (make run) gets synced field records to review and Paranatinga's
+        # selection history (editais, classification, suplentes); the light test set does not
+        from ..selection.demo import load_selection_demo
+        load_selection_demo(today)
         load_review_demo()
     return logins
 
