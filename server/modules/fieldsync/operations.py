@@ -25,6 +25,7 @@ from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_p
 from ..autos.operations import open_cases
 from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
+from . import fastparse
 from .bulk import insert_new
 from .changes import _insert
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
@@ -163,22 +164,26 @@ class _Rejected(Exception):
 
 def _parse(raw):
     """raw push item → (record id, body text, signature, parsed body, body as sent). Raises _Rejected."""
-    try:
-        item = _ITEM_SCHEMA.load(raw)
-    except ValidationError as err:
-        raise _Rejected(flatten_fields(err.messages)) from None
+    item = fastparse.item(raw)
+    if item is None:
+        try:
+            item = _ITEM_SCHEMA.load(raw)
+        except ValidationError as err:
+            raise _Rejected(flatten_fields(err.messages)) from None
     try:
         body = json.loads(item["body"])
     except ValueError:
         raise _Rejected({"body": ["JSON inválido."]}) from None
     if not isinstance(body, dict):
         raise _Rejected({"body": ["O corpo deve ser um objeto JSON."]})
-    kind = body.get("kind")
-    schema = _BODY_SCHEMAS.get(kind, _BASE_BODY_SCHEMA) if isinstance(kind, str) else _BASE_BODY_SCHEMA
-    try:
-        parsed = schema.load(body)
-    except ValidationError as err:
-        raise _Rejected({f"body.{k}": v for k, v in flatten_fields(err.messages).items()}) from None
+    parsed = fastparse.body(body)  # the common valid body; None → the schema decides and words the errors
+    if parsed is None:
+        kind = body.get("kind")
+        schema = _BODY_SCHEMAS.get(kind, _BASE_BODY_SCHEMA) if isinstance(kind, str) else _BASE_BODY_SCHEMA
+        try:
+            parsed = schema.load(body)
+        except ValidationError as err:
+            raise _Rejected({f"body.{k}": v for k, v in flatten_fields(err.messages).items()}) from None
     if parsed["id"] != item["id"]:
         raise _Rejected({"body.id": ["Diferente do id do registro."]})
     return item["id"], item["body"], item["signature"], parsed, body
