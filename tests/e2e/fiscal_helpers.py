@@ -6,12 +6,29 @@ from io import BytesIO
 from pathlib import Path
 
 from PIL import Image
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from .helpers import serious_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+PASSWORD = "demo-motofiscal"  # every demo user's password
+
+
+def enroll(page, base_url, pin, device_name, username="fiscal.sapezal"):
+    """Enrol this browser as a fiscal's phone from the login route, straight to the home screen
+    (the journey test walks the same steps with a look at each screen)."""
+    page.goto(f"{base_url}/app/#/fiscal/entrar")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.fill("#device-name", device_name)
+    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
+    page.fill("#pin", pin)
+    page.fill("#pin-again", pin)
+    page.get_by_role("button", name="Salvar PIN").click()
+    page.get_by_role("button", name="Começar").click(timeout=30000)
+    expect(page.locator("#go-scan")).to_be_visible()
 
 
 class StoppableServer:

@@ -1,5 +1,9 @@
 """Small helpers shared by the browser tests."""
+import os
 from pathlib import Path
+
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
 
 
 def wait_for_service_worker(page):
@@ -34,3 +38,25 @@ def serious_violations(page):
                 summary = (node.get("failureSummary") or "").strip().splitlines()[-1:]
                 found.append(f"{violation['id']}: {' '.join(map(str, node['target']))} — {' '.join(summary)}")
     return found
+
+
+def backoffice_login(page, base, username):
+    """Log in to the back office as a demo user."""
+    page.goto(f"{base}/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "demo-motofiscal")
+    page.click("main button[type=submit]")
+    page.wait_for_load_state("load")
+
+
+def check_backoffice_screen(prefix, page, name, size, problems):
+    """Screenshot the whole page as SHOTS/<prefix>-<name>-<size>.png and note in problems what a
+    user would hit: serious axe violations and a page wider than its window."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{prefix}-{name}-{size}.png"), full_page=True)
+    found = serious_violations(page)
+    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if width > window:
+        found.append(f"page is {width} px wide in a {window} px window")
+    if found:
+        problems[f"{name} {size}"] = found

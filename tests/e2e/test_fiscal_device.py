@@ -7,10 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE
-from .fiscal_helpers import check_screen
+from .fiscal_helpers import check_screen, enroll
 from .helpers import wait_for_service_worker
-
-PASSWORD = "demo-motofiscal"
 
 
 @pytest.fixture
@@ -26,16 +24,7 @@ def phone(browser):
 
 
 def _enroll(page, live_server, username="fiscal.sapezal"):
-    page.goto(f"{live_server}/app/#/fiscal/entrar")
-    page.fill("#username", username)
-    page.fill("#password", PASSWORD)
-    page.fill("#device-name", "Celular reserva")
-    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
-    page.fill("#pin", "1357")
-    page.fill("#pin-again", "1357")
-    page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=20000)
-    expect(page.locator("#go-scan")).to_be_visible()
+    enroll(page, live_server, "1357", "Celular reserva", username)
 
 
 def _permit(live_app, status):

@@ -18,9 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE
-from .fiscal_helpers import StoppableServer
+from .fiscal_helpers import StoppableServer, enroll
 
-PASSWORD = "demo-motofiscal"
 RUNS = int(os.environ.get("MOTOFISCAL_FAULT_RUNS", "50"))
 FAULTS = ["push_abort_before", "push_abort_after", "photo_abort_before", "photo_abort_after",
           "server_killed_mid_push", "network_cut_mid_photo", "page_killed_mid_push",
@@ -160,16 +159,7 @@ class Fault:
 
 
 def _enroll(page, url):
-    page.goto(f"{url}/app/#/fiscal/entrar")
-    page.fill("#username", "fiscal.sapezal")
-    page.fill("#password", PASSWORD)
-    page.fill("#device-name", "Celular das falhas")
-    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
-    page.fill("#pin", "1357")
-    page.fill("#pin-again", "1357")
-    page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=30000)
-    expect(page.locator("#go-scan")).to_be_visible()
+    enroll(page, url, "1357", "Celular das falhas")
 
 
 def _open(context, url, errors):

@@ -8,9 +8,9 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import PHONE
-from .fiscal_helpers import check_screen, shot
+from .fiscal_helpers import check_screen, enroll, shot
 from .helpers import wait_for_service_worker
-from .test_fiscal_journey import PASSWORD, camera_browser, crachá, server  # noqa: F401 (fixtures)
+from .test_fiscal_journey import camera_browser, crachá, server  # noqa: F401 (fixtures)
 
 ENGINE = "() => performance.getEntriesByName('scan-decoded').pop()?.detail?.engine ?? null"
 
@@ -27,16 +27,7 @@ def _phone(browser, errors, service_workers="block"):
 
 
 def _enroll(page, server):
-    page.goto(f"{server.url}/app/#/fiscal/entrar")
-    page.fill("#username", "fiscal.sapezal")
-    page.fill("#password", PASSWORD)
-    page.fill("#device-name", "Celular do leitor")
-    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
-    page.fill("#pin", "2468")
-    page.fill("#pin-again", "2468")
-    page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=30000)
-    expect(page.locator("#go-scan")).to_be_visible()
+    enroll(page, server.url, "2468", "Celular do leitor")
 
 
 def _scan(page, crachá):  # noqa: F811

@@ -1,38 +1,18 @@
 """The permit form naming the selected candidate (Paranatinga, Lei 311/2007, arts. 21 e 33) and the
 permit page with a substitution's pending vistoria linking to the vistoria form (Sapezal art. 15),
 in headless Chromium at phone and laptop sizes, checked with axe-core; screenshots to look at."""
-import os
 from datetime import timedelta
-from pathlib import Path
+from functools import partial
 
 import pytest
 
-from .helpers import serious_violations
+from .helpers import VIEWPORTS, backoffice_login, check_backoffice_screen
 from server.core.clock import local_today
 from server.extensions import db
 from server.modules.registry.models import Municipality, Permit, Vehicle
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
-VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
-
-
-def _login(page, base, username):
-    page.goto(f"{base}/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "demo-motofiscal")
-    page.click("main button[type=submit]")
-    page.wait_for_load_state("load")
-
-
-def _shot(page, name, size, problems):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"issuance-links-{name}-{size}.png"), full_page=True)
-    found = serious_violations(page)
-    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width > window:
-        found.append(f"page is {width} px wide in a {window} px window")
-    if found:
-        problems[f"{name} {size}"] = found
+_login = backoffice_login
+_shot = partial(check_backoffice_screen, "issuance-links")
 
 
 def _setup(live_app, size):
