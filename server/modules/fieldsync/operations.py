@@ -217,19 +217,21 @@ def missing_photos(record_ids, municipality_id):
 
 
 # What an accepted record of each kind does beyond being stored, once per batch and set-based:
-# kind → handler(device, accepted rows of that kind) → {record id: flags to add}.
-def _accept_inspections(device, rows):
+# kind → handler(device, signing user, accepted rows of that kind, each with its parsed "body")
+# → {record id: flags to add}.
+def _accept_inspections(device, user, rows):
     fill_operator_of_autos(device.municipality_id, [r["id"] for r in rows if r["operator_id"] is not None])
     return {}
 
 
-def _accept_autos(device, rows):
+def _accept_autos(device, user, rows):
     flags = claim_numbers(device, [(r["id"], r["auto_number"]) for r in rows])
     open_cases(device.municipality_id, [{"id": r["id"], "number": r["auto_number"]} for r in rows])
     return flags
 
 
-ON_ACCEPT = {"inspection": _accept_inspections, "auto": _accept_autos}
+ON_ACCEPT = {"inspection": _accept_inspections, "auto": _accept_autos,
+             "vistoria": file_vistorias}  # one issuance Vistoria each (issuance/vistoria_sync.py)
 
 
 _records = FieldRecord.__table__
@@ -341,15 +343,12 @@ def _process(device, user, records):
         if row["id"] in inserted and row["id"] not in seen:
             seen.add(row["id"])
             new.append((parsed, sent, row))
+    accepted_rows = [{**row, "body": sent} for _p, sent, row in new]
     extra = {}
     for kind, handler in ON_ACCEPT.items():
-        of_kind = [row for _p, _s, row in new if row["kind"] == kind]
+        of_kind = [row for row in accepted_rows if row["kind"] == kind]
         if of_kind:
-            extra.update(handler(device, of_kind))
-    # kind "vistoria" → one issuance Vistoria each (issuance/vistoria_sync.py); it needs the signer and the body.
-    vistorias = [{**row, "body": sent} for _p, sent, row in new if row["kind"] == "vistoria"]
-    if vistorias:
-        extra.update(file_vistorias(device, user, vistorias))
+            extra.update(handler(device, user, of_kind))
     flag_updates = {rid: first_of[rid]["flags"] + flags for rid, flags in extra.items()}
     for _p, _s, row in new:
         for successor, new_flags in chain.settled_successors(row["seq"], row["body_hash"]):
@@ -395,7 +394,7 @@ def _process(device, user, records):
     if new:
         # The dashboard's figures (dashboard/models.py), last: its daily rollup rows are shared by
         # every push of the day, and their row locks are held from here to the commit.
-        record_stats(device.municipality_id, [{**row, "body": sent} for _p, sent, row in new])
+        record_stats(device.municipality_id, accepted_rows)
     db.session.commit()
     return results
 
