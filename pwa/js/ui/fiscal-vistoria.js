@@ -49,7 +49,7 @@ export async function render(root, { params, navigate }) {
     choice.scrollIntoView?.({ block: 'start' });
   };
 
-  const input = el('input', { id: 'vistoria-search', class: 'input input-code', autocapitalize: 'characters', spellcheck: 'false', autocomplete: 'off', placeholder: 'ABC1D23 ou nº do alvará' });
+  const input = el('input', { id: 'vistoria-search', class: 'input input-code', autocapitalize: 'characters', spellcheck: 'false', autocomplete: 'off', placeholder: 'ABC1D23' });
   const results = el('ul', { class: 'list', id: 'vistoria-results', 'aria-live': 'polite', hidden: true });
   const form = el('form', { class: 'stack', role: 'search', novalidate: true },
     el('label', { for: 'vistoria-search' }, 'Placa ou nº do alvará'), input,
