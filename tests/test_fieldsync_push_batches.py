@@ -68,3 +68,27 @@ def test_a_number_claimed_in_an_earlier_batch_is_reused_later(app, client, demo)
     with app.app_context():
         claimed = AutoNumber.query.filter_by(number=numbers[0]).one()
         assert claimed.status == "used" and claimed.record_id == first["id"]
+
+
+def test_device_last_contact_is_written_at_most_once_a_minute(app, client, demo):
+    from datetime import timedelta
+
+    from server.extensions import db
+    from server.modules.accounts.models import Device
+    from server.modules.fieldsync.checks import aware
+    phone = FakeDevice(client, "fiscal.sapezal")
+
+    def seen():
+        with app.app_context():
+            return aware(_get(Device, phone.device_id).last_seen_at)
+
+    assert phone.push([phone.inspection()]).json["results"][0]["status"] == "accepted"
+    first = seen()
+    assert first is not None
+    assert phone.push([phone.inspection()]).json["results"][0]["status"] == "accepted"
+    assert seen() == first  # a push seconds later leaves the row alone
+    with app.app_context():
+        _get(Device, phone.device_id).last_seen_at = first - timedelta(minutes=2)
+        db.session.commit()
+    assert phone.push([phone.inspection()]).json["results"][0]["status"] == "accepted"
+    assert seen() > first  # older than a minute: written again

@@ -2,7 +2,7 @@
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
-from ..fieldsync.changes import _insert
+from ..fieldsync.bulk import insert_new
 from .models import AutoCase, utcnow
 from .signals import auto_case_changed
 
@@ -19,12 +19,11 @@ def open_cases(municipality_id, autos):
     each, set-based, idempotent (a replayed record never opens a second case)."""
     if not autos:
         return
-    connection = db.session.connection()
     now = utcnow()
-    # An executemany (not .values([...]), which is compiled anew for every batch).
-    connection.execute(_insert(connection, AutoCase.__table__).on_conflict_do_nothing(index_elements=["record_id"]), [
+    # One statement whatever the batch size (fieldsync/bulk.py).
+    insert_new(db.session.connection(), AutoCase.__table__, [
         {"municipality_id": municipality_id, "record_id": a["id"], "number": a.get("number"),
-         "state": "recebido", "created_at": now} for a in autos])
+         "state": "recebido", "created_at": now} for a in autos], ("record_id",), "record_id")
 
 
 def _snapshot(case):

@@ -1,30 +1,31 @@
 """Fills the dashboard's derived tables; called by the sync push for the records it accepted,
-in the push's transaction (set-based: two queries to resolve pontos, two INSERTs, two rollup
-upserts)."""
+in the push's transaction (set-based: the pontos the push read with the permits, at most two
+queries for the others, two INSERTs, two rollup upserts)."""
 import functools
 
 from sqlalchemy import and_, bindparam, case, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ...core.clock import to_local
+from ...core.sql_lists import in_list
 from ...extensions import db
 from ..fieldsync.bulk import insert_new
-from ..fieldsync.changes import _insert
 from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
 from .derive import derive, permit_number
 from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
 
 
-# Built once (the push runs them on every batch; ids and numbers are expanding parameters).
+# Built once (the push runs them on every batch; ids and numbers are list parameters, core/sql_lists.py).
 _PERMIT_PONTOS = select(Permit.number, Permit.ponto_id).where(
-    Permit.municipality_id == bindparam("mid"), Permit.number.in_(bindparam("numbers", expanding=True)))
+    Permit.municipality_id == bindparam("mid"), in_list(Permit.number, "numbers"))
 _COUNTED_PONTOS = select(FieldStat.record_id, FieldStat.ponto_id).where(
-    FieldStat.municipality_id == bindparam("mid"), FieldStat.record_id.in_(bindparam("ids", expanding=True)))
+    FieldStat.municipality_id == bindparam("mid"), in_list(FieldStat.record_id, "ids"))
 
 
-def record_stats(municipality_id, records):
-    """records: [{"id", "kind", "user_id", "device_at", "received_at", "body": dict}].
+def record_stats(municipality_id, records, permit_pontos=None):
+    """records: [{"id", "kind", "user_id", "device_at", "received_at", "body": dict}];
+    permit_pontos: {permit number: ponto id} already read by the caller (the others are looked up).
     Idempotent: a record already counted is skipped by the primary keys."""
     derived = []
     for r in records:
@@ -34,7 +35,7 @@ def record_stats(municipality_id, records):
             derived.append((r, *out))
     if not derived:
         return
-    pontos = _pontos(municipality_id, derived)
+    pontos = _pontos(municipality_id, derived, permit_pontos or {})
     connection = db.session.connection()
     # RETURNING: only the records counted now go into the rollup (a replay adds nothing).
     # One statement whatever the batch size (fieldsync/bulk.py): a multi-row VALUES clause was
@@ -45,19 +46,19 @@ def record_stats(municipality_id, records):
         ("record_id",), "record_id"))
     items = [{"record_id": r["id"], "municipality_id": municipality_id, "void": False, **item}
              for r, _, record_items in derived for item in record_items if r["id"] in new]
-    if items:
-        connection.execute(_insert(connection, FieldStatItem.__table__)
-                           .on_conflict_do_nothing(index_elements=["record_id", "position"]), items)
+    insert_new(connection, FieldStatItem.__table__, items, ("record_id", "position"), "record_id")
     _roll(connection, new, +1)
 
 
-def _pontos(municipality_id, derived):
-    """record id → ponto of the permit it names; an auto without a permit number takes its
-    inspection's (in this batch or counted before)."""
+def _pontos(municipality_id, derived, known):
+    """record id → ponto of the permit it names (`known`: {permit number: ponto} read already);
+    an auto without a permit number takes its inspection's (in this batch or counted before)."""
     numbers = {r["id"]: permit_number(r["body"]) for r, _, _ in derived}
-    wanted = {n for n in numbers.values() if n}
-    by_number = dict(db.session.connection().execute(_PERMIT_PONTOS, {
-        "mid": municipality_id, "numbers": sorted(wanted)}).all()) if wanted else {}
+    wanted = {n for n in numbers.values() if n and n not in known}
+    by_number = dict(known)
+    if wanted:
+        by_number.update(db.session.connection().execute(_PERMIT_PONTOS, {
+            "mid": municipality_id, "numbers": sorted(wanted)}).all())
     pontos = {rid: by_number.get(n) for rid, n in numbers.items() if n}
     inspections = {r["id"]: r["body"].get("inspection_id") for r, _, _ in derived
                    if r["kind"] == "auto" and not numbers[r["id"]] and isinstance(r["body"].get("inspection_id"), str)}
@@ -96,10 +97,9 @@ def _roll(connection, record_ids, sign):
 
 @functools.lru_cache(maxsize=None)
 def _roll_statements(dialect_name, sign):
-    """The two rollup upserts, built once per dialect and sign (the record ids are an expanding
+    """The two rollup upserts, built once per dialect and sign (the record ids are a list
     parameter): building them cost more CPU than the rest of a one-record push together."""
     s, i = FieldStat, FieldStatItem
-    ids = bindparam("record_ids", expanding=True)
     live = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.amount_cents))), 0)  # noqa: E731
     ponto_key = func.coalesce(s.ponto_id, 0)
     stat_keys = (s.municipality_id, s.day, s.user_id, ponto_key)
@@ -111,11 +111,11 @@ def _roll_statements(dialect_name, sign):
                        sign * func.count(case((s.kind == "inspection", 1))),
                        sign * func.count(case((s.kind == "auto", 1))),
                        literal(sign) * live(s), sign * func.count(case((s.void.is_(True), 1))))
-                .where(s.record_id.in_(ids)).group_by(*stat_keys).order_by(*stat_keys)),
+                .where(in_list(s.record_id, "record_ids")).group_by(*stat_keys).order_by(*stat_keys)),
         _upsert(dialect_name, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"],
                 ["label", "count", "amount_cents"],
                 select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i))
-                .where(i.record_id.in_(ids)).group_by(*item_keys).order_by(*item_keys)))
+                .where(in_list(i.record_id, "record_ids")).group_by(*item_keys).order_by(*item_keys)))
 
 
 def _upsert(dialect_name, table, keys, values, rows):

@@ -8,7 +8,7 @@ take their locks in the same order, and a deadlock still retries the whole batch
 """
 import json
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from flask import current_app
 from marshmallow import ValidationError
@@ -18,10 +18,11 @@ from sqlalchemy.exc import OperationalError
 from ...core.audit import record as audit
 from ...core.clock import local_today
 from ...core.errors import ApiError, flatten_fields
+from ...core.sql_lists import in_list
 from ...extensions import db
 from ..accounts.models import Device
 from ..registry.models import Municipality
-from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
+from .checks import aware, body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
 from ..autos.operations import open_cases
 from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
@@ -34,6 +35,9 @@ from .models import (AutoNumber, AutoNumberBlock, AutoNumberSeries, EvidencePhot
 from .schemas import BODY_SCHEMAS, BodySchema, PushRecordSchema
 
 DEFAULT_CLOCK_LIMIT_S = 600
+# The device's "último contato" (back office, minute precision) is written at most this often:
+# a phone pushing every few seconds does not rewrite its device row each time.
+SEEN_EVERY = timedelta(minutes=1)
 
 
 def utcnow():
@@ -201,7 +205,7 @@ def referenced_photos(parsed):
 _MISSING_PHOTOS = (select(RecordPhoto.record_id, RecordPhoto.sha256)
                    .outerjoin(EvidencePhoto, and_(EvidencePhoto.sha256 == RecordPhoto.sha256,
                                                   EvidencePhoto.municipality_id == bindparam("mid")))
-                   .where(RecordPhoto.record_id.in_(bindparam("ids", expanding=True)), EvidencePhoto.id.is_(None))
+                   .where(in_list(RecordPhoto.record_id, "ids"), EvidencePhoto.id.is_(None))
                    .order_by(RecordPhoto.sha256))
 
 
@@ -236,7 +240,7 @@ ON_ACCEPT = {"inspection": _accept_inspections, "auto": _accept_autos,
 
 _records = FieldRecord.__table__
 _CHAIN = select(_records.c.id, _records.c.seq, _records.c.body_hash, _records.c.prev_hash, _records.c.flags).where(
-    _records.c.device_id == bindparam("device_id"), _records.c.seq.in_(bindparam("seqs", expanding=True)))
+    _records.c.device_id == bindparam("device_id"), in_list(_records.c.seq, "seqs"))
 _SET_FLAGS = update(_records).where(_records.c.id == bindparam("rid")).values(flags=bindparam("new_flags"))
 _SEEN = update(Device.__table__).where(Device.__table__.c.id == bindparam("device_id")).values(
     last_seen_at=bindparam("seen_at"))
@@ -326,7 +330,7 @@ def _process(device, user, records):
     # One lock order for every transaction: (seq, id).
     items.sort(key=lambda item: (item[4]["seq"], item[1]))
     chain = _Chain(device, {item[4]["seq"] for item in items})
-    operators = resolve_operators(device.municipality_id, [item[4] for item in items])
+    operators, permit_pontos = resolve_operators(device.municipality_id, [item[4] for item in items])
     rows, first_of = [], {}
     for index, record_id, body, signature, parsed, sent in items:
         row = _row(device, user, record_id, body, signature, parsed, received_at, limit_s, chain,
@@ -377,13 +381,12 @@ def _process(device, user, records):
                     for _p, _s, row in new]
         audit("sync_accept", "field_record", accepted[0]["id"] if len(accepted) == 1 else None, None,
               {"device_id": device.id, "records": accepted}, municipality_id=device.municipality_id)
-    if photos:
-        connection = db.session.connection()
-        connection.execute(_insert(connection, RecordPhoto.__table__).on_conflict_do_nothing(), photos)
+    insert_new(db.session.connection(), RecordPhoto.__table__, photos, ("record_id", "sha256"), "record_id")
     connection = db.session.connection()
     for rid, flags in flag_updates.items():
         connection.execute(_SET_FLAGS, {"rid": rid, "new_flags": flags})
-    connection.execute(_SEEN, {"device_id": device.id, "seen_at": received_at})
+    if device.last_seen_at is None or received_at - aware(device.last_seen_at) >= SEEN_EVERY:
+        connection.execute(_SEEN, {"device_id": device.id, "seen_at": received_at})
     db.session.flush()
     kept = [r["id"] for r in results if r and r.pop("_keep", False)]
     missing = missing_photos(kept, device.municipality_id) if photos or len(kept) > len(new) else {}
@@ -394,7 +397,7 @@ def _process(device, user, records):
     if new:
         # The dashboard's figures (dashboard/models.py), last: its daily rollup rows are shared by
         # every push of the day, and their row locks are held from here to the commit.
-        record_stats(device.municipality_id, accepted_rows)
+        record_stats(device.municipality_id, accepted_rows, permit_pontos)
     db.session.commit()
     return results
 
