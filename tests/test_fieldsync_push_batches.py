@@ -75,12 +75,12 @@ def test_device_last_contact_is_written_at_most_once_a_minute(app, client, demo)
 
     from server.extensions import db
     from server.modules.accounts.models import Device
-    from server.modules.fieldsync.checks import aware
+    from server.core.clock import as_utc
     phone = FakeDevice(client, "fiscal.sapezal")
 
     def seen():
         with app.app_context():
-            return aware(_get(Device, phone.device_id).last_seen_at)
+            return as_utc(_get(Device, phone.device_id).last_seen_at)
 
     assert phone.push([phone.inspection()]).json["results"][0]["status"] == "accepted"
     first = seen()

@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
 from ..extensions import db
+from .clock import as_utc
 from .errors import ApiError
 
 ROLES = ("admin", "backoffice", "fiscal", "operator")
@@ -37,11 +38,6 @@ def utcnow():
     return datetime.now(timezone.utc)
 
 
-def _aware(dt):
-    # SQLite returns naive datetimes; treat them as UTC.
-    return dt if dt is None or dt.tzinfo else dt.replace(tzinfo=timezone.utc)
-
-
 @functools.cache
 def _token_statement():
     """Token, device and user in one query (one round trip on every API request, not three),
@@ -62,7 +58,7 @@ def _user_from_bearer():
     if token.device is not None and token.device.status == "revoked":
         g.device_revoked = True  # api_auth answers 403 device_revoked instead of 401
         return None
-    if token.revoked_at is not None or _aware(token.expires_at) < utcnow():
+    if token.revoked_at is not None or as_utc(token.expires_at) < utcnow():
         return None
     if token.device is not None and token.device.status != "active":
         return None

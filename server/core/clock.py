@@ -23,16 +23,18 @@ def local_today() -> date:
     return local_now().date()
 
 
+def as_utc(moment):
+    """A stored instant as an aware datetime: SQLite hands timestamps back naive, and they are
+    UTC (PostgreSQL's come back aware). None stays None."""
+    return moment if moment is None or moment.tzinfo else moment.replace(tzinfo=_tz.utc)
+
+
 def to_local(moment: datetime) -> datetime:
-    """A stored instant in the municipality's time zone (SQLite's naive timestamps are UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=_tz.utc)
-    return moment.astimezone(timezone())
+    """A stored instant in the municipality's time zone."""
+    return as_utc(moment).astimezone(timezone())
 
 
 def isoformat_utc(moment: datetime) -> str:
-    """An instant for the API, always with its offset ("2026-01-01T12:00:00+00:00"). SQLite hands
-    stored timestamps back naive: they are UTC, and a phone must not read them as local time."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=_tz.utc)
-    return moment.astimezone(_tz.utc).isoformat()
+    """An instant for the API, always with its offset ("2026-01-01T12:00:00+00:00"): a phone
+    must not read a stored UTC timestamp as local time."""
+    return as_utc(moment).astimezone(_tz.utc).isoformat()

@@ -15,7 +15,8 @@ from flask import current_app, has_request_context, request, session
 from flask.sessions import SecureCookieSessionInterface
 
 from ..extensions import db
-from .auth import _aware, hash_token, new_token, utcnow
+from .auth import hash_token, new_token, utcnow
+from .clock import as_utc
 
 TOUCH_EVERY = timedelta(minutes=1)  # last_seen_at is written at most once a minute per session
 
@@ -62,14 +63,14 @@ def session_user_id():
         return None
     now = utcnow()
     idle, absolute = _limits()
-    reason = ("expired" if now - _aware(row.created_at) > absolute
-              else "idle" if now - _aware(row.last_seen_at) > idle else None)
+    reason = ("expired" if now - as_utc(row.created_at) > absolute
+              else "idle" if now - as_utc(row.last_seen_at) > idle else None)
     if reason:
         _close(row, reason, now)
         db.session.commit()
         session.clear()
         return None
-    if now - _aware(row.last_seen_at) > TOUCH_EVERY:
+    if now - as_utc(row.last_seen_at) > TOUCH_EVERY:
         row.last_seen_at = now
         db.session.commit()
     return row.user_id

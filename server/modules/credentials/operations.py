@@ -22,7 +22,7 @@ from .codec import (Body, CodecError, check_permit_number, encode_body, make_url
                     split_payload)
 from .models import Credential, IssuerKey, StatusListEntry
 from .render import CardData
-from ...core.clock import local_now, local_today
+from ...core.clock import as_utc, local_now, local_today
 
 MAX_KID = 255
 
@@ -280,12 +280,8 @@ def find_permit(municipality, number) -> Permit:
 
 # --- trust data for devices -------------------------------------------------------------------
 
-def _aware(dt):
-    return dt if dt is None or dt.tzinfo else dt.replace(tzinfo=timezone.utc)
-
-
 def iso_utc(dt):
-    return _aware(dt).astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+    return as_utc(dt).astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 _iso = iso_utc
@@ -376,7 +372,7 @@ def card_data(credential) -> CardData:
         plate=permit.vehicle.plate if permit.vehicle else "—",
         ponto=permit.ponto.name if permit.ponto else "—",
         valid_until=credential.expires_on, serial=credential.serial, payload=credential.payload,
-        issued_on=_aware(credential.issued_at).date(), blood_type=blood, photo_path=photo,
+        issued_on=as_utc(credential.issued_at).date(), blood_type=blood, photo_path=photo,
         legal_basis=municipality.setting("badge_legal_basis"),
         company=(permit.holder_company.trade_name or permit.holder_company.legal_name)
         if permit.holder_company else None)

@@ -6,16 +6,12 @@ they return flags that the back office sees next to the record.
 import base64
 import functools
 import hashlib
-from datetime import timedelta, timezone
+from datetime import timedelta
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-
-
-def aware(dt):
-    """SQLite hands back naive datetimes: they are UTC."""
-    return dt if dt is None or dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+from ...core.clock import as_utc
 
 
 def b64url_decode(text: str) -> bytes:
@@ -69,7 +65,7 @@ def clock_flags(device_at, gps_at, received_at, enrolled_at, limit_s):
     limit = timedelta(seconds=limit_s)
     if device_at > received_at + limit:
         flags.append("clock_ahead")
-    if enrolled_at is not None and device_at < aware(enrolled_at) - limit:
+    if enrolled_at is not None and device_at < as_utc(enrolled_at) - limit:
         flags.append("clock_behind")
     if gps_at is not None and abs(device_at - gps_at) > limit:
         flags.append("clock_drift")

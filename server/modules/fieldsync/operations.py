@@ -16,13 +16,13 @@ from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.exc import OperationalError
 
 from ...core.audit import record as audit
-from ...core.clock import local_today
+from ...core.clock import as_utc, local_today
 from ...core.errors import ApiError, flatten_fields
 from ...core.sql_lists import in_list
 from ...extensions import db
 from ..accounts.models import Device
 from ..registry.models import Municipality
-from .checks import aware, body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
+from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
 from ..autos.operations import open_cases
 from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
@@ -385,7 +385,7 @@ def _process(device, user, records):
     connection = db.session.connection()
     for rid, flags in flag_updates.items():
         connection.execute(_SET_FLAGS, {"rid": rid, "new_flags": flags})
-    if device.last_seen_at is None or received_at - aware(device.last_seen_at) >= SEEN_EVERY:
+    if device.last_seen_at is None or received_at - as_utc(device.last_seen_at) >= SEEN_EVERY:
         connection.execute(_SEEN, {"device_id": device.id, "seen_at": received_at})
     db.session.flush()
     kept = [r["id"] for r in results if r and r.pop("_keep", False)]

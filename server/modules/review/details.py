@@ -3,10 +3,11 @@ import json
 from datetime import datetime
 
 from ...core.audit import AuditLog
+from ...core.clock import as_utc
 from ...extensions import db
 from ..accounts.models import Device, User
 from ..autos.models import AutoCase
-from ..fieldsync.checks import aware, signature_flags
+from ..fieldsync.checks import signature_flags
 from ..fieldsync.models import EvidencePhoto, FieldRecord, FieldRecordConflict
 from ..fieldsync.operations import referenced_photos
 from ..registry.models import Operator
@@ -111,9 +112,9 @@ def _sent_time(body, key):
 
 
 def clocks(record, body):
-    device = _sent_time(body, "device_at") or aware(record.device_at)
-    gps = _sent_time(body, "gps_at") or aware(record.gps_at)
-    server = aware(record.received_at)
+    device = _sent_time(body, "device_at") or as_utc(record.device_at)
+    gps = _sent_time(body, "gps_at") or as_utc(record.gps_at)
+    server = as_utc(record.received_at)
 
     def gap(a, b):
         if a is None or b is None:
