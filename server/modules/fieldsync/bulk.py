@@ -9,7 +9,8 @@ which cost more than the insert itself. The alternatives cost a fifth of a push'
 multi-row VALUES list (what SQLAlchemy's executemany produces, 19 parameters per record) is
 re-parsed by psycopg on every push (it caches only statements with ≤ 50 parameters) and
 re-planned by PostgreSQL; one array per column has psycopg escape every quote of every body in
-Python; an executemany is a round trip per row in a pipeline. Elsewhere (SQLite) an executemany. Text round-trips exactly (JSON strings carry any Unicode text; NUL and lone
+Python; an executemany is a round trip per row in a pipeline. Elsewhere (SQLite) an
+executemany. Text round-trips exactly (JSON strings carry any Unicode text; NUL and lone
 surrogates are refused at the door, core/security.py).
 """
 import functools
