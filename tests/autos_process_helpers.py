@@ -37,16 +37,17 @@ def _auto_fields(app, slug, permit_number):
     return {f["id"]: f"Conforme constatado no local ({permit_number})" for f in fields}
 
 
-def homologated_case(app, client, slug, days_ago=0, operator_signed=False, phone=None):
+def homologated_case(app, client, slug, days_ago=0, operator_signed=False, phone=None, infraction=None):
     """(case id, phone) of a homologated auto issued `days_ago` days ago against the first
-    active permit's holder."""
+    active permit's holder; `infraction` (id, citation, amount, amount_brl) replaces the
+    municipality's usual one."""
     from server.extensions import db
     from server.modules.autos.models import AutoCase
     from server.modules.autos.operations import decide
     ensure_key(app, slug)
     phone = phone or FakeDevice(client, f"fiscal.{slug}")
     operator_id, permit_number, _ = first_operator_and_permit(app, slug)
-    inf_id, citation, amount, brl = INFRACTION[slug]
+    inf_id, citation, amount, brl = infraction or INFRACTION[slug]
     number = phone.reserve(1)[0]
     fields = _auto_fields(app, slug, permit_number)
     item = phone.auto(number, operator_id=operator_id, permit_number=permit_number, plate="QBX1A23",

@@ -313,6 +313,32 @@ def test_seizure_release_needs_alvara_and_payment_in_paranatinga(app, client, de
         assert db.session.get(Seizure, done.id).release_payment_id == payment.id
 
 
+def test_paranatinga_release_needs_the_art45_fine_paid_in_full(app, client, demo):
+    """Art. 45 § único: the proof of payment of the fine "fixada em 132 UFIR" — a payment for less
+    than the auto's art. 45 fine does not release the moto; the payments of the auto add up."""
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.process_models import Seizure
+    art45 = ("par.inf.art45_sem_alvara", {"law": "L311", "art": "45"}, {"value": 132, "unit": "UFIR"}, 140.46)
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=2, infraction=art45)
+    _call(app, lambda: ops.record_seizure(_case(case_id), "apreensao", _today().isoformat()))
+
+    def release(payment_id):
+        return _call(app, lambda: ops.release_seizure(Seizure.query.one(), _today().isoformat(), "001/2026", payment_id))
+
+    first = _call(app, lambda: ops.record_payment(_case(case_id), "GUIA-1", _today().isoformat(), "100,00"))
+    short = release(first.id)
+    assert short.status == 422
+    message = short.fields["payment_id"][0]
+    assert "R$ 100,00" in message and "R$ 140,46" in message and "132 UFIR" in message
+    _call(app, lambda: ops.record_payment(_case(case_id), "GUIA-2", _today().isoformat(), "40,46"))
+    done = release(first.id)
+    assert done.released_on == _today()
+    with app.app_context():
+        from server.core.audit import AuditLog
+        entry = AuditLog.query.filter_by(action="seizure_release").one()
+        assert entry.after["art45_fine_cents"] == 14046 and entry.after["fine_paid_cents"] == 14046
+
+
 def test_notification_only_for_homologated_autos_and_issued_once(app, client, demo):
     from server.modules.autos import process_operations as ops
     from server.modules.autos.operations import decide

@@ -8,7 +8,9 @@ from ...extensions import db
 from ..registry.models import Municipality
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
+from .auto_data import auto_data, confirmed_infractions
 from .inputs import _date, _invalid, _money, _text
+from .models import AutoCase
 from .process_models import FEE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
 from .process_settings import fee_settings
 from .seizure_fees import statement
@@ -107,6 +109,21 @@ ART45_PT = ("Lei 311/2007, art. 45, parágrafo único: o veículo só será libe
             "alvará e do comprovante de pagamento da multa.")
 
 
+# The fine whose payment art. 45 § único asks for: 132 UFIR vigentes na apreensão, in double on
+# recidivism, as the auto states it (the phone's evaluator priced it with the unit value of that day).
+ART45_FINE = "par.inf.art45_sem_alvara"
+
+
+def _art45_fine_cents(case):
+    """The auto's art. 45 fine in centavos, or None when the auto has none or states no amount in
+    reais (the municipality had not configured the UFIR's value): then only a payment is asked."""
+    for infraction in confirmed_infractions(auto_data(case)):
+        brl = infraction.get("amount_brl")
+        if infraction["id"] == ART45_FINE and isinstance(brl, (int, float)) and not isinstance(brl, bool):
+            return round(brl * 100)
+    return None
+
+
 def _release_needs_alvara_and_payment(municipality):
     return any(p.get("id") in RELEASE_CONDITIONS for p in composed_for(municipality).packs)
 
@@ -147,11 +164,19 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
         if payment is None or payment.case_id != seizure.case_id:
             raise _invalid("payment_id", "Escolha um pagamento registrado neste auto.")
     municipality = db.session.get(Municipality, seizure.municipality_id)
+    fine = paid = None
     if _release_needs_alvara_and_payment(municipality):
         if not alvara:
             raise _invalid("alvara", "Sem o alvará não há liberação. " + ART45_PT)
         if payment is None:
             raise _invalid("payment_id", "Sem o comprovante de pagamento da multa não há liberação. " + ART45_PT)
+        fine = _art45_fine_cents(db.session.get(AutoCase, seizure.case_id))
+        paid = sum(p.amount_cents for p in AutoPayment.query.filter_by(case_id=seizure.case_id)
+                   if p.paid_on <= released_on)
+        if fine is not None and paid < fine:
+            raise _invalid("payment_id", f"Os pagamentos deste auto até {date_br(released_on)} somam {brl_cents(paid)}; "
+                                         f"a multa do art. 45 é {brl_cents(fine)} (132 UFIR vigentes na apreensão, "
+                                         "em dobro na reincidência). " + ART45_PT)
     fees = seizure_statement(seizure, released_on)
     if fee_settings(municipality)["release_requires_fees"] and fees["balance_cents"] > 0:
         open_fees = "; ".join(f"{FEE_KINDS[line['charge'].kind]}: {brl_cents(line['balance_cents'])}"
@@ -162,7 +187,8 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
     seizure.release_payment_id = payment.id if payment else None
     record("seizure_release", "seizure", seizure.id, {"released_on": None},
            {"released_on": released_on.isoformat(), "alvara": alvara, "payment_id": seizure.release_payment_id,
-            "fees_due_cents": fees["due_cents"], "fees_paid_cents": fees["paid_cents"]},
+            "fees_due_cents": fees["due_cents"], "fees_paid_cents": fees["paid_cents"],
+            "art45_fine_cents": fine, "fine_paid_cents": paid},
            municipality_id=seizure.municipality_id, actor=actor)
     db.session.commit()
     return seizure
