@@ -8,7 +8,7 @@ from ...extensions import db
 from ..registry.models import Municipality
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
-from .auto_data import auto_data, confirmed_infractions
+from .auto_data import amount_brl, auto_data, confirmed_infractions
 from .inputs import _date, _invalid, _money, _text
 from .models import AutoCase
 from .process_models import FEE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
@@ -118,8 +118,8 @@ def _art45_fine_cents(case):
     """The auto's art. 45 fine in centavos, or None when the auto has none or states no amount in
     reais (the municipality had not configured the UFIR's value): then only a payment is asked."""
     for infraction in confirmed_infractions(auto_data(case)):
-        brl = infraction.get("amount_brl")
-        if infraction["id"] == ART45_FINE and isinstance(brl, (int, float)) and not isinstance(brl, bool):
+        brl = amount_brl(infraction)
+        if infraction["id"] == ART45_FINE and brl is not None:
             return round(brl * 100)
     return None
 

@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from ...core.clock import timezone as local_tz
 from ...extensions import db
+from ..autos.auto_data import amount_brl
 from ..registry.models import Municipality
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
@@ -97,10 +98,9 @@ def public_auto(token):
     labels = _labels(composed)
     infractions = []
     for item in _confirmed(body):
-        brl = item.get("amount_brl")
         infractions.append({"label": labels.get(item.get("id")) or item.get("label_pt") or item.get("id") or "Infração",
                             "citation": _citation_text(composed, item.get("citation")),
-                            "amount_brl": brl if isinstance(brl, (int, float)) and not isinstance(brl, bool) else None})
+                            "amount_brl": amount_brl(item)})
     defence = body.get("defence") if isinstance(body.get("defence"), dict) else {}
     return {
         "municipality": municipality, "number": record.auto_number,

@@ -13,6 +13,7 @@ Same entry point as `POST /api/v1/rules/evaluate` and registry/rule_checks.py:
 from ...core.clock import to_local
 from ...rules import RulesError, evaluate
 from ...rules.errors import FactError
+from ..autos.auto_data import amount_brl
 from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Permit
 from ..rules.service import composed_for
@@ -99,7 +100,8 @@ def compare(server, device_evaluation, auto_infractions):
                if isinstance(i, dict) and isinstance(i.get("id"), str) and i.get("triggered_by")}
     for inf in auto_infractions or []:
         if isinstance(inf, dict) and isinstance(inf.get("id"), str) and inf["id"] not in dev:
-            cents = round(inf["amount_brl"] * 100) if isinstance(inf.get("amount_brl"), (int, float)) else None
+            brl = amount_brl(inf)
+            cents = round(brl * 100) if brl is not None else None
             dev[inf["id"]] = {"id": inf["id"], "label_pt": inf.get("label_pt"), "amount": {"brl_cents": cents},
                               "recidivism": None}
     rows = []
