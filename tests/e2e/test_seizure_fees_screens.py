@@ -80,3 +80,47 @@ def test_seizure_fee_screens(browser, live_server, live_app):
         finally:
             context.close()
     assert not problems, _report(problems)
+
+
+@pytest.mark.browser
+def test_paranatinga_release_refused_while_the_art45_fine_is_not_paid_in_full(browser, live_server, live_app):
+    """Art. 45 § único: a payment for less than the auto's art. 45 fine (132 UFIR) does not
+    release the moto; the clerk sees what was paid and what the fine is, beside the field."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from autos_process_helpers import homologated_case
+    from server.core.clock import local_today
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.models import AutoCase
+
+    art45 = ("par.inf.art45_sem_alvara", {"law": "L311", "art": "45"}, {"value": 132, "unit": "UFIR"}, 140.46)
+    case_id, _ = homologated_case(live_app, live_app.test_client(), "paranatinga", days_ago=2, infraction=art45)
+    today = local_today().isoformat()
+    with live_app.app_context():
+        case = db.session.get(AutoCase, case_id)
+        ops.record_seizure(case, "apreensao", today)
+        payment = ops.record_payment(case, "GUIA-045", today, "100,00")
+        payment_id = payment.id
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for viewport in VIEWPORTS:
+        size = f"{viewport['width']}x{viewport['height']}"
+        context = browser.new_context(viewport=viewport, locale="pt-BR")
+        page = context.new_page()
+        try:
+            _login(page, live_server, "backoffice.paranatinga")
+            _check(page, f"{live_server}/autos/{case_id}/processo", problems)
+            form = page.locator("form[action$='/liberacao']")
+            form.locator("#liberacao-released_on").fill(today)
+            form.locator("#liberacao-alvara").fill("012/2026")
+            form.locator("#liberacao-payment_id").select_option(str(payment_id))
+            form.locator("button[type=submit]").click()
+            page.wait_for_load_state("load")
+            error = page.locator("#liberacao-payment_id-err")
+            assert "R$ 100,00" in error.inner_text() and "R$ 140,46" in error.inner_text()
+            _note(page, f"art45 release refused {size}", problems)
+            page.locator("form[action$='/liberacao']").screenshot(
+                path=str(SHOTS / f"paranatinga-liberacao-art45-recusada-{size}.png"))
+        finally:
+            context.close()
+    assert not problems, _report(problems)
