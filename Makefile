@@ -8,14 +8,26 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := server
 
-.PHONY: run test setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js bench clean
+# Test workers per suite (pytest-xdist): the suites wait on browsers, servers and the database as
+# much as they compute, so a third worker on two cores still shortens the run.
+WORKERS ?= 3
+PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile
+
+.PHONY: run test check setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
+        test-dates test-faults-random bench clean
 
 run: db
 	@$(BIN)/flask demo logins
 	@echo "Back office: http://localhost:$(PORT)/   ·   Aplicativo de campo: http://localhost:$(PORT)/app/"
 	$(BIN)/flask run --host $(HOST) --port $(PORT)
 
-test: setup test-deps browser-deps test-sqlite test-postgres test-js
+test: setup test-deps browser-deps test-sqlite test-postgres test-js test-dates
+
+# The inner loop (under 2 minutes): lint, then every test that needs neither a database nor a browser.
+check: setup
+	@$(BIN)/ruff check server tests bench migrations tools
+	$(BIN)/pytest -q -m "not db and not browser" $(PYTEST_PARALLEL)
+	@$(MAKE) --no-print-directory test-js
 
 setup: venv pwa-deps
 
@@ -27,24 +39,28 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 # Third-party browser modules arrive through npm and are copied into pwa/vendor/ (never committed).
-pwa-deps:
-	@if [ -f pwa/package.json ]; then \
-	  if [ -f pwa/package-lock.json ]; then tools/step "npm modules" npm --prefix pwa ci --no-audit --no-fund --loglevel=error; \
-	  else tools/step "npm modules" npm --prefix pwa install --no-audit --no-fund --loglevel=error; fi; \
-	  if [ -f pwa/scripts/vendor.mjs ]; then tools/step "Field app vendor/ modules" node pwa/scripts/vendor.mjs; fi; \
-	fi
+# Each step runs again only when its lock file (or the copy script) is newer than its stamp.
+pwa-deps: pwa/vendor/.installed
+pwa/node_modules/.installed: pwa/package-lock.json
+	@tools/step "npm modules" npm --prefix pwa ci --no-audit --no-fund --loglevel=error
+	@touch $@
+pwa/vendor/.installed: pwa/node_modules/.installed pwa/scripts/vendor.mjs
+	@tools/step "Field app vendor/ modules" node pwa/scripts/vendor.mjs
+	@touch $@
 
 # Test-only npm modules (axe-core, injected into pages by the accessibility test); never shipped.
-test-deps:
-	@if [ -f tests/e2e/package-lock.json ]; then tools/step "Test npm modules (axe-core)" npm --prefix tests/e2e ci --no-audit --no-fund --loglevel=error; \
-	  else tools/step "Test npm modules (axe-core)" npm --prefix tests/e2e install --no-audit --no-fund --loglevel=error; fi
+test-deps: tests/e2e/node_modules/.installed
+tests/e2e/node_modules/.installed: tests/e2e/package-lock.json
+	@tools/step "Test npm modules (axe-core)" npm --prefix tests/e2e ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
-# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download)
-# and poppler-utils (pdftoppm) to render the printed crachá PDFs in tests.
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; no browser download),
+# poppler-utils (pdftoppm) to render the printed PDFs in tests, and faketime (libfaketime) for the
+# date sweep.
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null || ! command -v faketime >/dev/null; then \
 	  tools/step "apt-get update" apt-get update -qq && \
-	  tools/step "Debian chromium, poppler-utils" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils; \
+	  tools/step "Debian chromium, poppler-utils, faketime" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils faketime; \
 	fi
 
 db: setup
@@ -52,14 +68,24 @@ db: setup
 	@$(BIN)/flask demo load
 
 test-sqlite:
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_PARALLEL)
 
 # Everything that touches the database, again on PostgreSQL (browser tests ran once above).
 test-postgres:
-	MOTOFISCAL_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest -q -m "db and not browser"
+	MOTOFISCAL_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest -q -m "db and not browser" $(PYTEST_PARALLEL)
 
 test-js:
 	@if ls tests/js/*.test.mjs >/dev/null 2>&1; then node --test tests/js/; else echo "no JS tests"; fi
+
+# The date-sensitive tests (marker `calendar`, see tests/conftest.py) again at the moments where
+# time bombs go off: year ends and 29 February, 31 March, and the first and last hours of a day in
+# UTC and in Cuiabá (UTC−4). libfaketime starts the clock of every process at that moment.
+test-dates:
+	@tools/date-sweep
+
+# The fault-injection browser run with a new random seed (make test uses the fixed one).
+test-faults-random:
+	MOTOFISCAL_FAULT_SEED=random $(BIN)/pytest -q tests/e2e/test_fiscal_faults.py
 
 bench: setup
 	@for f in bench/*.py; do [ -e "$$f" ] && $(BIN)/python "$$f"; done; \

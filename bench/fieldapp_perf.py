@@ -18,7 +18,6 @@ start → home visible). Results: docs/benchmarks/fieldapp-perf.md.
 Usage: .venv/bin/python bench/fieldapp_perf.py [runs=7]
 """
 import os
-import platform
 import statistics
 import sys
 import tempfile

@@ -4,6 +4,7 @@ days — the auto's and the notification's dates are moved back, as if issued da
 from datetime import datetime, time, timedelta, timezone
 
 from fieldsync_device import FakeDevice, sha256_hex
+from server.core.clock import local_today
 
 INFRACTION = {"paranatinga": ("par.inf.g1_c", {"law": "L311", "art": "50"}, {"value": 29, "unit": "UFIR"}, 30.86),
               "nortelandia": ("nl.inf.faixa_moto_taxi", {"law": "L030", "art": "16"}, {"value": 10, "unit": "UFM"}, 42.0),
@@ -33,7 +34,7 @@ def _auto_fields(app, slug, permit_number):
     from server.rules import load_municipality
     from server.rules.checklist import auto_fields
     with app.app_context():
-        fields = auto_fields(load_municipality(slug), datetime.now().date().isoformat())
+        fields = auto_fields(load_municipality(slug), local_today().isoformat())
     return {f["id"]: f"Conforme constatado no local ({permit_number})" for f in fields}
 
 

@@ -1,11 +1,11 @@
 """Helpers for the selection tests: valid CPFs and the back-office posts of an edital."""
 import re
-from datetime import date
 
 from helpers import csrf_token
 from server.core.validation import cpf_check_digits
+from server.core.clock import local_today
 
-NOW = date.today()
+NOW = local_today()  # the municipality's day, as the product counts it
 
 
 def cpf(n):

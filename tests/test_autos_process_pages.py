@@ -14,6 +14,7 @@ from PIL import Image
 
 from autos_process_helpers import homologated_case
 from helpers import csrf_token, login
+from server.core.clock import local_today
 
 
 def _page(client, case_id):
@@ -83,7 +84,7 @@ def test_notification_lists_every_field_the_law_requires(app, client, demo):
     from server.extensions import db
     case_id, _ = homologated_case(app, client, "sapezal", days_ago=1)
     with app.app_context():
-        content = build_content(db.session.get(AutoCase, case_id), 1, __import__("datetime").date.today())
+        content = build_content(db.session.get(AutoCase, case_id), 1, local_today())
     pack = json.loads(open("shared_rules/packs/sapezal-lei-125-1999.json", encoding="utf-8").read())
     federal = json.loads(open("shared_rules/packs/federal-base.json", encoding="utf-8").read())
     expected = [f["label_pt"] for f in federal["auto_fields"] + pack["auto_fields"]]
@@ -177,7 +178,7 @@ def test_process_settings_name_what_the_law_leaves_open(app, client, demo):
     from server.modules.autos.models import AutoCase
     from server.modules.autos.notification_content import build_content
     with app.app_context():
-        content = build_content(db.session.get(AutoCase, case_id), 1, __import__("datetime").date.today())
+        content = build_content(db.session.get(AutoCase, case_id), 1, local_today())
     assert content["authority"] == "Diretor do Departamento de Trânsito"
     assert content["authority_source"].startswith("configuração municipal")
     page = _page(client, case_id).get_data(as_text=True)

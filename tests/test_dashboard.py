@@ -125,16 +125,23 @@ def test_other_municipality_sees_none_of_it(app, client, pushed):
 
 def test_permits_expiring_by_horizon(app, client, demo):
     from server.core.clock import local_today
+    from server.extensions import db
     from server.modules.registry.models import Municipality, Permit
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
         today = local_today()
-        active = Permit.query.filter_by(municipality_id=muni.id, status="ativo")
-        expected = {n: active.filter(Permit.valid_until >= today,
-                                     Permit.valid_until <= today + timedelta(days=n)).count() for n in (30, 60, 90)}
+        active = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).all()
+        assert len(active) >= 5
+        # Validities set by hand, whatever the date: ends today, on day 30 (the last day of the first
+        # horizon), on day 31, on day 90, and the rest a year away.
+        for permit, days in zip(active, [0, 30, 31, 90] + [365] * len(active)):
+            permit.valid_until = today + timedelta(days=days)
+        other = Permit.query.filter(Permit.municipality_id == muni.id, Permit.status != "ativo").first()
+        other.valid_until = today + timedelta(days=5)  # not active: never counted
+        db.session.commit()
     login(client, "backoffice.sapezal")
     html = client.get("/bo/").get_data(as_text=True)
-    assert {n: int(_text(html, f"expiring-{n}")) for n in (30, 60, 90)} == expected
+    assert {n: int(_text(html, f"expiring-{n}")) for n in (30, 60, 90)} == {30: 2, 60: 3, 90: 4}
 
 
 def test_money_and_dates_in_ptbr():

@@ -6,6 +6,7 @@ import pytest
 
 from fieldsync_device import FakeDevice, b64url, sha256_hex
 from helpers import api_token
+from server.core.clock import local_today
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def test_expired_token_of_an_active_device_is_a_plain_401(app, client, demo, pho
 def test_number_blocks_never_overlap_and_voids_are_kept(app, client, demo, phone):
     other = FakeDevice(client, "fiscal.sapezal", name="Segundo aparelho")
     a, b, c = phone.reserve(3), other.reserve(2), phone.reserve(2)
-    year = datetime.now().year
+    year = local_today().year  # the series is the municipality's year (Cuiabá), not UTC's
     assert a == [f"SAP-{year}-{n:06d}" for n in (1, 2, 3)]
     assert b == [f"SAP-{year}-{n:06d}" for n in (4, 5)] and c[0].endswith("000006")
     paranatinga = FakeDevice(client, "fiscal.paranatinga").reserve(1)

@@ -246,7 +246,12 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
     from server.modules.issuance.operations import create_issqn_charges, pay_issqn_charge
     from server.modules.issuance.requirements import checklist
     from server.modules.registry.models import UnitValue
-    run_on = date(TODAY.year + 1, 2, 15)  # charges January of next year
+    # Charge the month the suite runs in: the demo's permits are active on its last day whatever the
+    # date (next January, used before, had no active demo permit from January to mid-March).
+    month = TODAY.replace(day=1)
+    next_first = (month + timedelta(days=32)).replace(day=1)
+    month_end = next_first - timedelta(days=1)
+    run_on = next_first + timedelta(days=14)
     with app.app_context():
         m = muni("nortelandia")
         db.session.add(UnitValue(municipality_id=m.id, unit="UFM", valid_from=date(2000, 1, 1),
@@ -254,27 +259,27 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
         db.session.commit()
         created = create_issqn_charges(run_on)
         assert create_issqn_charges(run_on) == 0  # idempotent
-        charges = IssqnCharge.query.filter_by(month=date(run_on.year, 1, 1)).order_by(IssqnCharge.company_id).all()
+        charges = IssqnCharge.query.filter_by(month=month).order_by(IssqnCharge.company_id).all()
         assert created == len(charges) > 0
         for charge in charges:
             active = Permit.query.filter(Permit.holder_company_id == charge.company_id,
-                                         Permit.valid_from <= date(run_on.year, 1, 31),
-                                         Permit.valid_until >= date(run_on.year, 1, 31),
+                                         Permit.valid_from <= month_end,
+                                         Permit.valid_until >= month_end,
                                          Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
             assert charge.motorcycles == active
             assert charge.ufm == Decimal("0.5") * active and charge.amount_brl == Decimal("25.00") * active
-            assert charge.due_on == date(run_on.year, 2, 10)  # art. 14: by the 10th of the next month
+            assert charge.due_on == next_first.replace(day=10)  # art. 14: by the 10th of the next month
         charge = charges[0]
         # The demo charges the months before today's (paid or not, by the month the suite runs
-        # in): settle them, so January's charge is the only one that can be in arrears below.
+        # in): settle them, so this month's charge is the only one that can be in arrears below.
         for earlier in IssqnCharge.query.filter(IssqnCharge.company_id == charge.company_id,
                                                 IssqnCharge.paid_on.is_(None), IssqnCharge.id != charge.id).all():
             pay_issqn_charge(m, earlier, {"paid_on": TODAY, "payment_reference": "DAM anterior"})
         permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
-        item = {i.key: i for i in checklist(m, permit, date(run_on.year, 2, 11))}["issqn.monthly"]
+        item = {i.key: i for i in checklist(m, permit, next_first.replace(day=11))}["issqn.monthly"]
         assert item.state == "missing" and item.citation == "Lei 030/1998, art. 14"
         pay_issqn_charge(m, charge, {"paid_on": TODAY, "payment_reference": "DAM 1"})
-        item = {i.key: i for i in checklist(m, permit, date(run_on.year, 2, 11))}["issqn.monthly"]
+        item = {i.key: i for i in checklist(m, permit, next_first.replace(day=11))}["issqn.monthly"]
         assert item.state == "ok"
 
 

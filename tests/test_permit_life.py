@@ -2,7 +2,6 @@
 vistoria; Paranatinga art. 32: one vehicle per permit), transfer only where the law allows it
 (Paranatinga art. 30, I; refused in Sapezal art. 3º and Nortelândia art. 6º § 1º), desistência
 (Paranatinga art. 27) freeing the vacancy for the next suplente, loss for absence (§ 2º)."""
-import re
 from datetime import date, timedelta
 
 from helpers import csrf_token, login

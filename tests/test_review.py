@@ -49,7 +49,7 @@ def _auto_with_inspection(phone, answers=None, **auto_fields):
 
 
 def _post(client, path, data):
-    return client.post(path, data={**data, "csrf_token": csrf_token(client, path.rsplit("/", 2)[0] if False else _page_of(path))})
+    return client.post(path, data={**data, "csrf_token": csrf_token(client, _page_of(path))})
 
 
 def _page_of(path):
@@ -295,8 +295,6 @@ def test_server_reevaluation_differs_from_device(app, clerk, phone):
     assert "sap.inf.um_passageiro" in proposed
     device_eval = {"infractions": [{"id": "sap.inf.um_passageiro", "triggered_by": ["x"], "label_pt": "Passageiro",
                                     "amount": {"brl_cents": 1}, "recidivism": None}]}
-    _i, auto, _n = _auto_with_inspection(phone, answers={"passenger.present": True, "passenger.count": 2},
-                                         operator_id=op_id) if False else (None, None, None)
     number = phone.reserve(1)[0]
     inspection = phone.body("inspection", answers={"passenger.present": True, "passenger.count": 2},
                             evaluation=device_eval, operator_id=op_id)

@@ -8,7 +8,7 @@ in the page through the DevTools protocol, so the app's strict CSP stays on whil
 import pytest
 
 from .helpers import serious_violations
-from server.modules.registry.models import Company, Municipality, Operator, Permit, Ponto, Vehicle
+from server.modules.registry.models import Company, Municipality, Permit, Ponto, Vehicle
 
 VIEWPORTS = [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
 PASSWORD = "demo-motofiscal"

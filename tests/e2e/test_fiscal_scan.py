@@ -26,7 +26,7 @@ def _phone(browser, errors, service_workers="block"):
     return context, page
 
 
-def _enroll(page, server):
+def _enroll(page, server):  # noqa: F811 (the fixture, passed on)
     enroll(page, server.url, "2468", "Celular do leitor")
 
 

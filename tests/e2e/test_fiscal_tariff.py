@@ -2,13 +2,14 @@
 collapsed ("Tarifa oficial") on the verdict screen after a real scan, with the act, validity and
 lines the clerk recorded (Sapezal Lei 125/1999 art. 19: the amounts come from a decree)."""
 import os
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import expect
 
 from .fiscal_helpers import check_screen
 from .test_fiscal_journey import _context, _enroll, _page, camera_browser, crachá, server  # noqa: F401
+from server.core.clock import local_today
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
@@ -20,7 +21,7 @@ def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, cra
     with live_app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
         if current_tariff(muni) is None:
-            record_tariff_table(muni, {"act": "Decreto nº 7/2026", "valid_from": date.today() - timedelta(days=3),
+            record_tariff_table(muni, {"act": "Decreto nº 7/2026", "valid_from": local_today() - timedelta(days=3),
                                        "items": [{"description": "Corrida na área urbana", "amount": "9.00"},
                                                  {"description": "Corrida até a zona rural", "amount": "30.00"}]})
         table = current_tariff(muni)
@@ -59,7 +60,7 @@ def test_checklist_asks_the_fare_question_with_the_table_next_to_it(browser, ser
     with live_app.app_context():
         muni = Municipality.query.filter_by(slug="paranatinga").one()
         if current_tariff(muni) is None:
-            record_tariff_table(muni, {"act": "Decreto nº 31/2026", "valid_from": date.today() - timedelta(days=3),
+            record_tariff_table(muni, {"act": "Decreto nº 31/2026", "valid_from": local_today() - timedelta(days=3),
                                        "items": [{"description": "Corrida no perímetro urbano", "amount": "8.00"}]})
         act = current_tariff(muni).act
 

@@ -4,7 +4,7 @@ article, return date), survive a killed tab, run a second one that passes (aprov
 online and sync. The server then holds exactly one Vistoria per record, the photos, and the
 issuance gate of that permit sees the approval; the crachá verdict shows the vistoria state.
 axe-core and a 390×844 screenshot on every new screen."""
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from . import test_fiscal_journey as journey
 from .fiscal_helpers import StoppableServer, check_screen, shot
 from .helpers import serious_violations, wait_for_service_worker
+from server.core.clock import local_today
 
 # Sapezal Lei 125/1999, art. 12: what passes; "1" mirror fails art. 12, II.
 PASSING_NUMBERS = {"equipment.mirrors_count": "2", "equipment.foot_protector_cm": "10",
@@ -108,7 +109,7 @@ def test_vistoria_offline_from_the_field_app_to_the_issuance_gate(browser, serve
     expect(page.locator("#items-to-fix")).to_contain_text("art. 12")
     page.locator("#sign-vistoria").click()  # no return date yet: refused, naming it
     expect(page.locator("#vistoria-error")).to_contain_text("Data de retorno")
-    back = (date.today() + timedelta(days=10)).isoformat()
+    back = (local_today() + timedelta(days=10)).isoformat()
     page.fill("#return-on", back)
     page.locator("#return-on").dispatch_event("change")
     check_screen(page, "vistoria-result-rejected")

@@ -9,6 +9,7 @@ import pytest
 
 from .helpers import serious_violations
 from .test_backoffice_accessibility import PASSWORD, VIEWPORTS
+from server.core.clock import local_today
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/shots-selection"))
 
@@ -45,7 +46,7 @@ def _seed(live_app):
                                                 "vehicle_year": year, "schooling": 4,
                                                 "extra_values": {"c1": 1}, **conditions})
         if current_tariff(muni) is None:
-            record_tariff_table(muni, {"act": "Decreto nº 45/2026", "valid_from": date.today() - timedelta(days=5),
+            record_tariff_table(muni, {"act": "Decreto nº 45/2026", "valid_from": local_today() - timedelta(days=5),
                                        "items": [{"description": "Corrida na área urbana", "amount": "8.50"},
                                                  {"description": "Corrida até o distrito", "amount": "25.00"}]})
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()

@@ -8,7 +8,6 @@ from sqlalchemy import exists
 from ...core.auth import get_scoped_or_404, scoped
 from ...core.validation import mask_cpf
 from ..registry import changes_of_life as life
-from ..registry.life_models import VehicleSubstitution
 from ..registry.models import Operator, Permit, Vehicle
 from ..registry.operations import OCCUPYING
 from ..registry.schemas import LEN, ROW_ID, _Base

@@ -27,7 +27,7 @@ class EditalSchema(_Base):
 
 def parse_extra_criteria(text):
     criteria = []
-    for index, line in enumerate(l.strip() for l in (text or "").splitlines()):
+    for index, line in enumerate(raw.strip() for raw in (text or "").splitlines()):
         if not line:
             continue
         label, _, direction = (part.strip() for part in line.partition("|"))

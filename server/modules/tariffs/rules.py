@@ -22,7 +22,7 @@ def law_for(municipality):
 def parse_items(text):
     """Lines "description | 8,00" → [{"description", "amount"}] or raise ValueError(pt-BR)."""
     items = []
-    for line in (l.strip() for l in (text or "").splitlines()):
+    for line in (raw.strip() for raw in (text or "").splitlines()):
         if not line:
             continue
         description, sep, amount = (part.strip() for part in line.rpartition("|"))
