@@ -1,9 +1,15 @@
-// A signed auto: immutable. The operator scans the QR with their own phone and gets the public
-// page (/a/<token>), which says so until the auto reaches the server.
+// A signed auto: immutable. The operator scans the QR with their own phone: it carries the
+// operator's copy itself (autocopy/codec.js), signed by this device's key, in the URL fragment
+// (https://host/a/#…), so the public page shows and verifies it before this phone ever syncs.
 import { formatAge } from '../fiscal/field-data.js';
 import { STATE_LABELS } from '../fiscal/outbox.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getRecord } from '../fiscal/records.js';
+import { deviceKey, session } from '../fiscal/session.js';
+import { signBytes } from '../fiscal/device-key.js';
+import { loadField } from '../fiscal/field-data.js';
+import { citationLabel } from '../fiscal/checklist-model.js';
+import { copyFragment, copyOfRecord, COPY_PATH, encodeCopy } from '../autocopy/codec.js';
 import { onSyncChange } from '../fiscal/sync.js';
 import { cancelRequestsFor } from './fiscal-cancel.js';
 import { el, formatPlate, mount } from './format.js';
@@ -14,7 +20,11 @@ export async function render(root, { params, navigate }) {
   const entry = await getRecord(params.get('id'));
   if (!entry) { navigate('/fiscal/hoje', { replace: true }); return undefined; }
   const body = JSON.parse(entry.record.body);
-  const link = `${location.origin}/a/${body.public_token}`;
+  const copy = await signedCopy(body);
+  const link = copy ? `${location.origin}${COPY_PATH}${copy}` : `${location.origin}/a/${body.public_token}`;
+  const qr = copy
+    ? qrSvg([`${location.origin}${COPY_PATH}`, copy], { label: 'Código QR com a cópia assinada do auto', ecc: 'M' })
+    : qrSvg(link, { label: 'Código QR com o link do auto' });
   const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
   const cancels = await cancelRequestsFor(entry.id);
   mount(root, 
@@ -28,9 +38,11 @@ export async function render(root, { params, navigate }) {
     el('p', { class: 'hint', id: 'auto-age' }, `Dados do aparelho ${formatAge(body.data_age_s)} no momento do auto.`),
     el('ul', { class: 'list compact' }, body.infractions.filter((i) => i.decision === 'confirmed').map((i) => el('li', {}, i.label_pt))),
     el('h2', {}, 'Cópia do autuado'),
-    el('p', { class: 'hint' }, 'Peça ao autuado para ler este código com a câmera do celular dele.'),
-    el('div', { class: 'badge-qr', id: 'auto-qr' }, qrSvg(link, { label: 'Código QR com o link do auto' })),
-    el('p', { class: 'hint link-text', id: 'auto-link' }, link),
+    el('p', { class: 'hint' }, copy
+      ? 'Peça ao autuado para ler este código com a câmera do celular dele: o código leva a cópia do auto, assinada por este aparelho, e abre mesmo antes de o auto chegar ao servidor.'
+      : 'Peça ao autuado para ler este código com a câmera do celular dele.'),
+    el('div', { class: 'badge-qr auto-copy-qr', id: 'auto-qr', 'data-modules': qr.dataset.modules }, qr),
+    el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${location.origin}/a/${body.public_token}` : link),
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
     el('button', { type: 'button', class: 'button button-big', id: 'go-cancel', onclick: () => navigate(`/fiscal/cancelar?id=${entry.id}`) }, 'Solicitar cancelamento'),
   );
@@ -38,4 +50,23 @@ export async function render(root, { params, navigate }) {
     const fresh = await getRecord(entry.id);
     if (fresh) { state.className = `state state-${fresh.state}`; state.textContent = STATE_LABELS[fresh.state]; }
   });
+}
+
+// base32(copy ‖ device signature), or null when this phone cannot make one (no key, no field
+// data): the QR then carries the plain link, as before.
+async function signedCopy(body) {
+  try {
+    const [s, key, data] = await Promise.all([session(), deviceKey(), loadField()]);
+    const ibge = data?.field?.municipality?.ibge;
+    if (!s?.device_id || !key || !ibge) return null;
+    const rules = data.rules;
+    const bytes = encodeCopy(copyOfRecord(body, {
+      ibge, deviceId: s.device_id,
+      citation: (c) => (c && typeof c === 'object' && rules ? citationLabel(rules, c) : (typeof c === 'string' ? c : '')),
+    }));
+    return copyFragment(bytes, await signBytes(key, bytes));
+  } catch (error) {
+    console.error('operator copy not made', error);
+    return null;
+  }
 }
