@@ -25,7 +25,7 @@ function serverTime(iso) {
 function amountOf(inf) {
   if (inf.amount_cents !== undefined) return brl(inf.amount_cents);
   if (inf.amount_text) return `${inf.amount_text} (valor em reais a definir)`;
-  return 'a definir';
+  return 'valor a definir';
 }
 
 function verdict(kind, title, text) {
@@ -71,7 +71,7 @@ function renderServer(data) {
     fact('Notificação', p.notification
       ? `${p.notification.number}, emitida em ${dateBr(p.notification.issued_on)}${p.notification.served_on ? `, recebida em ${dateBr(p.notification.served_on)}` : ', ainda não entregue'}`
       : 'ainda não emitida')));
-  items.push(el('h3', {}, 'Valores'));
+  items.push(el('h3', {}, 'Valores segundo o servidor'));
   items.push(el('ul', { id: 'server-amounts' }, data.infractions.map((i) => el('li', {}, `${i.label_pt}: ${i.amount_text}`))));
   if (p.deadlines?.length) {
     items.push(el('h3', {}, 'Prazos'));
