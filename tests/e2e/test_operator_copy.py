@@ -17,13 +17,14 @@ from .conftest import PHONE
 from .fiscal_helpers import enroll
 from .helpers import serious_violations
 from .test_fiscal_faults import SETTLE
+from .test_operator_badge import _first_access
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 NOT_YET = "Cópia assinada pelo aparelho do fiscal — ainda não recebida pelo servidor"
 
 # An auto sealed exactly as the auto screen seals one (fiscal-auto.js): two confirmed infractions
 # of the municipal law as the phone's rules state them, one removed; nothing typed but the place.
-ISSUE = """async () => {
+ISSUE = """async ({ operatorId, permitNumber }) => {
     const records = await import('./js/fiscal/records.js');
     const field = await import('./js/fiscal/field-data.js');
     const { signaturePad } = await import('./js/fiscal/signature-pad.js');
@@ -43,8 +44,8 @@ ISSUE = """async () => {
         summary: { number, name: null, plate: 'QBA1C23', public_token: null, infractions: [a.label_pt, b.label_pt], inspection_id: null },
         fields: {
             inspection_id: uuid(), number, place: 'Av. Tancredo Neves, 1200', clock: records.deviceClock(null),
-            gps: null, no_gps_reason: 'Sem sinal de GPS', data_age_s: 60, photos: [sig], permit_number: 'SAP-0001', plate: 'QBA1C23',
-            operator_id: null,
+            gps: null, no_gps_reason: 'Sem sinal de GPS', data_age_s: 60, photos: [sig], permit_number: permitNumber, plate: 'QBA1C23',
+            operator_id: operatorId,
             infractions: [item(a, 'confirmed'), item(b, 'confirmed'), item(c, 'removed')],
             auto_fields: {}, signatures: { fiscal: sig, operator: null, operator_refused: true },
             defence: { deadline_days: null, instance: null, due: null }, public_token: randomToken(32),
@@ -73,9 +74,15 @@ def _shot(page, name):
     page.screenshot(path=str(SHOTS / f"operator-copy-{name}.png"), full_page=True)
 
 
-def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_server, live_app):
+def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_server, live_app, operator_access):
     from server.extensions import db
     from server.modules.fieldsync.models import FieldRecord
+    from server.modules.registry.models import Municipality, Permit
+
+    access = operator_access("sapezal")
+    with live_app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        operator_id = Permit.query.filter_by(municipality_id=muni.id, number=access["permit_number"]).one().main_driver.id
 
     phone = browser.new_context(viewport=PHONE, device_scale_factor=1, locale="pt-BR",
                                 timezone_id="America/Cuiaba", service_workers="allow")
@@ -85,7 +92,7 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     enroll(page, live_server, "2468", "Celular da cópia")
     # From here the phone has no signal for the sync: the auto stays on it.
     phone.route("**/api/v1/sync/**", lambda route: route.abort("internetdisconnected"))
-    auto = page.evaluate(ISSUE)
+    auto = page.evaluate(ISSUE, {"operatorId": operator_id, "permitNumber": access["permit_number"]})
     page.goto(f"{live_server}/app/#/fiscal/auto-emitido?id={auto['id']}")
     qr = page.locator("#auto-qr svg")
     expect(qr).to_have_attribute("aria-label", "Código QR com a cópia assinada do auto")
@@ -129,6 +136,8 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     expect(copy_page.locator("#copy-infractions")).to_contain_text("a definir")
     expect(copy_page.locator("#copy-body")).to_contain_text("Av. Tancredo Neves, 1200")
     expect(copy_page.locator("#copy-body")).to_contain_text("QBA1C23")
+    expect(copy_page.locator("#copy-body")).to_contain_text(access["permit_number"])
+    expect(copy_page.locator("body")).not_to_contain_text(access["name"])  # no name in the copy
     # Sapezal's law leaves the defence deadline to the municipality (not configured in the demo).
     expect(copy_page.locator("#copy-defence")).to_contain_text("conta a partir da notificação")
     expect(copy_page.locator("#copy-municipality")).to_contain_text("Sapezal/MT")
@@ -159,6 +168,17 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     expect(copy_page.locator("#server-amounts")).to_contain_text("a definir")
     expect(copy_page.locator("#copy-server")).to_contain_text("Notificação")
     _shot(copy_page, "received")
+    assert serious_violations(copy_page) == []
+
+    # The same operator in the app's portal: "Minhas autuações" says where the auto stands.
+    _first_access(copy_page, live_server, access)
+    copy_page.get_by_role("button", name="Minhas autuações").click()
+    item = copy_page.locator("#autos-list li", has_text=f"Auto nº {auto['number']}")
+    expect(item.locator(".auto-state")).to_have_text("Situação: Recebido (aguarda revisão)")
+    expect(item.locator(".auto-notification")).to_have_text("Notificação: ainda não emitida.")
+    expect(item.locator(".auto-amounts")).to_contain_text(f"{auto['labels'][0]}: a definir")
+    expect(item.locator(".deadline").first).to_contain_text("Lei 125/1999")
+    _shot(copy_page, "minhas-autuacoes")
     assert serious_violations(copy_page) == []
     assert not errors and not copy_errors, errors + copy_errors
     operator.close()
