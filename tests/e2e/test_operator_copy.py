@@ -96,6 +96,7 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     page.goto(f"{live_server}/app/#/fiscal/auto-emitido?id={auto['id']}")
     qr = page.locator("#auto-qr svg")
     expect(qr).to_have_attribute("aria-label", "Código QR com a cópia assinada do auto")
+    expect(page.locator("#auto-key-pending")).to_have_count(0)  # the key went up at enrolment
     modules = int(qr.get_attribute("data-modules"))
     version = (modules - 17) // 4
     qr.scroll_into_view_if_needed()
@@ -145,7 +146,7 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     _shot(copy_page, "not-yet-received")
     assert serious_violations(copy_page) == []
 
-    # One changed byte of the body (the plate's text), then one of the signature: both refused.
+    # One changed bit in the body (the auto number's text), then one in the signature: both refused.
     raw_len = len(base64.b32decode(url.split("#", 1)[1] + "=" * (-len(url.split("#", 1)[1]) % 8)))
     for at in (50, raw_len - 10):
         copy_page.goto(_tampered(url, at))

@@ -20,11 +20,9 @@ export async function render(root, { params, navigate }) {
   const entry = await getRecord(params.get('id'));
   if (!entry) { navigate('/fiscal/hoje', { replace: true }); return undefined; }
   const body = JSON.parse(entry.record.body);
-  const copy = await signedCopy(body);
+  const { copy, keyRegistered } = await signedCopy(body);
   const link = copy ? `${location.origin}${COPY_PATH}${copy}` : `${location.origin}/a/${body.public_token}`;
-  const qr = copy
-    ? qrSvg([`${location.origin}${COPY_PATH}`, copy], { label: 'Código QR com a cópia assinada do auto', ecc: 'M' })
-    : qrSvg(link, { label: 'Código QR com o link do auto' });
+  const qr = copy ? copyQr(copy) : qrSvg(link, { label: 'Código QR com o link do auto' });
   const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
   const cancels = await cancelRequestsFor(entry.id);
   mount(root, 
@@ -41,6 +39,9 @@ export async function render(root, { params, navigate }) {
     el('p', { class: 'hint' }, copy
       ? 'Peça ao autuado para ler este código com a câmera do celular dele: o código leva a cópia do auto, assinada por este aparelho, e abre mesmo antes de o auto chegar ao servidor.'
       : 'Peça ao autuado para ler este código com a câmera do celular dele.'),
+    copy && !keyRegistered
+      ? el('p', { class: 'notice notice-warn', id: 'auto-key-pending' }, 'A chave deste aparelho ainda não chegou ao servidor: a cópia só poderá ser conferida depois da próxima sincronização.')
+      : null,
     el('div', { class: 'badge-qr auto-copy-qr', id: 'auto-qr', 'data-modules': qr.dataset.modules }, qr),
     el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${location.origin}/a/${body.public_token}` : link),
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
@@ -52,21 +53,33 @@ export async function render(root, { params, navigate }) {
   });
 }
 
-// base32(copy ‖ device signature), or null when this phone cannot make one (no key, no field
-// data): the QR then carries the plain link, as before.
+// {copy: base32(copy ‖ device signature) or null when this phone cannot make one (no key, no
+// field data: the QR then carries the plain link), keyRegistered: the server has this device's
+// public key (registered at enrolment; else retried before every sync), so the page can verify}.
 async function signedCopy(body) {
   try {
     const [s, key, data] = await Promise.all([session(), deviceKey(), loadField()]);
     const ibge = data?.field?.municipality?.ibge;
-    if (!s?.device_id || !key || !ibge) return null;
+    if (!s?.device_id || !key || !ibge) return { copy: null, keyRegistered: false };
     const rules = data.rules;
     const bytes = encodeCopy(copyOfRecord(body, {
       ibge, deviceId: s.device_id,
       citation: (c) => (c && typeof c === 'object' && rules ? citationLabel(rules, c) : (typeof c === 'string' ? c : '')),
     }));
-    return copyFragment(bytes, await signBytes(key, bytes));
+    return { copy: copyFragment(bytes, await signBytes(key, bytes)), keyRegistered: Boolean(s.key_registered) };
   } catch (error) {
     console.error('operator copy not made', error);
-    return null;
+    return { copy: null, keyRegistered: false };
   }
+}
+
+// Error correction M while the code stays at version 15 or below (77 modules: ≥ 4 CSS px a
+// module on a 390 px screen); a longer copy (many infractions, long texts) drops to L rather
+// than growing: a screen held still is not a worn sticker.
+const MAX_MODULES_AT_M = 77;
+function copyQr(copy) {
+  const parts = [`${location.origin}${COPY_PATH}`, copy];
+  const label = 'Código QR com a cópia assinada do auto';
+  const qr = qrSvg(parts, { label, ecc: 'M' });
+  return Number(qr.dataset.modules) > MAX_MODULES_AT_M ? qrSvg(parts, { label, ecc: 'L' }) : qr;
 }
