@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import enroll
-from .helpers import serious_violations
+from .helpers import serious_violations, wait_for_service_worker
 from .test_fiscal_faults import SETTLE
 from .test_operator_badge import _first_access
 
@@ -90,8 +90,9 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     enroll(page, live_server, "2468", "Celular da cópia")
-    # From here the phone has no signal for the sync: the auto stays on it.
-    phone.route("**/api/v1/sync/**", lambda route: route.abort("internetdisconnected"))
+    wait_for_service_worker(page)
+    # From here the fiscal's phone has no signal at all: the auto stays on it.
+    phone.set_offline(True)
     auto = page.evaluate(ISSUE, {"operatorId": operator_id, "permitNumber": access["permit_number"]})
     page.goto(f"{live_server}/app/#/fiscal/auto-emitido?id={auto['id']}")
     qr = page.locator("#auto-qr svg")
@@ -157,7 +158,7 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     assert serious_violations(copy_page) == []
 
     # The fiscal's phone gets signal: the auto syncs; the same address now says so.
-    phone.unroute("**/api/v1/sync/**")
+    phone.set_offline(False)
     outbox = page.evaluate(SETTLE, 30000)
     assert all(e["state"] == "enviado" for e in outbox), outbox
     with live_app.app_context():
