@@ -6,6 +6,7 @@ the same address says the server received it and shows where the auto stands."""
 import base64
 import json
 import os
+import subprocess
 from io import BytesIO
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def _shot(page, name):
     page.screenshot(path=str(SHOTS / f"operator-copy-{name}.png"), full_page=True)
 
 
-def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_server, live_app, operator_access):
+def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_server, live_app, operator_access, tmp_path):
     from server.extensions import db
     from server.modules.fieldsync.models import FieldRecord
     from server.modules.registry.models import Municipality, Permit
@@ -117,6 +118,21 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     assert version <= 15  # measured: a phone camera reads it from another phone's screen
     assert int(result.extra["Version"]) == version  # zxing-cpp reads the version we measured
     assert serious_violations(page) == []
+
+    # Optional path: the same copy as a PDF made on the offline phone (download where the browser
+    # cannot share files): its text, and its QR decoded from a rendering of the page.
+    with page.expect_download() as download:
+        page.locator("#share-copy").click()
+    pdf = tmp_path / "copy.pdf"
+    download.value.save_as(pdf)
+    assert download.value.suggested_filename == f"copia-auto-{auto['number']}.pdf"
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert f"Auto de infração nº {auto['number']}" in text and "Av. Tancredo Neves, 1200" in text
+    assert all(label.split(":")[0] in text for label in auto["labels"]) and "valor a definir" in text
+    assert "Cópia assinada pelo aparelho do fiscal" in text and "Sapezal" in text
+    subprocess.run(["pdftoppm", "-r", "110", "-png", "-singlefile", str(pdf), str(tmp_path / "copy")], check=True)
+    assert _decode((tmp_path / "copy.png").read_bytes()).text == url
+    (SHOTS / "operator-copy-pdf.png").write_bytes((tmp_path / "copy.png").read_bytes())
 
     with live_app.app_context():
         assert db.session.get(FieldRecord, auto["id"]) is None  # never pushed

@@ -4,6 +4,7 @@
 // A static module (strict CSP): the page's HTML is fixed, everything here is built with the DOM.
 import { makeKeyVerifier, b64urlDecode } from '../credentials/verify.js';
 import { CopyError, splitFragment } from './codec.js';
+import { amountLabel } from './text.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,18 +15,11 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const brl = (cents) => (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 const dateBr = (iso) => (iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : '');
 const dateTimeBr = (local) => `${dateBr(local)} ${local.slice(11, 16)}`;
 function serverTime(iso) {
   const d = new Date(iso);
   return `${d.toLocaleDateString('pt-BR')} ${d.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}`;
-}
-
-function amountOf(inf) {
-  if (inf.amount_cents !== undefined) return brl(inf.amount_cents);
-  if (inf.amount_text) return `${inf.amount_text} (valor em reais a definir)`;
-  return 'valor a definir';
 }
 
 function verdict(kind, title, text) {
@@ -53,7 +47,7 @@ function renderCopy(copy, municipality) {
     el('h3', {}, 'Infrações'),
     copy.infractions.length
       ? el('ul', { id: 'copy-infractions' }, copy.infractions.map((inf) => el('li', {}, el('strong', {}, inf.label),
-        inf.citation ? ` — ${inf.citation}` : '', ` — ${amountOf(inf)}`)))
+        inf.citation ? ` — ${inf.citation}` : '', ` — ${amountLabel(inf)}`)))
       : el('p', {}, 'Nenhuma infração confirmada.'),
     el('p', { id: 'copy-defence' }, copy.defence.days !== null
       ? `Prazo para defesa: ${copy.defence.days} dias${copy.defence.instance ? `, perante ${copy.defence.instance}` : ''}${copy.defence.due ? ` (até ${dateBr(copy.defence.due)})` : ''}.`
