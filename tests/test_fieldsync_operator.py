@@ -70,3 +70,61 @@ def test_public_page_shows_the_auto_with_minimal_data(client, scene):
     # A token that merely starts the same finds nothing.
     assert client.get(f"/a/{token[:-1]}").status_code == 404
     assert client.get("/a/short").status_code == 404
+
+
+# --- the operator's signed copy (/a/#…): published device keys and the server's view ------------
+
+def test_device_keys_are_published_per_municipality_without_names(app, client, scene):
+    from server.modules.registry.models import Municipality
+    with app.app_context():
+        ibge = Municipality.query.filter_by(slug="sapezal").one().ibge_code
+    phone = scene["phone"]
+    response = client.get(f"/api/v1/public/municipalities/{ibge}/device-keys")  # no login
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "public, max-age=300"
+    data = response.json
+    assert data["municipality"]["ibge"] == ibge and data["municipality"]["name"] == "Sapezal"
+    mine = [k for k in data["keys"] if k["device_id"] == phone.device_id]
+    assert mine == [{"device_id": phone.device_id, "algorithm": "Ed25519", "public_key": phone.public_key,
+                     "status": "active"}]
+    text = response.get_data(as_text=True)
+    assert "Moto G" not in text and "fiscal" not in text.lower()  # no device name, no user
+    # Another municipality's phone is not in Sapezal's list.
+    other = FakeDevice(client, "fiscal.paranatinga")
+    assert other.device_id not in [k["device_id"] for k in client.get(
+        f"/api/v1/public/municipalities/{ibge}/device-keys").json["keys"]]
+    assert client.get("/api/v1/public/municipalities/9999999/device-keys").status_code == 404
+    bad = client.get("/api/v1/public/municipalities/abc/device-keys")
+    assert bad.status_code == 422 and "ibge" in bad.json["error"]["fields"]
+
+
+def test_copy_page_is_static_and_the_server_view_follows_the_process(app, client, scene):
+    page = client.get("/a/")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and '<script type="module" src="/app/js/autocopy/page.js">' in html
+    assert "<script>" not in html and "Content-Security-Policy" in page.headers
+    token = "copyTOKEN0123456789_-copyTOKEN0123456789"
+    missing = client.get(f"/api/v1/public/autos/{token}")
+    assert missing.status_code == 404 and missing.json["error"]["message"] == "Auto ainda não recebido pelo servidor."
+    number, auto_id = _issue(scene, token)
+    data = client.get(f"/api/v1/public/autos/{token}").json
+    assert data["number"] == number and data["received_at"]
+    assert data["process"]["state"] == "recebido" and data["process"]["notification"] is None
+    assert [i["amount_text"] for i in data["infractions"]] == ["R$ 123,45"]
+    assert scene["name"] not in str(data) and scene["cpf"] not in str(data)
+
+    from server.extensions import db
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.operations import decide
+    with app.app_context():
+        case = AutoCase.query.filter_by(record_id=auto_id).one()
+        decide(case, "auto_homologate", "Conferido com as fotos do auto.")
+        db.session.commit()
+    data = client.get(f"/api/v1/public/autos/{token}").json
+    assert data["process"]["state"] == "homologado" and data["process"]["state_pt"] == "Homologado"
+    assert data["process"]["deadlines"], data["process"]  # Sapezal's law sets its instances
+    assert all(d["citation_pt"] and d["text_pt"] for d in data["process"]["deadlines"])
+    [auto] = client.get("/api/v1/operator/autos", headers=scene["operator_headers"]).json["autos"]
+    assert auto["process"] == data["process"]
+    html = client.get(f"/a/{token}").get_data(as_text=True)
+    assert "Homologado" in html and "Notificação" in html

@@ -64,14 +64,15 @@ async function loadNoble() {
   return noble;
 }
 
-function b64urlDecode(text) {
+export function b64urlDecode(text) {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
   const bin = atob(b64);
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-// Returns a verifier function (signature, message) -> Promise<boolean> for one raw public key.
-async function makeKeyVerifier(raw, forceNoble) {
+// Returns a verifier function (signature, message) -> Promise<boolean> for one raw public key
+// (also the operator's copy page, autocopy/page.js).
+export async function makeKeyVerifier(raw, forceNoble) {
   if (!forceNoble) {
     try {
       const key = await crypto.subtle.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);

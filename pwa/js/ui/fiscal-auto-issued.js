@@ -1,20 +1,29 @@
-// A signed auto: immutable. The operator scans the QR with their own phone and gets the public
-// page (/a/<token>), which says so until the auto reaches the server.
+// A signed auto: immutable. The operator scans the QR with their own phone: it carries the
+// operator's copy itself (autocopy/codec.js), signed by this device's key, in the URL fragment
+// (https://host/a/#…), so the public page shows and verifies it before this phone ever syncs.
 import { formatAge } from '../fiscal/field-data.js';
 import { STATE_LABELS } from '../fiscal/outbox.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getRecord } from '../fiscal/records.js';
+import { deviceKey, session } from '../fiscal/session.js';
+import { signBytes } from '../fiscal/device-key.js';
+import { loadField } from '../fiscal/field-data.js';
+import { citationLabel } from '../fiscal/checklist-model.js';
+import { copyFragment, copyOfRecord, COPY_PATH, encodeCopy, splitFragment } from '../autocopy/codec.js';
+import { copyPdf } from '../autocopy/pdf.js';
 import { onSyncChange } from '../fiscal/sync.js';
 import { cancelRequestsFor } from './fiscal-cancel.js';
 import { el, formatPlate, mount } from './format.js';
-import { qrSvg } from './qr-code.js';
+import { qrModel, qrSvg } from './qr-code.js';
 
 export async function render(root, { params, navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
   const entry = await getRecord(params.get('id'));
   if (!entry) { navigate('/fiscal/hoje', { replace: true }); return undefined; }
   const body = JSON.parse(entry.record.body);
-  const link = `${location.origin}/a/${body.public_token}`;
+  const { copy, keyRegistered, municipality } = await signedCopy(body);
+  const link = copy ? `${location.origin}${COPY_PATH}${copy}` : `${location.origin}/a/${body.public_token}`;
+  const qr = copy ? copyQr(copy) : qrSvg(link, { label: 'Código QR com o link do auto' });
   const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
   const cancels = await cancelRequestsFor(entry.id);
   mount(root, 
@@ -28,9 +37,15 @@ export async function render(root, { params, navigate }) {
     el('p', { class: 'hint', id: 'auto-age' }, `Dados do aparelho ${formatAge(body.data_age_s)} no momento do auto.`),
     el('ul', { class: 'list compact' }, body.infractions.filter((i) => i.decision === 'confirmed').map((i) => el('li', {}, i.label_pt))),
     el('h2', {}, 'Cópia do autuado'),
-    el('p', { class: 'hint' }, 'Peça ao autuado para ler este código com a câmera do celular dele.'),
-    el('div', { class: 'badge-qr', id: 'auto-qr' }, qrSvg(link, { label: 'Código QR com o link do auto' })),
-    el('p', { class: 'hint link-text', id: 'auto-link' }, link),
+    el('p', { class: 'hint' }, copy
+      ? 'Peça ao autuado para ler este código com a câmera do celular dele: o código leva a cópia do auto, assinada por este aparelho, e abre mesmo antes de o auto chegar ao servidor.'
+      : 'Peça ao autuado para ler este código com a câmera do celular dele.'),
+    copy && !keyRegistered
+      ? el('p', { class: 'notice notice-warn', id: 'auto-key-pending' }, 'A chave deste aparelho ainda não chegou ao servidor: a cópia só poderá ser conferida depois da próxima sincronização.')
+      : null,
+    el('div', { class: 'badge-qr auto-copy-qr', id: 'auto-qr', 'data-modules': qr.dataset.modules }, qr),
+    el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${location.origin}/a/${body.public_token}` : link),
+    copy ? el('button', { type: 'button', class: 'button button-big', id: 'share-copy', onclick: () => shareCopy(copy, link, qr.dataset.ecc, municipality) }, 'Compartilhar cópia (PDF)') : null,
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
     el('button', { type: 'button', class: 'button button-big', id: 'go-cancel', onclick: () => navigate(`/fiscal/cancelar?id=${entry.id}`) }, 'Solicitar cancelamento'),
   );
@@ -38,4 +53,65 @@ export async function render(root, { params, navigate }) {
     const fresh = await getRecord(entry.id);
     if (fresh) { state.className = `state state-${fresh.state}`; state.textContent = STATE_LABELS[fresh.state]; }
   });
+}
+
+// {copy: base32(copy ‖ device signature) or null when this phone cannot make one (no key, no
+// field data: the QR then carries the plain link), keyRegistered: the server has this device's
+// public key (registered at enrolment; else retried before every sync), so the page can verify}.
+async function signedCopy(body) {
+  try {
+    const [s, key, data] = await Promise.all([session(), deviceKey(), loadField()]);
+    const ibge = data?.field?.municipality?.ibge;
+    if (!s?.device_id || !key || !ibge) return { copy: null, keyRegistered: false, municipality: null };
+    const rules = data.rules;
+    const bytes = encodeCopy(copyOfRecord(body, {
+      ibge, deviceId: s.device_id,
+      citation: (c) => (c && typeof c === 'object' && rules ? citationLabel(rules, c) : (typeof c === 'string' ? c : '')),
+    }));
+    return { copy: copyFragment(bytes, await signBytes(key, bytes)), keyRegistered: Boolean(s.key_registered),
+      municipality: data.field.municipality.name ? { name: data.field.municipality.name, uf: data.field.municipality.uf || null } : null };
+  } catch (error) {
+    console.error('operator copy not made', error);
+    return { copy: null, keyRegistered: false, municipality: null };
+  }
+}
+
+// Error correction M while the code stays at version 15 or below (77 modules: ≥ 4 CSS px a
+// module on a 390 px screen); a longer copy (many infractions, long texts) drops to L rather
+// than growing: a screen held still is not a worn sticker.
+const MAX_MODULES_AT_M = 77;
+function copyQr(copy) {
+  const parts = [`${location.origin}${COPY_PATH}`, copy];
+  const label = 'Código QR com a cópia assinada do auto';
+  let qr = qrSvg(parts, { label, ecc: 'M' });
+  qr.dataset.ecc = 'M';
+  if (Number(qr.dataset.modules) > MAX_MODULES_AT_M) { qr = qrSvg(parts, { label, ecc: 'L' }); qr.dataset.ecc = 'L'; }
+  return qr;
+}
+
+// The same copy as a one-page PDF (text and QR), shared through the phone's share sheet where
+// it takes files, else saved as a download. Works offline: nothing leaves the phone but the file.
+export function copyPdfFile(copy, link, ecc, municipality) {
+  const bytes = copyPdf(splitFragment(copy).copy, { url: link, qr: qrModel([`${location.origin}${COPY_PATH}`, copy], ecc), municipality });
+  const number = splitFragment(copy).copy.number || 'auto';
+  return new File([bytes], `copia-auto-${number}.pdf`, { type: 'application/pdf' });
+}
+
+async function shareCopy(copy, link, ecc, municipality) {
+  const file = copyPdfFile(copy, link, ecc, municipality);
+  if (navigator.canShare?.({ files: [file] })) {
+    try {
+      await navigator.share({ files: [file], title: 'Cópia do auto de infração' });
+      return;
+    } catch (error) {
+      if (error?.name === 'AbortError') return; // the fiscal closed the share sheet
+    }
+  }
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(file);
+  a.download = file.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
 }

@@ -32,17 +32,37 @@ export async function render(root, { navigate }) {
   );
 }
 
+function amountOf(i) {
+  if (i.amount_text) return i.amount_text;
+  return i.amount_brl != null ? i.amount_brl.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }) : 'a definir';
+}
+
+// Where the auto stands (server's `process`): state, notificação, the deadlines the law sets.
+function processLines(p) {
+  if (!p) return [];
+  const note = p.notification
+    ? `Notificação ${p.notification.number}, emitida em ${formatDate(p.notification.issued_on)}${p.notification.served_on ? `, recebida em ${formatDate(p.notification.served_on)}` : ', ainda não entregue'}.`
+    : 'Notificação: ainda não emitida.';
+  return [
+    el('span', { class: 'auto-state' }, `Situação: ${p.state_pt}`),
+    el('span', { class: 'auto-notification' }, note),
+    ...(p.deadlines || []).map((d) => el('span', { class: 'deadline' },
+      `${d.label_pt}: ${d.due_on ? `até ${formatDate(d.due_on)}` : d.text_pt}${d.instance_pt ? `, perante ${d.instance_pt}` : ''} (${d.citation_pt}).`)),
+  ];
+}
+
 function autoItem(auto) {
   const date = auto.issued_at || auto.date;
-  const infractions = (auto.infractions || []).map((i) => i.label_pt || (i.citation?.art ? `art. ${i.citation.art}${i.citation.inciso ? `, ${i.citation.inciso}` : ''}` : i.id));
+  const infractions = (auto.infractions || []).map((i) => `${i.label_pt || (i.citation?.art ? `art. ${i.citation.art}${i.citation.inciso ? `, ${i.citation.inciso}` : ''}` : i.id)}: ${amountOf(i)}`);
   const due = auto.defence?.due || auto.appeal_deadline;
   return el('li', { class: 'list-item' },
     el('strong', {}, `Auto nº ${auto.number}`),
     el('span', {}, `${formatDate(date)}${auto.plate ? ` — placa ${formatPlate(auto.plate)}` : ''}`),
-    infractions.length ? el('span', {}, infractions.join('; ')) : el('span', {}, auto.description || ''),
+    infractions.length ? el('span', { class: 'auto-amounts' }, infractions.join('; ')) : el('span', {}, auto.description || ''),
     auto.cancel_requested ? el('span', {}, 'Cancelamento pedido pelo fiscal.') : null,
-    auto.status_label || auto.status ? el('span', {}, `Situação: ${auto.status_label || auto.status}`) : null,
-    due ? el('span', { class: 'deadline' }, `Prazo para defesa: até ${formatDate(due)}`)
-      : auto.defence?.deadline_days ? el('span', { class: 'deadline' }, `Prazo para defesa: ${auto.defence.deadline_days} dias`) : null,
+    ...(auto.process ? processLines(auto.process)
+      : [auto.status_label || auto.status ? el('span', {}, `Situação: ${auto.status_label || auto.status}`) : null,
+        due ? el('span', { class: 'deadline' }, `Prazo para defesa: até ${formatDate(due)}`)
+          : auto.defence?.deadline_days ? el('span', { class: 'deadline' }, `Prazo para defesa: ${auto.defence.deadline_days} dias`) : null]),
     auto.public_url ? el('a', { href: auto.public_url }, 'Ver o auto') : null);
 }

@@ -6,12 +6,22 @@ import qrcode from '../../vendor/qrcode-generator/qrcode.mjs';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const QUIET_ZONE = 4; // modules of white border the QR standard asks for
 
-export function qrSvg(payload, { label = 'Código QR do crachá' } = {}) {
-  const qr = qrcode(0, 'Q'); // 0 = smallest version that fits
+// `payload` is a string or a list of strings, one QR segment each (the operator's copy puts the
+// lower-case "https://host/a/#" in a byte segment and its base32 in an alphanumeric one).
+// `ecc`: error correction, Q for printed crachás; a screen shown at arm's length can take M.
+/** The QR model (getModuleCount, isDark) of a payload, as qrSvg draws it (also the copy's PDF). */
+export function qrModel(payload, ecc = 'Q') {
+  const qr = qrcode(0, ecc); // 0 = smallest version that fits
   // Alphanumeric only accepts 0-9 A-Z space $%*+-./: — anything else falls back to bytes.
-  const mode = /^[0-9A-Z $%*+\-./:]*$/.test(payload) ? 'Alphanumeric' : 'Byte';
-  qr.addData(payload, mode);
+  for (const part of Array.isArray(payload) ? payload : [payload]) {
+    qr.addData(part, /^[0-9A-Z $%*+\-./:]*$/.test(part) ? 'Alphanumeric' : 'Byte');
+  }
   qr.make();
+  return qr;
+}
+
+export function qrSvg(payload, { label = 'Código QR do crachá', ecc = 'Q' } = {}) {
+  const qr = qrModel(payload, ecc);
   const count = qr.getModuleCount();
   const size = count + QUIET_ZONE * 2;
   let path = '';

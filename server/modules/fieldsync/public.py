@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from ...core.clock import timezone as local_tz
 from ...extensions import db
+from ..accounts.models import Device
 from ..autos.auto_data import amount_brl
 from ..registry.models import Municipality
 from ..rules.citations import format_citation
@@ -64,12 +65,76 @@ def operator_autos(user):
             "received_at": _iso(record.received_at), "plate": inspection.get("plate"),
             "permit_number": inspection.get("permit_number"),
             "infractions": [{**{k: i.get(k) for k in ("id", "citation", "amount", "amount_brl")},
-                             "label_pt": i.get("label_pt") or labels.get(i.get("id"))} for i in _confirmed(body)],
+                             "label_pt": i.get("label_pt") or labels.get(i.get("id")),
+                             "amount_text": amount_text(i)} for i in _confirmed(body)],
             "defence": body.get("defence") if isinstance(body.get("defence"), dict) else None,
             "public_url": f"/a/{token}" if isinstance(token, str) and TOKEN_RE.match(token) else None,
             "cancel_requested": _cancel_requested(record),
+            "process": process_status(record),
         })
     return out
+
+
+def _brl_text(value):
+    return f"R$ {value:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+
+
+def amount_text(item) -> str:
+    """What the operator reads for an infraction's amount: reais when the auto states them, the
+    law's unit when only that is known, else "a definir" — never R$ 0,00."""
+    brl = amount_brl(item)
+    if brl is not None:
+        return _brl_text(brl)
+    amount = item.get("amount") if isinstance(item.get("amount"), dict) else {}
+    if amount.get("value") is not None:
+        return f"{amount['value']} {amount.get('unit') or ''}".strip() + " (valor em reais a definir)"
+    return "a definir"
+
+
+def process_status(record) -> dict:
+    """Where the auto stands in the municipality's process, for the operator: the review state,
+    the notificação (number, when issued and served) and the defence/appeal deadlines as the law
+    and the configuration set them (a due date once the notificação was served)."""
+    from ..autos.instances import due
+    from ..autos.models import AutoCase
+    from ..autos.process_operations import notification_of, steps_for
+    from ..autos.views import CASE_STATE_PT
+    case = AutoCase.query.filter_by(record_id=record.id, municipality_id=record.municipality_id).first()
+    if case is None:
+        return {"state": "recebido", "state_pt": "Recebido pelo servidor (aguarda revisão)",
+                "notification": None, "deadlines": []}
+    note = notification_of(case)
+    notification = None
+    if note is not None:
+        notification = {"number": note.number, "issued_on": note.issued_at.astimezone(local_tz()).date().isoformat(),
+                        "served_on": note.served_on.isoformat() if note.served_on else None}
+    deadlines = []
+    for step in steps_for(case):
+        due_on = due(note.served_on, step["days"]) if (note is not None and note.served_on and step["level"] == 1) else None
+        if step["days"] is not None:
+            text = f"{step['days']} dias, contados {step['start_pt']}"
+        else:
+            text = "prazo a definir (a lei remete à regulamentação municipal)"
+        deadlines.append({"label_pt": step["label_pt"], "days": step["days"], "text_pt": text,
+                          "citation_pt": step["citation_pt"], "instance_pt": step.get("instance_pt"),
+                          "due_on": due_on.isoformat() if due_on else None})
+    return {"state": case.state, "state_pt": CASE_STATE_PT.get(case.state, case.state),
+            "notification": notification, "deadlines": deadlines}
+
+
+def device_keys(ibge_code):
+    """The municipality's enrolled device keys, for the operator's copy page: id, key and status
+    only — no device name, no fiscal. None for an unknown municipality."""
+    if not (isinstance(ibge_code, str) and ibge_code.isdigit() and len(ibge_code) <= 7):
+        return None
+    municipality = Municipality.query.filter_by(ibge_code=f"{int(ibge_code):07d}").first()
+    if municipality is None:
+        return None
+    rows = (Device.query.filter(Device.municipality_id == municipality.id, Device.public_key.isnot(None))
+            .order_by(Device.id).all())
+    return {"municipality": {"ibge": municipality.ibge_code, "name": municipality.name, "uf": municipality.uf},
+            "keys": [{"device_id": d.id, "algorithm": "Ed25519", "public_key": d.public_key, "status": d.status}
+                     for d in rows]}
 
 
 def _citation_text(composed, citation):
@@ -100,7 +165,7 @@ def public_auto(token):
     for item in _confirmed(body):
         infractions.append({"label": labels.get(item.get("id")) or item.get("label_pt") or item.get("id") or "Infração",
                             "citation": _citation_text(composed, item.get("citation")),
-                            "amount_brl": amount_brl(item)})
+                            "amount_brl": amount_brl(item), "amount_text": amount_text(item)})
     defence = body.get("defence") if isinstance(body.get("defence"), dict) else {}
     return {
         "municipality": municipality, "number": record.auto_number,
@@ -109,4 +174,18 @@ def public_auto(token):
         "plate": inspection.get("plate"), "permit_number": inspection.get("permit_number"),
         "infractions": infractions, "defence_days": defence.get("deadline_days"),
         "defence_instance": defence.get("instance"), "cancel_requested": _cancel_requested(record),
+        "process": process_status(record),
     }
+
+
+def public_auto_json(token):
+    """What the operator's copy page (autocopy/page.js) shows once the auto reached the server."""
+    auto = public_auto(token)
+    if auto is None:
+        return None
+    return {"number": auto["number"], "received_at": _iso(auto["received_at"]),
+            "issued_at": _iso(auto["issued_at"]),
+            "municipality": {"name": auto["municipality"].name, "uf": auto["municipality"].uf},
+            "infractions": [{"label_pt": i["label"], "citation_pt": i["citation"], "amount_brl": i["amount_brl"],
+                             "amount_text": i["amount_text"]} for i in auto["infractions"]],
+            "cancel_requested": auto["cancel_requested"], "process": auto["process"]}

@@ -252,6 +252,9 @@ class OperatorAutoSchema(Schema):
     defence = fields.Dict(allow_none=True)
     public_url = fields.String(allow_none=True)
     cancel_requested = fields.Boolean()
+    # {state, state_pt, notification: {number, issued_on, served_on} | null,
+    #  deadlines: [{label_pt, days, text_pt, citation_pt, instance_pt, due_on}]}
+    process = fields.Dict()
 
 
 class OperatorAutosResponseSchema(Schema):
@@ -274,3 +277,33 @@ class FieldDataResponseSchema(Schema):
     rules_etag = fields.String()
     photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1
     tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis
+
+
+class DeviceKeyEntrySchema(Schema):
+    device_id = fields.Integer()
+    algorithm = fields.String()
+    public_key = fields.String()  # base64url of the raw 32-byte Ed25519 key, as the device sent it
+    status = fields.String()  # active | revoked
+
+
+class PublicDeviceKeysSchema(Schema):
+    municipality = fields.Dict()  # {ibge, name, uf}
+    keys = fields.List(fields.Nested(DeviceKeyEntrySchema))
+
+
+class PublicIbgePathSchema(Schema):
+    ibge = fields.String(required=True, validate=validate.Regexp(r"^[0-9]{1,7}$", error="Código IBGE inválido."))
+
+
+class PublicTokenPathSchema(Schema):
+    token = fields.String(required=True, validate=validate.Regexp(TOKEN_RE, error="Endereço incompleto."))
+
+
+class PublicAutoStatusSchema(Schema):
+    number = fields.String(allow_none=True)
+    received_at = fields.String(allow_none=True)
+    issued_at = fields.String(allow_none=True)
+    municipality = fields.Dict()
+    infractions = fields.List(fields.Dict())  # {label_pt, citation_pt, amount_brl, amount_text}
+    cancel_requested = fields.Boolean()
+    process = fields.Dict()

@@ -10,9 +10,13 @@
   GET  /api/v1/field/photos/<operator_id>    operator thumbnail, ≤ 8 KB JPEG
   GET  /api/v1/operator/autos                the operator's autos held by the server
   GET  /a/<public_token>                     public page of an auto (pt-BR, minimal data)
+  GET  /a/#<signed copy>                     the operator's copy, verified in the browser
+  GET  /api/v1/public/municipalities/<ibge>/device-keys   enrolled device keys (public, cached)
+  GET  /api/v1/public/autos/<public_token>   the auto as the server holds it (for that page)
 """
 import gzip
 import hashlib
+import json
 
 from flask import current_app, g, render_template, request
 
@@ -25,13 +29,18 @@ from . import field_data as fd
 from . import operations as ops
 from . import photos
 from .blueprint import bp
-from .public import operator_autos, public_auto
+from .public import device_keys, operator_autos, public_auto, public_auto_json
 from .schemas import (SHA256_RE, DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
                       FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
                       NumbersListResponseSchema, OperatorAutosResponseSchema, OperatorPhotoPathSchema,
-                      PhotoPathSchema, PhotoResponseSchema, PushResponseSchema, PushSchema, VoidNumberSchema,
-                      VoidResponseSchema)
+                      PhotoPathSchema, PhotoResponseSchema, PublicAutoStatusSchema, PublicDeviceKeysSchema,
+                      PublicIbgePathSchema, PublicTokenPathSchema, PushResponseSchema, PushSchema,
+                      VoidNumberSchema, VoidResponseSchema)
 from .thumbnails import thumbnail
+
+
+def json_dumps(data):
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def current_device():
@@ -212,4 +221,47 @@ def public_page(token):
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Robots-Tag"] = "noindex"
     response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the URL
+    return response
+
+
+@bp.get("/a/")
+@limiter.limit("60 per minute")
+def copy_page():
+    """The operator's signed copy: the auto travels in the fragment (never sent here); the static
+    module autocopy/page.js decodes it and verifies the device signature in the browser."""
+    response = current_app.make_response(render_template("fieldsync/auto_copy.html"))
+    response.headers["Cache-Control"] = "public, max-age=3600"  # the same bytes for every copy
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.get("/api/v1/public/municipalities/<ibge>/device-keys")
+@limiter.limit("120 per minute")
+@api_doc(summary="Chaves públicas dos aparelhos dos fiscais do município", tags=["public"],
+         path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR},
+         description="Sem autenticação: verifica a cópia assinada do autuado (/a/#…). Só id, chave e situação.")
+def public_device_keys(ibge):
+    data = device_keys(ibge)
+    if data is None:
+        raise ApiError(404, "not_found", "Município não encontrado.")
+    response = current_app.response_class(json_dumps(data), mimetype="application/json")
+    # A key is registered before the device signs anything: a short public cache is enough.
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@bp.get("/api/v1/public/autos/<token>")
+@limiter.limit("60 per minute")
+@api_doc(summary="Auto recebido pelo servidor, para a cópia do autuado", tags=["public"],
+         path=PublicTokenPathSchema, responses={200: PublicAutoStatusSchema, 404: ERROR},
+         description="Pelo token público do auto (o mesmo do endereço /a/<token>); 404 enquanto não recebido.")
+def public_auto_status(token):
+    data = public_auto_json(token)
+    if data is None:
+        raise ApiError(404, "not_received", "Auto ainda não recebido pelo servidor.")
+    response = current_app.response_class(json_dumps(data), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Referrer-Policy"] = "no-referrer"
     return response
