@@ -41,6 +41,8 @@ function walk(dir) {
 const shipped = walk(root);
 // The scanner's worker alone loads these: zxing-wasm (script + .wasm) and jsQR, its fallback.
 const decoder = shipped.filter((f) => f.includes('jsqr') || f.includes('zxing-wasm'));
+// Imported dynamically by js/autocopy/pdf.js when the fiscal asks for the copy's PDF.
+const onTap = shipped.filter((f) => f.includes('pdf-lib'));
 const lines = [
   '# Field app: shell size (gzip -6, as served)',
   '',
@@ -52,6 +54,7 @@ const lines = [
   ...rows.map(([path, bytes, n]) => `| \`${path}\` | ${(bytes / 1024).toFixed(1)} | ${n} |`),
   '',
   `Largest screen: ${(Math.max(...rows.map((r) => r[1])) / 1024).toFixed(1)} KB. QR decoders (worker only): ${decoder.map((f) => `${relative(root, f)} ${(gz(f) / 1024).toFixed(1)} KB`).join(', ')}.`,
+  `Loaded on the "Compartilhar cópia (PDF)" tap only: ${onTap.map((f) => `${relative(root, f)} ${(gz(f) / 1024).toFixed(1)} KB`).join(', ')}.`,
   `Everything precached (icons, all screens, vendored modules, decoder): ${(sum(shipped) / 1024).toFixed(1)} KB in ${shipped.length} files.`,
   '',
 ];

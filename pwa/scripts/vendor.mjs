@@ -12,6 +12,8 @@ const pwaRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = [
   ['qrcode-generator/dist/qrcode.mjs', 'qrcode-generator/qrcode.mjs'], // crachá QR (js/ui/qr-code.js)
   ['@noble/ed25519/index.js', '@noble/ed25519/index.js'], // Ed25519 fallback (js/credentials/verify.js)
+  // The operator's copy as a PDF (js/autocopy/pdf.js), imported only when the fiscal asks for it.
+  ['pdf-lib/dist/pdf-lib.esm.min.js', 'pdf-lib/pdf-lib.esm.min.js'],
   ['jsqr/dist/jsQR.js', 'jsqr/jsQR.js'], // QR decoder without BarcodeDetector (js/fiscal/qr-worker.js, loaded by the scanner only)
   // Faster QR decoder (zxing-cpp in WebAssembly, reader only) for the same worker, jsQR its fallback.
   // The worker points locateFile here: the package's default would fetch the .wasm from a CDN.

@@ -121,8 +121,11 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
 
     # Optional path: the same copy as a PDF made on the offline phone (download where the browser
     # cannot share files): its text, and its QR decoded from a rendering of the page.
+    pdf_lib_loaded = "performance.getEntriesByType('resource').some((e) => e.name.includes('/vendor/pdf-lib/'))"
+    assert page.evaluate(pdf_lib_loaded) is False  # the PDF library is loaded on the tap only
     with page.expect_download() as download:
         page.locator("#share-copy").click()
+    assert page.evaluate(pdf_lib_loaded) is True  # ... from the service worker's cache (offline)
     pdf = tmp_path / "copy.pdf"
     download.value.save_as(pdf)
     assert download.value.suggested_filename == f"copia-auto-{auto['number']}.pdf"

@@ -45,7 +45,7 @@ export async function render(root, { params, navigate }) {
       : null,
     el('div', { class: 'badge-qr auto-copy-qr', id: 'auto-qr', 'data-modules': qr.dataset.modules }, qr),
     el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${location.origin}/a/${body.public_token}` : link),
-    copy ? el('button', { type: 'button', class: 'button button-big', id: 'share-copy', onclick: () => shareCopy(copy, link, qr.dataset.ecc, municipality) }, 'Compartilhar cópia (PDF)') : null,
+    copy ? el('button', { type: 'button', class: 'button button-big', id: 'share-copy', onclick: (event) => shareCopy(event.currentTarget, copy, link, qr.dataset.ecc, municipality) }, 'Compartilhar cópia (PDF)') : null,
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
     el('button', { type: 'button', class: 'button button-big', id: 'go-cancel', onclick: () => navigate(`/fiscal/cancelar?id=${entry.id}`) }, 'Solicitar cancelamento'),
   );
@@ -90,15 +90,22 @@ function copyQr(copy) {
 }
 
 // The same copy as a one-page PDF (text and QR), shared through the phone's share sheet where
-// it takes files, else saved as a download. Works offline: nothing leaves the phone but the file.
-export function copyPdfFile(copy, link, ecc, municipality) {
-  const bytes = copyPdf(splitFragment(copy).copy, { url: link, qr: qrModel([`${location.origin}${COPY_PATH}`, copy], ecc), municipality });
-  const number = splitFragment(copy).copy.number || 'auto';
-  return new File([bytes], `copia-auto-${number}.pdf`, { type: 'application/pdf' });
+// it takes files, else saved as a download. Works offline: nothing leaves the phone but the file
+// (the PDF library is loaded on the first tap, from the service worker's cache).
+export async function copyPdfFile(copy, link, ecc, municipality) {
+  const decoded = splitFragment(copy).copy;
+  const bytes = await copyPdf(decoded, { url: link, qr: qrModel([`${location.origin}${COPY_PATH}`, copy], ecc), municipality });
+  return new File([bytes], `copia-auto-${decoded.number || 'auto'}.pdf`, { type: 'application/pdf' });
 }
 
-async function shareCopy(copy, link, ecc, municipality) {
-  const file = copyPdfFile(copy, link, ecc, municipality);
+async function shareCopy(button, copy, link, ecc, municipality) {
+  button.disabled = true; // one PDF a tap: making it takes a moment now
+  let file;
+  try {
+    file = await copyPdfFile(copy, link, ecc, municipality);
+  } finally {
+    button.disabled = false;
+  }
   if (navigator.canShare?.({ files: [file] })) {
     try {
       await navigator.share({ files: [file], title: 'Cópia do auto de infração' });
