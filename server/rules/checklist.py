@@ -95,6 +95,7 @@ def checklist(rules, date, facts_so_far=None):
             "unit": decl.get("unit"), "values": decl.get("values"),
             "value_labels_pt": decl.get("labels_pt"), "help_pt": ck.get("help_pt"),
             "photo": ck.get("photo", "none"),
+            "compliant_if": ck.get("compliant_if"),
             "requirements": [r["id"] for r in item["reqs"]],
             "citations": [r.get("citation") for r in item["reqs"]],
             "applicable": None if applicable is UNKNOWN else applicable,

@@ -84,7 +84,7 @@ export function checklist(rules, date, factsSoFar = null) {
       input: t === "bool" ? (decl.na_allowed ? "yes_no_na" : "yes_no") : INPUTS[t],
       label_pt: ck.prompt_pt || decl.label_pt,
       unit: orNull(decl.unit), values: orNull(decl.values),
-      value_labels_pt: orNull(decl.labels_pt), help_pt: orNull(ck.help_pt), photo: ck.photo || "none",
+      value_labels_pt: orNull(decl.labels_pt), help_pt: orNull(ck.help_pt), photo: ck.photo || "none", compliant_if: orNull(ck.compliant_if),
       requirements: item.reqs.map((r) => r.id),
       citations: item.reqs.map((r) => orNull(r.citation)),
       applicable: applicable === UNKNOWN ? null : applicable,
