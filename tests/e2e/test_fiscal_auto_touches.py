@@ -112,6 +112,12 @@ def test_auto_in_twelve_touches_and_only_the_place_typed(browser, server, live_a
     walk.tap(page.locator("#sign-auto"))
     expect(page.locator("#auto-qr svg")).to_be_visible()
 
+    auto_id = page.evaluate("async () => (await (await import('./js/data/db.js')).getAll('outbox')).find((e) => e.kind === 'auto').id")
+    page.goto(f"{server.url}/app/#/fiscal/hoje")
+    page.locator("#sync-now").click()
+    expect(page.locator('#today-list li[data-state="enviado"]')).to_have_count(2, timeout=30000)
+    _notification_prints_each_field_once(live_app, auto_id, tmp_path)
+
     result = {"slug": slug, "touches": walk.touches, "typed": walk.typed, "checklist_screens_unanswered": round(screens_before, 1),
               "checklist_screens_no_passenger": round(screens, 1), "empty_fields": empty}
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -122,3 +128,45 @@ def test_auto_in_twelve_touches_and_only_the_place_typed(browser, server, live_a
     assert not errors, errors
     context.close()
     camera.close()
+
+
+def _notification_prints_each_field_once(app, auto_id, tmp_path):
+    """The server joins the phone's source texts into the same values the phone printed, and the
+    notificação drawn from that auto prints each field once: the place once, one signature
+    statement, each law's field label once (pdftotext reads the PDF)."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from server.core.clock import local_today
+    from server.extensions import db
+    from server.modules.accounts.models import User
+    from server.modules.autos.auto_data import auto_data
+    from server.modules.autos.models import AutoCase, utcnow
+    from server.modules.autos.notification_content import build_content, infraction_date
+    from server.modules.autos.notification_pdf import notification_pdf_bytes
+    from server.modules.autos.operations import decide
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.service import composed_for
+    from server.rules import auto_form
+
+    with app.app_context():
+        case = AutoCase.query.filter_by(record_id=auto_id).one()
+        data = auto_data(case)
+        municipality = db.session.get(Municipality, case.municipality_id)
+        groups = auto_form(composed_for(municipality), infraction_date(case, data).isoformat(), data["auto_sources"])
+        assert groups and all(g["value"] == data["auto_fields"][i] for g in groups for i in g["ids"])
+        clerk = User.query.filter_by(municipality_id=case.municipality_id, role="backoffice").first()
+        decide(case, "auto_homologate", "Conferido com as fotos e o registro.", actor=clerk)
+        content = build_content(case, 1, local_today())
+        note = SimpleNamespace(content=json.dumps(content), issued_at=utcnow(), payload="https://example.invalid/N/x",
+                               content_hash="0" * 64)
+        pdf = tmp_path / "notificacao.pdf"
+        pdf.write_bytes(notification_pdf_bytes(note))
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert text.count(PLACE) == 1, text
+    assert text.count("Assinado pelo autuado no local") == 1, text
+    assert "recusou-se" not in text
+    for group in groups:
+        assert text.count(group["label_pt"]) == 1, (group["label_pt"], text)
+    (SHOTS / f"notificacao-{content['municipality']['name']}.txt").write_text(text)

@@ -44,7 +44,7 @@ export function autoAtoms({ rules, draft, confirmed, fiscal, municipality, place
     infractions_remedy: confirmed.length ? `Sanar: ${confirmed.map((i) => i.label_pt).join('; ')}` : '',
     agency: municipality?.name ? `Prefeitura Municipal de ${municipality.name}` : '',
     agent: fiscal?.name ? `${fiscal.name}${fiscal.registration ? `, matrícula ${fiscal.registration}` : ''}` : '',
-    agent_signature: fiscalSigned ? 'Assinatura do autuante desenhada no aparelho' : '',
+    agent_signature: fiscalSigned ? 'Assinado pelo autuante no aparelho' : '',
     operator_signature: operatorRefused ? 'O autuado recusou-se a assinar' : operatorSigned ? 'Assinado pelo autuado no local' : '',
     defence_deadline: defenceText(defence),
     observations: (observations || '').trim(),
