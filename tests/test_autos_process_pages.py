@@ -87,8 +87,14 @@ def test_notification_lists_every_field_the_law_requires(app, client, demo):
         content = build_content(db.session.get(AutoCase, case_id), 1, local_today())
     pack = json.loads(open("shared_rules/packs/sapezal-lei-125-1999.json", encoding="utf-8").read())
     federal = json.loads(open("shared_rules/packs/federal-base.json", encoding="utf-8").read())
-    expected = [f["label_pt"] for f in federal["auto_fields"] + pack["auto_fields"]]
-    assert [f["label"] for f in content["fields"]] == expected
+    labels = {f["id"]: f["label_pt"] for f in federal["auto_fields"] + pack["auto_fields"]}
+    # Printed once: "Local, data e hora" (CTB art. 280 II and art. 28 III) one row; the CTB
+    # signature (art. 280 VI) inside art. 28 VI's "assinatura do infrator e prazo de defesa".
+    expected = ["fed.auto.tipificacao", "fed.auto.local_data_hora", "fed.auto.veiculo", "fed.auto.prontuario",
+                "fed.auto.orgao_agente", "sap.auto.assinatura_prazo", "sap.auto.nome", "sap.auto.alvara_placa",
+                "sap.auto.autuante", "sap.auto.descricao"]
+    assert [f["label"] for f in content["fields"]] == [labels[i] for i in expected]
+    assert "Lei 125/1999" in content["fields"][1]["citation"] and "CTB" in content["fields"][1]["citation"]
     # Sapezal art. 28 VI asks for a defence deadline it never fixes: said so, not invented.
     [step] = content["instances"]
     assert step["days"] is None and "não definido em lei" in step["deadline"]

@@ -186,9 +186,12 @@ def test_validate_all_reports_bad_references_in_a_composed_municipality(tmp_path
 def test_auto_fields_list_every_law_in_effect():
     from server.rules import auto_fields
     fields = auto_fields(mini(), "2024-05-10")
-    assert fields == [{"id": "t.auto.nome", "pack": "test-municipal",
-                       "citation": {"law": "L1", "art": "46", "inciso": "I"},
-                       "label_pt": "Nome do permissionário ou infrator", "required": True}]
+    assert [f["id"] for f in fields] == ["fed.auto.local", "fed.auto.assinatura", "fed.auto.prontuario",
+                                         "t.auto.nome", "t.auto.local", "t.auto.assinatura"]
+    assert fields[3] == {"id": "t.auto.nome", "pack": "test-municipal",
+                         "citation": {"law": "L1", "art": "46", "inciso": "I"},
+                         "label_pt": "Nome do permissionário ou infrator", "required": True,
+                         "source": ["subject_name"]}
     assert auto_fields(mini(), "2007-09-30") == []          # before the test law's effective date
     real = auto_fields(load_municipality("sapezal"), "2024-05-10")
     packs = [f["pack"] for f in real]

@@ -53,7 +53,8 @@ export function startRouter({ routes, outlet, notFound = '/' }) {
     } catch (error) {
       outlet.replaceChildren(errorBox('Erro ao mostrar esta tela.', error));
     }
-    outlet.focus({ preventScroll: true });
+    // A screen that put the focus on its first field (the auto's place) keeps it.
+    if (!outlet.contains(document.activeElement)) outlet.focus({ preventScroll: true });
   }
   window.addEventListener('hashchange', show);
   return show();

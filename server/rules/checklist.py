@@ -7,8 +7,42 @@ def auto_fields(rules, date):
     """The fields an auto de infração must contain on `date`, every composed law in order."""
     d = _parse_date_arg(date)
     return [{"id": f["id"], "pack": rules.packs[f["_pack"]]["id"], "citation": f.get("citation"),
-             "label_pt": f["label_pt"], "required": f.get("required", True)}
+             "label_pt": f["label_pt"], "required": f.get("required", True), "source": list(f["source"])}
             for f in rules.auto_fields if _in_effect(f, d)]
+
+
+# SPEC §8: the only sources the fiscal types; every other one comes from the registry, the
+# confirmed infractions, the account and settings, the clocks, the signature pads, the deadlines.
+TYPED_SOURCES = ("place", "observations")
+
+
+def auto_form(rules, date, atoms=None):
+    """The auto's fields as they are asked and printed (SPEC §8): a field whose sources are all
+    among another field's sources is merged into it, so what two laws both require ("Local, data e
+    hora": CTB art. 280 II and the municipal law) is asked once and printed once. With `atoms`
+    ({source: text}) each group also gets its `value` (the texts joined by " — ") and `missing`."""
+    groups = []
+    for f in auto_fields(rules, date):
+        src = set(f["source"])
+        for g in groups:
+            gs = set(g["source"])
+            if src <= gs or gs <= src:
+                if not src <= gs:          # the new field says more: it heads the group
+                    g.update(id=f["id"], pack=f["pack"], label_pt=f["label_pt"], citation=f["citation"],
+                             source=list(f["source"]))
+                g["ids"].append(f["id"])
+                g["citations"].append(f["citation"])
+                g["required"] = g["required"] or f["required"]
+                break
+        else:
+            groups.append({**f, "ids": [f["id"]], "citations": [f["citation"]]})
+    for g in groups:
+        g["typed"] = [s for s in g["source"] if s in TYPED_SOURCES]
+        if atoms is not None:
+            texts = [(s, atoms.get(s).strip() if isinstance(atoms.get(s), str) else "") for s in g["source"]]
+            g["value"] = " — ".join(t for _, t in texts if t)
+            g["missing"] = [s for s, t in texts if not t]
+    return groups
 
 
 _INPUTS = {"number": "number", "enum": "choice", "date": "date", "string": "text", "photo": "photo"}
@@ -61,6 +95,7 @@ def checklist(rules, date, facts_so_far=None):
             "unit": decl.get("unit"), "values": decl.get("values"),
             "value_labels_pt": decl.get("labels_pt"), "help_pt": ck.get("help_pt"),
             "photo": ck.get("photo", "none"),
+            "compliant_if": ck.get("compliant_if"),
             "requirements": [r["id"] for r in item["reqs"]],
             "citations": [r.get("citation") for r in item["reqs"]],
             "applicable": None if applicable is UNKNOWN else applicable,

@@ -65,7 +65,7 @@ def _expr_value(value, type_):
 
 def run_case(root, case):
     """-> the actual JSON result of one case (an evaluation, an expression value, or an error)."""
-    from .checklist import checklist
+    from .checklist import auto_form, checklist
     from .engine import evaluate
     try:
         if "expr" in case:
@@ -85,6 +85,8 @@ def run_case(root, case):
         rules = _rules_for(root, case)
         if case.get("mode") == "checklist":
             return {"items": checklist(rules, case["date"], case.get("facts") or {})}
+        if case.get("mode") == "auto_form":
+            return {"fields": auto_form(rules, case["date"], case.get("atoms"))}
         return evaluate(rules, case["date"], case.get("facts") or {}, case.get("history") or [])
     except RulesError as exc:
         return exc.to_json()
@@ -126,7 +128,7 @@ def coverage(root):
     seen, rulesets = set(), {}
     for _, doc in load_vector_files(root):
         for case in cases_of(doc):
-            if "expr" in case or case.get("mode") == "checklist":
+            if "expr" in case or case.get("mode") in ("checklist", "auto_form"):
                 continue
             try:
                 rules = _rules_for(root, case)

@@ -148,7 +148,7 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     expect(page.locator("#registry-facts")).to_contain_text("Ativo")
     check_screen(page, "checklist")
     red_plate = page.locator('fieldset[data-fact="vehicle.red_plate"]')
-    red_plate.get_by_text("Não", exact=True).click()
+    red_plate.get_by_text("Não conforme", exact=True).click()
     red_plate.locator('input[type="file"]').set_input_files(
         {"name": "placa.jpg", "mimeType": "image/jpeg", "buffer": _jpeg()})
     expect(red_plate.get_by_role("button", name="Fotos: 1 · adicionar")).to_be_visible()

@@ -86,7 +86,7 @@ def test_checklist_asks_the_fare_question_with_the_table_next_to_it(browser, ser
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "checklist-fare-390.png"))
     check_screen(page, "checklist-fare-question")
-    fare.get_by_text("Sim", exact=True).click()
+    fare.get_by_text("Não conforme", exact=True).click()  # charged off the table
     page.locator("#go-result").click()
     expect(page.locator("body")).to_contain_text("Cobrar tarifa superior ou inferior", timeout=20000)
     assert not errors, errors

@@ -42,13 +42,15 @@ def target(live_app):
 
 
 def _answer_all(page, numbers):
-    """Every yes/no item "Sim", every number item its value."""
+    """Every compliance item "Conforme" (any other yes/no item "Sim"), every number item its value."""
     for fieldset in page.locator("#checklist fieldset").all():
         fact = fieldset.get_attribute("data-fact")
         text = fieldset.locator('input.input')
         if text.count():
             text.fill(numbers.get(fact, "2"))
             text.dispatch_event("change")
+        elif fieldset.get_by_text("Conforme", exact=True).count():
+            fieldset.get_by_text("Conforme", exact=True).click()
         else:
             fieldset.get_by_text("Sim", exact=True).click()
 

@@ -78,7 +78,11 @@ test("a full evaluation is plain JSON", () => {
 
 test("autoFields lists the fields of every law in effect", async () => {
   const { autoFields } = await import("../../pwa/js/rules/index.js");
-  assert.deepEqual(autoFields(mini(), "2024-05-10"), [{ id: "t.auto.nome", pack: "test-municipal",
-    citation: { law: "L1", art: "46", inciso: "I" }, label_pt: "Nome do permissionário ou infrator", required: true }]);
+  const fields = autoFields(mini(), "2024-05-10");
+  assert.deepEqual(fields.map((f) => f.id), ["fed.auto.local", "fed.auto.assinatura", "fed.auto.prontuario",
+    "t.auto.nome", "t.auto.local", "t.auto.assinatura"]);
+  assert.deepEqual(fields[3], { id: "t.auto.nome", pack: "test-municipal",
+    citation: { law: "L1", art: "46", inciso: "I" }, label_pt: "Nome do permissionário ou infrator", required: true,
+    source: ["subject_name"] });
   assert.deepEqual(autoFields(mini(), "2007-09-30"), []);
 });

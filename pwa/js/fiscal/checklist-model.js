@@ -2,23 +2,54 @@
 // the evaluator takes. Pure (Node tests): no DOM, no storage.
 export const NOT_CHECKED = 'nao_verificado';
 
+// Grouped by what the fiscal looks at, in the order of a stop: the situation first (it hides
+// what cannot apply), then the motorcycle, the driver's gear, the passenger, papers, conduct.
 const GROUPS = [
-  ['veiculo', 'Veículo'], ['equipamentos', 'Equipamentos'], ['condutor', 'Condutor'],
-  ['passageiro', 'Passageiro'], ['documentos', 'Documentos'], ['conduta', 'Conduta'], ['outros', 'Outros'],
+  ['situacao', 'Situação da abordagem'], ['veiculo', 'Veículo'], ['equipamentos', 'Equipamentos da moto'],
+  ['condutor', 'Condutor: capacete, colete e traje'], ['passageiro', 'Passageiro'], ['documentos', 'Documentos'],
+  ['conduta', 'Conduta'], ['outros', 'Outros'],
 ];
 export const GROUP_LABELS = Object.fromEntries(GROUPS);
 
-/** Group of a fact by its name (the packs name facts "<area>.<what>"). */
-export function groupOf(fact) {
-  if (/document|cnh|licen|alvara|permit/.test(fact)) return 'documentos';
+/** Group of a fact by its name (the packs name facts "<area>.<what>"); a yes/no question with no
+ *  compliant answer (`compliant_if` null: passageiro a bordo, chuva) is about the situation. */
+export function groupOf(fact, item = null) {
+  if (item && item.input?.startsWith('yes_no') && item.compliant_if === null) return 'situacao';
   const area = fact.split('.')[0];
+  // Papers the driver shows; what is painted on the moto or the vest stays with the moto, the vest.
+  if (/document|cnh|licen|carries_/.test(fact) || (!['driver', 'vehicle'].includes(area) && /alvara|permit/.test(fact))) return 'documentos';
   return { vehicle: 'veiculo', equipment: 'equipamentos', driver: 'condutor', operator: 'condutor',
-    passenger: 'passageiro', service: 'conduta', goods: 'conduta', conduct: 'conduta' }[area] || 'outros';
+    passenger: 'passageiro', service: 'conduta', goods: 'conduta', conduct: 'conduta', parking: 'conduta',
+    pickup: 'conduta', context: 'situacao' }[area] || 'outros';
 }
 
+// "driver.vest_retroreflective" → "driver.vest": questions on one thing sit together.
+const stem = (fact) => fact.split('_')[0];
+
 export function groupItems(items) {
-  const out = GROUPS.map(([key, label]) => ({ key, label, items: items.filter((i) => groupOf(i.fact) === key) }));
+  const out = GROUPS.map(([key, label]) => {
+    const mine = items.filter((i) => groupOf(i.fact, i) === key);
+    const first = new Map();
+    mine.forEach((i, n) => { if (!first.has(stem(i.fact))) first.set(stem(i.fact), n); });
+    const sorted = mine.map((i, n) => [first.get(stem(i.fact)), n, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, , i]) => i);
+    return { key, label, items: sorted };
+  });
   return out.filter((g) => g.items.length);
+}
+
+/** A compliance question: yes/no with a declared compliant answer. */
+export const isCompliance = (item) => item.input?.startsWith('yes_no') && typeof item.compliant_if === 'boolean';
+
+/** "Tudo conforme": the compliant answer for every compliance item not yet answered that
+ *  certainly applies (an item that may not apply — passenger unknown — stays unanswered). */
+export function compliantAnswers(items, answers) {
+  const out = {};
+  for (const item of items) {
+    if (!isCompliance(item) || item.applicable !== true) continue;
+    if (answers[item.fact] !== undefined) continue;
+    out[item.fact] = item.compliant_if;
+  }
+  return out;
 }
 
 /** Registry facts for the subject, only those the packs declare as registry facts. */

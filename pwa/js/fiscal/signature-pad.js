@@ -1,7 +1,7 @@
 // Drawn signature on a canvas (finger or stylus), exported as a PNG Blob.
 import { el } from '../ui/format.js';
 
-export function signaturePad(label, id) {
+export function signaturePad(label, id, onChange = () => {}) {
   const canvas = el('canvas', { class: 'signature', id, width: 700, height: 260, role: 'img', 'aria-label': `Área de assinatura: ${label}` });
   const ctx = canvas.getContext('2d');
   ctx.lineWidth = 5;
@@ -15,8 +15,8 @@ export function signaturePad(label, id) {
   };
   canvas.addEventListener('pointerdown', (e) => { drawing = true; canvas.setPointerCapture(e.pointerId); ctx.beginPath(); ctx.moveTo(...at(e)); });
   canvas.addEventListener('pointermove', (e) => { if (!drawing) return; ctx.lineTo(...at(e)); ctx.stroke(); empty = false; });
-  canvas.addEventListener('pointerup', () => { drawing = false; });
-  const clearButton = el('button', { type: 'button', class: 'button', onclick: () => { ctx.clearRect(0, 0, canvas.width, canvas.height); empty = true; } }, 'Limpar');
+  canvas.addEventListener('pointerup', () => { drawing = false; onChange(); });
+  const clearButton = el('button', { type: 'button', class: 'button', onclick: () => { ctx.clearRect(0, 0, canvas.width, canvas.height); empty = true; onChange(); } }, 'Limpar');
   return {
     node: el('div', { class: 'signature-box' }, el('p', { class: 'question' }, label), canvas, clearButton),
     isEmpty: () => empty,

@@ -8,8 +8,38 @@ export function autoFields(rules, date) {
   const d = parseDateArg(date);
   return rules.auto_fields.filter((f) => inEffect(f, d)).map((f) => ({
     id: f.id, pack: rules.packs[f._pack].id, citation: orNull(f.citation), label_pt: f.label_pt,
-    required: f.required ?? true,
+    required: f.required ?? true, source: [...f.source],
   }));
+}
+
+// SPEC §8: the only sources the fiscal types; every other one comes from the registry, the
+// confirmed infractions, the account and settings, the clocks, the signature pads, the deadlines.
+export const TYPED_SOURCES = ["place", "observations"];
+
+/** The auto's fields as asked and printed (SPEC §8): a field whose sources are all among another
+ *  field's is merged into it (asked once, printed once). With `atoms` ({source: text}) each group
+ *  also gets `value` (the texts joined by " — ") and `missing`. Twin of auto_form(). */
+export function autoForm(rules, date, atoms = null) {
+  const groups = [];
+  for (const f of autoFields(rules, date)) {
+    const g = groups.find((x) => f.source.every((s) => x.source.includes(s)) || x.source.every((s) => f.source.includes(s)));
+    if (!g) { groups.push({ ...f, ids: [f.id], citations: [f.citation] }); continue; }
+    if (!f.source.every((s) => g.source.includes(s))) {
+      Object.assign(g, { id: f.id, pack: f.pack, label_pt: f.label_pt, citation: f.citation, source: [...f.source] });
+    }
+    g.ids.push(f.id);
+    g.citations.push(f.citation);
+    g.required = g.required || f.required;
+  }
+  for (const g of groups) {
+    g.typed = g.source.filter((s) => TYPED_SOURCES.includes(s));
+    if (atoms !== null) {
+      const texts = g.source.map((s) => [s, typeof atoms[s] === "string" ? atoms[s].trim() : ""]);
+      g.value = texts.filter(([, t]) => t).map(([, t]) => t).join(" — ");
+      g.missing = texts.filter(([, t]) => !t).map(([s]) => s);
+    }
+  }
+  return groups;
 }
 
 const INPUTS = { number: "number", enum: "choice", date: "date", string: "text", photo: "photo" };
@@ -54,7 +84,7 @@ export function checklist(rules, date, factsSoFar = null) {
       input: t === "bool" ? (decl.na_allowed ? "yes_no_na" : "yes_no") : INPUTS[t],
       label_pt: ck.prompt_pt || decl.label_pt,
       unit: orNull(decl.unit), values: orNull(decl.values),
-      value_labels_pt: orNull(decl.labels_pt), help_pt: orNull(ck.help_pt), photo: ck.photo || "none",
+      value_labels_pt: orNull(decl.labels_pt), help_pt: orNull(ck.help_pt), photo: ck.photo || "none", compliant_if: orNull(ck.compliant_if),
       requirements: item.reqs.map((r) => r.id),
       citations: item.reqs.map((r) => orNull(r.citation)),
       applicable: applicable === UNKNOWN ? null : applicable,

@@ -2,6 +2,6 @@
 // runs in Node 20 and in the browser.
 export { compose, compileComposed, loadMunicipality, deepMerge, ComposedRules, SPEC_VERSION } from "./compose.js";
 export { evaluate } from "./engine.js";
-export { checklist, autoFields } from "./checklist.js";
+export { checklist, autoFields, autoForm, TYPED_SOURCES } from "./checklist.js";
 export { FactError, HistoryError, EvalError, PackError, RulesError } from "./errors.js";
 export { compileExpr, UNKNOWN } from "./expr.js";

@@ -1,7 +1,7 @@
 // Runs conformance vector cases (SPEC §10); twin of server/rules/vectors.py. File access is
 // injected: io = {readJson(relPath), listDir(relDir)} relative to the repository root.
 import { compose, deepMerge, loadMunicipality } from "./compose.js";
-import { checklist } from "./checklist.js";
+import { autoForm, checklist } from "./checklist.js";
 import { evaluate } from "./engine.js";
 import { addOptions, factValues, parseDateArg } from "./inputs.js";
 import { compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
@@ -59,6 +59,7 @@ export function runCase(io, c) {
     }
     const rules = rulesFor(io, c);
     if (c.mode === "checklist") return { items: checklist(rules, c.date, c.facts || {}) };
+    if (c.mode === "auto_form") return { fields: autoForm(rules, c.date, c.atoms ?? null) };
     return evaluate(rules, c.date, c.facts || {}, c.history || []);
   } catch (e) {
     if (e instanceof RulesError) return e.toJSON();

@@ -1,8 +1,12 @@
-// Auto de infração: the pack's auto fields, a number from the device's block, GPS (or "sem GPS"
-// with a reason), the three clocks, signatures (fiscal; operator or "recusou-se a assinar"),
-// defence deadline and instance. Signed by the device key and chained: immutable afterwards.
-import { autoFields } from '../rules/index.js';
+// Auto de infração: the pack's auto fields filled from their declared sources (SPEC §8: registry
+// and verdict, confirmed infractions, the fiscal's account and the municipality, clock, signature
+// pads, defence deadline), fields two laws both require shown once; the fiscal types only the
+// place (and optional observations). A number from the device's block, GPS (or "sem GPS" with a
+// reason), the three clocks, signatures (fiscal; operator or "recusou-se a assinar"). Signed by the
+// device key and chained: immutable afterwards.
+import { autoForm } from '../rules/index.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
+import { autoAtoms, SOURCE_MISSING_PT } from '../fiscal/auto-sources.js';
 import { formatAge, loadField, numbers, NUMBERS_WARN_AT, takeNumber, voidLater } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
@@ -12,17 +16,12 @@ import { signaturePad } from '../fiscal/signature-pad.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
 import { rulesOf } from './fiscal-checklist.js';
-import { el, formatPlate, mount } from './format.js';
+import { el, mount } from './format.js';
 import { amountText } from './fiscal-result.js';
 
-function prefill(field, draft, place) {
-  const id = field.id.toLowerCase();
-  const s = draft.subject || {};
-  if (/nome/.test(id)) return s.name || '';
-  if (/alvara|placa/.test(id)) return [s.permit_number || draft.permit_number, formatPlate(draft.plate)].filter(Boolean).join(' / ');
-  if (/local|data|hora/.test(id)) return `${place}, ${new Date().toLocaleString('pt-BR')}`;
-  return '';
-}
+// A registry source the phone does not hold for this stop (nobody identified, no vehicle on
+// file): then, and only then, the fiscal types it.
+const FALLBACK_PT = { subject_name: 'Nome do condutor', plate: 'Placa' };
 
 export async function render(root, { params, navigate }) {
   const s = await requireFiscal(navigate);
@@ -41,33 +40,74 @@ export async function render(root, { params, navigate }) {
       el('p', { class: 'notice notice-error', role: 'alert', id: 'no-numbers' }, 'Nenhum número de auto disponível neste aparelho: não é possível lavrar o auto. Conecte-se e atualize os dados.'));
     return () => setBusy(false);
   }
-  const place = el('input', { id: 'place', class: 'input', required: true, placeholder: 'Rua, número ou referência' });
-  const fields = autoFields(rules, date).map((f) => ({ ...f, input: el('input', { class: 'input', id: `af-${f.id.replace(/\W/g, '-')}`, value: prefill(f, draft, '') }) }));
-  place.addEventListener('change', () => fields.forEach((f) => { if (/local/.test(f.id) && !f.touched) f.input.value = prefill(f, draft, place.value); }));
-  fields.forEach((f) => f.input.addEventListener('input', () => { f.touched = true; }));
+  const place = el('input', { id: 'place', class: 'input', required: true, autofocus: true, autocomplete: 'off', placeholder: 'Rua, número ou referência' });
+  const observations = el('textarea', { id: 'observations', class: 'input', rows: 2, placeholder: 'Só o que o aparelho não sabe' });
+  const fallback = {};
+  for (const [source, label] of Object.entries(FALLBACK_PT)) {
+    const known = source === 'plate' ? draft.plate : draft.subject?.name;
+    if (!known) fallback[source] = { label, input: el('input', { id: `fb-${source.replace('_', '-')}`, class: 'input', autocomplete: 'off' }) };
+  }
   const gpsText = el('p', { id: 'gps-status', role: 'status' }, 'Obtendo posição GPS…');
   const noGps = el('select', { id: 'no-gps-reason', class: 'input', hidden: true, 'aria-label': 'Motivo de estar sem GPS' },
     ['', 'GPS sem sinal no local', 'Permissão de localização negada', 'Aparelho sem GPS', 'Outro'].map((r) => el('option', { value: r }, r || 'Motivo de estar sem GPS…')));
   let position = null;
+  const defence = draft.evaluation.deadlines.find((d) => /defes/i.test(d.kind || '') || /defes/i.test(d.label_pt || '')) || null;
+  const refused = el('input', { type: 'checkbox', id: 'operator-refused' });
+  const list = el('dl', { class: 'auto-fields', id: 'auto-fields' });
+  const missingBox = el('p', { class: 'notice notice-warn', id: 'auto-missing', role: 'status', 'aria-live': 'polite' });
+  let atoms = {};
+  let form = [];
+  const missingNow = () => {
+    const missing = [];
+    for (const g of form) {
+      if (!g.required) continue;
+      for (const source of g.missing) {
+        const word = SOURCE_MISSING_PT[source] || (fallback[source] ? fallback[source].label.toLowerCase() : null);
+        if (word && !missing.includes(word)) missing.push(word);
+      }
+    }
+    if (!place.value.trim() && !missing.includes('local')) missing.unshift('local');
+    if (fiscalPad.isEmpty() && !missing.includes('assinatura do fiscal')) missing.push('assinatura do fiscal');
+    if (operatorPad.isEmpty() && !refused.checked && !missing.includes(SOURCE_MISSING_PT.operator_signature)) missing.push(SOURCE_MISSING_PT.operator_signature);
+    if (position && !position.gps && !noGps.value) missing.push('motivo de estar sem GPS');
+    return missing;
+  };
+  const refresh = () => {
+    atoms = autoAtoms({
+      rules, draft, confirmed, fiscal: s.user, municipality: data.field?.municipality || { name: null },
+      place: place.value, at: new Date(), fiscalSigned: !fiscalPad.isEmpty(), operatorSigned: !operatorPad.isEmpty(),
+      operatorRefused: refused.checked, defence, observations: observations.value,
+    });
+    for (const [source, f] of Object.entries(fallback)) {
+      const v = f.input.value.trim();
+      atoms[source] = v ? (source === 'plate' ? `placa ${v.toUpperCase()}` : v) : '';
+    }
+    form = autoForm(rules, date, atoms);
+    list.replaceChildren(...form.flatMap((g) => [
+      el('dt', {}, g.label_pt, el('span', { class: 'hint' }, ` — ${g.citations.filter(Boolean).map((c) => citationLabel(rules, c)).join('; ')}`)),
+      el('dd', { dataset: { field: g.id, sources: g.source.join(' ') } }, g.value || (g.required ? '—' : '— (se possível)')),
+    ]));
+    const missing = missingNow();
+    missingBox.textContent = missing.length ? `Falta: ${missing.join('; ')}.` : 'Tudo preenchido: pode assinar e emitir.';
+    missingBox.className = missing.length ? 'notice notice-warn' : 'notice';
+  };
+  const fiscalPad = signaturePad('Assinatura do fiscal', 'sig-fiscal', () => refresh());
+  const operatorPad = signaturePad('Assinatura do autuado', 'sig-operator', () => refresh());
+  [place, observations, ...Object.values(fallback).map((f) => f.input)].forEach((i) => i.addEventListener('input', () => refresh()));
+  refused.addEventListener('change', () => refresh());
+  noGps.addEventListener('change', () => refresh());
   currentPosition().then((p) => {
     position = p;
     if (p.gps) gpsText.textContent = `GPS: ${p.gps.lat.toFixed(5)}, ${p.gps.lon.toFixed(5)} (precisão ${p.gps.accuracy_m} m)`;
     else { gpsText.textContent = `Sem GPS: ${p.reason}`; noGps.hidden = false; }
+    refresh();
   });
-  const fiscalPad = signaturePad('Assinatura do fiscal', 'sig-fiscal');
-  const operatorPad = signaturePad('Assinatura do autuado', 'sig-operator');
-  const refused = el('input', { type: 'checkbox', id: 'operator-refused' });
-  const defence = draft.evaluation.deadlines.find((d) => /defes/i.test(d.kind || '') || /defes/i.test(d.label_pt || '')) || null;
   const submit = el('button', { type: 'button', class: 'button button-primary button-big', id: 'sign-auto' }, 'Assinar e emitir auto');
 
   submit.addEventListener('click', async () => {
     message.hidden = true;
-    const missing = [];
-    if (!place.value.trim()) missing.push('local');
-    fields.filter((f) => f.required && !f.input.value.trim()).forEach((f) => missing.push(f.label_pt));
-    if (fiscalPad.isEmpty()) missing.push('assinatura do fiscal');
-    if (operatorPad.isEmpty() && !refused.checked) missing.push('assinatura do autuado (ou marque "recusou-se a assinar")');
-    if (position && !position.gps && !noGps.value) missing.push('motivo de estar sem GPS');
+    refresh();
+    const missing = missingNow();
     if (missing.length) { message.textContent = `Falta: ${missing.join('; ')}.`; message.hidden = false; return; }
     submit.disabled = true;
     submit.textContent = 'Assinando…';
@@ -94,7 +134,10 @@ export async function render(root, { params, navigate }) {
             amount_brl: i.amount?.brl_cents != null ? i.amount.brl_cents / 100 : null,
             decision: draft.decisions[i.id].decision, removal_reason: draft.decisions[i.id].reason || null,
           })),
-          auto_fields: Object.fromEntries(fields.map((f) => [f.id, f.input.value.trim()])),
+          // Every field id of the packs with its group's value (merged fields print once), and
+          // the source texts they were joined from: the server joins them again (auto_form).
+          auto_fields: Object.fromEntries(form.flatMap((g) => g.ids.map((fid) => [fid, g.value]))),
+          auto_sources: atoms, observations: atoms.observations || null,
           signatures: { fiscal: fiscalSig, operator: operatorSig, operator_refused: refused.checked },
           defence: { deadline_days: defence?.days ?? null, instance: defence?.instance_pt ?? null, due: defence?.due ?? null },
           public_token: token,
@@ -117,14 +160,16 @@ export async function render(root, { params, navigate }) {
     el('section', {}, el('h2', {}, 'Infrações confirmadas'),
       el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty)}`)))),
     el('div', { class: 'stack' }, el('label', { for: 'place' }, 'Local da infração'), place,
-      ...fields.flatMap((f) => [el('label', { for: f.input.id }, `${f.label_pt}${f.required ? '' : ' (opcional)'}`), f.input,
-        el('span', { class: 'hint' }, citationLabel(rules, f.citation))])),
+      ...Object.values(fallback).flatMap((f) => [el('label', { for: f.input.id }, `${f.label} (não consta no cadastro)`), f.input]),
+      el('label', { for: 'observations' }, 'Observações (opcional)'), observations),
+    el('section', { 'aria-labelledby': 'auto-fields-h' }, el('h2', { id: 'auto-fields-h' }, 'Campos do auto (preenchidos pelo aparelho)'), list),
     el('p', { class: 'hint' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     gpsText, noGps,
-    el('p', { class: 'hint' }, `Prazo de defesa: ${defence?.days != null ? `${defence.days} dias` : 'não fixado na lei (configuração da prefeitura)'}${defence?.instance_pt ? ` — ${defence.instance_pt}` : ''}.`),
     fiscalPad.node, operatorPad.node,
     el('label', { class: 'choice' }, refused, 'O autuado recusou-se a assinar'),
-    message, submit,
+    missingBox, message, submit,
   );
+  refresh();
+  place.focus();
   return () => setBusy(false);
 }

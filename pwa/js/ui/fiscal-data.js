@@ -2,6 +2,7 @@
 import { download } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { handleUnauthorized, isUnauthorized } from '../fiscal/session.js';
+import { offlineReadiness } from '../fiscal/readiness.js';
 import { el, formatDateTime, mount } from './format.js';
 
 const LABELS = { key: 'Chave do aparelho', trust: 'Crachás e chaves', rules: 'Regras da lei', field: 'Cadastro', numbers: 'Números de auto' };
@@ -12,8 +13,9 @@ export async function render(root, { params, navigate }) {
   const label = el('p', { class: 'lead', role: 'status' }, 'Preparando…');
   const list = el('ul', { class: 'list compact', id: 'data-steps' });
   const done = el('button', { type: 'button', class: 'button button-primary button-big', hidden: true, onclick: () => navigate('/fiscal', { replace: true }) }, 'Começar');
+  const ready = el('p', { class: 'notice notice-warn', id: 'offline-ready', role: 'status', hidden: true });
   const retry = el('button', { type: 'button', class: 'button button-big', hidden: true, onclick: () => navigate('/fiscal/dados', { replace: true }) }, 'Tentar de novo');
-  mount(root, el('h1', {}, params.get('primeira') ? 'Baixando os dados' : 'Atualizar dados'), bar, label, list, done, retry);
+  mount(root, el('h1', {}, params.get('primeira') ? 'Baixando os dados' : 'Atualizar dados'), bar, label, list, ready, done, retry);
   try {
     const { steps } = await download({
       onProgress: (i, total, text) => { bar.max = total; bar.value = i; label.textContent = `${text}…`; },
@@ -22,6 +24,14 @@ export async function render(root, { params, navigate }) {
     list.append(...Object.entries(steps).map(([k, v]) => el('li', { class: v.startsWith('indispon') ? 'list-item item-warn' : 'list-item' },
       el('strong', {}, LABELS[k]), el('span', {}, v === 'ok' ? 'Atualizado' : v === 'unchanged' ? 'Sem mudanças' : v))));
     done.hidden = false;
+    ready.hidden = false;
+    await offlineReadiness((missing) => {
+      ready.dataset.ready = missing.length ? 'no' : 'yes';
+      ready.className = missing.length ? 'notice notice-warn' : 'notice';
+      ready.textContent = missing.length
+        ? `Ainda não está pronto para uso sem internet: falta ${missing.join(', ')}. Não desligue a internet ainda.`
+        : 'Pronto para uso sem internet.';
+    });
   } catch (error) {
     if (isUnauthorized(error)) {
       const why = await handleUnauthorized(error);

@@ -110,6 +110,13 @@ export async function render(root, { params, navigate }) {
         el('label', { class: 'choice' }, el('input', { type: 'radio', name: group, value: 'removed', checked: current === 'removed', onchange: () => { reasonBox.hidden = false; decide(inf.id, 'removed', reason.value); reason.focus(); } }), 'Remover')),
       reasonBox);
   };
+  const proposals = el('div', { id: 'proposals' }, failed.map(card));
+  const confirmAll = async () => {
+    failed.forEach((i) => { if (decisions[i.id]?.decision !== 'removed') decisions[i.id] = { decision: 'confirmed', reason: '' }; });
+    await saveDraft({ ...draft, decisions });
+    proposals.replaceChildren(...failed.map(card));
+    drawActions();
+  };
   const finish = async (withAuto) => {
     actions.querySelectorAll('button').forEach((b) => { b.disabled = true; });
     const position = await currentPosition();
@@ -137,7 +144,8 @@ export async function render(root, { params, navigate }) {
       ? el('p', { class: 'lead', id: 'result-summary' }, `${failed.length} infração(ões) proposta(s) pela lei. Confirme ou remova cada uma.`)
       : el('p', { class: 'notice', id: 'result-summary' }, 'Nenhuma infração encontrada nas respostas.'),
     evaluation.undecided.length ? el('p', { class: 'hint' }, `${evaluation.undecided.length} item(ns) sem decisão por falta de resposta ou de configuração.`) : null,
-    el('div', { id: 'proposals' }, failed.map(card)),
+    failed.length > 1 ? el('button', { type: 'button', class: 'button button-big', id: 'confirm-all', onclick: confirmAll }, `Confirmar todas (${failed.length})`) : null,
+    proposals,
     lawNotices(rules, evaluation),
     evaluation.deadlines.length
       ? el('section', {}, el('h2', {}, 'Prazos'), el('ul', { class: 'list compact' }, evaluation.deadlines.map((d) => el('li', {}, `${d.label_pt}: ${d.days === null ? 'não fixado (configuração da prefeitura)' : `${d.days} dias`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`))))

@@ -1,7 +1,7 @@
 // Vistoria, step 2: the vehicle and equipment checklist of the municipality's packs for today
 // (vistoriaItems: the same items the back office asks), grouped, with citations, "não
 // verificado" always possible and photos. Every answer is written to IndexedDB at once.
-import { citationLabel, groupItems, NOT_CHECKED } from '../fiscal/checklist-model.js';
+import { citationLabel, groupItems, isCompliance, NOT_CHECKED } from '../fiscal/checklist-model.js';
 import { loadField } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { compressPhoto } from '../fiscal/photos.js';
@@ -70,6 +70,9 @@ export async function render(root, { params, navigate }) {
         el('input', { id: name, class: 'input', type: 'text', inputmode: 'decimal', 'aria-labelledby': `${name}-q`,
           value: value !== undefined && value !== NOT_CHECKED ? String(value) : '', onchange: (e) => answer(item.fact, typed(e.target.value)) }),
         item.unit ? el('span', { class: 'unit' }, item.unit) : null, choice(NOT_CHECKED, 'Não verificado'));
+    } else if (isCompliance(item)) { // one polarity, as in the roadside checklist
+      input = el('div', { class: `choices choices-verdict${item.input === 'yes_no_na' ? ' choices-4' : ''}`, role: 'radiogroup', 'aria-labelledby': `${name}-q` },
+        choice(item.compliant_if, 'Conforme'), choice(!item.compliant_if, 'Não conforme'), item.input === 'yes_no_na' ? choice('na', 'Não se aplica') : null, choice(NOT_CHECKED, 'Não verificado'));
     } else {
       input = el('div', { class: 'choices', role: 'radiogroup', 'aria-labelledby': `${name}-q` },
         choice(true, 'Sim'), choice(false, 'Não'), item.input === 'yes_no_na' ? choice('na', 'Não se aplica') : null, choice(NOT_CHECKED, 'Não verificado'));

@@ -39,7 +39,7 @@ def token(body):
         "token": text,
         "expires_at": row.expires_at,
         "device_id": device.id if device else None,
-        "user": {"id": user.id, "name": user.name, "role": user.role,
+        "user": {"id": user.id, "name": user.name, "role": user.role, "registration": user.registration,
                  "municipality": user.municipality.slug if user.municipality else None},
     }
 

@@ -43,6 +43,7 @@ class TokenUserSchema(Schema):
     name = fields.String(required=True)
     role = fields.String(required=True, validate=validate.OneOf(["admin", "backoffice", "fiscal", "operator"]))
     municipality = fields.String(required=True, allow_none=True, metadata={"description": "Slug; null for the platform admin."})
+    registration = fields.String(allow_none=True, metadata={"description": "Matrícula (agents): printed on the autos the fiscal draws up."})
 
 
 class TokenSchema(Schema):

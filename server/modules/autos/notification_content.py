@@ -1,11 +1,13 @@
 """What a notificação de autuação says, drawn from the auto (auto_data), the registry and the
 composed rules: every field the packs' auto_fields require (CTB art. 280 and the municipal law),
+once each (rules.auto_form merges what two laws both require; the values joined from the source
+texts the phone recorded, `auto_sources`, or a reviewer's correction of the field),
 the infractions with article, amount in R$ and in the law's unit, the deadline to defend or
 appeal with the authority that decides. Where the law is silent (Sapezal sets no days and no
 authority) the text says so and shows the municipality's configured value, never a made-up one."""
 from ...core.clock import to_local
 from ...extensions import db
-from ...rules.checklist import auto_fields
+from ...rules.checklist import auto_form
 from ..accounts.models import User
 from ..registry.models import Municipality, Operator, Permit
 from ..registry.vocabulary import vocabulary
@@ -73,6 +75,21 @@ def authority(step, settings):
     return NOT_IN_LAW, "configuração municipal ausente"
 
 
+def auto_field_rows(composed, day, data):
+    """The auto's fields as printed: one row per merged group, its value the phone's (or the
+    reviewer's) text for the group's field, else the join of the recorded source texts."""
+    values = data.get("auto_fields") if isinstance(data.get("auto_fields"), dict) else {}
+    atoms = data.get("auto_sources") if isinstance(data.get("auto_sources"), dict) else {}
+    atoms = {k: v for k, v in atoms.items() if isinstance(k, str) and isinstance(v, str)}
+    rows = []
+    for g in auto_form(composed, day.isoformat(), atoms):
+        stored = next((values[i] for i in g["ids"] if isinstance(values.get(i), str) and values[i].strip()), "")
+        rows.append({"label": g["label_pt"], "source": g["source"],
+                     "citation": "; ".join(format_citation(composed, c) for c in g["citations"] if c),
+                     "value": stored.strip() or g["value"]})
+    return rows
+
+
 def build_content(case, serial, issued_on) -> dict:
     municipality = db.session.get(Municipality, case.municipality_id)
     data = auto_data(case)
@@ -86,9 +103,7 @@ def build_content(case, serial, issued_on) -> dict:
     signatures = data.get("signatures") if isinstance(data.get("signatures"), dict) else {}
     values = data.get("auto_fields") if isinstance(data.get("auto_fields"), dict) else {}
     moment = case.record.device_at or case.record.received_at
-    fields = [{"label": f["label_pt"], "citation": format_citation(composed, f["citation"]),
-               "value": (values.get(f["id"]) or "").strip() if isinstance(values.get(f["id"]), str) else ""}
-              for f in auto_fields(composed, day.isoformat())]
+    fields = auto_field_rows(composed, day, data)
     first = steps[0] if steps else None
     text, source = authority(first, settings) if first else (NOT_IN_LAW, "configuração municipal ausente")
     return {
@@ -106,6 +121,7 @@ def build_content(case, serial, issued_on) -> dict:
                  "homologated_on": to_local(case.decided_at).date().isoformat() if case.decided_at else None},
         "operator": {"name": operator.name, "cnh": operator.cnh_number} if operator else None,
         "fields": fields,
+        "field_sources": sorted({src for f in fields for src in f["source"]}),
         "infractions": [_infraction(composed, i) for i in confirmed_infractions(data)],
         "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s),
                        "days": s["days"], "authority": authority(s, settings)[0],

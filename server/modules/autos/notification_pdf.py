@@ -128,12 +128,16 @@ def notification_pdf_bytes(note) -> bytes:
              "(Código Civil, art. 132). A defesa ou o recurso é apresentado por escrito, no protocolo da "
              "Prefeitura.", 8.5)
     doc.heading("Dados do auto de infração (campos exigidos por lei)")
+    covered = set(c.get("field_sources") or [])   # printed once: by the law's own field if it has one
     doc.row("Lavrado em", auto.get("at"))
-    doc.row("Local", auto.get("place"))
-    doc.row("Agente autuante", auto.get("fiscal"))
-    signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
-              "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
-    doc.row("Assinatura do autuado", signed, "CTB, art. 280, VI")
+    if "place" not in covered:
+        doc.row("Local", auto.get("place"))
+    if "agent" not in covered:
+        doc.row("Agente autuante", auto.get("fiscal"))
+    if "operator_signature" not in covered:
+        signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
+                  "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
+        doc.row("Assinatura do autuado", signed, "CTB, art. 280, VI")
     for field in c["fields"]:
         doc.row(field["label"], field["value"] or "—", field["citation"])
 

@@ -69,16 +69,17 @@ def permit_rows(municipality_id, ids=None):
 
 
 def operator_rows(municipality_id, ids=None):
-    """Only what the roadside needs: name and face, a masked CPF, and the rule facts (CNH, age,
-    residence). Never the full CPF, address, phone or blood type."""
-    query = (select(Operator.id, Operator.name, Operator.cpf, Operator.photo_path, Operator.cnh_category,
+    """Only what the roadside needs: name and face, a masked CPF, the CNH number the auto prints
+    (CTB art. 280 IV) and the rule facts (CNH, age, residence). Never the full CPF, address, phone
+    or blood type."""
+    query = (select(Operator.id, Operator.name, Operator.cpf, Operator.cnh_number, Operator.photo_path, Operator.cnh_category,
                     Operator.cnh_expiry, Operator.cnh_first_issue_date, Operator.birth_date,
                     Operator.residence_since)
              .where(Operator.municipality_id == municipality_id).order_by(Operator.id))
     if ids is not None:
         query = query.where(Operator.id.in_(ids))
     return [_compact({
-        "id": r.id, "name": r.name, "cpf": mask_cpf(r.cpf), "photo": 1 if r.photo_path else None,
+        "id": r.id, "name": r.name, "cpf": mask_cpf(r.cpf), "cnh": r.cnh_number, "photo": 1 if r.photo_path else None,
         "cnh_category": r.cnh_category, "cnh_expiry": _iso(r.cnh_expiry),
         "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
         "residence_since": _iso(r.residence_since),

@@ -1,0 +1,172 @@
+"""Issue 18 "done when": in each municipality, from "Ler crachá" to an issued auto for a stop with
+two failures (driver without helmet, driver without vest), counting every touch and every typed
+character: at most 12 touches and 40 characters (the place only), no field asked twice. Headless
+Chromium at 390×844 whose fake camera films the crachá; every screen changed is looked at
+(screenshot) and checked with axe-core. The checklist's height in screens of 844 px is measured
+on the way (a number, not an assertion: docs/benchmarks/checklist-scroll.md)."""
+import json
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from .fiscal_helpers import SHOTS, check_screen, enroll, shot, write_y4m
+from .test_fiscal_journey import server  # noqa: F401 (fixture)
+
+PLACE = "Av. Brasil, em frente ao nº 100"   # 30 characters: the only thing typed
+FAILURES = ("driver.helmet", "driver.vest")
+
+
+class Counter:
+    """Every touch and every typed character of the walk goes through here."""
+
+    def __init__(self, page):
+        self.page, self.touches, self.typed = page, 0, 0
+
+    def tap(self, locator):
+        locator.click()
+        self.touches += 1
+
+    def type(self, text):
+        self.page.keyboard.type(text)       # into whatever has the focus: no touch to focus
+        self.typed += len(text)
+
+    def sign(self, selector, amplitude=20):
+        canvas = self.page.locator(selector)
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        self.page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+        self.page.mouse.down()
+        for step in range(1, 12):
+            self.page.mouse.move(box["x"] + 20 + step * 25, box["y"] + box["height"] / 2 + (-1) ** step * amplitude)
+        self.page.mouse.up()
+        self.touches += 1                    # one stroke of the finger
+
+
+@pytest.mark.parametrize("slug", ["sapezal", "paranatinga", "nortelandia"])
+def test_auto_in_twelve_touches_and_only_the_place_typed(browser, server, live_app, operator_access, tmp_path, slug):  # noqa: F811
+    from server.modules.credentials.models import Credential
+    from server.modules.credentials.operations import card_data
+    from server.modules.credentials.render import card_png_bytes
+
+    access = operator_access(slug)
+    with live_app.app_context():
+        png = card_png_bytes(card_data(Credential.query.filter_by(payload=access["payload"]).one()))
+    camera = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={write_y4m(png, tmp_path / 'cracha.y4m')}"])
+    context = camera.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR", timezone_id="America/Cuiaba",
+                                 service_workers="allow", permissions=["camera", "geolocation"],
+                                 geolocation={"latitude": -13.5436, "longitude": -58.8143, "accuracy": 12},
+                                 bypass_csp=True)  # axe-core is injected as a script tag
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    enroll(page, server.url, "2468", "Celular de teste", username=f"fiscal.{slug}")
+
+    walk = Counter(page)
+    walk.tap(page.locator("#go-scan"))
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    walk.tap(page.locator("#start-checklist"))
+    expect(page.locator("#checklist fieldset").first).to_be_visible()
+    screens_before = page.evaluate("() => document.documentElement.scrollHeight") / PHONE["height"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / f"screens-{slug}.json").write_text(json.dumps({"unanswered": screens_before}))
+    check_screen(page, f"{slug}-checklist")
+    # No passenger: one answer hides every passenger item.
+    passenger = page.locator('fieldset[data-fact="passenger.present"]')
+    walk.tap(passenger.get_by_text("Não", exact=True))
+    expect(page.locator('fieldset[data-fact^="passenger."]')).to_have_count(1)
+    screens = page.evaluate("() => document.documentElement.scrollHeight") / PHONE["height"]
+    for fact in FAILURES:
+        walk.tap(page.locator(f'fieldset[data-fact="{fact}"]').get_by_text("Não conforme", exact=True))
+    check_screen(page, f"{slug}-checklist-answered")
+    walk.tap(page.locator("#rest-ok"))
+
+    expect(page.locator("#result-summary")).to_be_visible()
+    proposed = page.locator("#proposals article")
+    assert proposed.count() >= 2
+    walk.tap(page.locator("#confirm-all"))
+    check_screen(page, f"{slug}-result")
+    walk.tap(page.locator("#go-auto"))
+
+    expect(page.locator("#sign-auto")).to_be_visible()
+    expect(page.locator("#place")).to_be_focused()
+    # Asked once: the place is the only text box to fill (observations optional, left empty);
+    # every other field is shown filled, each label once.
+    boxes = page.locator("#screen input:visible:not([type]), #screen input[type=text]:visible, #screen textarea:visible")
+    assert sorted(boxes.evaluate_all("els => els.map((e) => e.id)")) == ["observations", "place"]
+    labels = page.locator("#auto-fields dt").evaluate_all("els => els.map((e) => e.firstChild.textContent)")
+    assert len(labels) == len(set(labels)), labels
+    assert page.locator('#auto-fields dd[data-sources~="place"]').count() == 1
+    expect(page.locator("#auto-missing")).to_contain_text("local")
+    shot(page, f"{slug}-auto-top")
+    walk.type(PLACE)
+    expect(page.locator("#auto-missing")).not_to_contain_text("local;")
+    walk.sign("#sig-fiscal")
+    walk.sign("#sig-operator", amplitude=35)
+    expect(page.locator("#auto-missing")).to_have_text("Tudo preenchido: pode assinar e emitir.")
+    place_row = page.locator('#auto-fields dd[data-sources~="place"]')
+    expect(place_row).to_contain_text(PLACE)
+    empty = page.locator("#auto-fields dd").evaluate_all("els => els.filter((e) => e.textContent.startsWith('—')).map((e) => e.dataset.field)")
+    check_screen(page, f"{slug}-auto")
+    walk.tap(page.locator("#sign-auto"))
+    expect(page.locator("#auto-qr svg")).to_be_visible()
+
+    auto_id = page.evaluate("async () => (await (await import('./js/data/db.js')).getAll('outbox')).find((e) => e.kind === 'auto').id")
+    page.goto(f"{server.url}/app/#/fiscal/hoje")
+    page.locator("#sync-now").click()
+    expect(page.locator('#today-list li[data-state="enviado"]')).to_have_count(2, timeout=30000)
+    _notification_prints_each_field_once(live_app, auto_id, tmp_path)
+
+    result = {"slug": slug, "touches": walk.touches, "typed": walk.typed, "checklist_screens_unanswered": round(screens_before, 1),
+              "checklist_screens_no_passenger": round(screens, 1), "empty_fields": empty}
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / f"touches-{slug}.json").write_text(json.dumps(result))
+    print(result)
+    assert walk.touches <= 12, result
+    assert walk.typed <= 40 and walk.typed == len(PLACE), result
+    assert not errors, errors
+    context.close()
+    camera.close()
+
+
+def _notification_prints_each_field_once(app, auto_id, tmp_path):
+    """The server joins the phone's source texts into the same values the phone printed, and the
+    notificação drawn from that auto prints each field once: the place once, one signature
+    statement, each law's field label once (pdftotext reads the PDF)."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from server.core.clock import local_today
+    from server.extensions import db
+    from server.modules.accounts.models import User
+    from server.modules.autos.auto_data import auto_data
+    from server.modules.autos.models import AutoCase, utcnow
+    from server.modules.autos.notification_content import build_content, infraction_date
+    from server.modules.autos.notification_pdf import notification_pdf_bytes
+    from server.modules.autos.operations import decide
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.service import composed_for
+    from server.rules import auto_form
+
+    with app.app_context():
+        case = AutoCase.query.filter_by(record_id=auto_id).one()
+        data = auto_data(case)
+        municipality = db.session.get(Municipality, case.municipality_id)
+        groups = auto_form(composed_for(municipality), infraction_date(case, data).isoformat(), data["auto_sources"])
+        assert groups and all(g["value"] == data["auto_fields"][i] for g in groups for i in g["ids"])
+        clerk = User.query.filter_by(municipality_id=case.municipality_id, role="backoffice").first()
+        decide(case, "auto_homologate", "Conferido com as fotos e o registro.", actor=clerk)
+        content = build_content(case, 1, local_today())
+        note = SimpleNamespace(content=json.dumps(content), issued_at=utcnow(), payload="https://example.invalid/N/x",
+                               content_hash="0" * 64)
+        pdf = tmp_path / "notificacao.pdf"
+        pdf.write_bytes(notification_pdf_bytes(note))
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert text.count(PLACE) == 1, text
+    assert text.count("Assinado pelo autuado no local") == 1, text
+    assert "recusou-se" not in text
+    for group in groups:
+        assert text.count(group["label_pt"]) == 1, (group["label_pt"], text)
+    (SHOTS / f"notificacao-{content['municipality']['name']}.txt").write_text(text)
