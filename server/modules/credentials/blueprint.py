@@ -147,7 +147,8 @@ def print_file(credential_id, filename):
 
 # --- citizens ---------------------------------------------------------------------------------
 
-VERDICT_CLASS = {"VÁLIDO": "status-ativo", "VENCIDO": "status-vencido", "SUSPENSO": "status-suspenso",
+VERDICT_CLASS = {"VÁLIDO": "status-ativo", "VENCIDO": "status-vencido", "CADUCADO": "status-vencido",
+                 "SUSPENSO": "status-suspenso",
                  "DESCONHECIDO": "status-vencido"}
 # A code that does not parse, or names no municipality we serve, was damaged or made up: a genuine
 # crachá is always one of ours (issue 10: say so rather than "not of a served municipality").
