@@ -284,6 +284,11 @@ def test_verdicts_and_crachá_name_the_permit_as_the_law_does(app, demo, runner)
     assert lapsed["verdict"] == "CADUCADO"
     assert lapsed["reason_pt"] == "Alvará de autorização caducado (não renovado no prazo)."
     with app.app_context():
+        sapezal = Municipality.query.filter_by(slug="sapezal").one()
+        assert ops.effective_label("caducado", sapezal) == "Sem validade: alvará de autorização caducado"
+        assert ops.effective_label("suspenso", Municipality.query.filter_by(slug="paranatinga").one()) == \
+            "Sem validade: permissão suspensa"
+    with app.app_context():
         para = _active_permit("paranatinga")
         runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
         assert ops.card_data(ops.issue_credential(para)).permit_label == "PERMISSÃO"

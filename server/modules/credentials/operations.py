@@ -69,6 +69,17 @@ EFFECTIVE_LABELS = {
     "vencido": "Sem validade: permissão vencida", "caducado": "Sem validade: permissão caducada",
     "extinto": "Sem validade: permissão extinta",
 }
+
+
+def effective_label(status, municipality=None):
+    """EFFECTIVE_LABELS with the permit named as the municipality's law does ("Sem validade:
+    alvará de autorização suspenso" in Sapezal)."""
+    if status in ("active", "revoked", "superseded", "expired") or municipality is None:
+        return EFFECTIVE_LABELS.get(status, status)
+    words = vocabulary(municipality)
+    return f"Sem validade: {words.permit} {words.status(status).lower()}"
+
+
 EFFECTIVE_BADGE = {"active": "ativo", "revoked": "cassado", "superseded": "cassado", "expired": "vencido",
                    "suspenso": "suspenso", "cassado": "cassado", "vencido": "vencido", "caducado": "caducado",
                    "extinto": "extinto"}
