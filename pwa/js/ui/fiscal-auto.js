@@ -3,6 +3,7 @@
 // defence deadline and instance. Signed by the device key and chained: immutable afterwards.
 import { autoFields } from '../rules/index.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
+import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { formatAge, loadField, numbers, NUMBERS_WARN_AT, takeNumber, voidLater } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
@@ -57,7 +58,8 @@ export async function render(root, { params, navigate }) {
   const fiscalPad = signaturePad('Assinatura do fiscal', 'sig-fiscal');
   const operatorPad = signaturePad('Assinatura do autuado', 'sig-operator');
   const refused = el('input', { type: 'checkbox', id: 'operator-refused' });
-  const defence = draft.evaluation.deadlines.find((d) => /defes/i.test(d.kind || '') || /defes/i.test(d.label_pt || '')) || null;
+  const steps = instanceDeadlines(draft.evaluation.deadlines);
+  const defence = steps[0] || null;
   const submit = el('button', { type: 'button', class: 'button button-primary button-big', id: 'sign-auto' }, 'Assinar e emitir auto');
 
   submit.addEventListener('click', async () => {
@@ -121,7 +123,9 @@ export async function render(root, { params, navigate }) {
         el('span', { class: 'hint' }, citationLabel(rules, f.citation))])),
     el('p', { class: 'hint' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     gpsText, noGps,
-    el('p', { class: 'hint' }, `Prazo de defesa: ${defence?.days != null ? `${defence.days} dias` : 'não fixado na lei (configuração da prefeitura)'}${defence?.instance_pt ? ` — ${defence.instance_pt}` : ''}.`),
+    steps.length
+      ? el('div', { id: 'auto-deadlines' }, el('p', { class: 'hint' }, 'Prazos de defesa e recurso:'), el('ul', { class: 'list compact' }, steps.map((d, i) => el('li', {}, instanceText(d, i)))))
+      : el('p', { class: 'hint', id: 'auto-deadlines' }, 'A lei municipal não prevê prazo de defesa ou recurso.'),
     fiscalPad.node, operatorPad.node,
     el('label', { class: 'choice' }, refused, 'O autuado recusou-se a assinar'),
     message, submit,

@@ -3,6 +3,7 @@
 // and an auto is drawn up when at least one infraction is confirmed.
 import { evaluate } from '../rules/index.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
+import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { loadField } from '../fiscal/field-data.js';
 import { isTariffItem } from '../fiscal/tariff.js';
 import { tariffBlock } from './tariff.js';
@@ -139,8 +140,9 @@ export async function render(root, { params, navigate }) {
     evaluation.undecided.length ? el('p', { class: 'hint' }, `${evaluation.undecided.length} item(ns) sem decisão por falta de resposta ou de configuração.`) : null,
     el('div', { id: 'proposals' }, failed.map(card)),
     lawNotices(rules, evaluation),
-    evaluation.deadlines.length
-      ? el('section', {}, el('h2', {}, 'Prazos'), el('ul', { class: 'list compact' }, evaluation.deadlines.map((d) => el('li', {}, `${d.label_pt}: ${d.days === null ? 'não fixado (configuração da prefeitura)' : `${d.days} dias`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`))))
+    // Only the deadlines this stop opens: the defence/appeal instances, once there is an infraction.
+    failed.length && instanceDeadlines(evaluation.deadlines).length
+      ? el('section', { id: 'result-deadlines' }, el('h2', {}, 'Prazos de defesa e recurso'), el('ul', { class: 'list compact' }, instanceDeadlines(evaluation.deadlines).map((d, i) => el('li', {}, instanceText(d, i)))))
       : null,
     actions,
     el('button', { type: 'button', class: 'button button-big', onclick: () => navigate(`/fiscal/checklist?id=${draft.id}`) }, 'Voltar ao checklist'),
