@@ -184,6 +184,7 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     # Only the deadlines this stop opens: Sapezal's defence (art. 28 VI leaves the days open).
     expect(page.locator("#result-deadlines li")).to_have_count(1)
     expect(page.locator("#result-deadlines")).to_contain_text("prazo não fixado na lei")
+    assert "null" not in page.locator("#screen").inner_text()
     check_screen(page, "result")
     page.locator("#go-auto").click()
     expect(page.locator("#sign-auto")).to_be_visible()

@@ -117,7 +117,7 @@ export async function render(root, { params, navigate }) {
     el('p', { class: block.available.length <= NUMBERS_WARN_AT ? 'notice notice-warn' : 'hint', id: 'next-number' },
       `Número: ${block.available[0]}${block.available.length <= NUMBERS_WARN_AT ? ` — restam só ${block.available.length} números` : ''}`),
     el('section', {}, el('h2', {}, 'Infrações confirmadas'),
-      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty)}`)))),
+      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty, i)}`)))),
     el('div', { class: 'stack' }, el('label', { for: 'place' }, 'Local da infração'), place,
       ...fields.flatMap((f) => [el('label', { for: f.input.id }, `${f.label_pt}${f.required ? '' : ' (opcional)'}`), f.input,
         el('span', { class: 'hint' }, citationLabel(rules, f.citation))])),
