@@ -171,7 +171,7 @@ def test_ledger_of_operator_and_permit_lists_autos_penalties_payments_and_seizur
 def test_process_settings_name_what_the_law_leaves_open(app, client, demo):
     login(client, "backoffice.sapezal")
     page = client.get("/autos/processo/configuracao").get_data(as_text=True)
-    assert "prazo não definido em lei" in page  # Sapezal art. 28 VI
+    assert "a lei não fixa (Lei 125/1999, art. 28, VI) — não configurado" in page  # Sapezal art. 28 VI
     token = csrf_token(client, "/autos/processo/configuracao")
     no_act = client.post("/autos/processo/configuracao", data={"csrf_token": token, "removal_fee": "85,00"})
     assert no_act.status_code == 422 and "Informe o ato" in no_act.get_data(as_text=True)

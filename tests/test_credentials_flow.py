@@ -260,3 +260,35 @@ def test_crachás_carry_the_configured_public_address(app, demo, client, monkeyp
     # Whatever the host, the page answers on its upper-case path.
     page = configured.test_client().get(urlsplit(payload).path).get_data(as_text=True)
     assert '<span class="n">VÁLIDO</span>' in page
+
+
+def test_verdicts_and_crachá_name_the_permit_as_the_law_does(app, demo, runner):
+    """Sapezal's Lei 125/1999 grants an "alvará de autorização" (masculine): the verdict, the
+    caducado state and the printed crachá say so (issue 18, item 3)."""
+    from server.modules.registry.vocabulary import BY_PACK
+
+    words = BY_PACK["sapezal-lei-125-1999"]
+    runner.invoke(args=["keys", "create", "--municipality", "sapezal"])
+    with app.app_context():
+        permit = _active_permit("sapezal")
+        credential = ops.issue_credential(permit)
+        payload = credential.payload
+        assert ops.card_data(credential).permit_label == "ALVARÁ DE AUTORIZAÇÃO"
+    valid = _verify_now(app, payload, "sapezal")
+    assert valid["verdict"] == "VÁLIDO" and valid["reason_pt"] == f"Credencial autêntica, {words.permit} ativo."
+    with app.app_context():
+        permit = db.session.get(Permit, permit.id)
+        change_permit_status(permit, "expire", "Não renovado")
+        change_permit_status(db.session.get(Permit, permit.id), "lapse", "Mais de 30 dias sem renovação")
+    lapsed = _verify_now(app, payload, "sapezal")
+    assert lapsed["verdict"] == "CADUCADO"
+    assert lapsed["reason_pt"] == "Alvará de autorização caducado (não renovado no prazo)."
+    with app.app_context():
+        sapezal = Municipality.query.filter_by(slug="sapezal").one()
+        assert ops.effective_label("caducado", sapezal) == "Sem validade: alvará de autorização caducado"
+        assert ops.effective_label("suspenso", Municipality.query.filter_by(slug="paranatinga").one()) == \
+            "Sem validade: permissão suspensa"
+    with app.app_context():
+        para = _active_permit("paranatinga")
+        runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
+        assert ops.card_data(ops.issue_credential(para)).permit_label == "PERMISSÃO"

@@ -21,7 +21,7 @@ def test_vector(group, case):
 
 def test_vectors_cover_every_verdict():
     verdicts = {c["expected"]["verdict"] for _, c in CASES}
-    assert verdicts == {"VÁLIDO", "INVÁLIDO", "SUSPENSO", "CASSADO", "VENCIDO", "DESCONHECIDO"}
+    assert verdicts == {"VÁLIDO", "INVÁLIDO", "SUSPENSO", "CASSADO", "VENCIDO", "CADUCADO", "DESCONHECIDO"}
 
 
 def test_valid_verdict_carries_signed_fields():
@@ -43,3 +43,21 @@ def test_js_verifier_uses_the_same_reason_table():
     table = {code: (names[const], text)
              for code, const, text in re.findall(r"^  (\w+): \[(\w+), '([^']+)'\],$", js, re.M)}
     assert table == REASONS
+
+
+def test_reasons_name_the_permit_as_the_law_does():
+    """The trust data's municipality carries the law's noun (registry.vocabulary): Sapezal's
+    alvará de autorização is "caducado", masculine; without the noun the words are neutral."""
+    from server.modules.registry.vocabulary import BY_PACK
+
+    group = next(g for g in VECTORS["groups"] if any(c["name"] == "permit_caducado" for c in g["cases"]))
+    case = next(c for c in group["cases"] if c["name"] == "permit_caducado")
+    words = BY_PACK["sapezal-lei-125-1999"]
+    trust = dict(group["trust"], municipality=dict(group["trust"]["municipality"],
+                                                   permit_noun=words.permit, permit_feminine=words.feminine))
+    result = verify(case["payload"], prepare_trust(trust), parse_time(group["now"]))
+    assert result["verdict"] == "CADUCADO"
+    assert result["reason_pt"] == "Alvará de autorização caducado (não renovado no prazo)."
+    neutral = verify(case["payload"], prepare_trust(group["trust"]), parse_time(group["now"]))
+    assert neutral["reason_pt"] == "Permissão caducada (não renovada no prazo)."
+    assert "prefixo" not in verify("HELLO WORLD", prepare_trust(group["trust"]), parse_time(group["now"]))["reason_pt"]

@@ -1,4 +1,7 @@
 """The operator's autos (API) and the public auto page behind the fiscal's QR."""
+import json
+from pathlib import Path
+
 import pytest
 
 from fieldsync_device import FakeDevice
@@ -46,7 +49,10 @@ def test_operator_lists_their_autos(client, scene):
     assert auto["id"] == auto_id and auto["number"] == number and auto["plate"] == "QRS4T56"
     assert auto["permit_number"] == scene["permit_number"] and auto["public_url"] == f"/a/{token}"
     assert auto["infractions"][0]["id"] == "sap.inf.um_passageiro" and auto["cancel_requested"] is False
-    assert auto["infractions"][0]["label_pt"] == "Descumprir: No máximo 1 passageiro"  # from the pack
+    pack = json.loads((Path(__file__).resolve().parent.parent / "shared_rules" / "packs"
+                       / "sapezal-lei-125-1999.json").read_text(encoding="utf-8"))
+    title = next(i["label_pt"] for i in pack["infractions"] if i["id"] == "sap.inf.um_passageiro")
+    assert auto["infractions"][0]["label_pt"] == title == "Mais de um passageiro"  # the pack's title
     assert auto["defence"] == {"deadline_days": 30, "instance": "JARI"}
     phone = scene["phone"]
     phone.push([phone.record(phone.body("cancel_request", auto_id=auto_id, reason="Placa digitada errada"))])
@@ -64,7 +70,7 @@ def test_public_page_shows_the_auto_with_minimal_data(client, scene):
     page = client.get(f"/a/{token}")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and number in html and "QRS4T56" in html
-    assert "No máximo 1 passageiro" in html and "R$ 123,45" in html and "30 dias" in html
+    assert "Mais de um passageiro" in html and "R$ 123,45" in html and "30 dias" in html
     assert scene["name"] not in html and scene["cpf"] not in html  # minimal data
     assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
     # A token that merely starts the same finds nothing.

@@ -179,6 +179,7 @@ FIELD_LABELS = {
     "amount_cents": "Valor (centavos)", "seized_on": "Data da medida", "released_on": "Liberada em",
     "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
     "authority_pt": "Autoridade julgadora", "edital_basis_pt": "Ato que autoriza edital",
+    "traffic_authority_act": "Ato de integração ao SNT",
     "removal_fee_cents": "Taxa de remoção (centavos)", "storage_fee_daily_cents": "Diária do pátio (centavos)",
     "removal_fee_act": "Ato da taxa de remoção", "storage_fee_act": "Ato da diária do pátio",
     "storage_day_count": "Contagem das diárias", "release_requires_fees": "Taxas exigidas para liberar",

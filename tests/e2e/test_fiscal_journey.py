@@ -134,6 +134,9 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     page.locator("#go-scan").click()
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
     expect(page.locator("#verdict-permit")).to_have_text(crachá["permit_number"])
+    # Sapezal's law grants an "alvará de autorização" (issue 18): the verdict names it so.
+    expect(page.locator("#verdict-permit-word")).to_have_text("Alvará de autorização")
+    expect(page.locator("#verdict-reason")).to_have_text("Credencial autêntica, alvará de autorização ativo.")
     expect(page.locator("#verdict-age")).to_contain_text("Dados do aparelho")
     # The face check: the operator's thumbnail, downloaded with the field data, shown offline.
     expect(page.locator("img.badge-photo")).to_be_visible()
@@ -178,9 +181,14 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     assert proposals.count() >= 1
     for index in range(proposals.count()):
         proposals.nth(index).get_by_text("Confirmar", exact=True).click()
+    # Only the deadlines this stop opens: Sapezal's defence (art. 28 VI leaves the days open).
+    expect(page.locator("#result-deadlines li")).to_have_count(1)
+    expect(page.locator("#result-deadlines")).to_contain_text("prazo não fixado na lei")
+    assert "null" not in page.locator("#screen").inner_text()
     check_screen(page, "result")
     page.locator("#go-auto").click()
     expect(page.locator("#sign-auto")).to_be_visible()
+    expect(page.locator("#auto-deadlines")).to_contain_text("1ª instância (defesa)")
     page.fill("#place", "Av. Tancredo Neves, em frente ao nº 100")
     for field in page.locator('input[id^="af-"]').all():
         if not field.input_value():

@@ -24,7 +24,12 @@ RENDER = """async ({ facts, history, date }) => {
     screen.replaceChildren(lawNotices(rules, evaluation));
     const label = (id) => rules.infractions.find((i) => i.id === id).label_pt;
     return { displaced: evaluation.displaced, labels: Object.fromEntries(evaluation.displaced.flatMap((x) => [[x.id, label(x.id)], [x.by, label(x.by)]])),
-             notificacao: amountText(null, { kind: 'notificacao' }) };
+             notificacao: amountText(null, { kind: 'notificacao' }),
+             art41: amountText(null, { kind: 'notificacao' }, { measures: [
+               { kind: 'regularizacao', days: 10, extendable_days: 10, only_if_pt: null },
+               { kind: 'cassacao', days: null, only_if_pt: 'somente se a moto não for regularizada no prazo' }] }),
+             ctb: amountText(null, { kind: 'multa' }, { jurisdiction: 'snt' }),
+             unconfigured: amountText({ unit: 'UFM', value: null, brl_cents: null }, { kind: 'multa' }) };
 }"""
 
 
@@ -43,6 +48,11 @@ def test_displaced_infraction_is_struck_through_with_the_one_that_prevails(brows
     expect(item.locator("s")).to_have_text(out["labels"][general])
     expect(item).to_contain_text("prevalece a norma específica")
     expect(item).to_contain_text(out["labels"][specific])
-    assert "sem multa" in out["notificacao"]
+    assert "não tem multa própria" in out["notificacao"]
+    # Issue 18: what applies now and later, never "sem multa nesta fiscalização" beside a fine.
+    assert out["art41"] == ("Agora: notificação para regularizar em 10 dias (prorrogáveis por mais 10); a notificação "
+                            "não tem multa própria. Depois, só se não regularizar: cassação.")
+    assert "comunicar ao órgão de trânsito" in out["ctb"] and "Não entra no auto municipal" in out["ctb"]
+    assert out["unconfigured"] == "Valor a definir (decreto não configurado)."
     check_screen(page, "law-notices")
     context.close()

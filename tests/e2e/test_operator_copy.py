@@ -4,7 +4,6 @@ screenshot, it opens — in a fresh browser, while the auto has never reached th
 that shows and verifies the copy; a changed byte says "Assinatura inválida"; once the phone syncs,
 the same address says the server received it and shows where the auto stands."""
 import base64
-import json
 import os
 import subprocess
 from io import BytesIO

@@ -37,6 +37,19 @@ test('valid verdict carries the signed fields', async () => {
   assert.equal(r.reason_pt, 'Credencial autêntica, permissão ativa.');
 });
 
+test('reasons name the permit as the law does (permit_noun in the trust data)', async () => {
+  const group = vectors.groups.find((g) => g.cases.some((c) => c.name === 'permit_caducado'));
+  const c = group.cases.find((x) => x.name === 'permit_caducado');
+  const sapezal = { ...group.trust, municipality: { ...group.trust.municipality, permit_noun: 'alvará de autorização', permit_feminine: false } };
+  const r = await verify(c.payload, await prepareTrust(sapezal), Date.parse(group.now));
+  assert.equal(r.verdict, 'CADUCADO');
+  assert.equal(r.reason_pt, 'Alvará de autorização caducado (não renovado no prazo).');
+  const neutral = await verify(c.payload, await prepareTrust(group.trust), Date.parse(group.now));
+  assert.equal(neutral.reason_pt, 'Permissão caducada (não renovada no prazo).');
+  const random = await verify('HELLO WORLD', await prepareTrust(group.trust), Date.parse(group.now));
+  assert.equal(random.reason_pt, 'Este QR não é um crachá Motofiscal.');
+});
+
 test('base45 RFC 9285 vectors', () => {
   const enc = new TextEncoder();
   for (const [raw, text] of [['AB', 'BB8'], ['Hello!!', '%69 VD92EX0'], ['base-45', 'UJCLQE7W581'], ['ietf!', 'QED8WEX0']]) {

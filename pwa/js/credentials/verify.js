@@ -15,12 +15,13 @@ export const INVALIDO = 'INVÁLIDO';
 export const SUSPENSO = 'SUSPENSO';
 export const CASSADO = 'CASSADO';
 export const VENCIDO = 'VENCIDO';
+export const CADUCADO = 'CADUCADO';
 export const DESCONHECIDO = 'DESCONHECIDO';
 
 export const REASONS = {
-  ok: [VALIDO, 'Credencial autêntica, permissão ativa.'],
+  ok: [VALIDO, 'Credencial autêntica, {p} ativ{o}.'],
   empty: [INVALIDO, 'Conteúdo vazio.'],
-  bad_prefix: [INVALIDO, 'Não é um crachá Motofiscal (prefixo incorreto).'],
+  bad_prefix: [INVALIDO, 'Este QR não é um crachá Motofiscal.'],
   bad_base45: [INVALIDO, 'Conteúdo corrompido (caracteres inválidos).'],
   bad_base32: [INVALIDO, 'Conteúdo corrompido (caracteres inválidos).'],
   bad_length: [INVALIDO, 'Conteúdo corrompido ou incompleto.'],
@@ -34,14 +35,14 @@ export const REASONS = {
   expired: [VENCIDO, 'Credencial vencida.'],
   clock_behind: [DESCONHECIDO, 'Relógio do aparelho anterior aos dados: confira data e hora.'],
   stale_data: [DESCONHECIDO, 'Dados desatualizados: sincronize o aparelho.'],
-  permit_cassado: [CASSADO, 'Permissão cassada.'],
-  permit_suspenso: [SUSPENSO, 'Permissão suspensa.'],
-  permit_vencido: [VENCIDO, 'Permissão vencida.'],
-  permit_caducado: [VENCIDO, 'Permissão caducada (não renovada no prazo).'],
-  permit_extinto: [INVALIDO, 'Permissão extinta.'],
+  permit_cassado: [CASSADO, '{P} cassad{o}.'],
+  permit_suspenso: [SUSPENSO, '{P} suspens{o}.'],
+  permit_vencido: [VENCIDO, '{P} vencid{o}.'],
+  permit_caducado: [CADUCADO, '{P} caducad{o} (não renovad{o} no prazo).'],
+  permit_extinto: [INVALIDO, '{P} extint{o}.'],
   credential_revoked: [INVALIDO, 'Credencial revogada.'],
   credential_superseded: [INVALIDO, 'Credencial substituída por uma via mais recente.'],
-  permit_unknown: [DESCONHECIDO, 'Permissão ausente dos dados do aparelho.'],
+  permit_unknown: [DESCONHECIDO, '{P} ausente dos dados do aparelho.'],
   credential_unknown: [DESCONHECIDO, 'Credencial emitida após a última atualização dos dados.'],
 };
 
@@ -96,6 +97,9 @@ export async function prepareTrust(data, { forceNoble = false } = {}) {
     keys: new Map(),
     permits: new Map(),
     credentials: new Map(),
+    // The law's word for the permit (server registry.vocabulary), for the reason texts.
+    permitNoun: data.municipality.permit_noun || 'permissão',
+    permitFeminine: data.municipality.permit_feminine ?? true,
   };
   for (const key of data.keys ?? []) {
     trust.keys.set(Number(key.kid), {
@@ -118,7 +122,18 @@ function verdict(code, age, body = null) {
   return { verdict: v, reason_code: code, reason_pt: reasonPt, data_age_seconds: age, credential: body };
 }
 
+/** A reason text with the permit named as the law names it: {P}/{p} the noun, {o} its ending. */
+export function worded(text, noun = 'permissão', feminine = true) {
+  return text.replaceAll('{P}', noun.charAt(0).toUpperCase() + noun.slice(1)).replaceAll('{p}', noun)
+    .replaceAll('{o}', feminine ? 'a' : 'o');
+}
+
 export async function verify(payload, trust, nowMs) {
+  const result = await decide(payload, trust, nowMs);
+  return { ...result, reason_pt: worded(result.reason_pt, trust.permitNoun, trust.permitFeminine) };
+}
+
+async function decide(payload, trust, nowMs) {
   const age = Math.floor((nowMs - trust.generatedAtMs) / 1000);
   let parts;
   try {

@@ -88,11 +88,17 @@ export function engineFacts(rules, answers) {
   return facts;
 }
 
+/** How a citation names the instrument (SPEC §3): "Res. CONTRAN 943/2022", else "Lei <number>". */
+export function citeAs(law) {
+  if (law.cite_as) return law.cite_as;
+  return law.number ? `Lei ${law.number}` : law.title;
+}
+
 /** A citation as the fiscal reads it: "Lei 125/1999, art. 13, § 2º, inciso I". */
 export function citationLabel(rules, citation) {
   if (!citation) return '';
   let law = citation.law;
-  for (const pack of rules.packs) if (pack.laws?.[citation.law]) law = `Lei ${pack.laws[citation.law].number}`;
+  for (const pack of rules.packs) if (pack.laws?.[citation.law]) law = citeAs(pack.laws[citation.law]) || law;
   const parts = [law, `art. ${citation.art}`];
   if (citation.paragrafo) parts.push(citation.paragrafo === 'unico' ? 'parágrafo único' : `§ ${citation.paragrafo}º`);
   if (citation.inciso) parts.push(`inciso ${citation.inciso}`);

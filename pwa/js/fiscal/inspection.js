@@ -1,6 +1,6 @@
 // Starting an inspection: from a scanned crachá (verified offline), from the registry (permit
 // number, plate or name typed in), or with nobody identified (the no-alvará case).
-import { prepareTrust, verify, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
+import { prepareTrust, verify, worded, CADUCADO, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
 import { dataAgeSeconds, loadField } from './field-data.js';
 import { newDraft } from './records.js';
 
@@ -21,6 +21,12 @@ export function registryFactsOf(view) {
 }
 
 let prepared = { source: null, trust: null };
+
+/** The law's word for the permit, as the trust data carries it (server registry.vocabulary). */
+export function permitWords(data) {
+  const m = data?.trust?.municipality || {};
+  return { noun: m.permit_noun || 'permissão', feminine: m.permit_feminine ?? true };
+}
 
 async function trustOf(data) {
   if (prepared.source !== data.trust) prepared = { source: data.trust, trust: await prepareTrust(data.trust) };
@@ -60,12 +66,13 @@ export async function startFromPayload(text) {
   const subject = subjectOf(view) || (body.permit_number ? { permit_number: body.permit_number, facts: {} } : null);
   return newDraft({
     source: 'cracha', permit_number: body.permit_number || null, plate: subject?.plate || null, subject,
+    permit_word: permitWords(data).noun,
     credential: { verdict: result.verdict, reason: result.reason_pt, reason_code: result.reason_code, payload_text: text, expires_on: body.expires_on || null },
     data_age_s: result.data_age_seconds ?? dataAgeSeconds(data),
   }, { background: true });
 }
 
-const STATUS_VERDICT = { ativo: VALIDO, suspenso: 'SUSPENSO', cassado: 'CASSADO', vencido: VENCIDO, caducado: VENCIDO, extinto: 'INVÁLIDO' };
+const STATUS_VERDICT = { ativo: VALIDO, suspenso: 'SUSPENSO', cassado: 'CASSADO', vencido: VENCIDO, caducado: CADUCADO, extinto: 'INVÁLIDO' };
 
 /** Registry look-up without a crachá: the verdict comes from the permit's status. */
 export async function startFromPermit(view) {
@@ -74,9 +81,11 @@ export async function startFromPermit(view) {
   const today = new Date().toISOString().slice(0, 10);
   let verdict = STATUS_VERDICT[subject.permit_status] || DESCONHECIDO;
   if (verdict === VALIDO && subject.valid_until && subject.valid_until < today) verdict = VENCIDO;
+  const words = permitWords(data);
+  const status = subject.permit_status ? worded(`${subject.permit_status.slice(0, -1)}{o}`, words.noun, words.feminine) : 'sem situação conhecida';
   return newDraft({
-    source: 'busca', permit_number: subject.permit_number, plate: subject.plate, subject,
-    credential: { verdict, reason: `Consulta ao cadastro do aparelho (sem leitura de crachá): alvará ${subject.permit_status || 'desconhecido'}.`, reason_code: 'registry_lookup', payload_text: null },
+    source: 'busca', permit_number: subject.permit_number, plate: subject.plate, subject, permit_word: words.noun,
+    credential: { verdict, reason: worded(`Consulta ao cadastro do aparelho (sem leitura de crachá): {p} ${status}.`, words.noun, words.feminine), reason_code: 'registry_lookup', payload_text: null },
     data_age_s: dataAgeSeconds(data),
   });
 }

@@ -7,6 +7,7 @@
 import { autoForm } from '../rules/index.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
 import { autoAtoms, SOURCE_MISSING_PT } from '../fiscal/auto-sources.js';
+import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { formatAge, loadField, numbers, NUMBERS_WARN_AT, takeNumber, voidLater } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
@@ -51,7 +52,8 @@ export async function render(root, { params, navigate }) {
   const noGps = el('select', { id: 'no-gps-reason', class: 'input', hidden: true, 'aria-label': 'Motivo de estar sem GPS' },
     ['', 'GPS sem sinal no local', 'Permissão de localização negada', 'Aparelho sem GPS', 'Outro'].map((r) => el('option', { value: r }, r || 'Motivo de estar sem GPS…')));
   let position = null;
-  const defence = draft.evaluation.deadlines.find((d) => /defes/i.test(d.kind || '') || /defes/i.test(d.label_pt || '')) || null;
+  const steps = instanceDeadlines(draft.evaluation.deadlines);
+  const defence = steps[0] || null;
   const refused = el('input', { type: 'checkbox', id: 'operator-refused' });
   const list = el('dl', { class: 'auto-fields', id: 'auto-fields' });
   const missingBox = el('p', { class: 'notice notice-warn', id: 'auto-missing', role: 'status', 'aria-live': 'polite' });
@@ -158,13 +160,16 @@ export async function render(root, { params, navigate }) {
     el('p', { class: block.available.length <= NUMBERS_WARN_AT ? 'notice notice-warn' : 'hint', id: 'next-number' },
       `Número: ${block.available[0]}${block.available.length <= NUMBERS_WARN_AT ? ` — restam só ${block.available.length} números` : ''}`),
     el('section', {}, el('h2', {}, 'Infrações confirmadas'),
-      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty)}`)))),
+      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty, i)}`)))),
     el('div', { class: 'stack' }, el('label', { for: 'place' }, 'Local da infração'), place,
       ...Object.values(fallback).flatMap((f) => [el('label', { for: f.input.id }, `${f.label} (não consta no cadastro)`), f.input]),
       el('label', { for: 'observations' }, 'Observações (opcional)'), observations),
     el('section', { 'aria-labelledby': 'auto-fields-h' }, el('h2', { id: 'auto-fields-h' }, 'Campos do auto (preenchidos pelo aparelho)'), list),
     el('p', { class: 'hint' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     gpsText, noGps,
+    steps.length
+      ? el('div', { id: 'auto-deadlines' }, el('p', { class: 'hint' }, 'Prazos de defesa e recurso:'), el('ul', { class: 'list compact' }, steps.map((d, i) => el('li', {}, instanceText(d, i)))))
+      : el('p', { class: 'hint', id: 'auto-deadlines' }, 'A lei municipal não prevê prazo de defesa ou recurso.'),
     fiscalPad.node, operatorPad.node,
     el('label', { class: 'choice' }, refused, 'O autuado recusou-se a assinar'),
     missingBox, message, submit,

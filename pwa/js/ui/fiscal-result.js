@@ -3,6 +3,7 @@
 // and an auto is drawn up when at least one infraction is confirmed.
 import { evaluate } from '../rules/index.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
+import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { loadField } from '../fiscal/field-data.js';
 import { isTariffItem } from '../fiscal/tariff.js';
 import { tariffBlock } from './tariff.js';
@@ -18,15 +19,26 @@ export function money(cents) {
   return (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 }
 
-export function amountText(amount, penalty = null) {
+const PENALTY_PT = { advertencia: 'advertência', multa: 'multa', suspensao: 'suspensão', cassacao: 'cassação' };
+
+/** What applies now and what later, in words that never contradict another line of the stop:
+ *  a CTB infraction goes to the traffic authority (issue 18, item 4); a law's notice says its
+ *  deadline now and the penalty later (Paranatinga art. 41); an unknown amount is "a definir". */
+export function amountText(amount, penalty = null, inf = null) {
+  if (inf?.jurisdiction === 'snt') return 'Infração de trânsito (CTB): comunicar ao órgão de trânsito o que foi constatado. Não entra no auto municipal nem nos seus valores.';
   if (penalty?.kind === 'advertencia') return 'Advertência por escrito (sem multa).';
-  if (penalty?.kind === 'notificacao') return 'Notificação para regularizar (sem multa nesta fiscalização).';
+  if (penalty?.kind === 'notificacao') {
+    const now = (inf?.measures || []).find((m) => m.days != null);
+    const later = (inf?.measures || []).filter((m) => m.only_if_pt).map((m) => PENALTY_PT[m.kind] || m.label_pt);
+    const deadline = now ? ` em ${now.days} dias${now.extendable_days ? ` (prorrogáveis por mais ${now.extendable_days})` : ''}` : '';
+    return `Agora: notificação para regularizar${deadline}; a notificação não tem multa própria.${later.length ? ` Depois, só se não regularizar: ${later.join(', ')}.` : ''}`;
+  }
   if (!amount) return 'Sem valor de multa no pacote da lei.';
   if (amount.brl_cents !== null && amount.brl_cents !== undefined) {
     return `${money(amount.brl_cents)}${amount.unit && amount.unit !== 'BRL' ? ` (${amount.value} ${amount.unit})` : ''}`;
   }
-  if (amount.value !== null && amount.value !== undefined) return `${amount.value} ${amount.unit || ''}`;
-  return 'Valor não configurado pela prefeitura (a lei remete a decreto).';
+  if (amount.value !== null && amount.value !== undefined) return `${amount.value} ${amount.unit || ''} (valor em reais a definir: unidade fiscal não configurada)`;
+  return 'Valor a definir (decreto não configurado).';
 }
 
 export function historyFor(field, subject) {
@@ -80,11 +92,12 @@ export async function render(root, { params, navigate }) {
   const drawActions = () => {
     const confirmed = failed.filter((i) => decisions[i.id]?.decision === 'confirmed');
     const open = failed.filter((i) => !decisions[i.id]?.decision || (decisions[i.id].decision === 'removed' && !decisions[i.id].reason?.trim()));
-    actions.replaceChildren(
+    // replaceChildren turns null into the text "null": pass only nodes.
+    actions.replaceChildren(...[
       open.length ? el('p', { class: 'hint', id: 'open-count' }, `Decida ${open.length} proposta(s) para continuar (remover exige motivo).`) : null,
       el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-auto', disabled: open.length > 0 || !confirmed.length, onclick: () => finish(true) }, `Lavrar auto (${confirmed.length})`),
       el('button', { type: 'button', class: 'button button-big', id: 'finish-no-auto', disabled: open.length > 0 || confirmed.length > 0, onclick: () => finish(false) }, 'Concluir sem auto'),
-    );
+    ].filter(Boolean));
   };
   const decide = async (id, decision, reason = '') => {
     decisions[id] = { decision, reason };
@@ -100,7 +113,7 @@ export async function render(root, { params, navigate }) {
       el('h3', {}, inf.label_pt),
       el('p', { class: 'citation-line' }, citationLabel(rules, inf.citation)),
       isTariffItem({ label_pt: inf.label_pt, citations: [inf.citation] }) ? tariffBlock(data.field?.tariff, { id: `tariff-${group}` }) : null,
-      el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty)),
+      el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty, inf)),
       inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => `${m.label_pt || m.kind || m.id}${m.only_if_pt ? ` (somente se ${m.only_if_pt})` : ''}`).join('; ')}`) : null,
       // The engine's own sentence: applied, not applied, or undetermined (window not configured).
       inf.recidivism?.why_pt && inf.recidivism.applied !== false
@@ -147,8 +160,9 @@ export async function render(root, { params, navigate }) {
     failed.length > 1 ? el('button', { type: 'button', class: 'button button-big', id: 'confirm-all', onclick: confirmAll }, `Confirmar todas (${failed.length})`) : null,
     proposals,
     lawNotices(rules, evaluation),
-    evaluation.deadlines.length
-      ? el('section', {}, el('h2', {}, 'Prazos'), el('ul', { class: 'list compact' }, evaluation.deadlines.map((d) => el('li', {}, `${d.label_pt}: ${d.days === null ? 'não fixado (configuração da prefeitura)' : `${d.days} dias`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`))))
+    // Only the deadlines this stop opens: the defence/appeal instances, once there is an infraction.
+    failed.length && instanceDeadlines(evaluation.deadlines).length
+      ? el('section', { id: 'result-deadlines' }, el('h2', {}, 'Prazos de defesa e recurso'), el('ul', { class: 'list compact' }, instanceDeadlines(evaluation.deadlines).map((d, i) => el('li', {}, instanceText(d, i)))))
       : null,
     actions,
     el('button', { type: 'button', class: 'button button-big', onclick: () => navigate(`/fiscal/checklist?id=${draft.id}`) }, 'Voltar ao checklist'),

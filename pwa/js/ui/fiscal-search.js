@@ -3,7 +3,7 @@
 import { loadField } from '../fiscal/field-data.js';
 import { isPlate, normalisePlate } from '../fiscal/field-merge.js';
 import { requireFiscal } from '../fiscal/guard.js';
-import { startFromPermit } from '../fiscal/inspection.js';
+import { permitWords, startFromPermit } from '../fiscal/inspection.js';
 import { el, formatPlate, mount } from './format.js';
 
 export function searchForm(navigate) {
@@ -15,7 +15,9 @@ export function searchForm(navigate) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    const { index } = await loadField();
+    const data = await loadField();
+    const { index } = data;
+    const noun = permitWords(data).noun;
     let views = [];
     const byNumber = index.byNumber(text);
     if (byNumber) views = [byNumber];
@@ -30,7 +32,7 @@ export function searchForm(navigate) {
       el('button', {
         type: 'button', class: 'button button-big result-button',
         onclick: async () => { const draft = await startFromPermit(v); navigate(`/fiscal/verificacao?id=${draft.id}`); },
-      }, `${v.operator?.name || '—'} · alvará ${v.permit.number} · `, el('span', { class: 'plate nowrap' }, formatPlate(v.plate)))))
+      }, `${v.operator?.name || '—'} · ${noun} ${v.permit.number} · `, el('span', { class: 'plate nowrap' }, formatPlate(v.plate)))))
       : [el('li', { class: 'empty', id: 'search-empty' },
         index.size ? 'Nada encontrado no cadastro do aparelho. ' : 'Cadastro ainda não baixado neste aparelho. ',
         el('a', { href: `#/fiscal/sem-cracha?placa=${encodeURIComponent(isPlate(text) ? normalisePlate(text) : '')}` }, 'Fiscalizar sem identificação'))]));

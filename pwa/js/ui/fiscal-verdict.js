@@ -7,7 +7,10 @@ import { el, formatDate, formatPlate, mount } from './format.js';
 import { tariffBlock } from './tariff.js';
 import { vistoriaSlot } from './vistoria-badge.js';
 
-const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
+const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', CADUCADO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
+
+/** "Alvará de autorização", "Permissão": the law's word the draft was started with. */
+const permitTitle = (word) => (word ? word.charAt(0).toUpperCase() + word.slice(1) : 'Permissão');
 
 export async function render(root, { params, navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
@@ -35,7 +38,7 @@ export function showVerdict(root, draft, navigate) {
       el('div', {}, el('p', { class: 'badge-name', id: 'verdict-name' }, s.name || 'Nome não consta nos dados'),
         s.cpf_masked ? el('p', { class: 'hint' }, `CPF ${s.cpf_masked}`) : null)),
     el('dl', { class: 'badge-facts' },
-      el('div', {}, el('dt', {}, 'Alvará'), el('dd', { id: 'verdict-permit' }, s.permit_number || draft.permit_number || '—')),
+      el('div', {}, el('dt', { id: 'verdict-permit-word' }, permitTitle(draft.permit_word)), el('dd', { id: 'verdict-permit' }, s.permit_number || draft.permit_number || '—')),
       el('div', {}, el('dt', {}, 'Placa'), el('dd', { id: 'verdict-plate', class: 'plate' }, formatPlate(s.plate))),
       el('div', {}, el('dt', {}, 'Ponto'), el('dd', {}, s.ponto || '—')),
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', {}, formatDate(s.valid_until || c.expires_on)))),

@@ -19,3 +19,55 @@ def amount_brl(infraction) -> float | None:
     on the phone that day, or not a number)."""
     brl = infraction.get("amount_brl")
     return brl if isinstance(brl, (int, float)) and not isinstance(brl, bool) else None
+
+
+# Issue 18, item 4: one authority per auto. An infraction the packs mark `jurisdiction: "snt"`
+# (CTB art. 244) is applied by the traffic authority (órgão executivo de trânsito, SNT), not by the
+# municipal moto-táxi authority: it is listed apart, to be communicated, and never summed with the
+# municipal amounts, unless the municipality records the act integrating it into the SNT.
+TRAFFIC = "snt"
+NOT_CONFIGURED = "a definir (decreto não configurado)"
+
+
+def traffic_authority_act(municipality) -> str | None:
+    """The act by which the municipality is the integrated traffic authority, when recorded in the
+    autos process settings (Configuração do processo de autos), else None."""
+    act = ((municipality.settings or {}).get("autos") or {}).get("traffic_authority_act")
+    return act.strip() if isinstance(act, str) and act.strip() else None
+
+
+def jurisdiction(composed, infraction) -> str:
+    entry = composed.by_id.get(infraction.get("id")) or {}
+    return entry.get("jurisdiction") or infraction.get("jurisdiction") or "municipal"
+
+
+def by_authority(composed, infractions, integrated=False) -> tuple[list, list]:
+    """(infractions of the municipal auto, infractions to communicate to the traffic authority)."""
+    own, traffic = [], []
+    for item in infractions:
+        (traffic if jurisdiction(composed, item) == TRAFFIC and not integrated else own).append(item)
+    return own, traffic
+
+
+def amount_words(cents, value=None, unit=None, penalty_kind=None) -> str:
+    """What an infraction's amount line says: reais (and the law's unit), or why there is none.
+    Never "R$ 0,00" for an amount nobody configured."""
+    def brl(c):
+        return "R$ " + f"{c / 100:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    units = f"{value:g} {unit}".replace(".", ",") if value is not None and unit else None
+    if cents is not None:
+        return f"{brl(cents)} ({units})" if units and unit != "BRL" else brl(cents)
+    if penalty_kind not in (None, "multa"):
+        return "sem multa"
+    if units:
+        return f"{units} (valor em reais a definir: unidade fiscal não configurada)"
+    return NOT_CONFIGURED
+
+
+def total_cents(items) -> int | None:
+    """The sum of the municipal fines in cents, or None while any fine's amount is unknown (no
+    total is ever printed over a missing amount). Items: dicts with amount_brl_cents/penalty_kind."""
+    fines = [i for i in items if i.get("penalty_kind") in (None, "multa")]
+    if not fines or any(i.get("amount_brl_cents") is None for i in fines):
+        return None
+    return sum(i["amount_brl_cents"] for i in fines)

@@ -18,7 +18,7 @@ START_PT = {"notificacao": "do recebimento da notificação", "intimacao": "da i
 
 def instances(composed, on_date: date) -> list[dict]:
     """[{level, id, kind, label_pt, citation, citation_pt, days, starts, start_pt, instance_pt,
-    suspensive, config_key}] in force on on_date (the date of the infraction)."""
+    suspensive, config_key, days_from}] in force on on_date (the date of the infraction)."""
     out = evaluate(composed, on_date.isoformat(), {}, [])["deadlines"]
     by_id = {dl["id"]: dl for dl in composed.deadlines}
     rows = [dl for dl in out if dl["kind"] in KINDS]
@@ -29,7 +29,9 @@ def instances(composed, on_date: date) -> list[dict]:
              "citation": dl["citation"], "citation_pt": format_citation(composed, dl["citation"]),
              "days": dl["days"], "starts": dl["starts"], "start_pt": START_PT.get(dl["starts"], dl["starts"]),
              "instance_pt": dl.get("instance_pt"), "suspensive": bool(dl.get("suspensive")),
-             "config_key": by_id.get(dl["id"], {}).get("config_key")}
+             "config_key": by_id.get(dl["id"], {}).get("config_key"),
+             # "law" when the pack fixes the days, "config" when the municipality's setting does.
+             "days_from": "law" if by_id.get(dl["id"], {}).get("days") is not None else "config"}
             for i, dl in enumerate(ordered)]
 
 

@@ -4,6 +4,7 @@ from sqlalchemy import or_, select
 
 from ...core.clock import local_today
 from ..fieldsync.models import FieldRecord
+from .auto_data import amount_words
 from .models import AutoCase
 from .process_models import FEE_KINDS, AutoPayment, AutoPenalty, Seizure, SeizureCharge, SeizureFeePayment
 from .seizure_fees import statement
@@ -58,5 +59,6 @@ def csv_rows(data, kind, labels):
                  for s, line in data["fees"]])
     return (["Auto", "Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"],
             [[numbers.get(p.case_id), p.infraction_id, labels["penalty"].get(p.state, p.state), p.applied_on,
-              None if p.amount_brl_cents is None else p.amount_brl_cents / 100, p.state_reason]
+              amount_words(None, penalty_kind=p.penalty) if p.amount_brl_cents is None else p.amount_brl_cents / 100,
+              p.state_reason]
              for p in data["penalties"]])

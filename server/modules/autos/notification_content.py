@@ -13,7 +13,8 @@ from ..registry.models import Municipality, Operator, Permit
 from ..registry.vocabulary import vocabulary
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
-from .auto_data import auto_data, confirmed_infractions
+from .auto_data import (amount_words, auto_data, by_authority, confirmed_infractions, total_cents,
+                        traffic_authority_act)
 from .instances import instances
 
 PENALTY_PT = {"advertencia": "Advertência", "multa": "Multa", "suspensao": "Suspensão",
@@ -54,14 +55,28 @@ def _infraction(composed, item):
             "penalty": PENALTY_PT.get((inf.get("penalty") or {}).get("kind"), (inf.get("penalty") or {}).get("kind")),
             "penalty_kind": (inf.get("penalty") or {}).get("kind"),
             "amount_value": amount.get("value"), "amount_unit": amount.get("unit"),
-            "amount_brl_cents": _brl(item.get("amount_brl"))}
+            "amount_brl_cents": _brl(item.get("amount_brl")),
+            "amount_text": amount_words(_brl(item.get("amount_brl")), amount.get("value"), amount.get("unit"),
+                                        (inf.get("penalty") or {}).get("kind")),
+            "observed": item.get("note") if isinstance(item.get("note"), str) else None}
 
 
-def deadline_text(step):
+def deadline_source(step, sources=None):
+    """Where a deadline's days come from: the article where the law fixes them, else the act the
+    municipality recorded when it configured them (Configuração das regras), never the article
+    that only asks for a deadline."""
+    if step.get("days_from") != "config":
+        return step["citation_pt"]
+    act = ((sources or {}).get(f"deadlines:{step['config_key']}") or "").strip()
+    return (f"fixado por {act}" if act else "fixado na configuração municipal, sem ato informado") + \
+        f"; a lei não fixa o prazo, {step['citation_pt']}"
+
+
+def deadline_text(step, sources=None):
     if step["days"] is None:
         return (f"{step['label_pt']}: prazo {NOT_IN_LAW} ({step['citation_pt']}; "
                 f"Configuração das regras, chave {step['config_key']})")
-    text = f"{step['days']} dias corridos, contados {step['start_pt']} ({step['citation_pt']})"
+    text = f"{step['days']} dias corridos, contados {step['start_pt']} ({deadline_source(step, sources)})"
     return text + (", com efeito suspensivo" if step["suspensive"] else "")
 
 
@@ -101,10 +116,13 @@ def build_content(case, serial, issued_on) -> dict:
     permit = permit_for(case, data)
     fiscal = db.session.get(User, case.record.user_id)
     signatures = data.get("signatures") if isinstance(data.get("signatures"), dict) else {}
-    values = data.get("auto_fields") if isinstance(data.get("auto_fields"), dict) else {}
     moment = case.record.device_at or case.record.received_at
     fields = auto_field_rows(composed, day, data)
     first = steps[0] if steps else None
+    sources = (municipality.settings or {}).get("rules_sources") or {}
+    act = traffic_authority_act(municipality)
+    own, traffic = by_authority(composed, confirmed_infractions(data), integrated=bool(act))
+    own = [_infraction(composed, i) for i in own]
     text, source = authority(first, settings) if first else (NOT_IN_LAW, "configuração municipal ausente")
     return {
         "v": 1,
@@ -122,8 +140,12 @@ def build_content(case, serial, issued_on) -> dict:
         "operator": {"name": operator.name, "cnh": operator.cnh_number} if operator else None,
         "fields": fields,
         "field_sources": sorted({src for f in fields for src in f["source"]}),
-        "infractions": [_infraction(composed, i) for i in confirmed_infractions(data)],
-        "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s),
+        "infractions": own,
+        "total_cents": total_cents(own),
+        # CTB infractions: applied by the traffic authority, listed apart and never summed (item 4).
+        "traffic": [_infraction(composed, i) for i in traffic],
+        "traffic_authority_act": act,
+        "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s, sources),
                        "days": s["days"], "authority": authority(s, settings)[0],
                        "authority_source": authority(s, settings)[1], "suspensive": s["suspensive"]}
                       for s in steps],

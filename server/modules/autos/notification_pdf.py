@@ -7,6 +7,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from ..credentials.render import FONT_DIRS, _pdf_qr
+from .auto_data import amount_words, total_cents
 
 QR_MM = 42.0
 MARGIN = 15
@@ -19,11 +20,16 @@ def _brl(cents):
     return f"R$ {text}"
 
 
-def _unit(value, unit):
-    if value is None or not unit:
-        return "—"
-    number = f"{value:g}".replace(".", ",")
-    return f"{number} {unit}"
+# The auto fields whose value is the CNH or the operator's signature (by their declared source,
+# shared_rules/SPEC.md §3): printed once, in the header's CNH line and the signature statement.
+CNH_SOURCE = "subject_cnh"
+SIGNATURE_SOURCE = "operator_signature"
+
+
+def _amount(inf):
+    """Stored since issue 18 as amount_text; older contents are worded the same way here."""
+    return inf.get("amount_text") or amount_words(inf.get("amount_brl_cents"), inf.get("amount_value"),
+                                                  inf.get("amount_unit"), inf.get("penalty_kind"))
 
 
 def _fonts(pdf):
@@ -96,27 +102,40 @@ def notification_pdf_bytes(note) -> bytes:
              "lado para conferir a autenticidade.", 8, width=head, height=4)
     pdf.set_y(max(pdf.get_y(), MARGIN - 2 + QR_MM))
 
+    # One CNH line and one signature statement: the auto fields that ask for them (CTB art. 280
+    # IV and VI, the municipal law's signature field) are printed here, with their citations.
+    cnh_fields = [f for f in c["fields"] if CNH_SOURCE in f.get("source", ())]
+    sign_fields = [f for f in c["fields"] if SIGNATURE_SOURCE in f.get("source", ())]
     doc.heading("Autuado")
     if c.get("operator"):
         doc.row("Nome", c["operator"]["name"])
-        doc.row("CNH (prontuário)", c["operator"]["cnh"], "CTB, art. 280, IV")
+        doc.row("CNH (prontuário)", c["operator"]["cnh"] or next((f["value"] for f in cnh_fields if f["value"]), None),
+                "; ".join(f["citation"] for f in cnh_fields) or "CTB, art. 280, IV")
     else:
         doc.row("Nome", "Não identificado no cadastro")
     doc.row(f"{auto['permit_word']} nº / placa",
             " / ".join(x for x in (auto.get("permit_number"), auto.get("plate")) if x) or "—")
 
     doc.heading("Infrações")
-    total = 0
     for i, inf in enumerate(c["infractions"], 1):
         doc.text(f"{i}. {inf['label']}", 9.5, True)
-        amount = inf.get("amount_brl_cents")
-        total += amount or 0
         doc.text(f"Dispositivo: {inf['citation']} · Penalidade: {inf.get('penalty') or '—'} · "
-                 f"Valor: {_brl(amount)} ({_unit(inf.get('amount_value'), inf.get('amount_unit'))})", 9)
+                 f"Valor: {_amount(inf)}", 9)
         pdf.ln(1)
     if not c["infractions"]:
-        doc.text("Nenhuma infração confirmada.")
-    doc.text(f"Total: {_brl(total)}", 10, True)
+        doc.text("Nenhuma infração municipal confirmada.")
+    total = c["total_cents"] if "total_cents" in c else total_cents(c["infractions"])
+    if total is not None:
+        doc.text(f"Total: {_brl(total)}", 10, True)
+    elif any(inf.get("penalty_kind") in (None, "multa") for inf in c["infractions"]):
+        doc.text("Total: não calculado enquanto houver valor a definir.", 10, True)
+    if c.get("traffic"):
+        doc.heading("Comunicar ao órgão de trânsito (não integra este auto)")
+        doc.text("Constatado pelo agente e comunicado ao órgão executivo de trânsito, que aplica o Código de "
+                 "Trânsito Brasileiro: não é cobrado por esta notificação nem somado aos valores acima.", 8.5)
+        for inf in c["traffic"]:
+            doc.text(f"• {inf['label']} — {inf['citation']}" +
+                     (f". Observado: {inf['observed']}" if inf.get("observed") else ""), 9)
 
     doc.heading("Defesa e recurso")
     for step in c["instances"]:
@@ -134,11 +153,12 @@ def notification_pdf_bytes(note) -> bytes:
         doc.row("Local", auto.get("place"))
     if "agent" not in covered:
         doc.row("Agente autuante", auto.get("fiscal"))
-    if "operator_signature" not in covered:
-        signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
-                  "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
-        doc.row("Assinatura do autuado", signed, "CTB, art. 280, VI")
+    signed = ("Assinado pelo autuado no local" if auto.get("operator_signed") else
+              "O autuado recusou-se a assinar" if auto.get("operator_refused") else "Sem assinatura do autuado")
+    doc.row("Assinatura do autuado", signed, "; ".join(f["citation"] for f in sign_fields) or "CTB, art. 280, VI")
     for field in c["fields"]:
+        if field in cnh_fields or field in sign_fields:
+            continue
         doc.row(field["label"], field["value"] or "—", field["citation"])
 
     pdf.ln(3)

@@ -17,10 +17,11 @@ from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Municipality
 from ..rules.service import composed_for
 from . import notification as codec
-from .auto_data import auto_data, confirmed_infractions
+from .auto_data import auto_data, by_authority, confirmed_infractions, traffic_authority_act
 from .instances import instances
 from .models import AutoCase, utcnow
-from .notification_content import build_content, infraction_date, permit_for, process_settings
+from .notification_content import (authority, build_content, deadline_source, infraction_date, permit_for,
+                                   process_settings)
 from .operations import decide
 from .outcome import current_step, outcome
 from .inputs import _date, _invalid, _text
@@ -35,6 +36,22 @@ from .process_settings import SETTING_FIELDS, fee_settings, save_process_setting
 def steps_for_municipality(municipality):
     from ...core.clock import local_today as today
     return instances(composed_for(municipality), today())
+
+
+def described_steps(municipality, steps):
+    """The steps as the screens show them, read from what was configured: the authority (the law's,
+    else the municipality's setting) and the source of the days (the article that fixes them, else
+    the act recorded when the municipality configured them)."""
+    settings = process_settings(municipality)
+    sources = (municipality.settings or {}).get("rules_sources") or {}
+    out = []
+    for step in steps:
+        text, source = authority(step, settings)
+        out.append({**step, "authority_shown": text, "authority_from_law": source == "lei",
+                    "authority_configured": source != "lei" and source != "configuração municipal ausente",
+                    "source_pt": deadline_source(step, sources) if step["days"] is not None else step["citation_pt"],
+                    "configured_act": sources.get(f"deadlines:{step['config_key']}") if step.get("config_key") else None})
+    return out
 
 
 def steps_for(case):
@@ -109,12 +126,13 @@ def _check_notifiable(municipality, steps):
         return  # the law provides no defence instance: nothing to print (said on the document)
     if first["days"] is None:
         raise ApiError(409, "deadline_not_configured",
-                       f"Prazo de defesa não definido em lei ({first['citation_pt']}): configure-o em "
-                       f"Configuração das regras (chave {first['config_key']}) antes de notificar.")
+                       f"Prazo de defesa não definido em lei ({first['citation_pt']}): configure-o, com o ato "
+                       f"que o fixa, em Prazos e autoridades (chave {first['config_key']}) antes "
+                       f"de notificar.")
     if not first.get("instance_pt") and not (process_settings(municipality).get("authority_pt") or "").strip():
         raise ApiError(409, "authority_not_configured",
-                       "A lei não indica a autoridade que julga a defesa: configure-a em Configuração do "
-                       "processo de autos antes de notificar.")
+                       "A lei não indica a autoridade que julga a defesa: configure-a em Prazos e "
+                       "autoridades antes de notificar.")
 
 
 def record_service(case, via, served_on, note_text=None, actor=None):
@@ -235,6 +253,9 @@ def refresh_penalties(case, today):
     Idempotent: a second call with the same facts changes nothing."""
     data = auto_data(case)
     items = confirmed_infractions(data) if case.state in ("homologado", "insubsistente") else []
+    if items:  # CTB/SNT infractions are the traffic authority's: no municipal penalty (issue 18)
+        municipality = db.session.get(Municipality, case.municipality_id)
+        items = by_authority(composed_for(municipality), items, bool(traffic_authority_act(municipality)))[0]
     existing = {p.infraction_id: p for p in AutoPenalty.query.filter_by(case_id=case.id)}
     if case.state == "recebido" or not (items or existing) or (case.state == "insubsistente" and not existing):
         return 0  # a void auto never notified has no penalty to annul

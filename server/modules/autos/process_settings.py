@@ -10,6 +10,7 @@ from .process_models import STORAGE_DAY_COUNTS
 SETTING_FIELDS = {
     "authority_pt": "Autoridade que julga a defesa (quando a lei não a indica)",
     "edital_basis_pt": "Ato que autoriza a notificação por edital",
+    "traffic_authority_act": "Ato que integra o município ao Sistema Nacional de Trânsito (deixe em branco se não integra)",
     "removal_fee": "Taxa de remoção (R$)",
     "removal_fee_act": "Ato que fixou a taxa de remoção (ex.: Código Tributário Municipal, art. …)",
     "storage_fee_daily": "Diária do pátio (R$)",
@@ -17,7 +18,7 @@ SETTING_FIELDS = {
     "storage_day_count": "Como as diárias são contadas (conforme o ato)",
     "release_requires_fees": "Exigir o pagamento das taxas antes de liberar a moto",
 }
-TEXT_FIELDS = ("authority_pt", "edital_basis_pt", "removal_fee_act", "storage_fee_act")
+TEXT_FIELDS = ("authority_pt", "edital_basis_pt", "traffic_authority_act", "removal_fee_act", "storage_fee_act")
 
 
 def fee_settings(municipality) -> dict:

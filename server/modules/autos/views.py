@@ -44,7 +44,8 @@ def _page(case, errors=None, values=None, status=200):
     municipality = db.session.get(Municipality, case.municipality_id)
     seizures = Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all()
     return render_template(
-        "autos/process.html", case=case, note=note, content=content, appeals=appeals, steps=steps,
+        "autos/process.html", case=case, note=note, content=content, appeals=appeals,
+        steps=ops.described_steps(municipality, steps),
         next_step=step, next_due=due_on, infractions=confirmed_infractions(data),
         penalties=AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id).all(),
         payments=AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
@@ -233,6 +234,7 @@ def process_settings_page():
     current, fees = process_settings(municipality), ops.fee_settings(municipality)
     values = request.form if request.method == "POST" else {
         "authority_pt": current.get("authority_pt") or "", "edital_basis_pt": current.get("edital_basis_pt") or "",
+        "traffic_authority_act": current.get("traffic_authority_act") or "",
         "removal_fee": _cents_text(current.get("removal_fee_cents")),
         "removal_fee_act": current.get("removal_fee_act") or current.get("source") or "",
         "storage_fee_daily": _cents_text(current.get("storage_fee_daily_cents")),
@@ -241,7 +243,14 @@ def process_settings_page():
         "release_requires_fees": "1" if current.get("release_requires_fees") else ""}
     return render_template("autos/settings.html", fields=ops.SETTING_FIELDS, values=values, errors=errors,
                            day_counts=STORAGE_DAY_COUNTS, fees=fees, seizure_law=ops.seizure_law(municipality),
-                           steps=ops.steps_for_municipality(municipality)), status
+                           steps=ops.described_steps(municipality, ops.steps_for_municipality(municipality)),
+                           rules_anchor=_rules_anchor), status
+
+
+def _rules_anchor(config_key):
+    """Link to a deadline's row on Configuração das regras (where days and their act are saved)."""
+    from ..rules.configuration_page import anchor
+    return url_for("rules_bo.configuration", _anchor=anchor({"kind": "deadlines", "key": config_key}))
 
 
 def _cents_text(cents):

@@ -23,7 +23,7 @@ from ...core.errors import ApiError
 from ...core.http import safe_redirect_target
 from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
-from ...extensions import limiter
+from ...extensions import db, limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
 from ..registry.photos import photos_root
 from . import operations as ops
@@ -55,7 +55,8 @@ REVOKE_REASONS = {"extravio": "Extravio ou roubo", "fraude": "Uso indevido ou fr
 def _inject():
     return {"credential_reissue_reasons": REISSUE_REASONS, "credential_revoke_reasons": REVOKE_REASONS,
             "latest_credential": ops.latest_credential, "credential_effective_status": ops.effective_status,
-            "credential_effective_labels": ops.EFFECTIVE_LABELS, "credential_effective_badge": ops.EFFECTIVE_BADGE}
+            "credential_effective_labels": ops.EFFECTIVE_LABELS, "credential_effective_badge": ops.EFFECTIVE_BADGE,
+            "credential_effective_label": ops.effective_label}
 
 
 # --- devices ----------------------------------------------------------------------------------
@@ -137,7 +138,9 @@ def print_file(credential_id, filename):
     if status != "active":
         # A crachá follows its permit: nothing to print for a suspended or cassado one (issue 10).
         raise ApiError(409, "credential_not_valid",
-                       f"Crachá série {credential.serial}: {ops.EFFECTIVE_LABELS[status]}. Não há o que imprimir.")
+                       f"Crachá série {credential.serial}: "
+                       f"{ops.effective_label(status, db.session.get(Municipality, credential.municipality_id))}. "
+                       "Não há o que imprimir.")
     make, mimetype = PRINT_FILES[filename]
     response = send_file(io.BytesIO(make(ops.card_data(credential))), mimetype=mimetype,
                          download_name=f"{credential.serial:06d}-{filename}")
@@ -147,7 +150,8 @@ def print_file(credential_id, filename):
 
 # --- citizens ---------------------------------------------------------------------------------
 
-VERDICT_CLASS = {"VÁLIDO": "status-ativo", "VENCIDO": "status-vencido", "SUSPENSO": "status-suspenso",
+VERDICT_CLASS = {"VÁLIDO": "status-ativo", "VENCIDO": "status-vencido", "CADUCADO": "status-vencido",
+                 "SUSPENSO": "status-suspenso",
                  "DESCONHECIDO": "status-vencido"}
 # A code that does not parse, or names no municipality we serve, was damaged or made up: a genuine
 # crachá is always one of ours (issue 10: say so rather than "not of a served municipality").
@@ -208,7 +212,7 @@ def _public_check(payload):
                  "permit_number": credential.permit_number,
                  "plate": permit.vehicle.plate if permit.vehicle else None,
                  "permit_status": PERMIT_STATUS_LABELS.get(permit.status, permit.status),
-                 "credential_status": ops.EFFECTIVE_LABELS[status],
+                 "credential_status": ops.effective_label(status, muni),
                  "credential_badge": ops.EFFECTIVE_BADGE[status],
                  "valid": result["verdict"] == "VÁLIDO",
                  "valid_until": credential.expires_on}

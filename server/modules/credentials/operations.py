@@ -16,6 +16,7 @@ from ...extensions import db
 from ..registry.models import Municipality, Permit
 from ..registry.photos import photos_root
 from ..registry.signals import permit_status_changed
+from ..registry.vocabulary import vocabulary
 from . import keys as keystore
 from . import signing
 from .codec import (Body, CodecError, check_permit_number, encode_body, make_url_payload,
@@ -68,6 +69,17 @@ EFFECTIVE_LABELS = {
     "vencido": "Sem validade: permissão vencida", "caducado": "Sem validade: permissão caducada",
     "extinto": "Sem validade: permissão extinta",
 }
+
+
+def effective_label(status, municipality=None):
+    """EFFECTIVE_LABELS with the permit named as the municipality's law does ("Sem validade:
+    alvará de autorização suspenso" in Sapezal)."""
+    if status in ("active", "revoked", "superseded", "expired") or municipality is None:
+        return EFFECTIVE_LABELS.get(status, status)
+    words = vocabulary(municipality)
+    return f"Sem validade: {words.permit} {words.status(status).lower()}"
+
+
 EFFECTIVE_BADGE = {"active": "ativo", "revoked": "cassado", "superseded": "cassado", "expired": "vencido",
                    "suspenso": "suspenso", "cassado": "cassado", "vencido": "vencido", "caducado": "caducado",
                    "extinto": "extinto"}
@@ -313,7 +325,10 @@ def trust_data(municipality, cursor=0, limit=5000) -> dict:
                          # The same calendar as the server's (core.clock), so a crachá expires
                          # on the same local day on the phone and on the server.
                          "utc_offset_minutes": int(municipality.setting(
-                             "utc_offset_minutes", local_now().utcoffset().total_seconds() // 60))},
+                             "utc_offset_minutes", local_now().utcoffset().total_seconds() // 60)),
+                         # The law's word for the permit, for the verdict texts (verifier docstring).
+                         "permit_noun": vocabulary(municipality).permit,
+                         "permit_feminine": vocabulary(municipality).feminine},
         "generated_at": _iso(utcnow()),
         "max_age_seconds": int(current_app.config.get("TRUST_DATA_MAX_AGE_HOURS", 72)) * 3600,
         "keys": trust_keys(municipality),
@@ -371,6 +386,7 @@ def card_data(credential) -> CardData:
         operator_name=operator.name if operator else permit.holder_name,
         plate=permit.vehicle.plate if permit.vehicle else "—",
         ponto=permit.ponto.name if permit.ponto else "—",
+        permit_label=vocabulary(municipality).permit.upper(),
         valid_until=credential.expires_on, serial=credential.serial, payload=credential.payload,
         issued_on=as_utc(credential.issued_at).date(), blood_type=blood, photo_path=photo,
         legal_basis=municipality.setting("badge_legal_basis"),

@@ -48,6 +48,7 @@ class CardData:
     photo_path: str | None = None
     legal_basis: str | None = None  # e.g. "Lei 311/2007, art. 11, XV"
     company: str | None = None  # the authorised company, where the permit holder is one
+    permit_label: str = "PERMISSÃO"  # the law's word (registry.vocabulary): "ALVARÁ DE AUTORIZAÇÃO"
 
 
 def _font(size: int, bold: bool = False):
@@ -215,7 +216,7 @@ def card_png(card: CardData) -> Image.Image:
         d.text((x, y + 22), text, font=f, fill=INK)
         y += 22 + value_size + 16
 
-    field("PERMISSÃO Nº", card.permit_number)
+    field(f"{card.permit_label} Nº", card.permit_number)
     field("PLACA", card.plate)
     field("PONTO", card.ponto or "—", 26)
     field("VALIDADE", card.valid_until.strftime("%d/%m/%Y"))

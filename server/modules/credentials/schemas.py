@@ -18,6 +18,8 @@ class TrustMunicipalitySchema(Schema):
     slug = fields.String(required=True)
     name = fields.String(required=True)
     utc_offset_minutes = fields.Integer(required=True)
+    permit_noun = fields.String(metadata={"description": "The law's word for the permit: 'alvará de autorização', 'permissão', 'autorização'."})
+    permit_feminine = fields.Boolean(metadata={"description": "Grammatical gender of permit_noun (agreement of the verdict texts)."})
 
 
 class TrustKeySchema(Schema):

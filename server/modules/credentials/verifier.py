@@ -19,10 +19,15 @@ Order of checks (first match decides), see docs/credentials.md:
  6 expiry date passed (signed, needs no status data)       -> VENCIDO
  7 credential revoked or superseded (final states)         -> INVÁLIDO
  8 device clock before the data / data older than limit    -> DESCONHECIDO
- 9 permit cassado / suspenso / vencido|caducado / extinto  -> CASSADO / SUSPENSO / VENCIDO / INVÁLIDO
+ 9 permit cassado / suspenso / vencido / caducado / extinto -> CASSADO / SUSPENSO / VENCIDO / CADUCADO / INVÁLIDO
    (also when only the credential's entry carries that permit status: a crachá follows its permit)
 10 permit or credential absent from the data               -> DESCONHECIDO
 11 otherwise                                               -> VÁLIDO
+
+Reason texts name the permit as the municipality's law does ("Alvará de autorização caducado",
+"Permissão suspensa"): the trust data's municipality carries `permit_noun` and `permit_feminine`
+(registry.vocabulary); `{P}`/`{p}` in a text is the noun (capitalised / as is) and `{o}` the
+ending that agrees with it. Without them the words are the neutral "permissão".
 """
 import math
 from dataclasses import dataclass, field
@@ -31,13 +36,13 @@ from datetime import datetime, timedelta, timezone
 from . import signing
 from .codec import CodecError, split_payload
 
-VALIDO, INVALIDO, SUSPENSO, CASSADO, VENCIDO, DESCONHECIDO = (
-    "VÁLIDO", "INVÁLIDO", "SUSPENSO", "CASSADO", "VENCIDO", "DESCONHECIDO")
+VALIDO, INVALIDO, SUSPENSO, CASSADO, VENCIDO, CADUCADO, DESCONHECIDO = (
+    "VÁLIDO", "INVÁLIDO", "SUSPENSO", "CASSADO", "VENCIDO", "CADUCADO", "DESCONHECIDO")
 
 REASONS = {
-    "ok": (VALIDO, "Credencial autêntica, permissão ativa."),
+    "ok": (VALIDO, "Credencial autêntica, {p} ativ{o}."),
     "empty": (INVALIDO, "Conteúdo vazio."),
-    "bad_prefix": (INVALIDO, "Não é um crachá Motofiscal (prefixo incorreto)."),
+    "bad_prefix": (INVALIDO, "Este QR não é um crachá Motofiscal."),
     "bad_base45": (INVALIDO, "Conteúdo corrompido (caracteres inválidos)."),
     "bad_base32": (INVALIDO, "Conteúdo corrompido (caracteres inválidos)."),
     "bad_length": (INVALIDO, "Conteúdo corrompido ou incompleto."),
@@ -51,14 +56,14 @@ REASONS = {
     "expired": (VENCIDO, "Credencial vencida."),
     "clock_behind": (DESCONHECIDO, "Relógio do aparelho anterior aos dados: confira data e hora."),
     "stale_data": (DESCONHECIDO, "Dados desatualizados: sincronize o aparelho."),
-    "permit_cassado": (CASSADO, "Permissão cassada."),
-    "permit_suspenso": (SUSPENSO, "Permissão suspensa."),
-    "permit_vencido": (VENCIDO, "Permissão vencida."),
-    "permit_caducado": (VENCIDO, "Permissão caducada (não renovada no prazo)."),
-    "permit_extinto": (INVALIDO, "Permissão extinta."),
+    "permit_cassado": (CASSADO, "{P} cassad{o}."),
+    "permit_suspenso": (SUSPENSO, "{P} suspens{o}."),
+    "permit_vencido": (VENCIDO, "{P} vencid{o}."),
+    "permit_caducado": (CADUCADO, "{P} caducad{o} (não renovad{o} no prazo)."),
+    "permit_extinto": (INVALIDO, "{P} extint{o}."),
     "credential_revoked": (INVALIDO, "Credencial revogada."),
     "credential_superseded": (INVALIDO, "Credencial substituída por uma via mais recente."),
-    "permit_unknown": (DESCONHECIDO, "Permissão ausente dos dados do aparelho."),
+    "permit_unknown": (DESCONHECIDO, "{P} ausente dos dados do aparelho."),
     "credential_unknown": (DESCONHECIDO, "Credencial emitida após a última atualização dos dados."),
 }
 
@@ -82,6 +87,8 @@ class Trust:
     keys: dict = field(default_factory=dict)  # kid -> {"key": Ed25519PublicKey, "status", "reason"}
     permits: dict = field(default_factory=dict)  # permit number -> status
     credentials: dict = field(default_factory=dict)  # serial (str) -> status
+    permit_noun: str = "permissão"  # the law's word for the permit (registry.vocabulary)
+    permit_feminine: bool = True
 
 
 def parse_time(text: str) -> datetime:
@@ -95,6 +102,8 @@ def prepare_trust(data: dict) -> Trust:
         utc_offset=timedelta(minutes=int(muni.get("utc_offset_minutes", -240))),
         generated_at=parse_time(data["generated_at"]),
         max_age_seconds=int(data["max_age_seconds"]),
+        permit_noun=muni.get("permit_noun") or "permissão",
+        permit_feminine=bool(muni.get("permit_feminine", True)),
     )
     for key in data.get("keys", []):
         trust.keys[int(key["kid"])] = {
@@ -124,7 +133,19 @@ def _verdict(code: str, age: int, body=None) -> dict:
     }
 
 
+def worded(text: str, noun: str = "permissão", feminine: bool = True) -> str:
+    """A reason text with the permit named as the law names it (see the module docstring)."""
+    return (text.replace("{P}", noun[:1].upper() + noun[1:]).replace("{p}", noun)
+            .replace("{o}", "a" if feminine else "o"))
+
+
 def verify(payload: str, trust: Trust, now: datetime) -> dict:
+    result = _decide(payload, trust, now)
+    result["reason_pt"] = worded(result["reason_pt"], trust.permit_noun, trust.permit_feminine)
+    return result
+
+
+def _decide(payload: str, trust: Trust, now: datetime) -> dict:
     age = math.floor((now - trust.generated_at).total_seconds())
     try:
         body_bytes, body, signature = split_payload(payload)

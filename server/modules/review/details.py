@@ -223,6 +223,8 @@ def context(municipality, record):
            "clocks": clocks(record, body), "flags": explained(codes), "groups": checklist_groups(rules, body),
            "credential": credential_of(body), "data_age": data_age(body), "neighbours": neighbours(record),
            "conflicts": conflicts_of(record), "operator": operator,
+           # The law's label of each auto field ("Tipificação da infração"), never its key.
+           "field_labels": {f["id"]: f.get("label_pt") or f["id"] for f in getattr(rules, "auto_fields", [])},
            "signature_ok": signature_ok(device, record.body, record.signature), "now": datetime.now()}
     if record.kind == "inspection":
         ctx["autos"] = (db.session.query(FieldRecord, AutoCase).outerjoin(AutoCase, AutoCase.record_id == FieldRecord.id)

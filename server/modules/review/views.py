@@ -97,6 +97,10 @@ def _render_record(record, case=None, errors=None, status=200):
         if inspection is not None and inspection.municipality_id != muni.id:
             inspection = None
         source = details.parse_body(inspection.body) if inspection else signed
+        if ctx["credential"] is None and inspection is not None:
+            # The crachá was read on the inspection this auto was begun from: its card says so.
+            ctx["credential"] = details.credential_of(source)
+            ctx["credential_from_inspection"] = ctx["credential"] is not None
         server = reevaluation.server_evaluation(muni, inspection or record, source)
         ctx.update(case=case, data=data, history=versions.history(case),
                    infractions=details.infraction_rows(ctx["rules"], data, signed),

@@ -1,6 +1,11 @@
 """Human-readable citations ("Lei 125/1999, art. 5º, II, §1º") from a composed rule set."""
 
-KIND_PREFIX = {"federal": "Lei", "municipal": "Lei"}
+def cite_as(law):
+    """How a citation names the instrument: the pack's `cite_as` ("Res. CONTRAN 943/2022"), else
+    "Lei <number>" (SPEC §3); pwa/js/fiscal/checklist-model.js citationLabel reads it the same way."""
+    if law.get("cite_as"):
+        return law["cite_as"]
+    return f"Lei {law['number']}" if law.get("number") else law.get("title")
 
 
 def _ordinal(art):
@@ -12,12 +17,7 @@ def law_short_name(composed, law_key):
     for pack in composed.packs:
         law = (pack.get("laws") or {}).get(law_key)
         if law:
-            number = law.get("number")
-            if law_key.upper().startswith("R") and number:
-                return f"Res. CONTRAN {number}"
-            if law_key == "CTB":
-                return "CTB"
-            return f"Lei {number}" if number else law.get("title", law_key)
+            return cite_as(law) or law_key
     return law_key
 
 

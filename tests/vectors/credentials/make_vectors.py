@@ -108,7 +108,7 @@ def common_cases(legacy):
         case("permit_suspenso", payload(8, number="PNT-2026/0002", **p)[1], "SUSPENSO", "permit_suspenso"),
         case("permit_cassado", payload(9, number="PNT-2026/0003", **p)[1], "CASSADO", "permit_cassado"),
         case("permit_vencido", payload(10, number="PNT-2026/0004", **p)[1], "VENCIDO", "permit_vencido"),
-        case("permit_caducado", payload(11, number="PNT-2026/0005", **p)[1], "VENCIDO", "permit_caducado"),
+        case("permit_caducado", payload(11, number="PNT-2026/0005", **p)[1], "CADUCADO", "permit_caducado"),
         case("permit_extinto", payload(12, number="PNT-2026/0006", **p)[1], "INVÁLIDO", "permit_extinto"),
         case("permit_and_credential_suspenso", payload(16, number="PNT-2026/0007", **p)[1],
              "SUSPENSO", "permit_suspenso"),

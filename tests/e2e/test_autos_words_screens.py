@@ -1,0 +1,68 @@
+"""Issue 18 item 7 in headless Chromium at 390x844 and 1280x800: Sapezal's notificação refused
+until its law's open deadline is configured, with a link to Prazos e autoridades; that page lists
+what the law fixes and what it leaves open (with the act once configured); the process page reads
+what was configured — axe-core without serious violations, no sideways scrolling, screenshots."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_backoffice_accessibility import VIEWPORTS, _check, _login, _note, _report
+
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/shots-autowords"))
+
+
+@pytest.mark.browser
+def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configuration(browser, live_server, live_app):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from autos_process_helpers import homologated_case
+    from server.modules.autos import process_operations as ops
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.settings import save_value
+
+    case_id, _ = homologated_case(live_app, live_app.test_client(), "sapezal", days_ago=1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for n, viewport in enumerate(VIEWPORTS):
+        size = f"{viewport['width']}x{viewport['height']}"
+        context = browser.new_context(viewport=viewport, locale="pt-BR")
+        page = context.new_page()
+        try:
+            _login(page, live_server, "backoffice.sapezal")
+            if n == 0:
+                _check(page, f"{live_server}/autos/{case_id}/processo", problems)
+                page.locator("#form-notificar button[type=submit]").click()
+                page.wait_for_load_state("load")
+                refusal = page.locator("#form-notificar")
+                assert "sapezal.prazo_defesa" in refusal.inner_text()
+                _note(page, f"refusal {size}", problems)
+                refusal.screenshot(path=str(SHOTS / f"sapezal-notificacao-recusada-{size}.png"))
+                page.click("#notificar-config-link a")
+                page.wait_for_load_state("load")
+                assert page.url.endswith("/autos/processo/configuracao")
+                steps = page.locator("#law-steps").inner_text()
+                assert "a lei não fixa (Lei 125/1999, art. 28, VI)" in steps and "não configurado" in steps
+                _note(page, f"settings unconfigured {size}", problems)
+                page.screenshot(path=str(SHOTS / f"sapezal-prazos-nao-configurados-{size}.png"), full_page=True)
+                page.click("#law-steps a")
+                page.wait_for_load_state("load")
+                assert "/bo/regras/configuracao#cfg-deadlines-sapezal-prazo-defesa" in page.url
+                with live_app.app_context():
+                    save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines",
+                               "sapezal.prazo_defesa", 15, "Decreto nº 40/2026")
+                    ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
+                                              {"authority_pt": "Diretor de Trânsito"})
+            _check(page, f"{live_server}/autos/processo/configuracao", problems)
+            steps = page.locator("#law-steps").inner_text()
+            assert "15 dias" in steps and "fixado por Decreto nº 40/2026" in steps
+            assert "Diretor de Trânsito (configuração municipal" in steps
+            page.screenshot(path=str(SHOTS / f"sapezal-prazos-configurados-{size}.png"), full_page=True)
+            _check(page, f"{live_server}/autos/{case_id}/processo", problems)
+            table = page.locator("#h-prazos").locator("xpath=..").inner_text()
+            assert "Diretor de Trânsito" in table and "fixado por Decreto nº 40/2026" in table
+            assert "configure" not in table.lower().replace("configuração", "")
+            page.locator("#h-prazos").locator("xpath=..").screenshot(path=str(SHOTS / f"sapezal-processo-prazos-{size}.png"))
+        finally:
+            context.close()
+    assert not problems, _report(problems)
