@@ -127,6 +127,10 @@ class Calendar:
         d = datetime.date.fromisoformat(_iso(d))
         return d if self.is_business_day(d) else self.next_business_day(d)
 
+    def holidays(self, year):
+        """The year's holidays from the shared data (not the closures), as [{date, name_pt, act, …}]."""
+        return sorted(({**h, "date": iso} for iso, h in self._year(year).items()), key=lambda h: h["date"])
+
     def suggestions(self, year):
         """Movable days a municipality may close by its own act (Carnival, Corpus Christi)."""
         e = easter(year)

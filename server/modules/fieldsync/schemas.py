@@ -274,3 +274,4 @@ class FieldDataResponseSchema(Schema):
     rules_etag = fields.String()
     photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1
     tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis
+    calendar = fields.Dict(allow_none=True)  # legal calendar: holidays (shared data), state, municipal closures
