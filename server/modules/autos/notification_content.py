@@ -59,7 +59,8 @@ def deadline_text(step):
     if step["days"] is None:
         return (f"{step['label_pt']}: prazo {NOT_IN_LAW} ({step['citation_pt']}; "
                 f"Configuração das regras, chave {step['config_key']})")
-    text = f"{step['days']} dias corridos, contados {step['start_pt']} ({step['citation_pt']})"
+    unit = "dias úteis" if step.get("counting") == "cpc_219" else "dias corridos"
+    text = f"{step['days']} {unit}, contados {step['start_pt']} ({step['citation_pt']})"
     return text + (", com efeito suspensivo" if step["suspensive"] else "")
 
 
@@ -109,7 +110,8 @@ def build_content(case, serial, issued_on) -> dict:
         "infractions": [_infraction(composed, i) for i in confirmed_infractions(data)],
         "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s),
                        "days": s["days"], "authority": authority(s, settings)[0],
-                       "authority_source": authority(s, settings)[1], "suspensive": s["suspensive"]}
+                       "authority_source": authority(s, settings)[1], "suspensive": s["suspensive"],
+                       "counting": s["counting"], "counting_pt": s["counting_pt"]}
                       for s in steps],
         "authority": text, "authority_source": source,
     }
