@@ -22,11 +22,16 @@ TODAY = local_today()
 
 
 def _one_year(day):
-    """The day before the same date a year later ("validade de 01 (um) ano")."""
+    """The same date a year later (Lei 810/1949 art. 1º); from 29 February, 1 March (art. 3º)."""
     try:
-        return day.replace(year=day.year + 1) - timedelta(days=1)
+        return day.replace(year=day.year + 1)
     except ValueError:  # 29 February
-        return date(day.year + 1, 3, 1) - timedelta(days=1)
+        return date(day.year + 1, 3, 1)
+
+
+def _sapezal_until(day):
+    """The last 31 March within one year of `day` (art. 11 "um ano" with art. 10 § 1º)."""
+    return date(day.year, 3, 31) if day < date(day.year, 3, 31) else date(day.year + 1, 3, 31)
 
 
 def _form(slug, op_id, vehicle_id, number="777/2026", **extra):
@@ -95,9 +100,9 @@ def test_each_gate_refuses_with_its_article_and_accepts_once_met(app, demo, slug
 
 
 def test_validity_is_the_law_s_for_each_municipality(app, demo):
-    expected = {"sapezal": date(TODAY.year + 1, 3, 31),  # Lei 125/1999, art. 10 § 1º and art. 11 § 2º
+    expected = {"sapezal": _sapezal_until(TODAY),  # Lei 125/1999, art. 10 § 1º and art. 11
                 "nortelandia": _one_year(TODAY),  # Lei 030/1998, art. 6º
-                "paranatinga": _one_year(_one_year(TODAY) + timedelta(days=1))}  # Lei 311/2007, art. 20
+                "paranatinga": _one_year(_one_year(TODAY))}  # Lei 311/2007, art. 20
     for slug, until in expected.items():
         op_id, vehicle_id = _people(app, slug)
         record_requirements(app, slug, op_id, vehicle_id)
@@ -118,7 +123,7 @@ def test_another_validity_needs_a_reason_and_is_audited(app, demo):
                                                      validity_exception_reason="Decisão do secretário no processo 12/2026"))
         entry = AuditLog.query.filter_by(action="validity_exception", entity_id=str(permit.id)).one()
         assert entry.reason == "Decisão do secretário no processo 12/2026"
-        assert entry.before["valid_until"] == date(TODAY.year + 1, 3, 31).isoformat()
+        assert entry.before["valid_until"] == _sapezal_until(TODAY).isoformat()
 
 
 def test_unknown_issqn_is_never_presumed_paid(app, demo):
