@@ -29,6 +29,11 @@ def _one_year(day):
         return date(day.year + 1, 3, 1)
 
 
+def _after_weekend(day):
+    """Saturday and Sunday move to Monday."""
+    return day + timedelta(days=(7 - day.weekday()) % 7) if day.weekday() >= 5 else day
+
+
 def _sapezal_until(day):
     """The last 31 March within one year of `day` (art. 11 "um ano" with art. 10 § 1º)."""
     return date(day.year, 3, 31) if day < date(day.year, 3, 31) else date(day.year + 1, 3, 31)
@@ -268,7 +273,9 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
                                          Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
             assert charge.motorcycles == active
             assert charge.ufm == Decimal("0.5") * active and charge.amount_brl == Decimal("25.00") * active
-            assert charge.due_on == date(run_on.year, 2, 10)  # art. 14: by the 10th of the next month
+            # Art. 14: by the 10th of the next month; on a weekend, the Monday after (CTN art. 210
+            # § único; February has no national holiday, and Carnival is not one by law).
+            assert charge.due_on == _after_weekend(date(run_on.year, 2, 10))
         charge = charges[0]
         # The demo charges the months before today's (paid or not, by the month the suite runs
         # in): settle them, so January's charge is the only one that can be in arrears below.
@@ -276,10 +283,11 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
                                                 IssqnCharge.paid_on.is_(None), IssqnCharge.id != charge.id).all():
             pay_issqn_charge(m, earlier, {"paid_on": TODAY, "payment_reference": "DAM anterior"})
         permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
-        item = {i.key: i for i in checklist(m, permit, date(run_on.year, 2, 11))}["issqn.monthly"]
+        late = _after_weekend(date(run_on.year, 2, 10)) + timedelta(days=1)
+        item = {i.key: i for i in checklist(m, permit, late)}["issqn.monthly"]
         assert item.state == "missing" and item.citation == "Lei 030/1998, art. 14"
         pay_issqn_charge(m, charge, {"paid_on": TODAY, "payment_reference": "DAM 1"})
-        item = {i.key: i for i in checklist(m, permit, date(run_on.year, 2, 11))}["issqn.monthly"]
+        item = {i.key: i for i in checklist(m, permit, late)}["issqn.monthly"]
         assert item.state == "ok"
 
 
@@ -434,3 +442,32 @@ def test_refused_issue_form_lists_the_requirements_with_links_to_record_them(app
     assert response.status_code == 422
     assert "Vistoria da moto válida (Lei 125/1999, art. 14): desconhecido" in html
     assert f"/bo/veiculos/{vehicle_id}/vistorias/nova" in html and f"/bo/documentos/operator/{op_id}" in html
+
+
+def test_issqn_due_on_a_saturday_is_payable_on_monday_without_arrears(app, demo):
+    """December 2025's ISSQN is due on the 10th of January 2026, a Saturday: payable on Monday
+    12/01 (CTN art. 210 § único); no arrears, no refused renewal on the 12th; arrears on the 13th.
+    A closure the municipality records on the 12th moves it again, to Tuesday 13/01."""
+    from server.modules.calendar.operations import add_closure
+    from server.modules.issuance.operations import create_issqn_charges
+    from server.modules.issuance.records import issqn_arrears
+    from server.modules.issuance.requirements import checklist
+    with app.app_context():
+        m = muni("nortelandia")
+        IssqnCharge.query.filter_by(municipality_id=m.id, month=date(2025, 12, 1)).delete()
+        db.session.commit()
+        assert create_issqn_charges(date(2026, 1, 15)) > 0
+        charge = IssqnCharge.query.filter_by(municipality_id=m.id, month=date(2025, 12, 1)).order_by(IssqnCharge.id).first()
+        assert charge.due_on == date(2026, 1, 12)
+        IssqnCharge.query.filter(IssqnCharge.company_id == charge.company_id, IssqnCharge.id != charge.id).delete()
+        db.session.commit()
+        assert issqn_arrears(charge.company_id, date(2026, 1, 12)) == []
+        assert [c.id for c in issqn_arrears(charge.company_id, date(2026, 1, 13))] == [charge.id]
+        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
+        assert {i.key: i for i in checklist(m, permit, date(2026, 1, 12))}["issqn.monthly"].state != "missing"
+        assert {i.key: i for i in checklist(m, permit, date(2026, 1, 13))}["issqn.monthly"].state == "missing"
+        add_closure(m, {"day": date(2026, 1, 12), "kind": "fechamento", "name_pt": "Repartição fechada",
+                        "act": "Portaria nº 1/2026"})
+        assert db.session.get(IssqnCharge, charge.id).due_on == date(2026, 1, 13)
+        assert issqn_arrears(charge.company_id, date(2026, 1, 13)) == []
+

@@ -22,6 +22,8 @@ def add_closure(municipality, data, actor=None):
     mark_changed(db.session.connection(), municipality.id, [("calendar", row.id, False)])
     record("calendar_closure_add", "calendar_closure", row.id, None, row.as_dict(),
            municipality_id=municipality.id, actor=actor)
+    from ..issuance.operations import move_issqn_due_dates
+    move_issqn_due_dates(municipality, row.day)
     db.session.commit()
     return row
 
