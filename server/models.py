@@ -15,3 +15,4 @@ from .modules.tariffs import models as tariffs_models  # noqa: F401
 from .modules.autos import process_models as autos_process_models  # noqa: F401
 from .modules.dashboard import models as dashboard_models  # noqa: F401
 from .modules.issuance import models as issuance_models  # noqa: F401
+from .modules.calendar import models as calendar_models  # noqa: F401

@@ -75,3 +75,23 @@ def backdate_notification(app, case_id, day):
         note = AutoNotification.query.filter_by(case_id=case_id).one()
         note.issued_at = datetime.combine(day, time(12), timezone.utc)
         db.session.commit()
+
+
+# National holidays written out by hand (Lei 662/1949 as amended by Lei 6.802/1980, Lei 10.607/2002,
+# Lei 14.759/2023), so tests pick their dates without asking the calendar under test.
+FIXED_HOLIDAYS = {(1, 1), (4, 21), (5, 1), (9, 7), (10, 12), (11, 2), (11, 15), (11, 20), (12, 25)}
+
+
+def plain_monday(today, at_least=21, span=22):
+    """A Monday at least `at_least` days before `today` whose next `span` days hold no national
+    holiday and no Good Friday (which never falls outside 20 March - 23 April): deadlines counted
+    from it land where plain weekday arithmetic says, on any date the tests run."""
+    from datetime import timedelta
+    d = today - timedelta(days=at_least)
+    while True:
+        d -= timedelta(days=d.weekday())
+        days = [d + timedelta(days=i) for i in range(span)]
+        if not any((x.month, x.day) in FIXED_HOLIDAYS or (x.month, x.day) >= (3, 20) and (x.month, x.day) <= (4, 23)
+                   for x in days):
+            return d
+        d -= timedelta(days=1)

@@ -6,13 +6,35 @@ from datetime import timedelta
 
 import pytest
 
-from autos_process_helpers import backdate_notification, first_operator_and_permit, homologated_case
+from autos_process_helpers import backdate_notification, first_operator_and_permit, homologated_case, plain_monday
 from server.core.errors import ApiError
 
 
 def _today():
     from server.core.clock import local_today
     return local_today()
+
+
+def _served():
+    """A Monday at least three weeks ago with no holiday in the next three weeks, so each deadline
+    below ends on the weekday plain arithmetic gives."""
+    return plain_monday(_today())
+
+
+def _art48_due(app, served):
+    """The last day of Paranatinga's 3-day defence from `served` on the municipality's calendar
+    (the legal calendar is checked against hand-computed dates in test_legal_calendar.py; here
+    it only tells a test that starts today where the weekend pushes the deadline)."""
+    from server.modules.calendar.service import calendar_of
+    from server.modules.registry.models import Municipality
+    from server.rules.legal_calendar import cc_132_days
+    with app.app_context():
+        return cc_132_days(calendar_of(Municipality.query.filter_by(slug="paranatinga").one()), served, 3)
+
+
+def _ago(day):
+    """days_ago for homologated_case: an auto issued a week before `day`."""
+    return (_today() - day).days + 7
 
 
 def _call(app, fn, *args, **kwargs):
@@ -87,8 +109,8 @@ def applied_rows(app):
 
 @pytest.mark.parametrize("via", ["postal_ar", "pessoal"])
 def test_paranatinga_deadline_runs_three_days_from_the_service_date(app, client, demo, via):
-    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
-    served = _today() - timedelta(days=20)
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
     assert notify(app, case_id, via, served).served_on == served
     # Art. 48: 3 days from receipt; Código Civil art. 132: the day of receipt is excluded.
     assert refresh(app, case_id, served + timedelta(days=3))[0][1] == "pendente"
@@ -96,12 +118,13 @@ def test_paranatinga_deadline_runs_three_days_from_the_service_date(app, client,
 
 
 def test_roadside_signature_counts_from_the_day_of_the_auto(app, client, demo):
-    signed_id, _ = homologated_case(app, client, "paranatinga", days_ago=10, operator_signed=True)
+    monday = _served()
+    signed_id, _ = homologated_case(app, client, "paranatinga", days_ago=(_today() - monday).days, operator_signed=True)
     from server.modules.autos.notification_content import infraction_date
     note = notify(app, signed_id, "assinatura_local", None)
     with app.app_context():
         auto_day = infraction_date(_case(signed_id))
-    assert note.served_on == auto_day
+    assert note.served_on == auto_day == monday
     assert refresh(app, signed_id, auto_day + timedelta(days=4))[0][2] == auto_day + timedelta(days=4)
     refused_id, _ = homologated_case(app, client, "paranatinga", days_ago=10, operator_signed=False)
     refused = notify(app, refused_id, "assinatura_local", None)
@@ -123,7 +146,8 @@ def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_confi
     from server.modules.autos import process_operations as ops
     from server.modules.registry.models import Municipality
     from server.modules.rules.settings import save_value
-    case_id, _ = homologated_case(app, client, "sapezal", days_ago=30)
+    served = _served()
+    case_id, _ = homologated_case(app, client, "sapezal", days_ago=_ago(served))
     refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
     assert refused.status == 409 and "sapezal.prazo_defesa" in refused.message  # art. 28 VI fixes no days
     with app.app_context():
@@ -135,7 +159,6 @@ def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_confi
         muni = Municipality.query.filter_by(slug="sapezal").one()
         ops.save_process_settings(muni, {"authority_pt": "Diretor de Trânsito", "source": "Decreto nº 40/2026"})
         db.session.commit()
-    served = _today() - timedelta(days=20)
     notify(app, case_id, "pessoal", served)
     assert refresh(app, case_id, served + timedelta(days=15))[0][1] == "pendente"
     assert refresh(app, case_id, served + timedelta(days=16))[0][1:] == ("aplicada", served + timedelta(days=16))
@@ -146,13 +169,13 @@ def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_confi
 
 
 def test_defence_in_time_waits_for_the_decision_and_a_late_one_is_flagged(app, client, demo):
-    timely_id, phone = homologated_case(app, client, "paranatinga", days_ago=30)
-    served = _today() - timedelta(days=20)
+    served = _served()
+    timely_id, phone = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
     notify(app, timely_id, "postal_ar", served)
     appeal = file(app, timely_id, served + timedelta(days=3))
     assert (appeal.late, appeal.due_on, appeal.level) == (False, served + timedelta(days=3), 1)
     assert refresh(app, timely_id, _today())[0][1] == "pendente"  # awaiting the Secretário
-    late_id, _ = homologated_case(app, client, "paranatinga", days_ago=30, phone=phone)
+    late_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served), phone=phone)
     notify(app, late_id, "postal_ar", served)
     late = file(app, late_id, served + timedelta(days=4))
     assert late.late is True
@@ -161,16 +184,17 @@ def test_defence_in_time_waits_for_the_decision_and_a_late_one_is_flagged(app, c
 
 
 def test_paranatinga_second_instance_secretario_then_prefeito(app, client, demo):
-    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
-    served = _today() - timedelta(days=20)
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
     notify(app, case_id, "pessoal", served)
     first = file(app, case_id, served + timedelta(days=2))
     assert first.instance_pt == "Secretário Municipal de Infra-estrutura"
-    decided = served + timedelta(days=5)
+    decided = served + timedelta(days=4)  # a Friday
     decide_appeal(app, first.id, "indeferido", decided)
     # The appeal to the Prefeito has no suspensive effect in the law: applied on the decision.
     assert penalties(app, case_id) == [("par.inf.g1_c", "aplicada", decided)]
     assert [(r[0], r[1], r[2]) for r in applied_rows(app)] == [("par.inf.g1_c", decided, False)]
+    # Friday + 3 days = Monday, a business day.
     second = file(app, case_id, decided + timedelta(days=3))
     assert (second.level, second.instance_pt, second.late, second.due_on) == (2, "Prefeito Municipal", False,
                                                                              decided + timedelta(days=3))
@@ -184,13 +208,37 @@ def test_paranatinga_second_instance_secretario_then_prefeito(app, client, demo)
 
 
 def test_paranatinga_second_appeal_after_its_deadline_is_intempestiva(app, client, demo):
-    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
-    served = _today() - timedelta(days=20)
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
+    notify(app, case_id, "pessoal", served)
+    first = file(app, case_id, served + timedelta(days=1))
+    decide_appeal(app, first.id, "indeferido", served + timedelta(days=1))
+    # Decided on Tuesday: 3 days end on Friday (served + 4); Saturday is late.
+    second = file(app, case_id, served + timedelta(days=5))
+    assert (second.level, second.late, second.due_on) == (2, True, served + timedelta(days=4))
+
+
+def test_an_appeal_due_on_a_saturday_is_timely_on_monday(app, client, demo):
+    """Paranatinga art. 48, 3 days: decided on Wednesday, the 3rd day is Saturday; CC art. 132 § 1º
+    and Lei 9.784/1999 art. 66 § 1º move the end to Monday (served + 7)."""
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
     notify(app, case_id, "pessoal", served)
     first = file(app, case_id, served + timedelta(days=1))
     decide_appeal(app, first.id, "indeferido", served + timedelta(days=2))
-    second = file(app, case_id, served + timedelta(days=6))
-    assert (second.level, second.late) == (2, True)
+    second = file(app, case_id, served + timedelta(days=7))
+    assert (second.level, second.late, second.due_on) == (2, False, served + timedelta(days=7))
+
+
+def test_a_first_defence_due_on_sunday_is_applied_only_after_monday(app, client, demo):
+    """Paranatinga art. 48: served on a Thursday, the 3rd day is Sunday; nothing is applied on
+    Monday, the last day; on Tuesday it is."""
+    thursday = _served() + timedelta(days=3)
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(thursday))
+    notify(app, case_id, "pessoal", thursday)
+    monday = thursday + timedelta(days=4)
+    assert refresh(app, case_id, monday)[0][1] == "pendente"
+    assert refresh(app, case_id, monday + timedelta(days=1)) == [("par.inf.g1_c", "aplicada", monday + timedelta(days=1))]
 
 
 def test_nortelandia_suspensive_appeal_holds_the_penalty_until_decided(app, client, demo):
@@ -206,11 +254,34 @@ def test_nortelandia_suspensive_appeal_holds_the_penalty_until_decided(app, clie
     decided = _today()
     decide_appeal(app, appeal.id, "indeferido", decided)
     assert penalties(app, case_id) == [("nl.inf.faixa_moto_taxi", "aplicada", decided)]
-    # Art. 16 § 2º: 10 days from the intimação, the day itself excluded.
+
+
+
+def test_nortelandia_appeal_counts_ten_business_days_by_default(app, client, demo):
+    """Art. 16 § 2º "na forma prevista no Código de Processo Civil": CPC/2015 arts. 219 and 224,
+    counted from the first business day after the intimação. From a Monday with no holiday
+    around: the 10th business day is the Monday two weeks later."""
+    served = _served()
+    for filed_after, late in ((14, False), (15, True)):
+        case_id, _ = homologated_case(app, client, "nortelandia", days_ago=_ago(served))
+        notify(app, case_id, "pessoal", served)
+        appeal = file(app, case_id, served + timedelta(days=filed_after))
+        assert (appeal.late, appeal.due_on) == (late, served + timedelta(days=14))
+
+
+def test_nortelandia_calendar_day_reading_is_an_option(app, client, demo):
+    """With nortelandia.art16_counting = cc_132: 10 calendar days from Monday end on Thursday."""
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.settings import save_value
+    with app.app_context():
+        save_value(Municipality.query.filter_by(slug="nortelandia").one(), "options", "nortelandia.art16_counting",
+                   "cc_132", "Parecer jurídico nº 1/2026")
+    served = _served()
     for filed_after, late in ((10, False), (11, True)):
-        other, _ = homologated_case(app, client, "nortelandia", days_ago=30, phone=phone)
-        notify(app, other, "pessoal", _today() - timedelta(days=filed_after))
-        assert file(app, other, _today()).late is late
+        case_id, _ = homologated_case(app, client, "nortelandia", days_ago=_ago(served))
+        notify(app, case_id, "pessoal", served)
+        appeal = file(app, case_id, served + timedelta(days=filed_after))
+        assert (appeal.late, appeal.due_on) == (late, served + timedelta(days=10))
 
 
 def test_deferido_for_one_infraction_annuls_only_its_penalty(app, client, demo):
@@ -235,7 +306,7 @@ def test_daily_job_applies_once_and_the_server_counts_it_as_recidivism(app, clie
     served = _today() - timedelta(days=1)  # the deadline still runs when the AR comes back
     notify(app, case_id, "postal_ar", served)
     assert penalties(app, case_id)[0][1] == "pendente"
-    due_passed = served + timedelta(days=4)
+    due_passed = _art48_due(app, served) + timedelta(days=1)
     first = run_daily(app, due_passed)
     second = run_daily(app, due_passed)
     assert first["autos.penalties"] >= 1 and second["autos.penalties"] == 0
@@ -260,16 +331,17 @@ def test_field_data_delta_carries_the_applied_penalty_to_phones(app, client, dem
     served = _today() - timedelta(days=1)
     notify(app, case_id, "pessoal", served)
     cursor = client.get("/api/v1/field/data?cursor=0", headers=phone.headers).json["cursor"]
-    run_daily(app, served + timedelta(days=4))
+    applied_on = _art48_due(app, served) + timedelta(days=1)
+    run_daily(app, applied_on)
     delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers=phone.headers).json
     assert delta["snapshot"] is False
     assert [(p["infraction_id"], p["applied_on"]) for p in delta["penalties"]] == [
-        ("par.inf.g1_c", (served + timedelta(days=4)).isoformat())]
+        ("par.inf.g1_c", applied_on.isoformat())]
 
 
 def test_quiet_year_cancels_the_record_once(app, client, demo):
-    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=30)
-    served = _today() - timedelta(days=20)
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
     notify(app, case_id, "pessoal", served)
     applied_on = served + timedelta(days=4)
     run_daily(app, applied_on)

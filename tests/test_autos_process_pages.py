@@ -236,3 +236,18 @@ def test_a_step_not_possible_now_is_explained_next_to_its_button(app, client, de
     assert refused.status_code == 409
     assert "Prazo de defesa não definido em lei" in refused.get_data(as_text=True)
     assert "Processo do auto" in refused.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("slug, expected", [
+    ("nortelandia", ["10 dias úteis", "CPC/2015, arts. 219 e 224"]),
+    ("paranatinga", ["3 dias corridos", "Código Civil, art. 132, caput e § 1º"]),
+])
+def test_notification_states_the_counting_rule_it_applied(app, client, demo, tmp_path, slug, expected):
+    case_id, _ = homologated_case(app, client, slug, days_ago=2)
+    login(client, f"backoffice.{slug}")
+    assert _post(client, case_id, "notificar").status_code == 303
+    path = tmp_path / "n.pdf"
+    path.write_bytes(client.get(f"/autos/{case_id}/notificacao.pdf").data)
+    text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout.split())
+    for words in expected + ["Contagem do prazo"]:
+        assert words in text, words

@@ -12,6 +12,7 @@ from helpers import csrf_token, login
 
 from server.core.audit import AuditLog
 from server.core.clock import local_today
+from server.rules.legal_calendar import calendar_for, ctn_210_due
 from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.issuance.models import InsurancePolicy, IssqnCharge, Vistoria
@@ -22,11 +23,16 @@ TODAY = local_today()
 
 
 def _one_year(day):
-    """The day before the same date a year later ("validade de 01 (um) ano")."""
+    """The same date a year later (Lei 810/1949 art. 1º); from 29 February, 1 March (art. 3º)."""
     try:
-        return day.replace(year=day.year + 1) - timedelta(days=1)
+        return day.replace(year=day.year + 1)
     except ValueError:  # 29 February
-        return date(day.year + 1, 3, 1) - timedelta(days=1)
+        return date(day.year + 1, 3, 1)
+
+
+def _sapezal_until(day):
+    """The last 31 March within one year of `day` (art. 11 "um ano" with art. 10 § 1º)."""
+    return date(day.year, 3, 31) if day < date(day.year, 3, 31) else date(day.year + 1, 3, 31)
 
 
 def _form(slug, op_id, vehicle_id, number="777/2026", **extra):
@@ -95,9 +101,9 @@ def test_each_gate_refuses_with_its_article_and_accepts_once_met(app, demo, slug
 
 
 def test_validity_is_the_law_s_for_each_municipality(app, demo):
-    expected = {"sapezal": date(TODAY.year + 1, 3, 31),  # Lei 125/1999, art. 10 § 1º and art. 11 § 2º
+    expected = {"sapezal": _sapezal_until(TODAY),  # Lei 125/1999, art. 10 § 1º and art. 11
                 "nortelandia": _one_year(TODAY),  # Lei 030/1998, art. 6º
-                "paranatinga": _one_year(_one_year(TODAY) + timedelta(days=1))}  # Lei 311/2007, art. 20
+                "paranatinga": _one_year(_one_year(TODAY))}  # Lei 311/2007, art. 20
     for slug, until in expected.items():
         op_id, vehicle_id = _people(app, slug)
         record_requirements(app, slug, op_id, vehicle_id)
@@ -118,7 +124,7 @@ def test_another_validity_needs_a_reason_and_is_audited(app, demo):
                                                      validity_exception_reason="Decisão do secretário no processo 12/2026"))
         entry = AuditLog.query.filter_by(action="validity_exception", entity_id=str(permit.id)).one()
         assert entry.reason == "Decisão do secretário no processo 12/2026"
-        assert entry.before["valid_until"] == date(TODAY.year + 1, 3, 31).isoformat()
+        assert entry.before["valid_until"] == _sapezal_until(TODAY).isoformat()
 
 
 def test_unknown_issqn_is_never_presumed_paid(app, demo):
@@ -252,6 +258,7 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
     next_first = (month + timedelta(days=32)).replace(day=1)
     month_end = next_first - timedelta(days=1)
     run_on = next_first + timedelta(days=14)
+    due_10th = ctn_210_due(calendar_for("nortelandia"), next_first.replace(day=10))
     with app.app_context():
         m = muni("nortelandia")
         db.session.add(UnitValue(municipality_id=m.id, unit="UFM", valid_from=date(2000, 1, 1),
@@ -268,7 +275,9 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
                                          Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
             assert charge.motorcycles == active
             assert charge.ufm == Decimal("0.5") * active and charge.amount_brl == Decimal("25.00") * active
-            assert charge.due_on == next_first.replace(day=10)  # art. 14: by the 10th of the next month
+            # Art. 14: by the 10th of the next month; on a non-business day, the next business day (CTN
+            # art. 210 § único): the calendar module's own rule, proven by shared_rules/vectors/calendar.json.
+            assert charge.due_on == due_10th
         charge = charges[0]
         # The demo charges the months before today's (paid or not, by the month the suite runs
         # in): settle them, so this month's charge is the only one that can be in arrears below.
@@ -276,10 +285,11 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
                                                 IssqnCharge.paid_on.is_(None), IssqnCharge.id != charge.id).all():
             pay_issqn_charge(m, earlier, {"paid_on": TODAY, "payment_reference": "DAM anterior"})
         permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
-        item = {i.key: i for i in checklist(m, permit, next_first.replace(day=11))}["issqn.monthly"]
+        late = due_10th + timedelta(days=1)
+        item = {i.key: i for i in checklist(m, permit, late)}["issqn.monthly"]
         assert item.state == "missing" and item.citation == "Lei 030/1998, art. 14"
         pay_issqn_charge(m, charge, {"paid_on": TODAY, "payment_reference": "DAM 1"})
-        item = {i.key: i for i in checklist(m, permit, next_first.replace(day=11))}["issqn.monthly"]
+        item = {i.key: i for i in checklist(m, permit, late)}["issqn.monthly"]
         assert item.state == "ok"
 
 
@@ -434,3 +444,32 @@ def test_refused_issue_form_lists_the_requirements_with_links_to_record_them(app
     assert response.status_code == 422
     assert "Vistoria da moto válida (Lei 125/1999, art. 14): desconhecido" in html
     assert f"/bo/veiculos/{vehicle_id}/vistorias/nova" in html and f"/bo/documentos/operator/{op_id}" in html
+
+
+def test_issqn_due_on_a_saturday_is_payable_on_monday_without_arrears(app, demo):
+    """December 2025's ISSQN is due on the 10th of January 2026, a Saturday: payable on Monday
+    12/01 (CTN art. 210 § único); no arrears, no refused renewal on the 12th; arrears on the 13th.
+    A closure the municipality records on the 12th moves it again, to Tuesday 13/01."""
+    from server.modules.calendar.operations import add_closure
+    from server.modules.issuance.operations import create_issqn_charges
+    from server.modules.issuance.records import issqn_arrears
+    from server.modules.issuance.requirements import checklist
+    with app.app_context():
+        m = muni("nortelandia")
+        IssqnCharge.query.filter_by(municipality_id=m.id, month=date(2025, 12, 1)).delete()
+        db.session.commit()
+        assert create_issqn_charges(date(2026, 1, 15)) > 0
+        charge = IssqnCharge.query.filter_by(municipality_id=m.id, month=date(2025, 12, 1)).order_by(IssqnCharge.id).first()
+        assert charge.due_on == date(2026, 1, 12)
+        IssqnCharge.query.filter(IssqnCharge.company_id == charge.company_id, IssqnCharge.id != charge.id).delete()
+        db.session.commit()
+        assert issqn_arrears(charge.company_id, date(2026, 1, 12)) == []
+        assert [c.id for c in issqn_arrears(charge.company_id, date(2026, 1, 13))] == [charge.id]
+        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
+        assert {i.key: i for i in checklist(m, permit, date(2026, 1, 12))}["issqn.monthly"].state != "missing"
+        assert {i.key: i for i in checklist(m, permit, date(2026, 1, 13))}["issqn.monthly"].state == "missing"
+        add_closure(m, {"day": date(2026, 1, 12), "kind": "fechamento", "name_pt": "Repartição fechada",
+                        "act": "Portaria nº 1/2026"})
+        assert db.session.get(IssqnCharge, charge.id).due_on == date(2026, 1, 13)
+        assert issqn_arrears(charge.company_id, date(2026, 1, 13)) == []
+

@@ -88,6 +88,9 @@ ACTION_LABELS = {
     "seizure_release": "Moto liberada",
     "seizure_fee_payment": "Pagamento de taxa de remoção ou pátio registrado",
     "autos_settings": "Configuração do processo de autos alterada",
+    # The municipality's days without office hours (calendar.operations)
+    "calendar_closure_add": "Dia sem expediente incluído no calendário",
+    "calendar_closure_remove": "Dia sem expediente retirado do calendário",
 }
 
 ENTITY_LABELS = {
@@ -123,6 +126,7 @@ ENTITY_LABELS = {
     "auto_payment": "Pagamento",
     "seizure": "Apreensão ou remoção",
     "seizure_fee_payment": "Pagamento de taxa de apreensão",
+    "calendar_closure": "Dia sem expediente (calendário)",
 }
 
 

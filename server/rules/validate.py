@@ -96,6 +96,7 @@ def validate_all(root, seeds_dirs=None):
     pack_v = jsonschema.Draft202012Validator(_schema(root, "pack.schema.json"))
     cfg_v = jsonschema.Draft202012Validator(_schema(root, "config.schema.json"))
     vec_v = jsonschema.Draft202012Validator(_schema(root, "vectors.schema.json"))
+    cal_v = jsonschema.Draft202012Validator(_schema(root, "calendar-vectors.schema.json"))
 
     named = []
     for p in sorted((sr / "packs").glob("*.json")):
@@ -127,10 +128,19 @@ def validate_all(root, seeds_dirs=None):
             if prob not in problems:
                 problems.append(prob)
 
+    cal_rel = "shared_rules/calendar/holidays.json"
+    holidays = _load(sr / "calendar" / "holidays.json", problems, cal_rel)
+    if holidays is not None:
+        schema = json.loads((sr / "calendar" / "holidays.schema.json").read_text(encoding="utf-8"))
+        problems += _schema_problems(jsonschema.Draft202012Validator(schema), holidays, cal_rel)
+
     for p in sorted((sr / "vectors").glob("*.json")):
         rel = f"shared_rules/vectors/{p.name}"
         doc = _load(p, problems, rel)
         if doc is None:
+            continue
+        if doc.get("kind") == "calendar":
+            problems += _schema_problems(cal_v, doc, rel)
             continue
         errs = _schema_problems(vec_v, doc, rel)
         problems += errs

@@ -11,9 +11,11 @@ from .expr import DATE_VAR, UNKNOWN, compile_expr
 
 
 def load_vector_files(root):
+    """Rule-engine vector files; the legal calendar's (kind "calendar") have their own runner."""
     root = Path(root)
-    return [(p.name, json.loads(p.read_text(encoding="utf-8")))
+    docs = [(p.name, json.loads(p.read_text(encoding="utf-8")))
             for p in sorted((root / "shared_rules" / "vectors").glob("*.json"))]
+    return [(name, doc) for name, doc in docs if doc.get("kind") != "calendar"]
 
 
 def cases_of(doc):

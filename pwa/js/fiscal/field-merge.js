@@ -1,5 +1,6 @@
 // Merging field-data answers (GET /api/v1/field/data) into what the phone keeps. Pure (Node tests).
 // A snapshot replaces everything; a delta upserts rows by id and drops the ids in `removed`.
+import { Calendar } from '../rules/legal_calendar.js';
 
 export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
 
@@ -27,6 +28,8 @@ export function mergeField(stored, answer) {
     photo_url: answer.photo_url || base.photo_url || null,
     // Sent whole in every answer (null = none recorded); an older server's answer lacks the key.
     tariff: 'tariff' in answer ? answer.tariff : (base.tariff ?? null),
+    // The legal calendar (holidays and the municipality's closures), also sent whole.
+    calendar: answer.calendar || base.calendar || null,
   };
   for (const kind of KINDS) {
     // A delta touches a handful of rows: one pass over the kept rows, swapping the changed ones,
@@ -44,6 +47,12 @@ export function mergeField(stored, answer) {
     out[kind] = rows;
   }
   return out;
+}
+
+/** The legal calendar of the kept field data (rules/legal_calendar.js Calendar), or null. */
+export function fieldCalendar(field) {
+  const c = field?.calendar;
+  return c ? new Calendar(c.holidays, c.state, c.closures || []) : null;
 }
 
 /** Normalise a typed plate: "abc-1234" → "ABC1234"; Mercosul "ABC1D23" unchanged. */

@@ -76,7 +76,8 @@ def deadline_text(step, sources=None):
     if step["days"] is None:
         return (f"{step['label_pt']}: prazo {NOT_IN_LAW} ({step['citation_pt']}; "
                 f"Configuração das regras, chave {step['config_key']})")
-    text = f"{step['days']} dias corridos, contados {step['start_pt']} ({deadline_source(step, sources)})"
+    unit = "dias úteis" if step.get("counting") == "cpc_219" else "dias corridos"
+    text = f"{step['days']} {unit}, contados {step['start_pt']} ({deadline_source(step, sources)})"
     return text + (", com efeito suspensivo" if step["suspensive"] else "")
 
 
@@ -147,7 +148,8 @@ def build_content(case, serial, issued_on) -> dict:
         "traffic_authority_act": act,
         "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s, sources),
                        "days": s["days"], "authority": authority(s, settings)[0],
-                       "authority_source": authority(s, settings)[1], "suspensive": s["suspensive"]}
+                       "authority_source": authority(s, settings)[1], "suspensive": s["suspensive"],
+                       "counting": s["counting"], "counting_pt": s["counting_pt"]}
                       for s in steps],
         "authority": text, "authority_source": source,
     }

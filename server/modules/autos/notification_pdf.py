@@ -143,9 +143,15 @@ def notification_pdf_bytes(note) -> bytes:
                 None if step["authority_source"] == "lei" else f"autoridade: {step['authority_source']}")
     if not c["instances"]:
         doc.text("A lei municipal não prevê prazo de defesa ou recurso.")
-    doc.text("Os prazos contam-se em dias corridos, excluído o dia do início e incluído o do vencimento "
-             "(Código Civil, art. 132). A defesa ou o recurso é apresentado por escrito, no protocolo da "
-             "Prefeitura.", 8.5)
+    rules = list(dict.fromkeys(s["counting_pt"] for s in c["instances"] if s.get("counting_pt")))
+    if rules:  # the counting rule this notification applied (legal_calendar.RULES)
+        counted = "; ".join(rules)
+        doc.text(f"Contagem do prazo: {counted}. A defesa ou o recurso é apresentado por escrito, no "
+                 "protocolo da Prefeitura.", 8.5)
+    else:  # a notification issued before the counting rule was recorded says what it said then
+        doc.text("Os prazos contam-se em dias corridos, excluído o dia do início e incluído o do vencimento "
+                 "(Código Civil, art. 132). A defesa ou o recurso é apresentado por escrito, no protocolo da "
+                 "Prefeitura.", 8.5)
     doc.heading("Dados do auto de infração (campos exigidos por lei)")
     covered = set(c.get("field_sources") or [])   # printed once: by the law's own field if it has one
     doc.row("Lavrado em", auto.get("at"))

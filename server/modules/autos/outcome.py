@@ -2,7 +2,8 @@
 law's instances (instances.py), the service date, the appeals and their decisions.
 
 - Nothing runs before the operator is notified (deadlines start at the service date).
-- A deadline that passes with no timely filing makes the penalty applied the next day.
+- A deadline (instances.due: the legal calendar, so never ending on a day without office hours)
+  that passes with no timely filing makes the penalty applied the next day.
 - A timely filing awaiting decision keeps it pending; `suspensa` when the law gives the appeal
   suspensive effect (Nortelândia art. 16 § 2º).
 - Indeferido at the last instance applies it on the decision date. Indeferido with a further
@@ -36,7 +37,7 @@ def _wins(appeal, infraction_id):
     return appeal.decision == "deferido" and appeal.decision_infraction_id in (None, "", infraction_id)
 
 
-def outcome(steps, served_on, appeals, today, infraction_id) -> Outcome:
+def outcome(steps, served_on, appeals, today, infraction_id, cal) -> Outcome:
     for a in appeals:
         if a.late and a.decision and _wins(a, infraction_id):
             return Outcome("anulada", f"Deferido em {_br(a.decided_on)} ({a.instance_pt}): {a.decision_text}", level=a.level)
@@ -46,7 +47,7 @@ def outcome(steps, served_on, appeals, today, infraction_id) -> Outcome:
         return Outcome("pendente", "A lei não prevê prazo de defesa ou recurso: decida manualmente.")
     start, applied = served_on, None
     for step in steps:
-        due_on = due(start, step["days"])
+        due_on = due(cal, start, step)
         timely = sorted((a for a in appeals if a.level == step["level"] and not a.late),
                         key=lambda a: (a.filed_on, a.id or 0))
         filing = timely[0] if timely else None
@@ -84,7 +85,7 @@ def outcome(steps, served_on, appeals, today, infraction_id) -> Outcome:
     return applied or Outcome("pendente", "Aguardando decisão.")
 
 
-def current_step(steps, served_on, appeals):
+def current_step(steps, served_on, appeals, cal):
     """(step, due date) a new filing belongs to: the first instance whose timely filing has not
     been decided against the operator. None when every instance is used up."""
     start = served_on
@@ -93,6 +94,6 @@ def current_step(steps, served_on, appeals):
                         key=lambda a: (a.filed_on, a.id or 0))
         filing = timely[0] if timely else None
         if filing is None or filing.decision != "indeferido":
-            return step, (due(start, step["days"]) if start else None)
+            return step, (due(cal, start, step) if start else None)
         start = filing.decided_on
     return None, None

@@ -18,6 +18,7 @@ from ..registry.models import Municipality
 from ..rules.service import composed_for
 from . import notification as codec
 from .auto_data import auto_data, by_authority, confirmed_infractions, traffic_authority_act
+from ..calendar.service import calendar_of
 from .instances import instances
 from .models import AutoCase, utcnow
 from .notification_content import (authority, build_content, deadline_source, infraction_date, permit_for,
@@ -57,6 +58,11 @@ def described_steps(municipality, steps):
 def steps_for(case):
     municipality = db.session.get(Municipality, case.municipality_id)
     return instances(composed_for(municipality), infraction_date(case))
+
+
+def calendar_for_case(case):
+    """The legal calendar (holidays and closures) of the auto's municipality."""
+    return calendar_of(db.session.get(Municipality, case.municipality_id))
 
 
 def notification_of(case):
@@ -188,7 +194,7 @@ def file_appeal(case, filed_on, summary, actor=None):
     note = notification_of(case)
     served_on = note.served_on if note else None
     appeals = appeals_of(case)
-    step, due_on = current_step(steps, served_on, appeals)
+    step, due_on = current_step(steps, served_on, appeals, calendar_for_case(case))
     if step is None:
         raise ApiError(409, "instances_exhausted", "Todas as instâncias previstas na lei já decidiram.")
     late = due_on is not None and filed_on > due_on
@@ -263,6 +269,7 @@ def refresh_penalties(case, today):
     appeals = appeals_of(case)
     steps = steps_for(case) if case.state == "homologado" else []
     permit = permit_for(case, data)
+    cal = calendar_for_case(case)
     changed = 0
     for item in items:
         row = existing.get(item["id"])
@@ -282,7 +289,7 @@ def refresh_penalties(case, today):
         if case.state == "insubsistente":
             out_state, reason, applied_on = "anulada", f"Auto insubsistente: {case.decision_reason}", None
         else:
-            out = outcome(steps, note.served_on if note else None, appeals, today, item["id"])
+            out = outcome(steps, note.served_on if note else None, appeals, today, item["id"], cal)
             out_state, reason, applied_on = out.state, out.reason, out.applied_on
         new_applied_on = applied_on if out_state == "aplicada" else row.applied_on
         if (row.state, row.state_reason, row.applied_on) == (out_state, reason, new_applied_on):

@@ -38,7 +38,8 @@ def _page(case, errors=None, values=None, status=200):
     note = ops.notification_of(case)
     appeals = ops.appeals_of(case)
     steps = ops.steps_for(case)
-    step, due_on = current_step(steps, note.served_on if note and note.served_on else None, appeals)
+    step, due_on = current_step(steps, note.served_on if note and note.served_on else None, appeals,
+                                ops.calendar_for_case(case))
     content = json.loads(note.content) if note else None
     data = auto_data(case)
     municipality = db.session.get(Municipality, case.municipality_id)

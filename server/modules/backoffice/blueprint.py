@@ -104,6 +104,6 @@ def choose_municipality():
 
 
 # Screens that attach their routes to `bp` (imported last: they import `bp` from here).
-from . import permit_views, photo_views, registry_views, settings_views  # noqa: E402,F401
+from . import calendar_views, permit_views, photo_views, registry_views, settings_views  # noqa: E402,F401
 from . import life_views  # noqa: E402,F401  (after permit_views, which it extends)
 from . import issuance_views  # noqa: E402,F401

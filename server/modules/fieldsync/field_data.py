@@ -183,6 +183,7 @@ def field_data(municipality, cursor, version, changed_at, rules, columns=False):
            "municipality": _municipality(municipality), "photo_url": PHOTO_URL}
     removed = {PLURAL[k]: [] for k in KINDS}
     include_rules = snapshot
+    include_calendar = snapshot
     if snapshot:
         for kind in KINDS:
             out[PLURAL[kind]] = ROWS[kind](mid)
@@ -195,6 +196,8 @@ def field_data(municipality, cursor, version, changed_at, rules, columns=False):
         for kind, entity_id, is_removed in rows:
             if kind == "rules":
                 include_rules = True
+            elif kind == "calendar":
+                include_calendar = True
             elif kind in changed:
                 (removed[PLURAL[kind]] if is_removed else changed[kind]).append(entity_id)
         for kind in KINDS:
@@ -210,4 +213,9 @@ def field_data(municipality, cursor, version, changed_at, rules, columns=False):
     # ou inferior"; sent whole in every response (a few lines), null when none is recorded.
     from ..tariffs.operations import tariff_summary
     out["tariff"] = tariff_summary(municipality)
+    # The legal calendar (holiday data and the municipality's closures), so the phone counts
+    # deadlines and due dates on the same days as the server: whole (a few kilobytes) in a
+    # snapshot, when a closure changed or with the rules; null otherwise (the phone keeps its copy).
+    from ..calendar.service import field_calendar
+    out["calendar"] = field_calendar(municipality) if include_calendar or include_rules else None
     return out

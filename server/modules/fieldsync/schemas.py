@@ -307,3 +307,4 @@ class PublicAutoStatusSchema(Schema):
     infractions = fields.List(fields.Dict())  # {label_pt, citation_pt, amount_brl, amount_text}
     cancel_requested = fields.Boolean()
     process = fields.Dict()
+    calendar = fields.Dict(allow_none=True)  # legal calendar: holidays (shared data), state, municipal closures

@@ -10,7 +10,9 @@ from ..registry.models import Company, Municipality, Operator, Permit, UnitValue
 from ..registry.operations import snapshot
 from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
 
-# Nortelândia Lei 030/1998, art. 14: 0,500 UFM per motorcycle in activity, by the 10th of the next month.
+# Nortelândia Lei 030/1998, art. 14: 0,500 UFM per motorcycle in activity, by the 10th of the next month;
+# a 10th without office hours is payable on the next business day (CTN art. 210 § único), so the
+# stored due_on is already moved (issqn_due) and every arrears check reads it as is.
 ISSQN_UFM_PER_MOTORCYCLE = Decimal("0.500")
 ISSQN_DUE_DAY = 10
 ISSQN_BASIS = "Lei 030/1998, art. 14"
@@ -188,6 +190,30 @@ def _month_bounds(month):
     return month, nxt - timedelta(days=1), nxt
 
 
+def issqn_due(municipality, month_after):
+    """The day the ISSQN of a month can be paid without arrears: the 10th of the following month
+    (art. 14), moved to the next business day when it is not one (CTN art. 210 § único)."""
+    from ...rules.legal_calendar import ctn_210_due
+    from ..calendar.service import calendar_of
+    return ctn_210_due(calendar_of(municipality), date(month_after.year, month_after.month, ISSQN_DUE_DAY))
+
+
+def move_issqn_due_dates(municipality, closed_day):
+    """A closure recorded (and flushed) on an unpaid charge's due date moves it to the next
+    business day (CTN art. 210 § único); audited. Returns the count."""
+    from ...rules.legal_calendar import ctn_210_due
+    from ..calendar.service import calendar_of
+    rows = IssqnCharge.query.filter(IssqnCharge.municipality_id == municipality.id, IssqnCharge.paid_on.is_(None),
+                                    IssqnCharge.due_on == closed_day).all()
+    cal = calendar_of(municipality)
+    for row in rows:
+        before = snapshot(row)
+        row.due_on = ctn_210_due(cal, closed_day)
+        record("update", "issqn_charge", row.id, before, snapshot(row), municipality_id=municipality.id,
+               reason="Vencimento em dia sem expediente: primeiro dia útil seguinte (CTN, art. 210, parágrafo único)")
+    return len(rows)
+
+
 def create_issqn_charges(today=None):
     """Daily job: for each company of a municipality whose law charges ISSQN per motorcycle per
     month (Nortelândia art. 14), the charge of the month that ended, once (unique per month).
@@ -211,7 +237,7 @@ def create_issqn_charges(today=None):
             amount = (ufm * value).quantize(Decimal("0.01"), ROUND_HALF_UP) if value is not None else None
             row = IssqnCharge(municipality_id=muni.id, company_id=company.id, month=month, motorcycles=count,
                               ufm=ufm, amount_brl=amount,
-                              due_on=date(next_first.year, next_first.month, ISSQN_DUE_DAY))
+                              due_on=issqn_due(muni, next_first))
             db.session.add(row)
             db.session.flush()
             record("create", "issqn_charge", row.id, None, snapshot(row), municipality_id=muni.id,

@@ -127,12 +127,13 @@ def _validity_dates(muni, kind, status, days, today):
     (issuance.validity) from an issue date chosen so the permit ends about `days` from today.
     Sapezal's alvarás all end on a 31 March (Lei 125/1999, art. 10, § 1º): a permit still in force
     ends on the next one and was issued in the year before it; a lapsed one ended on an earlier one."""
-    from ..issuance.validity import add_months, issue_validity, rule_for
+    from ..issuance.validity import issue_validity, rule_for
+    from ...rules.legal_calendar import lei_810_months
 
     rule = rule_for(muni, kind)
     target = today + timedelta(days=days)
     if not rule.march_cycle:
-        valid_from = add_months(target + timedelta(days=1), -rule.months)
+        valid_from = lei_810_months(target, -rule.months)
         return valid_from, issue_validity(muni, kind, valid_from)
     if days >= 0:
         until = date(today.year, 3, 31) if today <= date(today.year, 3, 31) else date(today.year + 1, 3, 31)
@@ -140,8 +141,8 @@ def _validity_dates(muni, kind, status, days, today):
         until = date(today.year, 3, 31) if today > date(today.year, 3, 31) else date(today.year - 1, 3, 31)
     else:
         until = date(target.year, 3, 31) if target >= date(target.year, 3, 31) else date(target.year - 1, 3, 31)
-    issue_year = until.year - 1
-    valid_from = min(max(target - timedelta(days=365), date(issue_year, 1, 1)), date(issue_year, 12, 31), today)
+    # Issued within the year before `until` (1 April … 31 March), so its validity ends on `until`.
+    valid_from = min(max(target - timedelta(days=365), date(until.year - 1, 4, 1)), until, today)
     return valid_from, issue_validity(muni, kind, valid_from)
 
 

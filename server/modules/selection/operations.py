@@ -7,7 +7,7 @@ from ...core.audit import record
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.models import Permit, utcnow
+from ..registry.models import Municipality, Permit, utcnow
 from ..registry.operations import OCCUPYING, snapshot
 from . import rules
 from .models import Candidate, Edital, PopulationFigure
@@ -147,10 +147,18 @@ def publish_classification(edital, today=None):
     return ranking
 
 
+def _motorcycle_due(municipality_id, today):
+    """Art. 8º § 1º: 90 days to present the motorcycle, by the legal calendar (CC art. 132 § 1º: a
+    last day without office hours moves to the next business day)."""
+    from ...rules.legal_calendar import cc_132_days
+    from ..calendar.service import calendar_of
+    return cc_132_days(calendar_of(db.session.get(Municipality, municipality_id)), today, rules.MOTORCYCLE_DAYS)
+
+
 def _select(cand, today):
     cand.status, cand.selected_on = "selecionado", today
     # Art. 8º § 1º: selected without a motorcycle → 90 days to present one.
-    cand.motorcycle_due = today + timedelta(days=rules.MOTORCYCLE_DAYS) if cand.vehicle_year is None else None
+    cand.motorcycle_due = _motorcycle_due(cand.municipality_id, today) if cand.vehicle_year is None else None
 
 
 # ---- suplentes -------------------------------------------------------------------------------
@@ -173,7 +181,7 @@ def call_next_suplente(municipality, reason, today=None, actor=None):
     cand.status, cand.called_on = "convocado", today
     cand.status_reason = reason
     if cand.vehicle_year is None:  # art. 8º § 1º applies to a called suplente as to a selected one
-        cand.motorcycle_due = today + timedelta(days=rules.MOTORCYCLE_DAYS)
+        cand.motorcycle_due = _motorcycle_due(municipality.id, today)
     record("call_suplente", "candidate", cand.id, before, snapshot(cand), reason=reason,
            municipality_id=municipality.id, actor=actor)
     return cand

@@ -1,0 +1,182 @@
+"""Time as the law counts it: business days and the counting rules of each source (no Flask).
+Twin of pwa/js/rules/legal_calendar.js; both read shared_rules/calendar/holidays.json and run the
+hand-computed cases of shared_rules/vectors/calendar.json.
+
+A business day (dia útil) is a weekday with office hours: not a Saturday or Sunday, not a national
+or state holiday of the data file, not Good Friday (Lei 9.093/1995 art. 2º), and not a closure the
+municipality recorded (its religious holidays under Lei 9.093/1995 art. 2º, a Carnival or Corpus
+Christi it decreed, an office closure: Lei 9.784/1999 art. 66 § 1º, "dia em que não houver
+expediente"). Movable days are dated from Easter (computed, never tabulated).
+
+Counting rules, each named after its source:
+- `cc_132`: N calendar days, the start day excluded and the last included; a last day that is not
+  a business day moves to the next one (Código Civil art. 132 caput and § 1º; Lei 9.784/1999
+  art. 66 caput and § 1º).
+- `cpc_219`: N business days (CPC/2015 art. 219); counting starts on the first business day after
+  the start (art. 224 caput and § 3º), so a Friday intimação counts from Monday.
+- `lei_810`: years and months (Lei 810/1949 arts. 1º-3º): to the same day of the target month,
+  or the next day when that month lacks it (a year from 29/02/2024 ends 01/03/2025).
+- `ctn_210`: a tax due date that is not a business day moves to the next one (CTN art. 210
+  § único: "os prazos só se iniciam ou vencem em dia de expediente normal").
+"""
+import datetime
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from . import dates
+
+DATA_FILE = Path(__file__).resolve().parents[2] / "shared_rules" / "calendar" / "holidays.json"
+STATE_OF = {"sapezal": "MT", "nortelandia": "MT", "paranatinga": "MT"}  # all three are in Mato Grosso
+
+RULES = {
+    "cc_132": {
+        "label_pt": "dias corridos, excluído o dia do começo e incluído o do vencimento; vencimento em "
+                    "dia sem expediente prorrogado para o primeiro dia útil seguinte",
+        "citation_pt": "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º"},
+    "cpc_219": {
+        "label_pt": "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação",
+        "citation_pt": "CPC/2015, arts. 219 e 224, § 3º"},
+    "lei_810": {
+        "label_pt": "ano e mês do dia do início ao dia correspondente; faltando esse dia, o seguinte",
+        "citation_pt": "Lei 810/1949, arts. 1º a 3º"},
+    "ctn_210": {
+        "label_pt": "vencimento em dia sem expediente prorrogado para o primeiro dia útil seguinte",
+        "citation_pt": "CTN, art. 210, parágrafo único"},
+}
+
+
+def rule_text(rule_id):
+    """'dias corridos, … (Código Civil, art. 132 …)': the sentence a document prints."""
+    rule = RULES[rule_id]
+    return f"{rule['label_pt']} ({rule['citation_pt']})"
+
+
+@lru_cache(maxsize=1)
+def load_data(path=None):
+    return json.loads(Path(path or DATA_FILE).read_text(encoding="utf-8"))
+
+
+def easter(year):
+    """Gregorian Easter Sunday (anonymous Gregorian algorithm, Meeus/Jones/Butcher)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = b // 4, b % 4
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = c // 4, c % 4
+    ell = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * ell) // 451
+    month = (h + ell - 7 * m + 114) // 31
+    day = (h + ell - 7 * m + 114) % 31 + 1
+    return datetime.date(year, month, day)
+
+
+def _iso(d):
+    return d if isinstance(d, str) else d.isoformat()
+
+
+class Calendar:
+    """The days without office hours of one municipality. `closures` are the back office's rows
+    as dicts {date: ISO, kind, name_pt, act}."""
+
+    def __init__(self, data=None, state="MT", closures=()):
+        self.data = data or load_data()
+        self.state = state
+        self.closures = {c["date"]: c for c in closures}
+        self._years = {}
+
+    def _year(self, year):
+        if year not in self._years:
+            days = {}
+            for h in self.data["fixed"] + self.data["state"].get(self.state, []):
+                iso = f"{year:04d}-{h['month']:02d}-{h['day']:02d}"
+                if h["since"] <= iso and iso <= h.get("until", "9999-12-31"):
+                    days[iso] = h
+            e = easter(year)
+            for h in self.data["movable"]:
+                iso = (e + datetime.timedelta(days=h["easter_offset"])).isoformat()
+                if h["applies"] == "always" and h.get("since", "0001-01-01") <= iso:
+                    days[iso] = h
+            self._years[year] = days
+        return self._years[year]
+
+    def closed_because(self, d):
+        """The entry that closes the office on `d` ({name_pt, kind, act, …}), a weekend marker, or None."""
+        iso = _iso(d)
+        d = datetime.date.fromisoformat(iso)
+        if iso in self.closures:
+            return self.closures[iso]
+        if iso in self._year(d.year):
+            return self._year(d.year)[iso]
+        if d.weekday() >= 5:
+            return {"name_pt": "sábado" if d.weekday() == 5 else "domingo", "kind": "fim_de_semana", "act": ""}
+        return None
+
+    def is_business_day(self, d):
+        return self.closed_because(d) is None
+
+    def next_business_day(self, d):
+        """The first business day strictly after `d`."""
+        d = datetime.date.fromisoformat(_iso(d)) + datetime.timedelta(days=1)
+        while not self.is_business_day(d):
+            d += datetime.timedelta(days=1)
+        return d
+
+    def business_day_on_or_after(self, d):
+        d = datetime.date.fromisoformat(_iso(d))
+        return d if self.is_business_day(d) else self.next_business_day(d)
+
+    def holidays(self, year):
+        """The year's holidays from the shared data (not the closures), as [{date, name_pt, act, …}]."""
+        return sorted(({**h, "date": iso} for iso, h in self._year(year).items()), key=lambda h: h["date"])
+
+    def suggestions(self, year):
+        """Movable days a municipality may close by its own act (Carnival, Corpus Christi)."""
+        e = easter(year)
+        return [{**h, "date": (e + datetime.timedelta(days=h["easter_offset"])).isoformat()}
+                for h in self.data["movable"] if h["applies"] == "when_enabled"]
+
+
+def calendar_for(slug, closures=()):
+    return Calendar(load_data(), STATE_OF.get(slug, "MT"), closures)
+
+
+# --- counting rules ------------------------------------------------------------------------------
+
+def cc_132_days(cal, start, n):
+    """Last day of an N-calendar-day period from `start` (CC art. 132 caput and § 1º)."""
+    start = datetime.date.fromisoformat(_iso(start))
+    return cal.business_day_on_or_after(start + datetime.timedelta(days=int(n)))
+
+
+def cpc_219_business_days(cal, start, n):
+    """Last day of an N-business-day period from `start` (CPC/2015 arts. 219 and 224 § 3º)."""
+    d = datetime.date.fromisoformat(_iso(start))
+    for _ in range(int(n)):
+        d = cal.next_business_day(d)
+    return d
+
+
+def deadline(cal, start, n, rule="cc_132"):
+    if rule == "cpc_219":
+        return cpc_219_business_days(cal, start, n)
+    if rule == "cc_132":
+        return cc_132_days(cal, start, n)
+    raise ValueError(f"unknown counting rule {rule!r}")
+
+
+def lei_810_months(start, n):
+    """The day N months after `start` (Lei 810/1949 arts. 2º and 3º)."""
+    start = datetime.date.fromisoformat(_iso(start))
+    return datetime.date.fromordinal(dates.add_months(start.toordinal(), int(n), civil=True))
+
+
+def lei_810_years(start, n):
+    """The day N years after `start` (Lei 810/1949 arts. 1º and 3º)."""
+    return lei_810_months(start, 12 * int(n))
+
+
+def ctn_210_due(cal, due_on):
+    """The day a tax due on `due_on` can still be paid without arrears (CTN art. 210 § único)."""
+    return cal.business_day_on_or_after(due_on)

@@ -1,0 +1,63 @@
+"""Sapezal's alvará (Lei 125/1999 art. 11 "um ano" with art. 10 § 1º, renewal by 31 March): the
+back office (issuance.validity, the daily expiry job) and the roadside verdict (the rule pack in
+the Python and JS engines) agree on the last valid day. Dates by hand: issued 15/01/2026, the
+last 31 March within one year is 31/03/2026 (not 31/03/2027: no 14-month alvará)."""
+import json
+import subprocess
+from datetime import date
+from pathlib import Path
+from types import SimpleNamespace
+
+from server.modules.issuance.validity import issue_validity
+from server.rules import load_municipality, evaluate
+
+ROOT = Path(__file__).resolve().parents[1]
+SAPEZAL = SimpleNamespace(slug="sapezal")
+
+
+def _facts(until):
+    return {"permit.exists": True, "permit.valid_until": until.isoformat(), "permit.issued_on": "2026-01-15"}
+
+
+def _js_failed(document, days, facts):
+    script = ("import { compileComposed, evaluate } from './pwa/js/rules/index.js';"
+              "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const a=JSON.parse(s);"
+              "const rules=compileComposed(a.rules);"
+              "process.stdout.write(JSON.stringify(a.days.map(d=>evaluate(rules,d,a.facts,[]).failed.map(f=>f.requirement))));});")
+    out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, check=True, capture_output=True,
+                         text=True, input=json.dumps({"rules": document, "days": days, "facts": facts}))
+    return json.loads(out.stdout)
+
+
+def test_sapezal_january_alvara_ends_on_the_next_31_march_not_fourteen_months_later():
+    assert issue_validity(SAPEZAL, "alvara", date(2026, 1, 15)) == date(2026, 3, 31)
+    assert issue_validity(SAPEZAL, "alvara", date(2026, 3, 31)) == date(2027, 3, 31)  # exactly one year
+    assert issue_validity(SAPEZAL, "alvara", date(2026, 4, 1)) == date(2027, 3, 31)
+    assert issue_validity(SAPEZAL, "alvara", date(2024, 2, 29)) == date(2024, 3, 31)
+
+
+def test_nortelandia_year_from_29_february_ends_on_1_march():
+    assert issue_validity(SimpleNamespace(slug="nortelandia"), "alvara", date(2024, 2, 29)) == date(2025, 3, 1)
+    assert issue_validity(SimpleNamespace(slug="paranatinga"), "termo_permissao", date(2024, 2, 29)) == date(2026, 3, 1)
+
+
+def test_roadside_engines_and_back_office_agree_on_the_last_valid_day(app, demo):
+    from server.extensions import db
+    from server.modules.registry.models import Municipality, Permit
+    from server.modules.registry.operations import expire_due_permits
+    until = issue_validity(SAPEZAL, "alvara", date(2026, 1, 15))
+    composed = load_municipality("sapezal")
+    days = ["2026-03-31", "2026-04-01"]
+    python = [[f["requirement"] for f in evaluate(composed, d, _facts(until), [])["failed"]] for d in days]
+    assert "sap.req.alvara_renovado" not in python[0] and "sap.req.alvara_renovado" in python[1]
+    assert _js_failed(composed.to_json(), days, _facts(until)) == python
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit.valid_from, permit.valid_until = date(2026, 1, 15), until
+        db.session.commit()
+        pid = permit.id
+        expire_due_permits(date(2026, 3, 31))
+        assert db.session.get(Permit, pid).status == "ativo"  # the last valid day, as at the roadside
+        expire_due_permits(date(2026, 4, 1))
+        assert db.session.get(Permit, pid).status == "suspenso"  # art. 10 § 2º, as at the roadside
