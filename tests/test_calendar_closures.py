@@ -8,7 +8,6 @@ from pathlib import Path
 from helpers import api_token, csrf_token, login
 
 from server.core.audit import AuditLog
-from server.extensions import db
 from server.modules.calendar.models import CalendarClosure
 from server.modules.calendar.service import calendar_of
 from server.modules.registry.models import Municipality
