@@ -2,6 +2,7 @@
 // fiscal confirms or removes each one with a reason. Then the inspection is signed and queued,
 // and an auto is drawn up when at least one infraction is confirmed.
 import { evaluate } from '../rules/index.js';
+import { historyFor } from '../rules/history.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
 import { loadField } from '../fiscal/field-data.js';
 import { isTariffItem } from '../fiscal/tariff.js';
@@ -27,13 +28,6 @@ export function amountText(amount, penalty = null) {
   }
   if (amount.value !== null && amount.value !== undefined) return `${amount.value} ${amount.unit || ''}`;
   return 'Valor não configurado pela prefeitura (a lei remete a decreto).';
-}
-
-export function historyFor(field, subject) {
-  if (!subject?.operator_id && !subject?.permit_id) return [];
-  return (field?.penalties || [])
-    .filter((p) => !p.cancelled && (subject.operator_id != null && p.operator_id === subject.operator_id) || (subject.permit_id != null && p.permit_id === subject.permit_id))
-    .map((p) => ({ infraction: p.infraction_id, date: p.applied_on, ...(p.penalty ? { penalty: p.penalty } : {}) }));
 }
 
 /** What the law says beyond the proposals (SPEC §5): escalations this stop reaches or would
@@ -66,7 +60,7 @@ export async function render(root, { params, navigate }) {
   let evaluation;
   try {
     const rulesIds = new Set(rules.infractions.map((i) => i.id));
-    const history = historyFor(data.field, draft.subject).filter((h) => rulesIds.has(h.infraction));
+    const history = historyFor(data.field?.penalties, draft.subject, rulesIds);
     evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history);
   } catch (error) {
     mount(root, el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));

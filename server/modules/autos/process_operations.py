@@ -286,6 +286,7 @@ def _apply(case, row, reason):
     if applied is None:
         applied = AppliedPenalty(municipality_id=case.municipality_id, operator_id=row.operator_id,
                                  permit_id=row.permit_id, infraction_id=row.infraction_id, penalty=row.penalty,
+                                 committed_on=infraction_date(case) or row.applied_on,
                                  applied_on=row.applied_on, auto_record_id=case.record_id,
                                  decision_ref=_decision_ref(case, reason))
         db.session.add(applied)
@@ -299,8 +300,8 @@ def server_history(municipality_id, operator_id) -> list[dict]:
     """The operator's applied penalties as rule-engine history (SPEC §7): what the server's own
     evaluation counts for recidivism and escalation, authoritative over the phone's copy."""
     rows = (AppliedPenalty.query.filter_by(municipality_id=municipality_id, operator_id=operator_id)
-            .order_by(AppliedPenalty.applied_on, AppliedPenalty.id))
-    return [{"infraction": p.infraction_id, "date": p.applied_on.isoformat(), "applied_on": p.applied_on.isoformat(),
+            .order_by(AppliedPenalty.committed_on, AppliedPenalty.id))
+    return [{"infraction": p.infraction_id, "date": p.committed_on.isoformat(), "applied_on": p.applied_on.isoformat(),
              "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied"} for p in rows]
 
 

@@ -116,12 +116,14 @@ def ponto_rows(municipality_id, ids=None):
 
 
 def penalty_rows(municipality_id, ids=None):
-    """Applied penalties as rule-engine history: infraction id, date, penalty kind."""
+    """Applied penalties as rule-engine history: infraction id, the day it was committed (the
+    history `date`), the day the penalty became applied, penalty kind."""
     query = select(AppliedPenalty).where(AppliedPenalty.municipality_id == municipality_id).order_by(AppliedPenalty.id)
     if ids is not None:
         query = query.where(AppliedPenalty.id.in_(ids))
     return [_compact({"id": p.id, "operator_id": p.operator_id, "permit_id": p.permit_id,
-                      "infraction_id": p.infraction_id, "penalty": p.penalty, "applied_on": _iso(p.applied_on),
+                      "infraction_id": p.infraction_id, "penalty": p.penalty,
+                      "committed_on": _iso(p.committed_on), "applied_on": _iso(p.applied_on),
                       "cancelled": p.cancelled})
             for p in db.session.execute(query).scalars()]
 
