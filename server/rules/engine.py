@@ -76,6 +76,7 @@ def evaluate(rules, date, facts, history=()):
                                      "citation": _citation(req), "label_pt": req["label_pt"],
                                      "infractions": proposed})
 
+    _withhold(rules, ctx, triggered, result)
     _displace(rules, d, triggered, result)
     for inf in rules.infractions:
         if inf["id"] not in triggered:
@@ -159,6 +160,25 @@ def _measure(m, d, cfg, owner, undecided):
     return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
             "days": days, "extendable_days": dl.get("extendable_days"), "starts": starts,
             "due": _due(d, days, starts), "only_if_pt": m.get("only_if_pt")}
+
+
+def _withhold(rules, ctx, triggered, result):
+    """An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
+    art. 41 (regularize or lose the permit) to a driver with no alvará: dropped from the failed
+    requirements' lists; when the condition is unknown, listed as undecided."""
+    for inf in rules.infractions:
+        cond = inf.get("_proposed_when")
+        if cond is None or inf["id"] not in triggered:
+            continue
+        value = cond.fn(ctx)
+        if value is True:
+            continue
+        del triggered[inf["id"]]
+        for failed in result["failed"]:
+            failed["infractions"] = [i for i in failed["infractions"] if i != inf["id"]]
+        if value is UNKNOWN:
+            result["undecided"].append({"kind": "infraction", "id": inf["id"], "reason": "missing_fact",
+                                        "facts": _missing(ctx, [cond])})
 
 
 def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None):

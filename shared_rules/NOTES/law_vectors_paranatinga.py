@@ -210,6 +210,16 @@ b.case("art. 45: no alvará → 132 UFIR, seizure and removal", set={"permit.exi
                                   "recidivism": {"rule": "par.reincidencia_art45", "applied": False},
                                   "measures": [{"kind": "apreensao"}, {"kind": "remocao"}]}],
                  "undecided": [VETO]})
+# art. 41 is addressed to the permissionário ("terá sua permissão cassada"): never to a driver
+# with no alvará or a cassado one (issue 19, point 8) — the requirement still fails, art. 45 applies.
+b.case("art. 41 only for a permit holder (issue 19): no alvará and a motorcycle in poor condition → art. 45, no 'regularize or lose the permit'",
+       set={"permit.exists": False, "vehicle.condition_ok": False},
+       expected={"failed": [F("par.req.conservacao", []), F("par.req.alvara_existente", ["par.inf.art45_sem_alvara"])],
+                 "infractions": [{"id": "par.inf.art45_sem_alvara"}], "undecided": [VETO]})
+b.case("art. 41 only for a permit holder (issue 19): alvará cassado and a motorcycle in poor condition → art. 45 only",
+       set={"permit.status": "cassado", "vehicle.condition_ok": False},
+       expected={"failed": [F("par.req.conservacao", []), F("par.req.alvara_nao_cassado", ["par.inf.art45_sem_alvara"])],
+                 "infractions": [{"id": "par.inf.art45_sem_alvara"}], "undecided": [VETO]})
 H45 = [{"infraction": "par.inf.art45_sem_alvara", "date": "2025-04-01"}]
 b.case("art. 45 § ú with the declared default reading (art. 49's 3 months, issue 7): second stop without alvará → 264 UFIR",
        set={"permit.exists": False}, history=H45,

@@ -65,6 +65,7 @@ export function evaluate(rules, date, facts, history = []) {
     }
   }
 
+  withhold(rules, ctx, triggered, result);
   displace(rules, d, triggered, result);
   for (const inf of rules.infractions) {
     if (!triggered.has(inf.id)) continue;
@@ -93,6 +94,21 @@ export function evaluate(rules, date, facts, history = []) {
       starts: dl.starts, instance_pt: orNull(dl.instance_pt), suspensive: orNull(dl.suspensive), due: due(d, days, dl.starts) });
   }
   return result;
+}
+
+// An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
+// art. 41 (regularize or lose the permit) to a driver with no alvará: dropped from the failed
+// requirements' lists; when the condition is unknown, listed as undecided.
+function withhold(rules, ctx, triggered, result) {
+  for (const inf of rules.infractions) {
+    const cond = inf._proposedWhen;
+    if (!cond || !triggered.has(inf.id)) continue;
+    const value = cond.fn(ctx);
+    if (value === true) continue;
+    triggered.delete(inf.id);
+    for (const failed of result.failed) failed.infractions = failed.infractions.filter((i) => i !== inf.id);
+    if (value === UNKNOWN) result.undecided.push({ kind: "infraction", id: inf.id, reason: "missing_fact", facts: missing(ctx, [cond]) });
+  }
 }
 
 // Specific over general (SPEC §5): an infraction proposed with `displaces` removes the general
