@@ -1,7 +1,10 @@
 """applied_penalty.committed_on: the day the infraction was committed (the auto's date), beside
 applied_on (the day the penalty became applied). Recidivism windows count from the first
 (Paranatinga art. 49 "tenha cometido"; SPEC §5 history `date`), the second decides whether an
-entry counts (issue 19, point 5).
+entry counts (issue 19, point 5). operator.disqualified_on / disqualified_basis (inabilitação
+reached by applied penalties) and rehabilitation_course_on / rehabilitation_course_ref (the curso
+de reabilitação that ends it) (issue 19, point 7); no backfill: a disqualification is found when
+a penalty is next applied.
 
 Backfill: the auto's date as the process reads it (notification_content.infraction_date: the
 device's clock, else the receipt time, as a local date in America/Cuiaba, the default
@@ -50,6 +53,17 @@ def upgrade():
         batch_op.alter_column('committed_on', existing_type=sa.Date(), nullable=False)
 
 
+    with op.batch_alter_table('operator', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('disqualified_on', sa.Date(), nullable=True))
+        batch_op.add_column(sa.Column('disqualified_basis', sa.String(length=300), nullable=True))
+        batch_op.add_column(sa.Column('rehabilitation_course_on', sa.Date(), nullable=True))
+        batch_op.add_column(sa.Column('rehabilitation_course_ref', sa.String(length=200), nullable=True))
+
+
 def downgrade():
+    with op.batch_alter_table('operator', schema=None) as batch_op:
+        for column in ('rehabilitation_course_ref', 'rehabilitation_course_on', 'disqualified_basis',
+                       'disqualified_on'):
+            batch_op.drop_column(column)
     with op.batch_alter_table('applied_penalty', schema=None) as batch_op:
         batch_op.drop_column('committed_on')

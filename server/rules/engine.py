@@ -92,7 +92,7 @@ def evaluate(rules, date, facts, history=()):
     for esc in rules.escalations:
         if esc["_mode"] != "active" or not _in_effect(esc, d):
             continue
-        out = _escalation(esc, rules.packs[esc["_pack"]]["id"], d, hist, result["infractions"], cfg, undecided)
+        out = _escalation(esc, rules.packs[esc["_pack"]]["id"], d, hist, result["infractions"], cfg, undecided, ctx)
         if out is not None:
             result["escalations"].append(out)
 
@@ -337,6 +337,8 @@ def _recidivism(rule, inf, d, hist, cfg):
 
 _PENALTY_PT = {"advertencia": "advertência", "multa": "multa", "suspensao": "suspensão",
                "cassacao": "cassação", "inabilitacao": "inabilitação"}
+_PENALTY_PLURAL_PT = {"advertencia": "advertências", "multa": "multas", "suspensao": "suspensões",
+                      "cassacao": "cassações", "inabilitacao": "inabilitações"}
 
 
 def _window_pt(window):
@@ -347,23 +349,36 @@ def _window_pt(window):
     return f"{window['days']} dias"
 
 
-def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
+def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
     """Counts APPLIED penalties of the history only (SPEC §5): `status` is "reached" when they
-    alone reach the count; when only this stop's proposals would reach it, "would_reach" and a
-    notice — a proposal is not a penalty until the auto is confirmed."""
+    alone reach the count — also on a clean stop (the driver is disqualified by history alone);
+    when only this stop's proposals would reach it, "would_reach" and a notice worded so that it
+    does not read as a disqualification — a proposal is not a penalty until the auto is
+    confirmed. `since_fact` (a date fact: the last curso de reabilitação) ends an earlier
+    disqualification: penalties committed on or before it no longer count. `one_auto_option`:
+    unless the option says "cada", the fines of one autuação count once."""
     start = dates.add_period(d, esc["window"], -1)
+    since = ctx.get(esc["since_fact"]) if esc.get("since_fact") else None
+    if isinstance(since, int) and since + 1 > start:
+        start = since + 1
+    per_auto = not (esc.get("one_auto_option")
+                    and ((cfg.get("options") or {}).get(esc["one_auto_option"]) == "cada"))
     in_window = [h for h in hist if start <= h[0] <= d and h[1]["_pack"] == esc["_pack"]]
     for clause in esc["any_of"]:
         penalty = clause["penalty"]
-        prior = sum(1 for h in in_window if h[2] == penalty)
+        matching = [h for h in in_window if h[2] == penalty]
+        prior = len({h[4] if h[4] else ("#", i) for i, h in enumerate(matching)}) if per_auto else len(matching)
         current = sum(1 for p in proposed if p["penalty"]["kind"] == penalty and p["pack"] == pack_id)
-        if current >= 1 and prior + current >= clause["count"]:
+        if per_auto:
+            current = min(current, 1)
+        if (current >= 1 or prior >= clause["count"]) and prior + current >= clause["count"]:
             reached = prior >= clause["count"]
             measure = esc["measure"]
+            measure_pt = _PENALTY_PT.get(measure["kind"], measure["kind"])
             notice = None if reached else (
-                f"esta seria a {prior + current}ª {_PENALTY_PT.get(penalty, penalty)} em "
-                f"{_window_pt(esc['window'])} — {_PENALTY_PT.get(measure['kind'], measure['kind'])} "
-                "se confirmada")
+                f"aviso — não é {measure_pt} agora: se esta autuação for confirmada, serão "
+                f"{prior + current} {_PENALTY_PLURAL_PT.get(penalty, penalty)} em {_window_pt(esc['window'])} "
+                f"({prior} já aplicada(s), {current} desta autuação); {measure_pt} só depois da decisão definitiva")
             return {
                 "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
                 "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],

@@ -14,7 +14,7 @@ that column existed carry their `applied_on` there (migration 0018 backfills it)
 def history_for(penalties, subject, known=None):
     """-> [history entry] for `subject` ({"operator_id", "permit_id"}) from penalty rows
     ({"infraction_id", "committed_on", "applied_on", "penalty", "cancelled", "operator_id",
-    "permit_id"}), oldest first; rows whose infraction is not in `known` (a set of ids, when
+    "permit_id", "auto_record_id"}), oldest first; rows whose infraction is not in `known` (a set of ids, when
     given) are left out, as the composed rules could not read them."""
     subject = subject or {}
     operator_id, permit_id = subject.get("operator_id"), subject.get("permit_id")
@@ -30,6 +30,8 @@ def history_for(penalties, subject, known=None):
                  "applied_on": p.get("applied_on"), "state": "annulled" if p.get("cancelled") else "applied"}
         if p.get("penalty"):
             entry["penalty"] = p["penalty"]
+        if p.get("auto_record_id"):
+            entry["auto"] = p["auto_record_id"]  # fines of one autuação may count once (SPEC §5)
         out.append(entry)
     out.sort(key=lambda e: (e["date"] or "", e["applied_on"] or ""))
     return out

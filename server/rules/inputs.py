@@ -134,7 +134,8 @@ def _history(rules, history, d):
     """The APPLIED penalties of the history (SPEC §5): entries whose state is "applied" (the
     default) and, when given, applied on or before D. Pending or annulled entries are validated
     but never counted by recidivism, escalation or cancellation. Each kept entry is
-    (date committed, infraction, penalty kind, date applied — the date committed when not given)."""
+    (date committed, infraction, penalty kind, date applied — the date committed when not given,
+    the auto it came from or None)."""
     kept = []
     if history is not None and not isinstance(history, (list, tuple)):
         raise HistoryError(-1, "not_a_list")
@@ -158,8 +159,11 @@ def _history(rules, history, d):
             applied_on = dates.parse_iso(applied_on)
             if applied_on is None:
                 raise HistoryError(i, "invalid_date")
+        auto = h.get("auto")
+        if auto is not None and not isinstance(auto, str):
+            raise HistoryError(i, "wrong_type")
         if state == "applied" and hd <= d and (applied_on is None or applied_on <= d):
-            kept.append((hd, inf, penalty, applied_on or hd))
+            kept.append((hd, inf, penalty, applied_on or hd, auto))
     kept.sort(key=lambda e: e[0])
     for rule in rules.history_cancellation:
         period = rule["quiet_period"]

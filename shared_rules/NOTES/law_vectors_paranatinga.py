@@ -11,7 +11,7 @@ A41 = {"id": "par.inf.art41_veiculo_irregular", "penalty": {"kind": "notificacao
        "measures": [{"kind": "regularizacao", "days": 10, "extendable_days": 10, "starts": "notificacao", "due": None, "only_if_pt": None},
                     {"kind": "cassacao", "days": None, "starts": None, "due": None,
                      "only_if_pt": "somente se a moto não for regularizada no prazo (10 dias, prorrogáveis por mais 10)"}]}
-NOTICE2 = "esta seria a 2ª multa em 12 meses — inabilitação se confirmada"
+NOTICE2 = "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 2 multas em 12 meses (1 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"
 A42 = {"id": "par.inf.art42_advertencia", "penalty": {"kind": "advertencia", "alternatives": ["suspensao", "cassacao"]}, "amount": None}
 FED = {"id": "fed.inf.ctb244_ix", "jurisdiction": "snt"}
 G = {"I": (29, 3086), "II": (36, 3831), "III": (43, 4576), "IV": (51, 5427), "V": (58, 6172), "VI": (65, 6917)}
@@ -210,6 +210,14 @@ b.case("art. 45: no alvará → 132 UFIR, seizure and removal", set={"permit.exi
                                   "recidivism": {"rule": "par.reincidencia_art45", "applied": False},
                                   "measures": [{"kind": "apreensao"}, {"kind": "remocao"}]}],
                  "undecided": [VETO]})
+b.case("art. 42 § único a (issue 19): three written warnings applied within a year disqualify by history alone, on a clean stop",
+       history=[{"infraction": "par.inf.art42_advertencia", "date": d} for d in ("2024-08-01", "2024-12-01", "2025-05-01")],
+       expected={"failed": [], "infractions": [], "escalations": [{"id": "par.inabilitacao", "penalty": "advertencia", "prior": 3, "current": 0,
+                                                                   "count": 3, "status": "reached", "notice_pt": None}]})
+b.case("art. 42 § único (issue 19): after the curso de reabilitação (2025-05-02) the same three warnings no longer disqualify",
+       set={"operator.rehabilitation_course_on": "2025-05-02"},
+       history=[{"infraction": "par.inf.art42_advertencia", "date": d} for d in ("2024-08-01", "2024-12-01", "2025-05-01")],
+       expected={"escalations": []})
 # art. 41 is addressed to the permissionário ("terá sua permissão cassada"): never to a driver
 # with no alvará or a cassado one (issue 19, point 8) — the requirement still fails, art. 45 applies.
 b.case("art. 41 only for a permit holder (issue 19): no alvará and a motorcycle in poor condition → art. 45, no 'regularize or lose the permit'",
@@ -284,7 +292,7 @@ b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação
        set={"driver.armed": True},
        history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-01-10"}, {"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"infractions": [A42], "escalations": [{"id": "par.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3, "status": "would_reach",
-                                                   "notice_pt": "esta seria a 3ª advertência em 12 meses — inabilitação se confirmada"}]})
+                                                   "notice_pt": "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 3 advertências em 12 meses (2 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"}]})
 b.case("art. 42 § ú a: one earlier warning + a warning now → not yet",
        set={"driver.armed": True}, history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"escalations": []})

@@ -77,7 +77,7 @@ export function evaluate(rules, date, facts, history = []) {
 
   for (const esc of rules.escalations) {
     if (esc._mode !== "active" || !inEffect(esc, d)) continue;
-    const out = escalation(esc, rules.packs[esc._pack].id, d, hist, result.infractions, cfg, undecided);
+    const out = escalation(esc, rules.packs[esc._pack].id, d, hist, result.infractions, cfg, undecided, ctx);
     if (out !== null) result.escalations.push(out);
   }
 
@@ -298,6 +298,8 @@ function recidivism(rule, inf, d, hist, cfg) {
 
 const PENALTY_PT = { advertencia: "advertência", multa: "multa", suspensao: "suspensão", cassacao: "cassação",
   inabilitacao: "inabilitação" };
+const PENALTY_PLURAL_PT = { advertencia: "advertências", multa: "multas", suspensao: "suspensões", cassacao: "cassações",
+  inabilitacao: "inabilitações" };
 
 function windowPt(window) {
   if ("years" in window) return `${window.years * 12} meses`;
@@ -307,18 +309,28 @@ function windowPt(window) {
 
 // Counts APPLIED penalties of the history only: status "reached" when they alone reach the count;
 // "would_reach" plus a notice when only this stop's proposals would reach it.
-function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
-  const start = dates.addPeriod(d, esc.window, -1);
+// Applied penalties alone reach the count → "reached", also on a clean stop; this stop's
+// proposals would → "would_reach" with a notice that does not read as a disqualification.
+// since_fact (last curso de reabilitação) ends an earlier disqualification; one_auto_option:
+// unless the option says "cada", the fines of one autuação count once (SPEC §5).
+function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
+  let start = dates.addPeriod(d, esc.window, -1);
+  const since = esc.since_fact ? ctx[esc.since_fact] : undefined;
+  if (Number.isInteger(since) && since + 1 > start) start = since + 1;
+  const perAuto = !(esc.one_auto_option && (cfg.options || {})[esc.one_auto_option] === "cada");
   const inWindow = hist.filter((h) => start <= h[0] && h[0] <= d && h[1]._pack === esc._pack);
   for (const clause of esc.any_of) {
     const penalty = clause.penalty;
-    const prior = inWindow.filter((h) => h[2] === penalty).length;
-    const current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
-    if (current >= 1 && prior + current >= clause.count) {
+    const matching = inWindow.filter((h) => h[2] === penalty);
+    const prior = perAuto ? new Set(matching.map((h, i) => (h[4] ? `a:${h[4]}` : `#${i}`))).size : matching.length;
+    let current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
+    if (perAuto) current = Math.min(current, 1);
+    if ((current >= 1 || prior >= clause.count) && prior + current >= clause.count) {
       const reached = prior >= clause.count;
       const m = esc.measure;
+      const measurePt = PENALTY_PT[m.kind] || m.kind;
       const notice = reached ? null
-        : `esta seria a ${prior + current}ª ${PENALTY_PT[penalty] || penalty} em ${windowPt(esc.window)} — ${PENALTY_PT[m.kind] || m.kind} se confirmada`;
+        : `aviso — não é ${measurePt} agora: se esta autuação for confirmada, serão ${prior + current} ${PENALTY_PLURAL_PT[penalty] || penalty} em ${windowPt(esc.window)} (${prior} já aplicada(s), ${current} desta autuação); ${measurePt} só depois da decisão definitiva`;
       return {
         id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
         count: clause.count, status: reached ? "reached" : "would_reach",

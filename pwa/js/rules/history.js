@@ -23,6 +23,7 @@ export function historyFor(penalties, subject, known = null) {
       applied_on: p.applied_on ?? null, state: p.cancelled ? "annulled" : "applied",
     };
     if (p.penalty) entry.penalty = p.penalty;
+    if (p.auto_record_id) entry.auto = p.auto_record_id; // fines of one autuação may count once
     out.push(entry);
   }
   const key = (e) => `${e.date || ""}|${e.applied_on || ""}`;

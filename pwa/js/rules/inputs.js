@@ -117,7 +117,9 @@ export function historyOf(rules, history, d) {
       appliedOn = dates.parseIso(appliedOn);
       if (appliedOn === null) throw new HistoryError(i, "invalid_date");
     }
-    if (state === "applied" && hd <= d && (appliedOn === null || appliedOn <= d)) kept.push([hd, inf, penalty, appliedOn ?? hd]);
+    const auto = h.auto === undefined ? null : h.auto;
+    if (auto !== null && typeof auto !== "string") throw new HistoryError(i, "wrong_type");
+    if (state === "applied" && hd <= d && (appliedOn === null || appliedOn <= d)) kept.push([hd, inf, penalty, appliedOn ?? hd, auto]);
   });
   kept.sort((a, b) => a[0] - b[0]);
   for (const rule of rules.history_cancellation) {

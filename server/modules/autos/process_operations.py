@@ -18,6 +18,7 @@ from ..registry.models import Municipality
 from ..rules.service import composed_for
 from . import notification as codec
 from .auto_data import auto_data, confirmed_infractions
+from .disqualification import check_operator
 from .instances import instances
 from .models import AutoCase, utcnow
 from .notification_content import build_content, infraction_date, permit_for, process_settings
@@ -272,6 +273,8 @@ def refresh_penalties(case, today):
         if out_state == "aplicada":
             row.applied_on = applied_on
             _apply(case, row, reason)
+            # applied penalties alone may now disqualify the driver (art. 42 § único / art. 26)
+            check_operator(case.municipality_id, row.operator_id, today)
         elif row.applied_penalty_id is not None:
             db.session.get(AppliedPenalty, row.applied_penalty_id).cancelled = True
         if before != out_state:
@@ -302,7 +305,8 @@ def server_history(municipality_id, operator_id) -> list[dict]:
     rows = (AppliedPenalty.query.filter_by(municipality_id=municipality_id, operator_id=operator_id)
             .order_by(AppliedPenalty.committed_on, AppliedPenalty.id))
     return [{"infraction": p.infraction_id, "date": p.committed_on.isoformat(), "applied_on": p.applied_on.isoformat(),
-             "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied"} for p in rows]
+             "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied",
+             **({"auto": p.auto_record_id} if p.auto_record_id else {})} for p in rows]
 
 
 # A reviewer who declares a notified auto void (autos.operations.decide) annuls its penalties in

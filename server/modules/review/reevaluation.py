@@ -63,7 +63,7 @@ def history_of(record, body, day, known=None):
                          | (AppliedPenalty.permit_id == (subject["permit_id"] or -1)))
     rows = [{"operator_id": p.operator_id, "permit_id": p.permit_id, "infraction_id": p.infraction_id,
              "penalty": p.penalty, "committed_on": p.committed_on.isoformat(), "applied_on": p.applied_on.isoformat(),
-             "cancelled": p.cancelled} for p in query.order_by(AppliedPenalty.id)]
+             "cancelled": p.cancelled, "auto_record_id": p.auto_record_id} for p in query.order_by(AppliedPenalty.id)]
     return history_for(rows, subject, known)
 
 
