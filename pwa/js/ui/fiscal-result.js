@@ -41,8 +41,10 @@ export function lawNotices(rules, evaluation) {
   return el('section', { id: 'law-notices' },
     el('h2', {}, 'Avisos da lei'),
     escalations.length ? el('ul', { class: 'list compact', id: 'escalations' }, escalations.map((e) => el('li', { class: 'notice notice-warn', dataset: { escalation: e.id } },
-      el('strong', {}, e.status === 'reached' ? e.label_pt : `Atenção: ${e.notice_pt}`), el('br'),
-      `${e.why_pt}${e.measure?.only_if_pt ? ` Somente se ${e.measure.only_if_pt}.` : ''} `,
+      // would_reach is an announcement: its notice leads ("aviso — não é … agora"), and the rule's
+      // own sentence follows as the rule, so that nothing reads as a disqualification already.
+      el('strong', {}, e.status === 'reached' ? e.label_pt : `${e.notice_pt.charAt(0).toUpperCase()}${e.notice_pt.slice(1)}.`), el('br'),
+      `${e.status === 'reached' ? '' : 'Regra da lei — '}${e.why_pt}${e.measure?.only_if_pt ? ` Somente se ${e.measure.only_if_pt}.` : ''} `,
       el('span', { class: 'citation-line' }, citationLabel(rules, e.citation))))) : null,
     displaced.length ? el('ul', { class: 'list compact', id: 'displaced' }, displaced.map((x) => el('li', { dataset: { infraction: x.id } },
       el('s', {}, label.get(x.id)?.label_pt || x.id), el('br'),
