@@ -43,6 +43,7 @@ def evaluate(rules, date, facts, history=()):
     for sel in selected:
         triggered.setdefault(sel, []).append(SELECTED)
 
+    grace = _grace(rules, d, rules.config)
     for req in rules.requirements:
         if req["_mode"] == "ignored" or not _in_effect(req, d):
             continue
@@ -65,16 +66,19 @@ def evaluate(rules, date, facts, history=()):
         elif holds:
             result["passed"].append(req["id"])
         else:
+            in_grace = grace.get(req["_pack"])
             proposed = []
-            for ref in req.get("on_fail") or []:
+            for ref in req.get("on_fail") or [] if in_grace is None else []:
                 inf = rules.by_id[ref]
                 if inf["_mode"] != "ignored" and _in_effect(inf, d):
                     triggered.setdefault(ref, []).append(req["id"])
                     if inf["_mode"] == "active":
                         proposed.append(ref)
-            result["failed"].append({"requirement": req["id"], "pack": rules.packs[req["_pack"]]["id"],
-                                     "citation": _citation(req), "label_pt": req["label_pt"],
-                                     "infractions": proposed})
+            entry = {"requirement": req["id"], "pack": rules.packs[req["_pack"]]["id"],
+                     "citation": _citation(req), "label_pt": req["label_pt"], "infractions": proposed}
+            if in_grace is not None:
+                entry["grace"] = in_grace["id"]  # a notice: the law still gives time to comply
+            result["failed"].append(entry)
 
     _withhold(rules, ctx, triggered, result)
     _displace(rules, d, triggered, result)
@@ -99,6 +103,8 @@ def evaluate(rules, date, facts, history=()):
     for dl in rules.deadlines:
         if dl["_mode"] == "ignored" or not _in_effect(dl, d):
             continue
+        if dl.get("suspends_enforcement") and grace.get(dl["_pack"]) is not dl:
+            continue  # an adaptation period is listed only while it runs
         if dl["_mode"] == "pending":
             undecided.append({"kind": "deadline", "id": dl["id"], "reason": "vetoed_pending"})
             continue
@@ -160,6 +166,21 @@ def _measure(m, d, cfg, owner, undecided):
     return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
             "days": days, "extendable_days": dl.get("extendable_days"), "starts": starts,
             "due": _due(d, days, starts), "only_if_pt": m.get("only_if_pt")}
+
+
+def _grace(rules, d, cfg):
+    """{pack index: deadline} of the adaptation periods running on D (SPEC §5): a deadline with
+    `suspends_enforcement` runs from the date in the option `start_option` (the law's
+    publication, a sourced configuration setting) for `days` days, both ends inclusive; inside
+    it a failed requirement of its pack is a notice, not an infraction."""
+    out = {}
+    for dl in rules.deadlines:
+        if not dl.get("suspends_enforcement") or dl["_mode"] != "active" or dl.get("days") is None:
+            continue
+        start = dates.parse_iso((cfg.get("options") or {}).get(dl.get("start_option")))
+        if start is not None and start <= d <= dates.add_period(start, {"days": dl["days"]}):
+            out.setdefault(dl["_pack"], dl)
+    return out
 
 
 def _withhold(rules, ctx, triggered, result):

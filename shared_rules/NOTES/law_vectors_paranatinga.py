@@ -309,7 +309,11 @@ b.case("art. 47: UFIR value updated by the municipality from 2025-01-01 (R$ 2,00
        config_overrides={"unit_values": {"UFIR": [{"valid_from": "2000-01-01", "brl": 1.0641}, {"valid_from": "2025-01-01", "brl": 2}]}},
        expected={"infractions": [g("II", "g", amount={"value": 36, "brl_cents": 7200, "unit_value_brl": 2, "unit_value_from": "2025-01-01"})]})
 b.case("art. 55: the day before the law nothing applies", date="2007-09-30", set=dict(OLD, **NB), expected={"failed": [], "deadlines": []})
-b.case("art. 54-55: on 2007-10-01 the law applies; 90-day adaptation deadline listed", date="2007-10-01", set=dict(OLD, **NB),
-       expected={"failed": [F("par.req.cracha", ["par.inf.g2_g"])],
+b.case("art. 54 (issue 19): from 2007-12-31 (after the 90 days from 2007-10-01) the duty is enforced", date="2007-12-31", set=dict(OLD, **NB),
+       expected={"failed": [F("par.req.cracha", ["par.inf.g2_g"])], "infractions": [{"id": "par.inf.g2_g"}]})
+b.case("art. 54 (issue 19): 2007-12-30, the 90th day: still a notice", date="2007-12-30", set=dict(OLD, **NB),
+       expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": []})
+b.case("art. 54-55 (issue 19): on 2007-10-01 the law applies, but inside the 90 days to adapt a missing duty is a notice, not an infraction; the period is listed", date="2007-10-01", set=dict(OLD, **NB),
+       expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": [],
                  "deadlines": DL + [{"id": "par.prazo.adequacao", "kind": "adequacao", "days": 90, "starts": "publicacao"}]})
 b.write("law-paranatinga.json")

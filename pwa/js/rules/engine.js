@@ -35,6 +35,7 @@ export function evaluate(rules, date, facts, history = []) {
   const triggered = new Map();
   const trigger = (id, by) => { if (!triggered.has(id)) triggered.set(id, []); triggered.get(id).push(by); };
   for (const sel of selected) trigger(sel, SELECTED);
+  const grace = gracePeriods(rules, d, rules.config);
 
   for (const req of rules.requirements) {
     if (req._mode === "ignored" || !inEffect(req, d)) continue;
@@ -52,16 +53,19 @@ export function evaluate(rules, date, facts, history = []) {
     } else if (holds) {
       result.passed.push(req.id);
     } else {
+      const inGrace = grace.get(req._pack);
       const proposed = [];
-      for (const ref of req.on_fail || []) {
+      for (const ref of inGrace === undefined ? req.on_fail || [] : []) {
         const inf = rules.byId[ref];
         if (inf._mode !== "ignored" && inEffect(inf, d)) {
           trigger(ref, req.id);
           if (inf._mode === "active") proposed.push(ref);
         }
       }
-      result.failed.push({ requirement: req.id, pack: rules.packs[req._pack].id, citation: orNull(req.citation),
-        label_pt: req.label_pt, infractions: proposed });
+      const entry = { requirement: req.id, pack: rules.packs[req._pack].id, citation: orNull(req.citation),
+        label_pt: req.label_pt, infractions: proposed };
+      if (inGrace !== undefined) entry.grace = inGrace.id; // a notice: the law still gives time to comply
+      result.failed.push(entry);
     }
   }
 
@@ -83,6 +87,7 @@ export function evaluate(rules, date, facts, history = []) {
 
   for (const dl of rules.deadlines) {
     if (dl._mode === "ignored" || !inEffect(dl, d)) continue;
+    if (dl.suspends_enforcement && grace.get(dl._pack) !== dl) continue; // listed only while it runs
     if (dl._mode === "pending") { undecided.push({ kind: "deadline", id: dl.id, reason: "vetoed_pending" }); continue; }
     let days = orNull(dl.days);
     const key = dl.config_key;
@@ -94,6 +99,19 @@ export function evaluate(rules, date, facts, history = []) {
       starts: dl.starts, instance_pt: orNull(dl.instance_pt), suspensive: orNull(dl.suspensive), due: due(d, days, dl.starts) });
   }
   return result;
+}
+
+// Adaptation periods running on D (SPEC §5): a deadline with suspends_enforcement runs from the
+// date in the option start_option (the law's publication, a sourced setting) for `days` days,
+// both ends inclusive; inside it a failed requirement of its pack is a notice, not an infraction.
+function gracePeriods(rules, d, cfg) {
+  const out = new Map();
+  for (const dl of rules.deadlines) {
+    if (!dl.suspends_enforcement || dl._mode !== "active" || dl.days === undefined || dl.days === null) continue;
+    const start = dates.parseIso((cfg.options || {})[dl.start_option]);
+    if (start !== null && start <= d && d <= dates.addPeriod(start, { days: dl.days }) && !out.has(dl._pack)) out.set(dl._pack, dl);
+  }
+  return out;
 }
 
 // An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
