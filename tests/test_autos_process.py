@@ -439,3 +439,43 @@ def test_voiding_an_auto_never_notified_creates_no_penalty(app, client, demo):
     case_id, _ = homologated_case(app, client, "paranatinga", days_ago=3)
     _call(app, lambda: decide(_case(case_id), "auto_void", "Auto lavrado em duplicidade pelo fiscal."))
     assert penalties(app, case_id) == [] and applied_rows(app) == []
+
+
+def test_recidivism_window_counts_from_the_day_the_prior_was_committed(app, client, demo):
+    """Issue 19 (5): an auto of 120 days ago notified late becomes applied 16 days ago; Paranatinga
+    art. 49 counts a prior the operator "tenha cometido" in the last 3 months, so it is not one —
+    neither on the server nor in the history phones receive."""
+    from server.extensions import db
+    from server.modules.autos.notification_content import infraction_date
+    from server.modules.autos.process_operations import server_history
+    from server.modules.fieldsync.field_data import penalty_rows
+    from server.modules.fieldsync.models import AppliedPenalty
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.service import composed_for
+    from server.rules import evaluate
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=120)
+    served = _today() - timedelta(days=20)
+    notify(app, case_id, "pessoal", served)
+    applied_on = served + timedelta(days=4)
+    run_daily(app, applied_on)
+    operator_id, _, _ = first_operator_and_permit(app, "paranatinga")
+    with app.app_context():
+        committed = infraction_date(_case(case_id))
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        [row] = AppliedPenalty.query.all()
+        assert (row.committed_on, row.applied_on) == (committed, applied_on)
+        assert committed < applied_on - timedelta(days=90)
+        [entry] = server_history(muni.id, operator_id)
+        assert (entry["date"], entry["applied_on"]) == (committed.isoformat(), applied_on.isoformat())
+        [sent] = penalty_rows(muni.id)
+        assert (sent["committed_on"], sent["applied_on"]) == (committed.isoformat(), applied_on.isoformat())
+        today = _today().isoformat()
+        result = evaluate(composed_for(muni), today, {"$selected": ["par.inf.g1_c"]}, [entry])
+        [inf] = [i for i in result["infractions"] if i["id"] == "par.inf.g1_c"]
+        assert inf["recidivism"]["applied"] is False and inf["recidivism"]["prior_count"] == 0
+        # The same prior committed inside the window counts: the window, not the entry, decided.
+        inside = dict(entry, date=(_today() - timedelta(days=30)).isoformat())
+        result = evaluate(composed_for(muni), today, {"$selected": ["par.inf.g1_c"]}, [inside])
+        [inf] = [i for i in result["infractions"] if i["id"] == "par.inf.g1_c"]
+        assert inf["recidivism"]["applied"] is True
+        db.session.rollback()

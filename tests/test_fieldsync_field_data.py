@@ -93,12 +93,14 @@ def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fisca
     with app.app_context():
         from server.extensions import db
         penalty = AppliedPenalty(municipality_id=_muni().id, permit_id=permit_id, infraction_id="sap.inf.um_passageiro",
-                                 penalty="multa", applied_on=date(2026, 3, 2), decision_ref="Proc. 12/2026")
+                                 penalty="multa", committed_on=date(2026, 1, 20), applied_on=date(2026, 3, 2),
+                                 decision_ref="Proc. 12/2026")
         db.session.add(penalty)
         db.session.commit()
     later = get(client, fiscal, changed.json["cursor"])
     assert later.json["penalties"] == [{"id": 1, "permit_id": permit_id, "infraction_id": "sap.inf.um_passageiro",
-                                        "penalty": "multa", "applied_on": "2026-03-02", "cancelled": False}]
+                                        "penalty": "multa", "committed_on": "2026-01-20", "applied_on": "2026-03-02",
+                                        "cancelled": False}]
     assert later.json["permits"] == []
     # The snapshot at the new cursor shows the same latest state, each entity once.
     fresh = get(client, fiscal).json

@@ -287,7 +287,7 @@ def test_server_reevaluation_differs_from_device(app, clerk, phone):
         op_id = op.id
         from datetime import date
         db.session.add(AppliedPenalty(municipality_id=muni.id, operator_id=op.id, infraction_id="sap.inf.um_passageiro",
-                                      applied_on=date(2026, 1, 5)))
+                                      committed_on=date(2026, 1, 5), applied_on=date(2026, 1, 5)))
         db.session.commit()
         rules = composed_for(muni)
         expected = evaluate(rules, "2026-06-01", {"passenger.present": True, "passenger.count": 2})

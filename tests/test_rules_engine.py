@@ -39,7 +39,10 @@ def test_default_configs_leave_municipal_values_unconfigured():
         assert cfg["decree_amounts"] == {}
     par = json.loads((ROOT / "shared_rules" / "config" / "paranatinga.json").read_text())
     assert par["options"] == {"paranatinga.veto_002_2007_outcome": "pending",
-                              "paranatinga.cc_125_reading": "nominal"}
+                              "paranatinga.cc_125_reading": "nominal",
+                              # declared readings of issue 19 (LEGAL.md names each)
+                              "paranatinga.inabilitacao_multas_de_um_auto": "uma",
+                              "paranatinga.lei_311_publicacao": "2007-10-01"}
     assert par["periods"] == {"paranatinga.recidivism_window_art45": {"months": 3}}
 
 

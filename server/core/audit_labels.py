@@ -82,6 +82,8 @@ ACTION_LABELS = {
     "auto_appeal_file": "Defesa ou recurso protocolado",
     "auto_appeal_decide": "Defesa ou recurso decidido",
     "penalty_state": "Situação da penalidade alterada",
+    "operator_disqualified": "Condutor inabilitado por penalidades aplicadas",
+    "operator_rehabilitated": "Curso de reabilitação registrado",
     "penalty_record_cancel": "Registro de punição cancelado (período sem infração)",
     "auto_payment": "Pagamento registrado",
     "seizure": "Apreensão ou remoção registrada",

@@ -140,6 +140,12 @@ class ComposedRules:
             if req["_holds"] is not None:
                 req["_na_facts"] = [f for f in req["_holds"].refs
                                     if f in self.facts and self.facts[f].get("source") == "checklist"]
+        for inf in self.infractions:
+            inf["_proposed_when"] = None
+            if "proposed_when" in inf:
+                inf["_proposed_when"] = self._compile_at(inf, "proposed_when")
+                if inf["_proposed_when"] is not None and inf["_proposed_when"].type != "bool":
+                    self._problem(inf["_pack"], f"{inf['_path']}/proposed_when", "type_error")
         for name, decl in self.facts.items():
             ask = (decl.get("checklist") or {}).get("ask_when")
             decl["_ask"] = None

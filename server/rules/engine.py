@@ -43,6 +43,7 @@ def evaluate(rules, date, facts, history=()):
     for sel in selected:
         triggered.setdefault(sel, []).append(SELECTED)
 
+    grace = _grace(rules, d, rules.config)
     for req in rules.requirements:
         if req["_mode"] == "ignored" or not _in_effect(req, d):
             continue
@@ -65,17 +66,21 @@ def evaluate(rules, date, facts, history=()):
         elif holds:
             result["passed"].append(req["id"])
         else:
+            in_grace = grace.get(req["_pack"])
             proposed = []
-            for ref in req.get("on_fail") or []:
+            for ref in req.get("on_fail") or [] if in_grace is None else []:
                 inf = rules.by_id[ref]
                 if inf["_mode"] != "ignored" and _in_effect(inf, d):
                     triggered.setdefault(ref, []).append(req["id"])
                     if inf["_mode"] == "active":
                         proposed.append(ref)
-            result["failed"].append({"requirement": req["id"], "pack": rules.packs[req["_pack"]]["id"],
-                                     "citation": _citation(req), "label_pt": req["label_pt"],
-                                     "infractions": proposed})
+            entry = {"requirement": req["id"], "pack": rules.packs[req["_pack"]]["id"],
+                     "citation": _citation(req), "label_pt": req["label_pt"], "infractions": proposed}
+            if in_grace is not None:
+                entry["grace"] = in_grace["id"]  # a notice: the law still gives time to comply
+            result["failed"].append(entry)
 
+    _withhold(rules, ctx, triggered, result)
     _displace(rules, d, triggered, result)
     for inf in rules.infractions:
         if inf["id"] not in triggered:
@@ -91,13 +96,15 @@ def evaluate(rules, date, facts, history=()):
     for esc in rules.escalations:
         if esc["_mode"] != "active" or not _in_effect(esc, d):
             continue
-        out = _escalation(esc, rules.packs[esc["_pack"]]["id"], d, hist, result["infractions"], cfg, undecided)
+        out = _escalation(esc, rules.packs[esc["_pack"]]["id"], d, hist, result["infractions"], cfg, undecided, ctx)
         if out is not None:
             result["escalations"].append(out)
 
     for dl in rules.deadlines:
         if dl["_mode"] == "ignored" or not _in_effect(dl, d):
             continue
+        if dl.get("suspends_enforcement") and grace.get(dl["_pack"]) is not dl:
+            continue  # an adaptation period is listed only while it runs
         if dl["_mode"] == "pending":
             undecided.append({"kind": "deadline", "id": dl["id"], "reason": "vetoed_pending"})
             continue
@@ -159,6 +166,40 @@ def _measure(m, d, cfg, owner, undecided):
     return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
             "days": days, "extendable_days": dl.get("extendable_days"), "starts": starts,
             "due": _due(d, days, starts), "only_if_pt": m.get("only_if_pt")}
+
+
+def _grace(rules, d, cfg):
+    """{pack index: deadline} of the adaptation periods running on D (SPEC §5): a deadline with
+    `suspends_enforcement` runs from the date in the option `start_option` (the law's
+    publication, a sourced configuration setting) for `days` days, both ends inclusive; inside
+    it a failed requirement of its pack is a notice, not an infraction."""
+    out = {}
+    for dl in rules.deadlines:
+        if not dl.get("suspends_enforcement") or dl["_mode"] != "active" or dl.get("days") is None:
+            continue
+        start = dates.parse_iso((cfg.get("options") or {}).get(dl.get("start_option")))
+        if start is not None and start <= d <= dates.add_period(start, {"days": dl["days"]}):
+            out.setdefault(dl["_pack"], dl)
+    return out
+
+
+def _withhold(rules, ctx, triggered, result):
+    """An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
+    art. 41 (regularize or lose the permit) to a driver with no alvará: dropped from the failed
+    requirements' lists; when the condition is unknown, listed as undecided."""
+    for inf in rules.infractions:
+        cond = inf.get("_proposed_when")
+        if cond is None or inf["id"] not in triggered:
+            continue
+        value = cond.fn(ctx)
+        if value is True:
+            continue
+        del triggered[inf["id"]]
+        for failed in result["failed"]:
+            failed["infractions"] = [i for i in failed["infractions"] if i != inf["id"]]
+        if value is UNKNOWN:
+            result["undecided"].append({"kind": "infraction", "id": inf["id"], "reason": "missing_fact",
+                                        "facts": _missing(ctx, [cond])})
 
 
 def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None):
@@ -317,6 +358,8 @@ def _recidivism(rule, inf, d, hist, cfg):
 
 _PENALTY_PT = {"advertencia": "advertência", "multa": "multa", "suspensao": "suspensão",
                "cassacao": "cassação", "inabilitacao": "inabilitação"}
+_PENALTY_PLURAL_PT = {"advertencia": "advertências", "multa": "multas", "suspensao": "suspensões",
+                      "cassacao": "cassações", "inabilitacao": "inabilitações"}
 
 
 def _window_pt(window):
@@ -327,23 +370,36 @@ def _window_pt(window):
     return f"{window['days']} dias"
 
 
-def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided):
+def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
     """Counts APPLIED penalties of the history only (SPEC §5): `status` is "reached" when they
-    alone reach the count; when only this stop's proposals would reach it, "would_reach" and a
-    notice — a proposal is not a penalty until the auto is confirmed."""
+    alone reach the count — also on a clean stop (the driver is disqualified by history alone);
+    when only this stop's proposals would reach it, "would_reach" and a notice worded so that it
+    does not read as a disqualification — a proposal is not a penalty until the auto is
+    confirmed. `since_fact` (a date fact: the last curso de reabilitação) ends an earlier
+    disqualification: penalties committed on or before it no longer count. `one_auto_option`:
+    unless the option says "cada", the fines of one autuação count once."""
     start = dates.add_period(d, esc["window"], -1)
+    since = ctx.get(esc["since_fact"]) if esc.get("since_fact") else None
+    if isinstance(since, int) and since + 1 > start:
+        start = since + 1
+    per_auto = not (esc.get("one_auto_option")
+                    and ((cfg.get("options") or {}).get(esc["one_auto_option"]) == "cada"))
     in_window = [h for h in hist if start <= h[0] <= d and h[1]["_pack"] == esc["_pack"]]
     for clause in esc["any_of"]:
         penalty = clause["penalty"]
-        prior = sum(1 for h in in_window if h[2] == penalty)
+        matching = [h for h in in_window if h[2] == penalty]
+        prior = len({h[4] if h[4] else ("#", i) for i, h in enumerate(matching)}) if per_auto else len(matching)
         current = sum(1 for p in proposed if p["penalty"]["kind"] == penalty and p["pack"] == pack_id)
-        if current >= 1 and prior + current >= clause["count"]:
+        if per_auto:
+            current = min(current, 1)
+        if (current >= 1 or prior >= clause["count"]) and prior + current >= clause["count"]:
             reached = prior >= clause["count"]
             measure = esc["measure"]
+            measure_pt = _PENALTY_PT.get(measure["kind"], measure["kind"])
             notice = None if reached else (
-                f"esta seria a {prior + current}ª {_PENALTY_PT.get(penalty, penalty)} em "
-                f"{_window_pt(esc['window'])} — {_PENALTY_PT.get(measure['kind'], measure['kind'])} "
-                "se confirmada")
+                f"aviso — não é {measure_pt} agora: se esta autuação for confirmada, serão "
+                f"{prior + current} {_PENALTY_PLURAL_PT.get(penalty, penalty)} em {_window_pt(esc['window'])} "
+                f"({prior} já aplicada(s), {current} desta autuação); {measure_pt} só depois da decisão definitiva")
             return {
                 "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
                 "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],

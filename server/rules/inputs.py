@@ -133,7 +133,9 @@ HISTORY_STATES = ("applied", "pending", "annulled")
 def _history(rules, history, d):
     """The APPLIED penalties of the history (SPEC §5): entries whose state is "applied" (the
     default) and, when given, applied on or before D. Pending or annulled entries are validated
-    but never counted by recidivism, escalation or cancellation."""
+    but never counted by recidivism, escalation or cancellation. Each kept entry is
+    (date committed, infraction, penalty kind, date applied — the date committed when not given,
+    the auto it came from or None)."""
     kept = []
     if history is not None and not isinstance(history, (list, tuple)):
         raise HistoryError(-1, "not_a_list")
@@ -157,15 +159,20 @@ def _history(rules, history, d):
             applied_on = dates.parse_iso(applied_on)
             if applied_on is None:
                 raise HistoryError(i, "invalid_date")
+        auto = h.get("auto")
+        if auto is not None and not isinstance(auto, str):
+            raise HistoryError(i, "wrong_type")
         if state == "applied" and hd <= d and (applied_on is None or applied_on <= d):
-            kept.append((hd, inf, penalty))
+            kept.append((hd, inf, penalty, applied_on or hd, auto))
     kept.sort(key=lambda e: e[0])
     for rule in rules.history_cancellation:
         period = rule["quiet_period"]
         cut = 0
-        for i, (hd, _, _) in enumerate(kept):
+        for i, entry in enumerate(kept):
             nxt = kept[i + 1][0] if i + 1 < len(kept) else d
-            if dates.add_period(hd, period) <= nxt:
+            # the quiet period runs from the day the penalty was applied (Paranatinga art. 44
+            # "contados da data da última aplicação de penalidade") to the next infraction
+            if dates.add_period(entry[3], period) <= nxt:
                 cut = i + 1
         kept = kept[cut:]
     return kept

@@ -8,6 +8,7 @@ from .compose import compose, deep_merge, load_municipality
 from .inputs import _fact_values, _parse_date_arg, add_options
 from .errors import CompileError, PackError, RulesError
 from .expr import DATE_VAR, UNKNOWN, compile_expr
+from .history import history_for
 
 
 def load_vector_files(root):
@@ -89,7 +90,10 @@ def run_case(root, case):
             return {"items": checklist(rules, case["date"], case.get("facts") or {})}
         if case.get("mode") == "auto_form":
             return {"fields": auto_form(rules, case["date"], case.get("atoms"))}
-        return evaluate(rules, case["date"], case.get("facts") or {}, case.get("history") or [])
+        history = case.get("history") or []
+        if "field_penalties" in case:
+            history = history_for(case["field_penalties"], case.get("subject"), {i["id"] for i in rules.infractions})
+        return evaluate(rules, case["date"], case.get("facts") or {}, history)
     except RulesError as exc:
         return exc.to_json()
 

@@ -87,7 +87,7 @@ case("escalation reached by applied penalties alone (90-day window)", F(**{"x.ge
      history=H2)
 case("escalation would be reached only with this stop: notice with the window in days", F(**{"x.general": False}),
      {"escalations": [{"id": "esc", "prior": 1, "current": 1, "status": "would_reach",
-                       "notice_pt": "esta seria a 2ª multa em 90 dias — inabilitação se confirmada"}]},
+                       "notice_pt": "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 2 multas em 90 dias (1 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"}]},
      history=H2[:1])
 case("pending and annulled history entries count for nothing (no recidivism, no escalation)", F(**{"x.other": False}),
      {"infractions": [{"id": "i.capped", "recidivism": {"applied": False, "prior_count": 0}}], "escalations": []},

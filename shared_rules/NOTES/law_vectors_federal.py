@@ -26,8 +26,11 @@ fed("fed.req.colete_retrorrefletivo", "Lei 12.009 art. 2º IV: vest without retr
 b.case("Lei 12.009 art. 2º: not in effect the day before publication (2009-07-29)", date="2009-07-29",
        set={"operator.course_approved": False, "operator.cnh_first_issue_date": "2000-01-01", "operator.birth_date": "1970-01-01"},
        expected={"failed": [], "infractions": []})
-fed("fed.req.curso_especializado", "Lei 12.009 art. 2º III: in effect from publication (2009-07-30)",
-    {"operator.course_approved": False, "operator.cnh_first_issue_date": "2000-01-01", "operator.birth_date": "1970-01-01"}, date="2009-07-30")
+b.case("Lei 12.009 art. 2º III (issue 19): the course 'nos termos da regulamentação do Contran' is not required before Res. CONTRAN 350/2010 is in force (2010-12-14)",
+       date="2010-12-14", set={"operator.course_approved": False, "operator.cnh_first_issue_date": "2000-01-01", "operator.birth_date": "1970-01-01"},
+       expected={"failed": [], "infractions": []})
+fed("fed.req.curso_especializado", "Lei 12.009 art. 2º III + Res. CONTRAN 350/2010 art. 5º: required from 2010-12-15 (180 days after the DOU of 2010-06-18)",
+    {"operator.course_approved": False, "operator.cnh_first_issue_date": "2000-01-01", "operator.birth_date": "1970-01-01"}, date="2010-12-15")
 b.case("Res. 943 art. 3º I: mata-cachorro not required by the federal base before 2022-04-01 (Paranatinga requires it since 2007)",
        date="2022-03-31", set={"equipment.mata_cachorro": False},
        expected={"failed": [F("par.req.mata_cachorro", ["par.inf.g2_a", "par.inf.art41_veiculo_irregular"])]})

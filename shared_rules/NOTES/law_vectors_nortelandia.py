@@ -158,10 +158,20 @@ b.case("art. 16 II: a different earlier infraction is not specific recidivism", 
        expected={"infractions": [{"id": "nl.inf.luvas", "amount": {"max": 10}, "recidivism": {"applied": False, "prior_count": 0}}]})
 b.case("art. 18: the day before the law's date nothing applies (federal rules are later too)", date="1998-08-20",
        set={"driver.gloves": False, "operator.resident_since": "1990-01-01"}, expected={"failed": [], "infractions": [], "deadlines": []})
-b.case("art. 17-18: on 1998-08-21 the law applies and the 60-day adaptation deadline is listed", date="1998-08-21",
+b.case("art. 17-18 (issue 19): on 1998-08-21 the law applies, but inside the 60 days to adapt a missing duty is a notice, not an infraction; the period is listed", date="1998-08-21",
        set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
-       expected={"failed": [F("nl.req.luvas", ["nl.inf.luvas"])],
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": [],
                  "deadlines": DL_BASE + [{"id": "nl.prazo.adequacao", "kind": "adequacao", "days": 60, "starts": "publicacao", "due": None}]})
+b.case("art. 17 (issue 19): last day of the 60 (1998-10-20, counted from the publication on 1998-08-21): still a notice", date="1998-10-20",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
+b.case("art. 17 (issue 19): from 1998-10-21 the duty is enforced: infraction", date="1998-10-21",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       expected={"failed": [F("nl.req.luvas", ["nl.inf.luvas"])], "infractions": [{"id": "nl.inf.luvas"}]})
+b.case("art. 17-18 (issue 19): the municipality records the official publication on 1998-09-01 → the 60 days run to 1998-10-31", date="1998-10-25",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
 b.case("art. 17: adaptation deadline no longer listed after 1998-10-20", date="1998-10-21",
        set={"operator.resident_since": "1990-01-01"}, expected={"failed": [], "deadlines": DL_BASE})
 b.case("Res. 943/2022 art. 3º II: antenna not required by the federal base before 2022-04-01 (Nortelândia has no antenna rule)",

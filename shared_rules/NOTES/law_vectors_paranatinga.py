@@ -11,7 +11,7 @@ A41 = {"id": "par.inf.art41_veiculo_irregular", "penalty": {"kind": "notificacao
        "measures": [{"kind": "regularizacao", "days": 10, "extendable_days": 10, "starts": "notificacao", "due": None, "only_if_pt": None},
                     {"kind": "cassacao", "days": None, "starts": None, "due": None,
                      "only_if_pt": "somente se a moto não for regularizada no prazo (10 dias, prorrogáveis por mais 10)"}]}
-NOTICE2 = "esta seria a 2ª multa em 12 meses — inabilitação se confirmada"
+NOTICE2 = "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 2 multas em 12 meses (1 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"
 A42 = {"id": "par.inf.art42_advertencia", "penalty": {"kind": "advertencia", "alternatives": ["suspensao", "cassacao"]}, "amount": None}
 FED = {"id": "fed.inf.ctb244_ix", "jurisdiction": "snt"}
 G = {"I": (29, 3086), "II": (36, 3831), "III": (43, 4576), "IV": (51, 5427), "V": (58, 6172), "VI": (65, 6917)}
@@ -210,6 +210,24 @@ b.case("art. 45: no alvará → 132 UFIR, seizure and removal", set={"permit.exi
                                   "recidivism": {"rule": "par.reincidencia_art45", "applied": False},
                                   "measures": [{"kind": "apreensao"}, {"kind": "remocao"}]}],
                  "undecided": [VETO]})
+b.case("art. 42 § único a (issue 19): three written warnings applied within a year disqualify by history alone, on a clean stop",
+       history=[{"infraction": "par.inf.art42_advertencia", "date": d} for d in ("2024-08-01", "2024-12-01", "2025-05-01")],
+       expected={"failed": [], "infractions": [], "escalations": [{"id": "par.inabilitacao", "penalty": "advertencia", "prior": 3, "current": 0,
+                                                                   "count": 3, "status": "reached", "notice_pt": None}]})
+b.case("art. 42 § único (issue 19): after the curso de reabilitação (2025-05-02) the same three warnings no longer disqualify",
+       set={"operator.rehabilitation_course_on": "2025-05-02"},
+       history=[{"infraction": "par.inf.art42_advertencia", "date": d} for d in ("2024-08-01", "2024-12-01", "2025-05-01")],
+       expected={"escalations": []})
+# art. 41 is addressed to the permissionário ("terá sua permissão cassada"): never to a driver
+# with no alvará or a cassado one (issue 19, point 8) — the requirement still fails, art. 45 applies.
+b.case("art. 41 only for a permit holder (issue 19): no alvará and a motorcycle in poor condition → art. 45, no 'regularize or lose the permit'",
+       set={"permit.exists": False, "vehicle.condition_ok": False},
+       expected={"failed": [F("par.req.conservacao", []), F("par.req.alvara_existente", ["par.inf.art45_sem_alvara"])],
+                 "infractions": [{"id": "par.inf.art45_sem_alvara"}], "undecided": [VETO]})
+b.case("art. 41 only for a permit holder (issue 19): alvará cassado and a motorcycle in poor condition → art. 45 only",
+       set={"permit.status": "cassado", "vehicle.condition_ok": False},
+       expected={"failed": [F("par.req.conservacao", []), F("par.req.alvara_nao_cassado", ["par.inf.art45_sem_alvara"])],
+                 "infractions": [{"id": "par.inf.art45_sem_alvara"}], "undecided": [VETO]})
 H45 = [{"infraction": "par.inf.art45_sem_alvara", "date": "2025-04-01"}]
 b.case("art. 45 § ú with the declared default reading (art. 49's 3 months, issue 7): second stop without alvará → 264 UFIR",
        set={"permit.exists": False}, history=H45,
@@ -274,7 +292,7 @@ b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação
        set={"driver.armed": True},
        history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-01-10"}, {"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"infractions": [A42], "escalations": [{"id": "par.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3, "status": "would_reach",
-                                                   "notice_pt": "esta seria a 3ª advertência em 12 meses — inabilitação se confirmada"}]})
+                                                   "notice_pt": "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 3 advertências em 12 meses (2 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"}]})
 b.case("art. 42 § ú a: one earlier warning + a warning now → not yet",
        set={"driver.armed": True}, history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"escalations": []})
@@ -291,7 +309,11 @@ b.case("art. 47: UFIR value updated by the municipality from 2025-01-01 (R$ 2,00
        config_overrides={"unit_values": {"UFIR": [{"valid_from": "2000-01-01", "brl": 1.0641}, {"valid_from": "2025-01-01", "brl": 2}]}},
        expected={"infractions": [g("II", "g", amount={"value": 36, "brl_cents": 7200, "unit_value_brl": 2, "unit_value_from": "2025-01-01"})]})
 b.case("art. 55: the day before the law nothing applies", date="2007-09-30", set=dict(OLD, **NB), expected={"failed": [], "deadlines": []})
-b.case("art. 54-55: on 2007-10-01 the law applies; 90-day adaptation deadline listed", date="2007-10-01", set=dict(OLD, **NB),
-       expected={"failed": [F("par.req.cracha", ["par.inf.g2_g"])],
+b.case("art. 54 (issue 19): from 2007-12-31 (after the 90 days from 2007-10-01) the duty is enforced", date="2007-12-31", set=dict(OLD, **NB),
+       expected={"failed": [F("par.req.cracha", ["par.inf.g2_g"])], "infractions": [{"id": "par.inf.g2_g"}]})
+b.case("art. 54 (issue 19): 2007-12-30, the 90th day: still a notice", date="2007-12-30", set=dict(OLD, **NB),
+       expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": []})
+b.case("art. 54-55 (issue 19): on 2007-10-01 the law applies, but inside the 90 days to adapt a missing duty is a notice, not an infraction; the period is listed", date="2007-10-01", set=dict(OLD, **NB),
+       expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": [],
                  "deadlines": DL + [{"id": "par.prazo.adequacao", "kind": "adequacao", "days": 90, "starts": "publicacao"}]})
 b.write("law-paranatinga.json")

@@ -16,7 +16,7 @@ def one(short, name, set, drop=(), **kw):
 DL = [{"id": "sap.prazo.defesa", "kind": "defesa", "days": None, "starts": "notificacao"},
       {"id": "sap.prazo.suspensao_renovacao", "kind": "caducidade", "days": 30, "starts": "fim_prazo_renovacao"},
       {"id": "sap.prazo.seguro_antecedencia", "kind": "renovacao", "days": 5, "starts": "vencimento_apolice"}]
-NOTICE2 = "esta seria a 2ª multa em 12 meses — inabilitação se confirmada"
+NOTICE2 = "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 2 multas em 12 meses (1 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"
 b.case("Baseline compliant; defence deadline left unset by art. 28 VI → unconfigured",
        expected={"failed": [], "infractions": [], "escalations": [], "deadlines": DL, "undecided": [U_DL]})
 one("um_passageiro", "art. 13 caput (and art. 22 VI erratum): two passengers", {"passenger.count": 2})
@@ -73,11 +73,31 @@ b.case("art. 10 § 2º over art. 27 (issue 7): expired 5 days ago and the regist
                  "infractions": [dict(VENC, triggered_by=["sap.req.alvara_renovado"])],
                  "displaced": [{"id": "sap.inf.sem_alvara", "by": "sap.inf.alvara_vencido"}],
                  "escalations": [], "undecided": [UA("alvara_vencido"), U_DL]})
-b.case("art. 26 (issue 7): two fines proposed in one stop, no applied penalty before → no inabilitação; only the notice that it would be the 2nd fine",
+b.case("art. 26 (issue 19, default reading 'uma'): two fines proposed in one stop, no applied penalty before → one autuação counts once: no inabilitação notice at all",
        set={"driver.footwear_ok": False, "vehicle.headlight_on": False},
+       expected={"infractions": [{"id": "sap.inf.farol_baixo"}, {"id": "sap.inf.calcado"}], "escalations": []})
+b.case("art. 26 (issue 19, option 'cada'): two fines of one stop count apart → only a notice, worded so that it is not a disqualification",
+       set={"driver.footwear_ok": False, "vehicle.headlight_on": False},
+       config_overrides={"options": {"sapezal.inabilitacao_multas_de_um_auto": "cada"}},
        expected={"infractions": [{"id": "sap.inf.farol_baixo"}, {"id": "sap.inf.calcado"}],
                  "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 0, "current": 2, "count": 2, "status": "would_reach",
-                                  "notice_pt": NOTICE2}]})
+                                  "notice_pt": "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 2 multas em 12 meses (0 já aplicada(s), 2 desta autuação); inabilitação só depois da decisão definitiva"}]})
+H2 = [{"infraction": "sap.inf.farol_baixo", "date": "2025-01-10", "auto": "A1"}, {"infraction": "sap.inf.calcado", "date": "2025-04-02", "auto": "A2"}]
+b.case("art. 26 (issue 19): two fines applied in the last year disqualify by history alone — a clean stop still shows the inabilitação (reached)",
+       history=H2,
+       expected={"failed": [], "infractions": [], "escalations": [{"id": "sap.inabilitacao", "penalty": "multa", "prior": 2, "current": 0, "count": 2,
+                                                                   "status": "reached", "notice_pt": None, "measure": {"kind": "inabilitacao"}}]})
+b.case("art. 26 (issue 19): the curso de reabilitação (2025-04-05) ends it — fines committed on or before it no longer count",
+       set={"operator.rehabilitation_course_on": "2025-04-05"}, history=H2, expected={"failed": [], "escalations": []})
+b.case("art. 26 (issue 19): a course taken before the second fine ends only what came before it → 1 fine in the window, a clean stop shows nothing",
+       set={"operator.rehabilitation_course_on": "2025-02-01"}, history=H2, expected={"escalations": []})
+b.case("art. 26 (issue 19, default 'uma'): two fines of ONE earlier auto count once → not reached by history alone",
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-04-02", "auto": "A1"}, {"infraction": "sap.inf.calcado", "date": "2025-04-02", "auto": "A1"}],
+       expected={"escalations": []})
+b.case("art. 26 (issue 19, option 'cada'): two fines of one earlier auto count apart → reached",
+       history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-04-02", "auto": "A1"}, {"infraction": "sap.inf.calcado", "date": "2025-04-02", "auto": "A1"}],
+       config_overrides={"options": {"sapezal.inabilitacao_multas_de_um_auto": "cada"}},
+       expected={"escalations": [{"id": "sap.inabilitacao", "prior": 2, "current": 0, "status": "reached"}]})
 b.case("art. 26 (issue 7): a fine still under appeal (state pending) is not an applied penalty → no notice, no count",
        set={"driver.footwear_ok": False},
        history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "state": "pending"}],
@@ -202,12 +222,12 @@ b.case("art. 24 + art. 26 with $penalties: two earlier written warnings + a warn
                 {"infraction": "sap.inf.farol_baixo", "date": "2025-03-10", "penalty": "advertencia"}],
        expected={"infractions": [{"id": "sap.inf.calcado", "penalty": {"kind": "advertencia", "default": "multa", "chosen": True}, "amount": None}],
                  "escalations": [{"id": "sap.inabilitacao", "penalty": "advertencia", "prior": 2, "current": 1, "count": 3, "status": "would_reach",
-                                  "notice_pt": "esta seria a 3ª advertência em 12 meses — inabilitação se confirmada"}]})
+                                  "notice_pt": "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 3 advertências em 12 meses (2 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"}]})
 b.case("art. 26 with $penalties: a prior suspension and a suspension chosen now → 'reincidente em suspensão'",
        set={"driver.footwear_ok": False, "$penalties": {"sap.inf.calcado": "suspensao"}},
        history=[{"infraction": "sap.inf.farol_baixo", "date": "2025-02-10", "penalty": "suspensao"}],
        expected={"escalations": [{"id": "sap.inabilitacao", "penalty": "suspensao", "prior": 1, "current": 1, "count": 2, "status": "would_reach",
-                                  "notice_pt": "esta seria a 2ª suspensão em 12 meses — inabilitação se confirmada"}]})
+                                  "notice_pt": "aviso — não é inabilitação agora: se esta autuação for confirmada, serão 2 suspensões em 12 meses (1 já aplicada(s), 1 desta autuação); inabilitação só depois da decisão definitiva"}]})
 b.case("art. 32: the day before the law nothing applies", date="1999-11-21", set={"driver.footwear_ok": False},
        expected={"failed": [], "deadlines": []})
 b.case("art. 31-32: on 1999-11-22 the law applies; 90-day regulation deadline listed", date="1999-11-22", set={"driver.footwear_ok": False},

@@ -27,9 +27,11 @@ test("a CG 125 registered at 124.9 cc passes Sapezal art. 5º under the default 
   assert.ok(result.passed.includes("sap.req.cilindrada"));
 });
 
-test("two fines in one stop only announce the disqualification (no applied penalty yet)", () => {
-  const result = evaluate(sapezal, "2025-06-10", { "driver.footwear_ok": false, "vehicle.headlight_on": false });
-  assert.equal(result.escalations.length, 1);
-  assert.equal(result.escalations[0].status, "would_reach");
-  assert.equal(result.escalations[0].notice_pt, "esta seria a 2ª multa em 12 meses — inabilitação se confirmada");
+test("two fines in one stop are one autuação by default: no disqualification notice (issue 19)", () => {
+  const facts = { "driver.footwear_ok": false, "vehicle.headlight_on": false };
+  assert.deepEqual(evaluate(sapezal, "2025-06-10", facts).escalations, []);
+  const each = loadMunicipality("sapezal", io, { options: { "sapezal.inabilitacao_multas_de_um_auto": "cada" } });
+  const [esc] = evaluate(each, "2025-06-10", facts).escalations;
+  assert.equal(esc.status, "would_reach");
+  assert.match(esc.notice_pt, /^aviso — não é inabilitação agora/);
 });

@@ -12,6 +12,7 @@ export function registryFactsOf(view) {
   const facts = {
     'operator.birth_date': o.birth_date, 'operator.cnh_first_issue_date': o.cnh_first_issue_date,
     'operator.resident_since': o.residence_since,
+    'operator.rehabilitation_course_on': o.rehabilitation_course_on,
     'operator.cnh_category_ok': o.cnh_category ? o.cnh_category.includes('A') : undefined,
     'vehicle.engine_cc': v.engine_cc, 'vehicle.manufacture_year': v.year_manufacture,
     // Vistoria and insurance recorded in the back office (issue 11): expired ones fail the rules.
@@ -43,6 +44,7 @@ function subjectOf(view) {
     cnh: view.operator?.cnh || null,
     vehicle: view.vehicle ? { make: view.vehicle.make || null, model: view.vehicle.model || null, plate_category: view.vehicle.plate_category || null } : null,
     plate: view.plate || null, ponto: view.ponto?.name || null, facts: registryFactsOf(view),
+    disqualified_on: view.operator?.disqualified_on || null, disqualified_basis: view.operator?.disqualified_basis || null,
   };
 }
 

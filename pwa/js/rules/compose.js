@@ -119,6 +119,13 @@ export class ComposedRules {
       }
       if (req._holds !== null) req._naFacts = req._holds.refs.filter((f) => hasOwn(this.facts, f) && this.facts[f].source === "checklist");
     }
+    for (const inf of this.infractions) {
+      inf._proposedWhen = null;
+      if ("proposed_when" in inf) {
+        inf._proposedWhen = this.compileAt(inf, "proposed_when");
+        if (inf._proposedWhen !== null && inf._proposedWhen.type !== "bool") this.problem(inf._pack, `${inf._path}/proposed_when`, "type_error");
+      }
+    }
     for (const [name, decl] of Object.entries(this.facts)) {
       const ask = (decl.checklist || {}).ask_when;
       decl._ask = null;

@@ -35,6 +35,7 @@ export function evaluate(rules, date, facts, history = []) {
   const triggered = new Map();
   const trigger = (id, by) => { if (!triggered.has(id)) triggered.set(id, []); triggered.get(id).push(by); };
   for (const sel of selected) trigger(sel, SELECTED);
+  const grace = gracePeriods(rules, d, rules.config);
 
   for (const req of rules.requirements) {
     if (req._mode === "ignored" || !inEffect(req, d)) continue;
@@ -52,19 +53,23 @@ export function evaluate(rules, date, facts, history = []) {
     } else if (holds) {
       result.passed.push(req.id);
     } else {
+      const inGrace = grace.get(req._pack);
       const proposed = [];
-      for (const ref of req.on_fail || []) {
+      for (const ref of inGrace === undefined ? req.on_fail || [] : []) {
         const inf = rules.byId[ref];
         if (inf._mode !== "ignored" && inEffect(inf, d)) {
           trigger(ref, req.id);
           if (inf._mode === "active") proposed.push(ref);
         }
       }
-      result.failed.push({ requirement: req.id, pack: rules.packs[req._pack].id, citation: orNull(req.citation),
-        label_pt: req.label_pt, infractions: proposed });
+      const entry = { requirement: req.id, pack: rules.packs[req._pack].id, citation: orNull(req.citation),
+        label_pt: req.label_pt, infractions: proposed };
+      if (inGrace !== undefined) entry.grace = inGrace.id; // a notice: the law still gives time to comply
+      result.failed.push(entry);
     }
   }
 
+  withhold(rules, ctx, triggered, result);
   displace(rules, d, triggered, result);
   for (const inf of rules.infractions) {
     if (!triggered.has(inf.id)) continue;
@@ -76,12 +81,13 @@ export function evaluate(rules, date, facts, history = []) {
 
   for (const esc of rules.escalations) {
     if (esc._mode !== "active" || !inEffect(esc, d)) continue;
-    const out = escalation(esc, rules.packs[esc._pack].id, d, hist, result.infractions, cfg, undecided);
+    const out = escalation(esc, rules.packs[esc._pack].id, d, hist, result.infractions, cfg, undecided, ctx);
     if (out !== null) result.escalations.push(out);
   }
 
   for (const dl of rules.deadlines) {
     if (dl._mode === "ignored" || !inEffect(dl, d)) continue;
+    if (dl.suspends_enforcement && grace.get(dl._pack) !== dl) continue; // listed only while it runs
     if (dl._mode === "pending") { undecided.push({ kind: "deadline", id: dl.id, reason: "vetoed_pending" }); continue; }
     let days = orNull(dl.days);
     const key = dl.config_key;
@@ -93,6 +99,34 @@ export function evaluate(rules, date, facts, history = []) {
       starts: dl.starts, instance_pt: orNull(dl.instance_pt), suspensive: orNull(dl.suspensive), due: due(d, days, dl.starts) });
   }
   return result;
+}
+
+// Adaptation periods running on D (SPEC §5): a deadline with suspends_enforcement runs from the
+// date in the option start_option (the law's publication, a sourced setting) for `days` days,
+// both ends inclusive; inside it a failed requirement of its pack is a notice, not an infraction.
+function gracePeriods(rules, d, cfg) {
+  const out = new Map();
+  for (const dl of rules.deadlines) {
+    if (!dl.suspends_enforcement || dl._mode !== "active" || dl.days === undefined || dl.days === null) continue;
+    const start = dates.parseIso((cfg.options || {})[dl.start_option]);
+    if (start !== null && start <= d && d <= dates.addPeriod(start, { days: dl.days }) && !out.has(dl._pack)) out.set(dl._pack, dl);
+  }
+  return out;
+}
+
+// An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
+// art. 41 (regularize or lose the permit) to a driver with no alvará: dropped from the failed
+// requirements' lists; when the condition is unknown, listed as undecided.
+function withhold(rules, ctx, triggered, result) {
+  for (const inf of rules.infractions) {
+    const cond = inf._proposedWhen;
+    if (!cond || !triggered.has(inf.id)) continue;
+    const value = cond.fn(ctx);
+    if (value === true) continue;
+    triggered.delete(inf.id);
+    for (const failed of result.failed) failed.infractions = failed.infractions.filter((i) => i !== inf.id);
+    if (value === UNKNOWN) result.undecided.push({ kind: "infraction", id: inf.id, reason: "missing_fact", facts: missing(ctx, [cond]) });
+  }
 }
 
 // Specific over general (SPEC §5): an infraction proposed with `displaces` removes the general
@@ -282,6 +316,8 @@ function recidivism(rule, inf, d, hist, cfg) {
 
 const PENALTY_PT = { advertencia: "advertência", multa: "multa", suspensao: "suspensão", cassacao: "cassação",
   inabilitacao: "inabilitação" };
+const PENALTY_PLURAL_PT = { advertencia: "advertências", multa: "multas", suspensao: "suspensões", cassacao: "cassações",
+  inabilitacao: "inabilitações" };
 
 function windowPt(window) {
   if ("years" in window) return `${window.years * 12} meses`;
@@ -291,18 +327,28 @@ function windowPt(window) {
 
 // Counts APPLIED penalties of the history only: status "reached" when they alone reach the count;
 // "would_reach" plus a notice when only this stop's proposals would reach it.
-function escalation(esc, packId, d, hist, proposed, cfg, undecided) {
-  const start = dates.addPeriod(d, esc.window, -1);
+// Applied penalties alone reach the count → "reached", also on a clean stop; this stop's
+// proposals would → "would_reach" with a notice that does not read as a disqualification.
+// since_fact (last curso de reabilitação) ends an earlier disqualification; one_auto_option:
+// unless the option says "cada", the fines of one autuação count once (SPEC §5).
+function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
+  let start = dates.addPeriod(d, esc.window, -1);
+  const since = esc.since_fact ? ctx[esc.since_fact] : undefined;
+  if (Number.isInteger(since) && since + 1 > start) start = since + 1;
+  const perAuto = !(esc.one_auto_option && (cfg.options || {})[esc.one_auto_option] === "cada");
   const inWindow = hist.filter((h) => start <= h[0] && h[0] <= d && h[1]._pack === esc._pack);
   for (const clause of esc.any_of) {
     const penalty = clause.penalty;
-    const prior = inWindow.filter((h) => h[2] === penalty).length;
-    const current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
-    if (current >= 1 && prior + current >= clause.count) {
+    const matching = inWindow.filter((h) => h[2] === penalty);
+    const prior = perAuto ? new Set(matching.map((h, i) => (h[4] ? `a:${h[4]}` : `#${i}`))).size : matching.length;
+    let current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
+    if (perAuto) current = Math.min(current, 1);
+    if ((current >= 1 || prior >= clause.count) && prior + current >= clause.count) {
       const reached = prior >= clause.count;
       const m = esc.measure;
+      const measurePt = PENALTY_PT[m.kind] || m.kind;
       const notice = reached ? null
-        : `esta seria a ${prior + current}ª ${PENALTY_PT[penalty] || penalty} em ${windowPt(esc.window)} — ${PENALTY_PT[m.kind] || m.kind} se confirmada`;
+        : `aviso — não é ${measurePt} agora: se esta autuação for confirmada, serão ${prior + current} ${PENALTY_PLURAL_PT[penalty] || penalty} em ${windowPt(esc.window)} (${prior} já aplicada(s), ${current} desta autuação); ${measurePt} só depois da decisão definitiva`;
       return {
         id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
         count: clause.count, status: reached ? "reached" : "would_reach",

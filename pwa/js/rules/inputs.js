@@ -117,14 +117,17 @@ export function historyOf(rules, history, d) {
       appliedOn = dates.parseIso(appliedOn);
       if (appliedOn === null) throw new HistoryError(i, "invalid_date");
     }
-    if (state === "applied" && hd <= d && (appliedOn === null || appliedOn <= d)) kept.push([hd, inf, penalty]);
+    const auto = h.auto === undefined ? null : h.auto;
+    if (auto !== null && typeof auto !== "string") throw new HistoryError(i, "wrong_type");
+    if (state === "applied" && hd <= d && (appliedOn === null || appliedOn <= d)) kept.push([hd, inf, penalty, appliedOn ?? hd, auto]);
   });
   kept.sort((a, b) => a[0] - b[0]);
   for (const rule of rules.history_cancellation) {
     let cut = 0;
-    kept.forEach(([hd], i) => {
+    kept.forEach((entry, i) => {
       const next = i + 1 < kept.length ? kept[i + 1][0] : d;
-      if (dates.addPeriod(hd, rule.quiet_period) <= next) cut = i + 1;
+      // from the day the penalty was applied (Paranatinga art. 44) to the next infraction
+      if (dates.addPeriod(entry[3], rule.quiet_period) <= next) cut = i + 1;
     });
     kept = kept.slice(cut);
   }

@@ -7,6 +7,7 @@ import { addOptions, factValues, parseDateArg } from "./inputs.js";
 import { compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
 import { CompileError, PackError, RulesError } from "./errors.js";
 import * as dates from "./dates.js";
+import { historyFor } from "./history.js";
 
 export function casesOf(doc) {
   const defaults = doc.defaults || {};
@@ -60,7 +61,10 @@ export function runCase(io, c) {
     const rules = rulesFor(io, c);
     if (c.mode === "checklist") return { items: checklist(rules, c.date, c.facts || {}) };
     if (c.mode === "auto_form") return { fields: autoForm(rules, c.date, c.atoms ?? null) };
-    return evaluate(rules, c.date, c.facts || {}, c.history || []);
+    const history = "field_penalties" in c
+      ? historyFor(c.field_penalties, c.subject, new Set(rules.infractions.map((i) => i.id)))
+      : c.history || [];
+    return evaluate(rules, c.date, c.facts || {}, history);
   } catch (e) {
     if (e instanceof RulesError) return e.toJSON();
     throw e;

@@ -2,6 +2,7 @@
 // fiscal confirms or removes each one with a reason. Then the inspection is signed and queued,
 // and an auto is drawn up when at least one infraction is confirmed.
 import { evaluate } from '../rules/index.js';
+import { historyFor } from '../rules/history.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
 import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { loadField } from '../fiscal/field-data.js';
@@ -41,13 +42,6 @@ export function amountText(amount, penalty = null, inf = null) {
   return 'Valor a definir (decreto não configurado).';
 }
 
-export function historyFor(field, subject) {
-  if (!subject?.operator_id && !subject?.permit_id) return [];
-  return (field?.penalties || [])
-    .filter((p) => !p.cancelled && (subject.operator_id != null && p.operator_id === subject.operator_id) || (subject.permit_id != null && p.permit_id === subject.permit_id))
-    .map((p) => ({ infraction: p.infraction_id, date: p.applied_on, ...(p.penalty ? { penalty: p.penalty } : {}) }));
-}
-
 /** What the law says beyond the proposals (SPEC §5): escalations this stop reaches or would
  *  reach (e.g. Paranatinga art. 41, cassação only if not regularized) and general infractions
  *  displaced by a specific one (struck through, with the one that prevails). */
@@ -59,8 +53,10 @@ export function lawNotices(rules, evaluation) {
   return el('section', { id: 'law-notices' },
     el('h2', {}, 'Avisos da lei'),
     escalations.length ? el('ul', { class: 'list compact', id: 'escalations' }, escalations.map((e) => el('li', { class: 'notice notice-warn', dataset: { escalation: e.id } },
-      el('strong', {}, e.status === 'reached' ? e.label_pt : `Atenção: ${e.notice_pt}`), el('br'),
-      `${e.why_pt}${e.measure?.only_if_pt ? ` Somente se ${e.measure.only_if_pt}.` : ''} `,
+      // would_reach is an announcement: its notice leads ("aviso — não é … agora"), and the rule's
+      // own sentence follows as the rule, so that nothing reads as a disqualification already.
+      el('strong', {}, e.status === 'reached' ? e.label_pt : `${e.notice_pt.charAt(0).toUpperCase()}${e.notice_pt.slice(1)}.`), el('br'),
+      `${e.status === 'reached' ? '' : 'Regra da lei — '}${e.why_pt}${e.measure?.only_if_pt ? ` Somente se ${e.measure.only_if_pt}.` : ''} `,
       el('span', { class: 'citation-line' }, citationLabel(rules, e.citation))))) : null,
     displaced.length ? el('ul', { class: 'list compact', id: 'displaced' }, displaced.map((x) => el('li', { dataset: { infraction: x.id } },
       el('s', {}, label.get(x.id)?.label_pt || x.id), el('br'),
@@ -78,7 +74,7 @@ export async function render(root, { params, navigate }) {
   let evaluation;
   try {
     const rulesIds = new Set(rules.infractions.map((i) => i.id));
-    const history = historyFor(data.field, draft.subject).filter((h) => rulesIds.has(h.infraction));
+    const history = historyFor(data.field?.penalties, draft.subject, rulesIds);
     evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history);
   } catch (error) {
     mount(root, el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));

@@ -33,6 +33,11 @@ export function showVerdict(root, draft, navigate) {
     el('section', { class: `verdict verdict-${CLASS[c.verdict] || 'desconhecido'}`, id: 'verdict', 'aria-live': 'assertive' },
       el('p', { class: 'verdict-word', id: 'verdict-word' }, c.verdict),
       el('p', { class: 'verdict-reason', id: 'verdict-reason' }, c.reason)),
+    // Inabilitação reached by applied penalties (Paranatinga art. 42 § único, Sapezal art. 26):
+    // a state of the driver recorded by the back office, whatever today's stop shows.
+    s.disqualified_on ? el('p', { class: 'notice notice-error', id: 'verdict-disqualified', role: 'alert' },
+      el('strong', {}, `Condutor inabilitado desde ${formatDate(s.disqualified_on)}`), el('br'),
+      `${s.disqualified_basis || 'Penalidades aplicadas'}. Não pode conduzir moto-táxi até concluir o curso de reabilitação.`) : null,
     el('div', { class: 'badge-identity' },
       photo,
       el('div', {}, el('p', { class: 'badge-name', id: 'verdict-name' }, s.name || 'Nome não consta nos dados'),

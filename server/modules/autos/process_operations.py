@@ -19,6 +19,7 @@ from ..rules.service import composed_for
 from . import notification as codec
 from .auto_data import auto_data, by_authority, confirmed_infractions, traffic_authority_act
 from ..calendar.service import calendar_of
+from .disqualification import check_operator
 from .instances import instances
 from .models import AutoCase, utcnow
 from .notification_content import (authority, build_content, deadline_source, infraction_date, permit_for,
@@ -300,6 +301,8 @@ def refresh_penalties(case, today):
         if out_state == "aplicada":
             row.applied_on = applied_on
             _apply(case, row, reason)
+            # applied penalties alone may now disqualify the driver (art. 42 § único / art. 26)
+            check_operator(case.municipality_id, row.operator_id, today)
         elif row.applied_penalty_id is not None:
             db.session.get(AppliedPenalty, row.applied_penalty_id).cancelled = True
         if before != out_state:
@@ -314,6 +317,7 @@ def _apply(case, row, reason):
     if applied is None:
         applied = AppliedPenalty(municipality_id=case.municipality_id, operator_id=row.operator_id,
                                  permit_id=row.permit_id, infraction_id=row.infraction_id, penalty=row.penalty,
+                                 committed_on=infraction_date(case) or row.applied_on,
                                  applied_on=row.applied_on, auto_record_id=case.record_id,
                                  decision_ref=_decision_ref(case, reason))
         db.session.add(applied)
@@ -327,9 +331,10 @@ def server_history(municipality_id, operator_id) -> list[dict]:
     """The operator's applied penalties as rule-engine history (SPEC §7): what the server's own
     evaluation counts for recidivism and escalation, authoritative over the phone's copy."""
     rows = (AppliedPenalty.query.filter_by(municipality_id=municipality_id, operator_id=operator_id)
-            .order_by(AppliedPenalty.applied_on, AppliedPenalty.id))
-    return [{"infraction": p.infraction_id, "date": p.applied_on.isoformat(), "applied_on": p.applied_on.isoformat(),
-             "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied"} for p in rows]
+            .order_by(AppliedPenalty.committed_on, AppliedPenalty.id))
+    return [{"infraction": p.infraction_id, "date": p.committed_on.isoformat(), "applied_on": p.applied_on.isoformat(),
+             "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied",
+             **({"auto": p.auto_record_id} if p.auto_record_id else {})} for p in rows]
 
 
 # A reviewer who declares a notified auto void (autos.operations.decide) annuls its penalties in

@@ -1,4 +1,5 @@
-"""Operator photo: upload (multipart + CSRF) and display, scoped to the municipality."""
+"""Operator photo: upload (multipart + CSRF) and display, scoped to the municipality; the curso de
+reabilitação that ends an inabilitação."""
 from flask import abort, flash, redirect, request, send_from_directory, url_for
 
 from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
@@ -31,3 +32,21 @@ def operator_photo(ident):
     response = send_from_directory(photos_root(), operator.photo_path, mimetype="image/jpeg")
     response.headers["Cache-Control"] = "private, max-age=3600"
     return response
+
+
+@bp.post("/bo/operadores/<int(max=2147483647):ident>/reabilitacao")
+@login_required(*STAFF_ROLES)
+def operator_rehabilitation(ident):
+    """Record the curso de reabilitação that ends an inabilitação (issue 19, point 7)."""
+    from ...extensions import db
+    from ..autos.disqualification import record_rehabilitation
+    operator = get_scoped_or_404(Operator, ident)
+    try:
+        record_rehabilitation(operator, request.form.get("course_on"), request.form.get("reference"))
+    except ApiError as err:
+        db.session.rollback()
+        flash(" ".join(msg for msgs in err.fields.values() for msg in msgs) or err.message)
+    else:
+        db.session.commit()
+        flash("Curso de reabilitação registrado. O condutor deixa de constar como inabilitado.")
+    return redirect(url_for("backoffice.operator_detail", ident=operator.id))

@@ -74,7 +74,8 @@ def operator_rows(municipality_id, ids=None):
     or blood type."""
     query = (select(Operator.id, Operator.name, Operator.cpf, Operator.cnh_number, Operator.photo_path, Operator.cnh_category,
                     Operator.cnh_expiry, Operator.cnh_first_issue_date, Operator.birth_date,
-                    Operator.residence_since)
+                    Operator.residence_since, Operator.disqualified_on, Operator.disqualified_basis,
+                    Operator.rehabilitation_course_on)
              .where(Operator.municipality_id == municipality_id).order_by(Operator.id))
     if ids is not None:
         query = query.where(Operator.id.in_(ids))
@@ -83,6 +84,9 @@ def operator_rows(municipality_id, ids=None):
         "cnh_category": r.cnh_category, "cnh_expiry": _iso(r.cnh_expiry),
         "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
         "residence_since": _iso(r.residence_since),
+        # inabilitação reached by applied penalties, until the curso de reabilitação (issue 19)
+        "disqualified_on": _iso(r.disqualified_on), "disqualified_basis": r.disqualified_basis,
+        "rehabilitation_course_on": _iso(r.rehabilitation_course_on),
     }) for r in db.session.execute(query)]
 
 
@@ -117,13 +121,15 @@ def ponto_rows(municipality_id, ids=None):
 
 
 def penalty_rows(municipality_id, ids=None):
-    """Applied penalties as rule-engine history: infraction id, date, penalty kind."""
+    """Applied penalties as rule-engine history: infraction id, the day it was committed (the
+    history `date`), the day the penalty became applied, penalty kind."""
     query = select(AppliedPenalty).where(AppliedPenalty.municipality_id == municipality_id).order_by(AppliedPenalty.id)
     if ids is not None:
         query = query.where(AppliedPenalty.id.in_(ids))
     return [_compact({"id": p.id, "operator_id": p.operator_id, "permit_id": p.permit_id,
-                      "infraction_id": p.infraction_id, "penalty": p.penalty, "applied_on": _iso(p.applied_on),
-                      "cancelled": p.cancelled})
+                      "infraction_id": p.infraction_id, "penalty": p.penalty,
+                      "committed_on": _iso(p.committed_on), "applied_on": _iso(p.applied_on),
+                      "cancelled": p.cancelled, "auto_record_id": p.auto_record_id})
             for p in db.session.execute(query).scalars()]
 
 

@@ -135,7 +135,12 @@ class AppliedPenalty(db.Model):
     permit_id = db.Column(db.Integer, db.ForeignKey("permit.id"), nullable=True, index=True)
     infraction_id = db.Column(db.String(80), nullable=False)  # id in the composed rules
     penalty = db.Column(db.String(30))  # penalty kind when not the infraction's default
-    applied_on = db.Column(db.Date, nullable=False)  # the date recidivism windows count from
+    # When the infraction was committed (the auto's date): recidivism and escalation windows count
+    # from it (Paranatinga art. 49 "tenha cometido"; SPEC §5 history `date`).
+    committed_on = db.Column(db.Date, nullable=False)
+    # When the penalty became applied (no appeal pending, or the appeal lost): decides whether
+    # the entry counts on a given day, never where it falls in a window.
+    applied_on = db.Column(db.Date, nullable=False)
     auto_record_id = db.Column(db.String(36), db.ForeignKey("field_record.id"), nullable=True)
     decision_ref = db.Column(db.String(120))  # the act or process number behind it
     cancelled = db.Column(db.Boolean, nullable=False, default=False)  # annulled on appeal

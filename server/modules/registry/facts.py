@@ -18,6 +18,8 @@ OPERATOR_FACTS = {
     "operator.birth_date": lambda d: _iso(d.get("birth_date")),
     "operator.cnh_first_issue_date": lambda d: _iso(d.get("cnh_first_issue_date")),
     "operator.resident_since": lambda d: _iso(d.get("residence_since")),
+    # The curso de reabilitação ends an inabilitação (Paranatinga art. 42 § único, Sapezal art. 26).
+    "operator.rehabilitation_course_on": lambda d: _iso(d.get("rehabilitation_course_on")),
     # Every category we accept (A, AB, AC, AD, AE) includes A, the one for motorcycles.
     "operator.cnh_category_ok": lambda d: ("A" in d["cnh_category"]) if d.get("cnh_category") else None,
 }

@@ -98,6 +98,13 @@ class Operator(db.Model):
     residence_since = db.Column(db.Date)  # some laws require years of residence in the municipality
     phone = db.Column(db.String(30))
     company_id = db.Column(db.Integer, db.ForeignKey("company.id"), nullable=True)
+    # Inabilitação reached by applied penalties (Paranatinga art. 42 § único, Sapezal art. 26):
+    # the day it was found and the rule that reached it; it lasts until the curso de reabilitação
+    # (autos/disqualification.py), whose day ends it and is a registry fact of the packs.
+    disqualified_on = db.Column(db.Date)
+    disqualified_basis = db.Column(db.String(300))
+    rehabilitation_course_on = db.Column(db.Date)
+    rehabilitation_course_ref = db.Column(db.String(200))  # certificate / act recording the course
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, onupdate=utcnow)
 

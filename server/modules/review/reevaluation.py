@@ -6,13 +6,15 @@ Same entry point as `POST /api/v1/rules/evaluate` and registry/rule_checks.py:
   in pwa/js/fiscal/checklist-model.js: "não verificado" and empty answers dropped, numbers read
   with a decimal comma); an answer the engine refuses is left out and listed, never a 500;
 - date: the local date of the inspection (device clock; receipt time when the clock is flagged);
-- history: the APPLIED penalties of the operator (or permit) held by the server
-  (fieldsync.AppliedPenalty, not cancelled), dated before the inspection — the server's history
-  is authoritative over the phone's copy.
+- history: the penalties of the operator (or permit) held by the server (fieldsync.AppliedPenalty),
+  dated by when the infraction was committed, with when it became applied and whether it was
+  annulled — the engine counts the applied ones; the server's history is authoritative over the
+  phone's copy.
 """
 from ...core.clock import to_local
 from ...rules import RulesError, evaluate
 from ...rules.errors import FactError
+from ...rules.history import history_for
 from ..autos.auto_data import amount_brl
 from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Permit
@@ -45,44 +47,48 @@ def engine_facts(rules, answers):
     return facts
 
 
-def history_of(record, body, day):
-    """Applied penalties of the operator (or of the permit the inspection names), before `day`."""
-    query = AppliedPenalty.query.filter(AppliedPenalty.municipality_id == record.municipality_id,
-                                        AppliedPenalty.cancelled.is_(False), AppliedPenalty.applied_on <= day)
+def history_of(record, body, day, known=None):
+    """The penalties of the operator (or of the permit the inspection names) as engine history
+    (rules.history.history_for, the phone's builder's twin): committed date, applied date, state.
+    Which count on `day` is the engine's decision (applied, applied_on <= day)."""
     permit = None
     if body.get("permit_number"):
         permit = Permit.query.filter_by(municipality_id=record.municipality_id,
                                         number=str(body["permit_number"])).first()
-    if record.operator_id is not None:
-        query = query.filter((AppliedPenalty.operator_id == record.operator_id)
-                             | (AppliedPenalty.permit_id == (permit.id if permit else -1)))
-    elif permit is not None:
-        query = query.filter(AppliedPenalty.permit_id == permit.id)
-    else:
+    subject = {"operator_id": record.operator_id, "permit_id": permit.id if permit else None}
+    if subject["operator_id"] is None and subject["permit_id"] is None:
         return []
-    return [{"infraction": p.infraction_id, "date": p.applied_on.isoformat(), "state": "applied",
-             **({"penalty": p.penalty} if p.penalty else {})} for p in query.order_by(AppliedPenalty.applied_on)]
+    query = AppliedPenalty.query.filter(AppliedPenalty.municipality_id == record.municipality_id)
+    query = query.filter((AppliedPenalty.operator_id == (subject["operator_id"] or -1))
+                         | (AppliedPenalty.permit_id == (subject["permit_id"] or -1)))
+    rows = [{"operator_id": p.operator_id, "permit_id": p.permit_id, "infraction_id": p.infraction_id,
+             "penalty": p.penalty, "committed_on": p.committed_on.isoformat(), "applied_on": p.applied_on.isoformat(),
+             "cancelled": p.cancelled, "auto_record_id": p.auto_record_id} for p in query.order_by(AppliedPenalty.id)]
+    return history_for(rows, subject, known)
 
 
 def server_evaluation(municipality, record, body):
-    """{"result": engine output | None, "dropped": [(fact, reason)], "error": text | None, "date", "history"}."""
+    """{"result": engine output | None, "dropped": [(fact, reason)], "error": text | None, "date", "history",
+    "counted": the applied entries the engine keeps on that day}."""
     rules = composed_for(municipality)
     day = inspection_date(record)
     facts = engine_facts(rules, body.get("answers"))
-    history = [h for h in history_of(record, body, day) if h["infraction"] in rules.by_id]
+    history = history_of(record, body, day, {i["id"] for i in rules.infractions})
+    counted = [h for h in history if h["state"] == "applied" and h["date"] <= day.isoformat()
+               and (h["applied_on"] or "") <= day.isoformat()]
     dropped = []
     for _attempt in range(len(facts) + 1):
         try:
             result = evaluate(rules, day.isoformat(), facts, history)
-            return {"result": result, "dropped": dropped, "error": None, "date": day, "history": history}
+            return {"result": result, "dropped": dropped, "error": None, "date": day, "history": history, "counted": counted}
         except FactError as exc:
             name = getattr(exc, "fact", None)
             if name not in facts:
-                return {"result": None, "dropped": dropped, "error": str(exc), "date": day, "history": history}
+                return {"result": None, "dropped": dropped, "error": str(exc), "date": day, "history": history, "counted": counted}
             dropped.append((name, facts.pop(name)))
         except RulesError as exc:
-            return {"result": None, "dropped": dropped, "error": str(exc), "date": day, "history": history}
-    return {"result": None, "dropped": dropped, "error": "Fatos inválidos.", "date": day, "history": history}
+            return {"result": None, "dropped": dropped, "error": str(exc), "date": day, "history": history, "counted": counted}
+    return {"result": None, "dropped": dropped, "error": "Fatos inválidos.", "date": day, "history": history, "counted": counted}
 
 
 def _amount_cents(amount):
