@@ -19,6 +19,9 @@ ACTION_LABELS = {
     "lapse": "Caducidade",
     "expire_suspend": "Suspensão por falta de renovação",
     "validity_exception": "Validade diferente da lei (exceção)",
+    # Onboarding and registry import (onboarding.operations, registry_import.importer)
+    "import": "Importação do cadastro existente",
+    "registry_import": "Importação de cadastro (arquivo)",
     # Issuance records (issuance.operations)
     "pay": "Pagamento registrado",
     "configure_vistoria": "Validade da vistoria configurada",
@@ -123,6 +126,7 @@ ENTITY_LABELS = {
     "auto_payment": "Pagamento",
     "seizure": "Apreensão ou remoção",
     "seizure_fee_payment": "Pagamento de taxa de apreensão",
+    "registry_import": "Importação de cadastro",
 }
 
 
