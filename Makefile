@@ -10,9 +10,11 @@ export FLASK_APP := server
 
 .PHONY: run test setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js bench clean
 
+# Crachás and notificações print PUBLIC_BASE_URL in their QR: it follows HOST/PORT unless set.
+run db: export PUBLIC_BASE_URL ?= http://$(if $(filter 127.0.0.1 0.0.0.0 ::,$(HOST)),localhost,$(HOST)):$(PORT)
 run: db
 	@$(BIN)/flask demo logins
-	@echo "Back office: http://localhost:$(PORT)/   ·   Aplicativo de campo: http://localhost:$(PORT)/app/"
+	@echo "Back office: $(PUBLIC_BASE_URL)/   ·   Aplicativo de campo: $(PUBLIC_BASE_URL)/app/"
 	$(BIN)/flask run --host $(HOST) --port $(PORT)
 
 test: setup test-deps browser-deps test-sqlite test-postgres test-js
