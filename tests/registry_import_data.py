@@ -19,8 +19,13 @@ def cpf(i):
 
 
 def cnh(i):
-    base = f"{500000000 + i:09d}"
-    return next(f"{base}{dv:02d}" for dv in range(100) if cnh_number_is_valid(f"{base}{dv:02d}"))
+    """A valid CNH number of its own for each i (bases are 10 apart; a base without a valid pair
+    of check digits gives way to the next one)."""
+    for base in range(500000000 + 10 * i, 500000000 + 10 * i + 10):
+        for dv in range(100):
+            if cnh_number_is_valid(f"{base}{dv:02d}"):
+                return f"{base}{dv:02d}"
+    raise ValueError(i)
 
 
 def renavam(i):
@@ -40,6 +45,7 @@ def values_for(i, today, company=0):
     """{column key: text} of a row every municipality's law accepts (a recent 150 cc motorcycle,
     a driver of 35 with 15 years of CNH living there for 10)."""
     br = lambda d: d.strftime("%d/%m/%Y")  # noqa: E731
+    spread = timedelta(days=i % 2000)  # people differ: no two rows need to give the same facts
     return {
         "permit.number": f"{i + 1:05d}/{today.year}", "permit.status": "ativo",
         "permit.issued_on": br(today - timedelta(days=30)), "permit.valid_from": br(today - timedelta(days=30)),
@@ -47,12 +53,12 @@ def values_for(i, today, company=0):
         "permit.ponto": "", "company.cnpj": cnpj_check_digits(f"{11222333 + company:08d}0001"),
         "company.legal_name": f"Moto Táxi Importada {company} Ltda.",
         "operator.name": f"Pessoa Importada {i}", "operator.cpf": cpf(i),
-        "operator.birth_date": br(today - timedelta(days=35 * 365)), "operator.cnh_number": cnh(i),
-        "operator.cnh_category": "A", "operator.cnh_first_issue_date": br(today - timedelta(days=15 * 365)),
+        "operator.birth_date": br(today - timedelta(days=35 * 365) - spread), "operator.cnh_number": cnh(i),
+        "operator.cnh_category": "A", "operator.cnh_first_issue_date": br(today - timedelta(days=15 * 365) - spread / 2),
         "operator.cnh_expiry": br(today + timedelta(days=900)), "operator.address": f"Rua {i}, 10",
-        "operator.residence_since": br(today - timedelta(days=10 * 365)), "operator.phone": "(65) 99999-0000",
+        "operator.residence_since": br(today - timedelta(days=10 * 365) - spread / 3), "operator.phone": "(65) 99999-0000",
         "vehicle.plate": plate(i), "vehicle.renavam": renavam(i), "vehicle.chassis": f"9C2KC1670KR{i:06d}",
-        "vehicle.make": "Honda", "vehicle.model": "CG 160 Fan", "vehicle.year_manufacture": str(today.year),
+        "vehicle.make": "Honda", "vehicle.model": "CG 160 Fan", "vehicle.year_manufacture": str(today.year - i % 3),
         "vehicle.engine_cc": "150",
     }
 

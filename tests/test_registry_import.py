@@ -201,3 +201,21 @@ def test_upload_belongs_to_its_session_and_staff_roles(app, runner, client, tmp_
     assert token_response.status_code == 200
     bearer = {"Authorization": f"Bearer {token_response.json['token']}"}
     assert third.get("/bo/importacao/", headers=bearer).status_code == 302  # to the login page
+
+
+def test_imported_permits_enter_the_status_list(app, runner, tmp_path):
+    """The phones learn every imported permit's status, as they do for one issued by a form."""
+    from server.modules.credentials.models import StatusListEntry
+
+    _municipality(runner, "sapezal", admin=False)
+    today = local_today()
+    with app.app_context():
+        columns = columns_for(Municipality.query.one())
+    rows = [values_for(i, today) for i in range(3)]
+    rows[1]["permit.status"] = "suspenso"
+    path = tmp_path / "sap.csv"
+    write_csv(path, columns, rows)
+    assert _import(app, "sapezal", path, "csv", commit=True).committed
+    with app.app_context():
+        entries = {(e.ref, e.status) for e in StatusListEntry.query.filter_by(kind="permit")}
+    assert entries == {(r["permit.number"], r["permit.status"]) for r in rows}

@@ -11,13 +11,15 @@ from marshmallow import ValidationError
 from sqlalchemy import insert, select
 
 from ...core.audit import record
+from ...core.clock import local_today
 from ...core.errors import flatten_fields
 from ...extensions import db
 from ..registry import schemas
 from ..registry.models import (PERMIT_STATUSES, Company, Operator, Permit, PermitStatusChange, Ponto, Vehicle,
                                permit_drivers, utcnow)
+from ..credentials.models import StatusListEntry
 from ..registry.operations import OCCUPYING
-from ..registry.rule_checks import registry_problems
+from ..registry.rule_checks import registry_problems, registry_ruleset
 from .columns import _holder_is_company, columns_for, header_key, permit_kind
 from .reader import read_rows
 
@@ -91,6 +93,8 @@ class RowCheck:
 
     def __init__(self, muni):
         self.muni = muni
+        self.today = local_today()
+        self.ruleset = registry_ruleset(muni)  # composed once for the whole file
         self.company_held = _holder_is_company(muni)
         self.kind = permit_kind(muni)
         self.operator_schema, self.vehicle_schema = schemas.OperatorSchema(), schemas.VehicleSchema()
@@ -99,6 +103,13 @@ class RowCheck:
         # resolved from the row's CPF/CNPJ/plate later, so the shape check gets placeholders.
         self.permit_schema = schemas.PermitSchema(only=(
             "number", "issued_on", "valid_from", "valid_until", "taxpayer_number", "holder_operator_id", "vehicle_id"))
+
+    def registered(self, values, state):
+        """A row whose permit number is already in the registry is left as it is, unchecked: a
+        re-import changes nothing and costs one look-up per row."""
+        number = values.get("permit.number")
+        return isinstance(number, str) and number.strip().upper() in state.permits \
+            and number.strip().upper() not in state.file_numbers
 
     def check(self, values, state, line):
         errors = {}
@@ -127,8 +138,8 @@ class RowCheck:
             errors["permit.status"] = ["Situação inválida: use " + ", ".join(PERMIT_STATUSES) + "."]
         for entity in ("operator", "vehicle"):
             data = out.get(entity)
-            if data is not None:
-                for fld, messages in registry_problems(self.muni, entity, data).items():
+            if data is not None and self.ruleset is not None:
+                for fld, messages in registry_problems(self.muni, entity, data, self.today, self.ruleset).items():
                     errors.setdefault(f"{entity}.{fld}", []).extend(messages)
         permit = out.get("permit")
         if permit is not None:
@@ -236,6 +247,11 @@ class _Writer:
         db.session.execute(insert(PermitStatusChange), [
             {"permit_id": permit_ids[p["number"]], "from_status": None, "to_status": p["status"], "action": "import",
              "at": now, "reason": self.reason, "valid_until": p["valid_until"]} for p in permits])
+        # What credentials.operations.on_permit_status_changed appends for an issued permit: the
+        # phones' status list learns every imported permit (bulk here, the signal is per row).
+        db.session.execute(insert(StatusListEntry), [
+            {"municipality_id": self.muni.id, "kind": "permit", "ref": p["number"], "status": p["status"],
+             "reason": None, "changed_at": now} for p in permits])
         if self.company_held:
             db.session.execute(insert(permit_drivers), [
                 {"permit_id": permit_ids[o["permit"]["number"]], "operator_id": state.operators[o["operator"]["cpf"]]}
@@ -258,6 +274,11 @@ def run_import(muni, path, kind, file_name, commit=False, only_valid=False, acto
     try:
         for line, values in read_rows(path, kind, columns):
             result.rows += 1
+            if checker.registered(values, state):
+                state.file_numbers[values["permit.number"].strip().upper()] = line
+                result.valid += 1
+                result.existing += 1
+                continue
             errors, out = checker.check(values, state, line)
             if errors:
                 result.error_rows += 1
@@ -275,10 +296,6 @@ def run_import(muni, path, kind, file_name, commit=False, only_valid=False, acto
             db.session.rollback()
             return result
         writer.flush()
-        if result.written["permit"]:
-            from ..credentials.operations import active_key, backfill_status_list
-            if active_key(muni) is not None:
-                backfill_status_list(muni)  # the phones learn the imported permits' status
         record("registry_import", "registry_import", result.sha256[:16], None, {
             "file": file_name, "sha256": result.sha256, "rows": result.rows, "valid": result.valid,
             "rows_with_errors": result.error_rows, "already_registered": result.existing,
