@@ -22,6 +22,7 @@ ACTION_LABELS = {
     # Onboarding and registry import (onboarding.operations, registry_import.importer)
     "import": "Importação do cadastro existente",
     "registry_import": "Importação de cadastro (arquivo)",
+    "lgpd_export": "Exportação dos dados do titular (LGPD)",
     # Issuance records (issuance.operations)
     "pay": "Pagamento registrado",
     "configure_vistoria": "Validade da vistoria configurada",
