@@ -94,3 +94,24 @@ def test_export_screen_admin_only_scoped_audited(app, demo, client):
         entries = AuditLog.query.filter_by(action="lgpd_export", entity="operator", entity_id=str(own)).all()
         assert [e.after["format"] for e in entries] == ["zip", "pdf"]
         assert all(e.actor_label == "admin.sapezal" for e in entries)
+
+
+def test_rectification_trail_shows_each_correction(app, demo, client):
+    """Art. 18, III: a correction made through the registry form appears with before and after."""
+    from helpers import DEMO_PASSWORD
+    from server.modules.accounts.models import User
+    from server.modules.registry.models import Municipality
+    from server.modules.registry.operations import save_entity
+
+    with app.app_context():
+        sapezal = Municipality.query.filter_by(slug="sapezal").one()
+        operator = Operator.query.filter_by(municipality_id=sapezal.id).first()
+        ident, old_phone = operator.id, operator.phone
+        save_entity(Operator, sapezal, {"phone": "(65) 98888-7777"}, operator)
+        admin = User(username="admin.sapezal", name="Adm Sapezal", role="admin", municipality_id=sapezal.id)
+        admin.set_password(DEMO_PASSWORD)
+        db.session.add(admin)
+        db.session.commit()
+    login(client, "admin.sapezal")
+    page = client.get(f"/bo/lgpd/operadores/{ident}").get_data(as_text=True)
+    assert f"{old_phone} → (65) 98888-7777" in page
