@@ -16,9 +16,11 @@ PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile
 .PHONY: run test check setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
         test-dates test-faults-random bench clean
 
+# Crachás and notificações print PUBLIC_BASE_URL in their QR: it follows HOST/PORT unless set.
+run db: export PUBLIC_BASE_URL ?= http://$(if $(filter 127.0.0.1 0.0.0.0 ::,$(HOST)),localhost,$(HOST)):$(PORT)
 run: db
 	@$(BIN)/flask demo logins
-	@echo "Back office: http://localhost:$(PORT)/   ·   Aplicativo de campo: http://localhost:$(PORT)/app/"
+	@echo "Back office: $(PUBLIC_BASE_URL)/   ·   Aplicativo de campo: $(PUBLIC_BASE_URL)/app/"
 	$(BIN)/flask run --host $(HOST) --port $(PORT)
 
 test: setup test-deps browser-deps test-sqlite test-postgres test-js test-dates

@@ -14,3 +14,6 @@ def register_cli(app):
     app.cli.add_command(operator_cli)
     from .modules.fieldsync.cli import fieldsync_cli; app.cli.add_command(fieldsync_cli)  # noqa: E702
     from .modules.jobs.cli import jobs_cli; app.cli.add_command(jobs_cli)  # noqa: E702
+    from .modules.onboarding.cli import municipality_cli, users_cli; app.cli.add_command(municipality_cli); app.cli.add_command(users_cli)  # noqa: E702
+    from .modules.registry_import.cli import registry_import_cli; app.cli.add_command(registry_import_cli)  # noqa: E702
+    from .modules.backup.cli import backup_cli; app.cli.add_command(backup_cli)  # noqa: E702

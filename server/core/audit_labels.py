@@ -19,6 +19,10 @@ ACTION_LABELS = {
     "lapse": "Caducidade",
     "expire_suspend": "Suspensão por falta de renovação",
     "validity_exception": "Validade diferente da lei (exceção)",
+    # Onboarding and registry import (onboarding.operations, registry_import.importer)
+    "import": "Importação do cadastro existente",
+    "registry_import": "Importação de cadastro (arquivo)",
+    "lgpd_export": "Exportação dos dados do titular (LGPD)",
     # Issuance records (issuance.operations)
     "pay": "Pagamento registrado",
     "configure_vistoria": "Validade da vistoria configurada",
@@ -129,6 +133,7 @@ ENTITY_LABELS = {
     "seizure": "Apreensão ou remoção",
     "seizure_fee_payment": "Pagamento de taxa de apreensão",
     "calendar_closure": "Dia sem expediente (calendário)",
+    "registry_import": "Importação de cadastro",
 }
 
 

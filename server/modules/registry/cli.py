@@ -16,7 +16,12 @@ def demo_cli():
 @with_appcontext
 def demo_load():
     """Load demo data when the database is empty (never touches existing data)."""
+    import time
+    start = time.monotonic()
+    # A step line as tools/step prints them: the load takes a while and said nothing before.
+    click.echo(f"{'• Dados de demonstração':34}", nl=False)
     logins = load_demo()
+    click.echo("já existem" if logins is None else f"ok ({time.monotonic() - start:.1f} s)")
     if logins is None:
         click.echo("Banco já contém dados: carga de demonstração não executada.")
         return

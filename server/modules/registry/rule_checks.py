@@ -13,16 +13,46 @@ from .facts import FACT_FIELDS, entity_facts
 from ...core.clock import local_today
 
 
-def registry_problems(municipality, entity, data, today=None):
+def _holds_refs(requirement):
+    # Fact references only ("$option:<key>" names configuration, not data).
+    return [r for r in (requirement["_holds"].refs if requirement.get("_holds") is not None else [])
+            if not r.startswith("$")]
+
+
+def registry_ruleset(municipality):
+    """The municipality's composed rules reduced to what registry_problems can refuse with (the
+    registration requirements judged on operator/vehicle registry facts alone), for checking many
+    records in a row (the registry import): the same requirements evaluated by the same engine, without
+    the hundreds a registry record can never fail. None when the municipality has no rules."""
+    import copy
+
+    from ..rules.service import composed_for
+    from .facts import OPERATOR_FACTS, VEHICLE_FACTS
+
+    try:
+        composed = composed_for(municipality)
+    except ApiError:
+        return None
+    registry_facts = set(OPERATOR_FACTS) | set(VEHICLE_FACTS)
+    reduced = copy.copy(composed)
+    reduced.requirements = [r for r in composed.requirements if r.get("scope") != "roadside" and _holds_refs(r)
+                            and all(ref in registry_facts for ref in _holds_refs(r))]
+    reduced.escalations, reduced.deadlines = [], []
+    return reduced
+
+
+def registry_problems(municipality, entity, data, today=None, composed=None):
+    """{form field: [messages]}; `composed` may be given (registry_ruleset) when checking many."""
     from ..rules.citations import format_citation
     from ..rules.service import composed_for
 
     if entity not in ("operator", "vehicle"):
         return {}
-    try:
-        composed = composed_for(municipality)
-    except ApiError:  # no rule pack for this municipality: nothing to check
-        return {}
+    if composed is None:
+        try:
+            composed = composed_for(municipality)
+        except ApiError:  # no rule pack for this municipality: nothing to check
+            return {}
     facts = entity_facts(entity, data, composed.facts)
     if not facts:
         return {}
@@ -30,9 +60,7 @@ def registry_problems(municipality, entity, data, today=None):
     problems = {}
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]
-        # Fact references only ("$option:<key>" names configuration, not data).
-        refs = [r for r in (requirement["_holds"].refs if requirement.get("_holds") is not None else [])
-                if not r.startswith("$")]
+        refs = _holds_refs(requirement)
         if requirement.get("scope") == "roadside" or not refs or any(ref not in facts for ref in refs):
             continue
         message = f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})."

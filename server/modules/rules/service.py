@@ -39,7 +39,11 @@ def config_overrides(municipality):
 
 
 @lru_cache(maxsize=32)
-def _composed(slug, fingerprint, overrides_json):
+def _composed(slug, fingerprint, overrides_json, federal_only=False):
+    if federal_only:  # no municipal law pack yet (onboarding): the federal layer alone
+        from ...rules.compose import compose, read_packs
+        config = {"municipality": slug, **json.loads(overrides_json)}
+        return compose([p for _, p in read_packs() if p.get("kind") == "federal"], config)
     return load_municipality(slug, config_overrides=json.loads(overrides_json))
 
 
@@ -47,7 +51,8 @@ def composed_for(municipality):
     overrides = config_overrides(municipality)
     overrides_json = json.dumps(overrides, sort_keys=True, ensure_ascii=False)
     fingerprint = hashlib.sha256(overrides_json.encode()).hexdigest()
+    from ..onboarding.operations import federal_only
     try:
-        return _composed(municipality.slug, fingerprint, overrides_json)
+        return _composed(municipality.slug, fingerprint, overrides_json, federal_only(municipality))
     except UnknownMunicipality as exc:
         raise ApiError(409, "no_rule_pack", "Não há pacote de regras para este município.") from exc

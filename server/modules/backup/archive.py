@@ -1,0 +1,226 @@
+"""One backup archive (a tar file): the database (PostgreSQL: `pg_dump` custom format; SQLite: the
+online backup API, consistent while the app runs), the evidence store, operator photos and the
+issuer keys as stored (encrypted with their passphrase; the passphrase itself, MOTOFISCAL_KEY_PASSPHRASE
+or keys/master.key, is NOT put in the archive: keep it apart), and manifest.json with the SHA-256
+of every member and the schema revision. Restore checks all of that before touching anything."""
+import hashlib
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tarfile
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+
+from flask import current_app
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import make_url
+
+from ...extensions import db
+
+FORMAT = 1
+MASTER_KEY = "master.key"
+
+
+class BackupError(Exception):
+    """A pt-BR message for the operator; nothing was changed."""
+
+
+def _sha256_file(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 16), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def folders():
+    """{archive folder: local folder} of the files that live outside the database."""
+    from ..fieldsync.storage import storage
+    instance = Path(current_app.instance_path)
+    return {"evidence": Path(storage().root), "photos": instance / "photos", "keys": instance / "keys"}
+
+
+def schema_revision():
+    return db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def code_revision():
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).resolve().parents[3] / "migrations"))
+    heads = ScriptDirectory.from_config(config).get_heads()
+    return heads[0] if len(heads) == 1 else ",".join(sorted(heads))
+
+
+def _libpq_url():
+    url = make_url(current_app.config["SQLALCHEMY_DATABASE_URI"])
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _pg_tool(name):
+    """pg_dump / pg_restore present, and of the server's major version (an older pg_dump refuses a
+    newer server; a newer one writes archives an older pg_restore cannot read)."""
+    path = shutil.which(name)
+    if path is None:
+        raise BackupError(f"{name} não encontrado: instale o cliente do PostgreSQL (postgresql-client) "
+                          "da mesma versão do servidor.")
+    out = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout
+    tool_major = int(out.split()[-1].split(".")[0]) if out.split() else None
+    server_num = db.session.execute(text("SHOW server_version_num")).scalar()
+    server_major = int(server_num) // 10000
+    if tool_major != server_major:
+        raise BackupError(f"{name} é da versão {tool_major}, o servidor PostgreSQL da {server_major}: "
+                          f"instale o {name} da versão {server_major}.")
+    return path, out.strip()
+
+
+def _dump_database(work):
+    dialect = db.engine.dialect.name
+    if dialect == "sqlite":
+        source = db.engine.raw_connection()
+        target_path = work / "database.sqlite3"
+        try:
+            target = sqlite3.connect(target_path)
+            source.driver_connection.backup(target)  # the online backup API
+            target.close()
+        finally:
+            source.close()
+        return dialect, target_path, None
+    if dialect == "postgresql":
+        pg_dump, version = _pg_tool("pg_dump")
+        target_path = work / "database.pgdump"
+        done = subprocess.run([pg_dump, "--format=custom", "--no-owner", "--no-privileges",
+                               f"--file={target_path}", f"--dbname={_libpq_url()}"], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise BackupError(f"pg_dump falhou: {done.stderr.strip()[:500]}")
+        return dialect, target_path, version
+    raise BackupError(f"Banco {dialect} não suportado.")
+
+
+def _counts():
+    names = inspect(db.engine).get_table_names()
+    return {name: db.session.execute(text(f'SELECT count(*) FROM "{name}"')).scalar() for name in sorted(names)}
+
+
+def create_backup(out_path):
+    """Write the archive to out_path; returns the manifest."""
+    out_path = Path(out_path)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        dialect, dump, tool = _dump_database(work)
+        members = {f"database/{dump.name}": dump}
+        for name, folder in folders().items():
+            if folder.is_dir():
+                for path in sorted(folder.rglob("*")):
+                    if path.is_file() and not (name == "keys" and path.name == MASTER_KEY):
+                        members[f"files/{name}/{path.relative_to(folder).as_posix()}"] = path
+        manifest = {"format": FORMAT, "created_at": datetime.now(timezone.utc).isoformat(),
+                    "schema_revision": schema_revision(), "database": dialect, "pg_dump": tool,
+                    "counts": _counts(), "sha256": {arc: _sha256_file(path) for arc, path in members.items()}}
+        partial = out_path.with_name(out_path.name + ".partial")
+        with tarfile.open(partial, "w") as tar:
+            data = json.dumps(manifest, indent=1, ensure_ascii=False).encode()
+            info = tarfile.TarInfo("manifest.json")
+            info.size, info.mtime = len(data), int(datetime.now().timestamp())
+            tar.addfile(info, io.BytesIO(data))
+            for arc, path in members.items():
+                tar.add(path, arcname=arc, recursive=False)
+        os.replace(partial, out_path)
+    return manifest
+
+
+def read_manifest(tar):
+    try:
+        member = tar.getmember("manifest.json")
+        manifest = json.loads(tar.extractfile(member).read())
+    except (KeyError, ValueError, AttributeError) as exc:
+        raise BackupError("Arquivo de backup danificado: manifest.json ausente ou ilegível.") from exc
+    if manifest.get("format") != FORMAT or not isinstance(manifest.get("sha256"), dict):
+        raise BackupError("Arquivo de backup de formato desconhecido.")
+    return manifest
+
+
+def _check_members(tar, manifest, work):
+    """Extract every member into work/ after checking its name, then its SHA-256."""
+    expected = dict(manifest["sha256"])
+    for member in tar.getmembers():
+        if member.name == "manifest.json":
+            continue
+        name = PurePosixPath(member.name)
+        if not member.isfile() or name.is_absolute() or ".." in name.parts or member.name not in expected:
+            raise BackupError(f"Arquivo de backup danificado: item inesperado {member.name!r}.")
+        target = work / member.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tar.extractfile(member) as source, open(target, "wb") as sink:
+            shutil.copyfileobj(source, sink)
+        if _sha256_file(target) != expected.pop(member.name):
+            raise BackupError(f"Arquivo de backup danificado: {member.name} não confere com o manifesto (SHA-256).")
+    if expected:
+        raise BackupError(f"Arquivo de backup incompleto: faltam {', '.join(sorted(expected)[:5])}.")
+
+
+def _database_is_empty():
+    return not inspect(db.engine).get_table_names()
+
+
+def restore_backup(archive_path):
+    """Restore into an empty database and empty file folders. Raises BackupError (nothing changed)
+    on a damaged archive, another schema revision or database kind, or a database not empty."""
+    try:
+        tar = tarfile.open(archive_path, "r:")
+    except (tarfile.TarError, OSError) as exc:
+        raise BackupError("Arquivo de backup danificado ou não é um backup do Motofiscal.") from exc
+    with tar, tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        try:
+            manifest = read_manifest(tar)
+            _check_members(tar, manifest, work)
+        except (tarfile.TarError, OSError, EOFError) as exc:
+            raise BackupError("Arquivo de backup danificado (leitura interrompida).") from exc
+        dialect = db.engine.dialect.name
+        if manifest["database"] != dialect:
+            raise BackupError(f"O backup é de um banco {manifest['database']}; este servidor usa {dialect}.")
+        if manifest["schema_revision"] != code_revision():
+            raise BackupError(f"O backup é da revisão do esquema {manifest['schema_revision']}; este código "
+                              f"espera {code_revision()}: restaure com a versão do Motofiscal que o gerou.")
+        if not _database_is_empty():
+            raise BackupError("O banco de destino não está vazio: restaure num banco novo, vazio.")
+        targets = folders()
+        for name, folder in targets.items():
+            if folder.is_dir() and any(p.is_file() and p.name != MASTER_KEY for p in folder.rglob("*")):
+                raise BackupError(f"A pasta de destino {folder} não está vazia.")
+        _restore_database(work, dialect)
+        for name, folder in targets.items():
+            source = work / "files" / name
+            if source.is_dir():
+                shutil.copytree(source, folder, dirs_exist_ok=True)
+    db.session.remove()
+    return manifest
+
+
+def _restore_database(work, dialect):
+    if dialect == "sqlite":
+        target = make_url(current_app.config["SQLALCHEMY_DATABASE_URI"]).database
+        db.session.remove()
+        db.engine.dispose()
+        source = sqlite3.connect(work / "database" / "database.sqlite3")
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)
+        finally:
+            source.close()
+            dest.close()
+        return
+    pg_restore, _ = _pg_tool("pg_restore")
+    db.session.remove()
+    done = subprocess.run([pg_restore, "--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction",
+                           f"--dbname={_libpq_url()}", str(work / "database" / "database.pgdump")],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BackupError(f"pg_restore falhou: {done.stderr.strip()[:500]}")

@@ -1,0 +1,105 @@
+"""Starting a real municipality without the demo: the municipality with its law pack, its first
+issuer key and the pontos its law names, then its first administrator. Audited."""
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ...core.audit import record
+from ...core.errors import ApiError
+from ...core.validation import fold
+from ...extensions import db
+from ..registry.legal import create_legal_pontos
+from ..registry.models import Municipality
+from ..registry.operations import snapshot
+
+FEDERAL_PACK = "federal-base"
+# The value chosen when the municipality's law has no pack yet: it runs on the federal layer alone.
+NO_PACK = "nenhum"
+UFS = ("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO").split()
+# What the law calls the permit and who holds it, per pack (the demo's settings, the same reading).
+PACK_SETTINGS = {
+    "nortelandia-lei-030-1998": {"permit_label": "Alvará de autorização", "holder": "company"},
+    "sapezal-lei-125-1999": {"permit_label": "Alvará de autorização", "holder": "person"},
+    "paranatinga-lei-311-2007": {"permit_label": "Termo de permissão", "holder": "person"},
+}
+
+
+def municipal_packs():
+    """{pack id: municipality slug the pack is written for} of every municipal pack on disk."""
+    from ...rules.compose import read_packs
+
+    return {p["id"]: p["municipality"] for _, p in read_packs() if p.get("kind") == "municipal"}
+
+
+def federal_only(municipality):
+    """True when no municipal law pack applies: only the federal layer (CTB, Lei 12.009/2009…)."""
+    return list(municipality.regimes or []) == [FEDERAL_PACK]
+
+
+def _error(field, message, status=422):
+    return ApiError(status, "validation_error", "Dados inválidos.", {field: [message]})
+
+
+def slug_for(name):
+    return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-")[:40]
+
+
+def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, actor=None):
+    """Validate, create the municipality, its legal pontos and its first issuer key, in one go."""
+    from ..credentials.codec import url_prefix
+    from ..credentials.operations import create_key
+
+    ibge_code, name, uf = (ibge_code or "").strip(), (name or "").strip(), (uf or "").strip().upper()
+    if not re.fullmatch(r"\d{7}", ibge_code):
+        raise _error("ibge_code", "O código IBGE tem 7 dígitos.")
+    if len(name) < 2 or len(name) > 120:
+        raise _error("name", "Informe o nome do município (2 a 120 caracteres).")
+    if uf not in UFS:
+        raise _error("uf", "UF inválida (sigla de 2 letras, ex.: MT).")
+    try:
+        ZoneInfo(time_zone or "")
+    except (ZoneInfoNotFoundError, ValueError):
+        raise _error("time_zone", "Fuso horário desconhecido (ex.: America/Cuiaba).") from None
+    try:
+        url_prefix(public_base_url or "")
+    except ValueError:
+        raise _error("public_base_url", "Endereço público inválido: https://host[:porta], sem caminho.") from None
+    packs = municipal_packs()
+    if pack == NO_PACK:
+        slug, regimes = slug_for(name), [FEDERAL_PACK]
+        if slug in packs.values():
+            raise _error("pack", "Há um pacote de regras para este município: escolha-o.")
+    elif pack in packs:
+        slug, regimes = packs[pack], [FEDERAL_PACK, pack]
+    else:
+        raise _error("pack", "Pacote de regras desconhecido.")
+    if Municipality.query.filter_by(ibge_code=ibge_code).first() is not None:
+        raise _error("ibge_code", "Já existe um município com este código IBGE.", 409)
+    if not slug or Municipality.query.filter_by(slug=slug).first() is not None:
+        raise _error("name", "Já existe um município com este nome.", 409)
+    settings = dict(PACK_SETTINGS.get(pack, {"permit_label": "Alvará de autorização", "holder": "person"}))
+    # Recorded with the municipality; the running server's TIMEZONE and PUBLIC_BASE_URL are the
+    # ones used (one deployment per municipality): `flask municipality create` warns when they differ.
+    settings.update(time_zone=time_zone, public_base_url=public_base_url.rstrip("/"))
+    muni = Municipality(slug=slug, ibge_code=ibge_code, name=name, uf=uf, regimes=regimes, settings=settings)
+    db.session.add(muni)
+    db.session.flush()
+    create_legal_pontos(muni)
+    db.session.flush()
+    record("create", "municipality", muni.id, None, snapshot(muni), municipality_id=muni.id, actor=actor)
+    create_key(muni, actor=actor)  # commits
+    return muni
+
+
+def create_admin(municipality, username, name, password, actor=None):
+    """The municipality's administrator (municipality None: the platform administrator)."""
+    from marshmallow import ValidationError
+
+    from ...core.errors import flatten_fields
+    from ..accounts.operations import create_user
+    from ..accounts.schemas import UserCreateSchema
+
+    try:
+        data = UserCreateSchema().load({"username": username, "name": name, "role": "admin", "password": password})
+    except ValidationError as err:
+        raise ApiError(422, "validation_error", "Dados inválidos.", flatten_fields(err.messages)) from None
+    return create_user(getattr(municipality, "id", None), data)
