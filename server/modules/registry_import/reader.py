@@ -1,7 +1,6 @@
 """Rows of an uploaded registry file, streamed (CSV or XLSX): one row in memory at a time, so a
 10,000-permit registry does not hold the whole sheet. Each row is {column key: text or date}."""
 import csv
-import io
 from datetime import date, datetime
 
 from .columns import header_key
