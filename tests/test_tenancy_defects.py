@@ -10,6 +10,7 @@ sync API and back office (they failed on the code before the fix).
 import csv
 import io
 import json
+import uuid
 
 import pytest
 
@@ -57,7 +58,6 @@ def _counts(app):
 
 # --- (a) a record id held by another municipality -------------------------------------------------
 
-@DEFECT
 def test_other_municipality_push_under_a_held_id_is_foreign_not_a_conflict(app, sapezal, paranatinga):
     from server.extensions import db
     from server.modules.fieldsync.models import FieldRecord
@@ -143,7 +143,6 @@ def test_cancel_request_naming_another_municipality_auto_marks_nothing_there(app
 
 # --- (c) another device pushing a device's exact record first ------------------------------------
 
-@DEFECT
 def test_another_device_cannot_take_a_record_over(app, client, sapezal):
     from server.extensions import db
     from server.modules.fieldsync.models import FieldRecord
@@ -161,3 +160,42 @@ def test_another_device_cannot_take_a_record_over(app, client, sapezal):
     # Once held, the thief's replay is foreign too, and the owner's replay a duplicate.
     assert thief.push([first]).json["results"][0]["status"] == "foreign"
     assert sapezal.push([first]).json["results"][0]["status"] == "duplicate"
+
+
+def _enrolled_again(client, phone, username="fiscal.sapezal"):
+    """The same phone after its token expired: a new device row, the same key (session.js)."""
+    again = FakeDevice(client, username, name="Mesmo celular", register_key=False)
+    again.key, again.public_key = phone.key, phone.public_key
+    response = client.put("/api/v1/devices/me/key", headers=again.headers,
+                          json={"algorithm": "Ed25519", "public_key": again.public_key})
+    assert response.status_code == 200, response.json
+    return again
+
+
+def test_the_same_phone_enrolled_again_keeps_its_records(app, client, sapezal):
+    sent = sapezal.inspection()
+    assert sapezal.push([sent]).json["results"][0]["status"] == "accepted"
+    unsent = sapezal.inspection()  # signed before the token expired, still in the outbox
+    again = _enrolled_again(client, sapezal)
+    results = again.push([sent, unsent]).json["results"]
+    assert [r["status"] for r in results] == ["duplicate", "accepted"]
+    assert "device_mismatch" in results[1]["flags"] and "bad_signature" not in results[1]["flags"]
+    changed = json.loads(sent["body"])
+    changed["plate"] = "QWE1A23"
+    assert again.push([_signed_by(sapezal, changed)]).json["results"][0]["status"] == "conflict"
+    # Another fiscal who registers the same public key is not that phone.
+    _second_fiscal(app)
+    other = _enrolled_again(client, sapezal, "fiscal2.sapezal")
+    assert other.push([sent]).json["results"][0]["status"] == "foreign"
+    assert other.push([_signed_by(sapezal, {**json.loads(unsent["body"]), "id": str(uuid.uuid4())})]
+                      ).json["results"][0]["status"] == "foreign"
+
+
+def _second_fiscal(app):
+    from helpers import DEMO_PASSWORD
+    from server.modules.accounts.operations import create_user
+    from server.modules.registry.models import Municipality
+    with app.app_context():
+        mid = Municipality.query.filter_by(slug="sapezal").one().id
+        create_user(mid, {"username": "fiscal2.sapezal", "name": "Segundo fiscal", "role": "fiscal",
+                          "password": DEMO_PASSWORD})
