@@ -14,9 +14,6 @@ import uuid
 
 import pytest
 
-# Step 1 of the fix: these reproduce the defects; the marker goes with the fix.
-DEFECT = pytest.mark.xfail(strict=True, reason="issue 20 defect, fixed in the next commit")
-
 from fieldsync_device import FakeDevice, b64url
 from helpers import csrf_token, login
 
@@ -78,7 +75,6 @@ def test_other_municipality_push_under_a_held_id_is_foreign_not_a_conflict(app, 
     assert auto["id"] not in clerk.get("/bo/revisao/?conflitos=1").get_data(as_text=True)
 
 
-@DEFECT
 def test_a_conflict_linked_to_another_municipality_record_is_404_there(app, sapezal, paranatinga):
     """A conflict row filed before the fix (B's conflict pointing at A's record) stays harmless:
     B's back office gets 404 on its page and cannot adopt it; A's record is untouched."""
@@ -121,7 +117,6 @@ def _csv_cancel_column(clerk, record_id):
     return [r[column] for r in rows[1:] if r[-1] == record_id]
 
 
-@DEFECT
 def test_cancel_request_naming_another_municipality_auto_marks_nothing_there(app, sapezal, paranatinga):
     auto = _auto(sapezal)
     clerk = _staff(app, "backoffice.sapezal")
