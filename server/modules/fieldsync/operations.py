@@ -397,7 +397,9 @@ def _process(device, user, records):
             status, flags, stored_at = "accepted", row["flags"] + extra.get(rid, []), received_at
         else:
             stored = existing.get(rid) or db.session.get(FieldRecord, rid)
-            if stored.device_id not in holders | ours:  # held by another device: nothing linked to it
+            # Held by another device — or not even visible (another municipality's row under
+            # PostgreSQL row-level security, while its primary key still refuses the insert).
+            if stored is None or stored.device_id not in holders | ours:
                 results[index] = _foreign(rid)
                 continue
             if stored.body_hash == row["body_hash"]:
