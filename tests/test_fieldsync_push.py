@@ -253,7 +253,7 @@ def test_accepted_records_are_audited_and_scoped(app, client, demo, phone):
     # The same id pushed by another municipality's phone never touches this record.
     stranger = FakeDevice(client, "fiscal.paranatinga")
     result = stranger.push([record]).json["results"][0]
-    assert result["status"] == "conflict"
+    assert result["status"] == "foreign"
     with app.app_context():
         assert _get(FieldRecord, record["id"]).municipality_id == stored.municipality_id
 

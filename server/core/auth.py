@@ -16,6 +16,7 @@ from sqlalchemy.orm import joinedload
 from ..extensions import db
 from .clock import as_utc
 from .errors import ApiError
+from .tenancy import owned_or_404
 
 ROLES = ("admin", "backoffice", "fiscal", "operator")
 ROLE_LABELS_PT = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal",
@@ -175,10 +176,7 @@ def get_scoped_or_404(model, ident):
     # An id out of range is simply not found (SQLite overflows on huge integers).
     if not isinstance(ident, int) or isinstance(ident, bool) or not 0 < ident <= MAX_ID:
         raise ApiError(404, "not_found")
-    obj = db.session.get(model, ident)
-    if obj is None or obj.municipality_id != require_municipality_id():
-        raise ApiError(404, "not_found")
-    return obj
+    return owned_or_404(model, ident, require_municipality_id())
 
 
 def check_municipality_slug(slug):

@@ -138,6 +138,19 @@ test('conflict is kept and shown; a rejection is not retried automatically', asy
   assert.equal(isPending(ph.store.get(entry(1).id)), false);
 });
 
+test('a foreign record (its id is not this device\'s) is refused like a rejection and the next ones go on', async () => {
+  const ph = phone([entry(1), entry(2)]);
+  const srv = server({ status: {
+    [entry(1).id]: { status: 'foreign', errors: { id: ['Este identificador não pertence a este aparelho.'] } },
+  } });
+  await replay(srv.io(ph));
+  const foreign = ph.store.get(entry(1).id);
+  assert.equal(foreign.state, 'erro');
+  assert.match(foreign.error, /não pertence a este aparelho/);
+  assert.equal(isPending(foreign), false);
+  assert.equal(ph.store.get(entry(2).id).state, 'enviado');
+});
+
 test('an auto signed after its inspection was sent may cite the same, already released, photo', async () => {
   const ph = phone([entry(1, ['aa'])], { aa: 'A' });
   const srv = server();

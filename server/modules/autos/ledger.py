@@ -24,15 +24,20 @@ def ledger(municipality_id, operator_ids, permit_id=None) -> dict:
     cases = _cases(municipality_id, operator_ids, permit_id)
     ids = [c.id for c in cases] or [-1]
     numbers = {c.id: c.number for c in cases}
-    seizures = Seizure.query.filter(Seizure.case_id.in_(ids)).order_by(Seizure.seized_on, Seizure.id).all()
+    # Every list in the ledger's municipality (core/tenancy.py): children of its cases only.
+    mid = municipality_id
+    seizures = Seizure.query.filter(Seizure.municipality_id == mid, Seizure.case_id.in_(ids)).order_by(Seizure.seized_on, Seizure.id).all()
     seizure_ids = [s.id for s in seizures] or [-1]
-    charges = SeizureCharge.query.filter(SeizureCharge.seizure_id.in_(seizure_ids)).order_by(SeizureCharge.id).all()
-    fee_payments = SeizureFeePayment.query.filter(SeizureFeePayment.seizure_id.in_(seizure_ids)).all()
+    charges = SeizureCharge.query.filter(SeizureCharge.municipality_id == mid, SeizureCharge.seizure_id.in_(seizure_ids)).order_by(SeizureCharge.id).all()
+    fee_payments = SeizureFeePayment.query.filter(SeizureFeePayment.municipality_id == mid,
+                                                  SeizureFeePayment.seizure_id.in_(seizure_ids)).all()
     today = local_today()
     return {
         "cases": cases,
-        "penalties": AutoPenalty.query.filter(AutoPenalty.case_id.in_(ids)).order_by(AutoPenalty.case_id, AutoPenalty.id).all(),
-        "payments": AutoPayment.query.filter(AutoPayment.case_id.in_(ids)).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
+        "penalties": AutoPenalty.query.filter(AutoPenalty.municipality_id == mid, AutoPenalty.case_id.in_(ids))
+        .order_by(AutoPenalty.case_id, AutoPenalty.id).all(),
+        "payments": AutoPayment.query.filter(AutoPayment.municipality_id == mid, AutoPayment.case_id.in_(ids))
+        .order_by(AutoPayment.paid_on, AutoPayment.id).all(),
         "seizures": seizures,
         # Fees of each seizure (removal, storage up to the release or today), what was paid, the balance.
         "fees": [(s, line) for s in seizures for line in statement(s, charges, fee_payments, today)["lines"]],

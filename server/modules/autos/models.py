@@ -27,5 +27,8 @@ class AutoCase(db.Model):
     decision_reason = db.Column(db.Text)  # the reviewer's justification (required)
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
 
-    record = db.relationship("FieldRecord", foreign_keys=[record_id])
+    # Scoped by construction (core/tenancy.py): the case's record is read only in its municipality.
+    record = db.relationship("FieldRecord", viewonly=True, primaryjoin=(
+        "and_(foreign(AutoCase.record_id) == FieldRecord.id, "
+        "AutoCase.municipality_id == FieldRecord.municipality_id)"))
     decided_by = db.relationship("User", foreign_keys=[decided_by_id])

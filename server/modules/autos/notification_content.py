@@ -6,6 +6,7 @@ the infractions with article, amount in R$ and in the law's unit, the deadline t
 appeal with the authority that decides. Where the law is silent (Sapezal sets no days and no
 authority) the text says so and shows the municipality's configured value, never a made-up one."""
 from ...core.clock import to_local
+from ...core.tenancy import owned
 from ...extensions import db
 from ...rules.checklist import auto_form
 from ..accounts.models import User
@@ -113,9 +114,9 @@ def build_content(case, serial, issued_on) -> dict:
     day = infraction_date(case, data)
     steps = instances(composed, day)
     settings = process_settings(municipality)
-    operator = db.session.get(Operator, case.record.operator_id) if case.record.operator_id else None
+    operator = owned(Operator, case.record.operator_id, case.municipality_id)
     permit = permit_for(case, data)
-    fiscal = db.session.get(User, case.record.user_id)
+    fiscal = owned(User, case.record.user_id, case.municipality_id)
     signatures = data.get("signatures") if isinstance(data.get("signatures"), dict) else {}
     moment = case.record.device_at or case.record.received_at
     fields = auto_field_rows(composed, day, data)

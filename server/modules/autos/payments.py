@@ -3,6 +3,7 @@ payments of those fees, and the release — each audited in its transaction."""
 from ...core.audit import record
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.tenancy import owned
 from ...core.ptbr import brl_cents, date_br
 from ...extensions import db
 from ..registry.models import Municipality
@@ -78,7 +79,7 @@ def record_fee_payment(seizure, charge_id, guia_number, paid_on, amount, actor=N
     """A payment (guia) of one fee of the seizure, up to what it owes: the removal fee, or the
     storage days up to the release (or up to today while the moto is held)."""
     try:
-        charge = db.session.get(SeizureCharge, int(charge_id)) if charge_id not in (None, "") else None
+        charge = owned(SeizureCharge, int(charge_id), seizure.municipality_id) if charge_id not in (None, "") else None
     except (TypeError, ValueError, OverflowError):
         charge = None
     if charge is None or charge.seizure_id != seizure.id:
@@ -158,7 +159,7 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
     payment = None
     if payment_id not in (None, ""):
         try:
-            payment = db.session.get(AutoPayment, int(payment_id))
+            payment = owned(AutoPayment, int(payment_id), seizure.municipality_id)
         except (TypeError, ValueError, OverflowError):
             payment = None
         if payment is None or payment.case_id != seizure.case_id:
@@ -170,7 +171,7 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
             raise _invalid("alvara", "Sem o alvará não há liberação. " + ART45_PT)
         if payment is None:
             raise _invalid("payment_id", "Sem o comprovante de pagamento da multa não há liberação. " + ART45_PT)
-        fine = _art45_fine_cents(db.session.get(AutoCase, seizure.case_id))
+        fine = _art45_fine_cents(owned(AutoCase, seizure.case_id, seizure.municipality_id))
         paid = sum(p.amount_cents for p in AutoPayment.query.filter_by(case_id=seizure.case_id)
                    if p.paid_on <= released_on)
         if fine is not None and paid < fine:

@@ -9,6 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from ...core.audit import record
 from ...core.clock import local_today, to_local
 from ...core.errors import ApiError
+from ...core.tenancy import owned
 from ...extensions import db
 from ..credentials import keys as keystore
 from ..credentials import signing
@@ -219,7 +220,7 @@ def _configured_authority(case):
 
 
 def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=None):
-    case = db.session.get(AutoCase, appeal.case_id)
+    case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
     if appeal.decision is not None:
         raise ApiError(409, "already_decided", "Este pedido já foi decidido.")
     if decision not in APPEAL_DECISIONS:
@@ -304,7 +305,7 @@ def refresh_penalties(case, today):
             # applied penalties alone may now disqualify the driver (art. 42 § único / art. 26)
             check_operator(case.municipality_id, row.operator_id, today)
         elif row.applied_penalty_id is not None:
-            db.session.get(AppliedPenalty, row.applied_penalty_id).cancelled = True
+            owned(AppliedPenalty, row.applied_penalty_id, case.municipality_id).cancelled = True
         if before != out_state:
             record("penalty_state", "auto_penalty", row.id, {"state": before}, {"state": out_state}, reason=reason,
                    municipality_id=case.municipality_id, actor=None)
@@ -313,7 +314,7 @@ def refresh_penalties(case, today):
 
 def _apply(case, row, reason):
     """Write (or revive) the AppliedPenalty row the recidivism and escalation rules count."""
-    applied = db.session.get(AppliedPenalty, row.applied_penalty_id) if row.applied_penalty_id else None
+    applied = owned(AppliedPenalty, row.applied_penalty_id, case.municipality_id)
     if applied is None:
         applied = AppliedPenalty(municipality_id=case.municipality_id, operator_id=row.operator_id,
                                  permit_id=row.permit_id, infraction_id=row.infraction_id, penalty=row.penalty,

@@ -7,6 +7,7 @@ from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required, require
 from ...core.clock import local_today
 from ...core.csv_export import csv_response
 from ...core.errors import ApiError
+from ...core.tenancy import owned
 from ...core.http import bounded_int
 from ...extensions import db, limiter
 from . import process_operations as ops
@@ -74,7 +75,7 @@ def _form(name):
 
 def _child(model, raw, case):
     ident = bounded_int(raw, 1)
-    obj = db.session.get(model, ident) if ident else None
+    obj = owned(model, ident, case.municipality_id) if ident else None
     if obj is None or obj.case_id != case.id:
         raise ApiError(404, "not_found")
     return obj

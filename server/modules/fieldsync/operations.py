@@ -313,9 +313,35 @@ def _keep_conflict(device, row):
               municipality_id=device.municipality_id)
 
 
+# A record id belongs to the device that stored it (docs/sync-api.md, "Whose record"): any other
+# device's push of that id is answered `foreign`, nothing stored, nothing said about the holder.
+FOREIGN_MESSAGE = "Este identificador não pertence a este aparelho: o registro não foi gravado."
+_SAME_PHONE = select(Device.__table__.c.id).where(
+    in_list(Device.__table__.c.id, "ids"), Device.__table__.c.user_id == bindparam("user_id"),
+    Device.__table__.c.municipality_id == bindparam("mid"), Device.__table__.c.public_key == bindparam("key"))
+
+
+def _same_phone(device, device_ids):
+    """This device and, of `device_ids`, the earlier enrollments of the same phone: the same
+    user, municipality and signing key (a phone that signs in again after its token expired
+    gets a new device row and keeps its key and its unsent records)."""
+    others = sorted({d for d in device_ids if isinstance(d, int) and d != device.id and 0 < d < 2**31})
+    if not others or device.public_key is None:
+        return {device.id}
+    rows = db.session.connection().execute(_SAME_PHONE, {"ids": others, "user_id": device.user_id,
+                                                         "mid": device.municipality_id, "key": device.public_key})
+    return {device.id, *(rid for (rid,) in rows)}
+
+
+def _foreign(rid):
+    return {"id": rid, "status": "foreign", "errors": {"id": [FOREIGN_MESSAGE]}, "flags": [],
+            "missing_photos": [], "received_at": None}
+
+
 def _process(device, user, records):
     """Set-based: one INSERT … ON CONFLICT DO NOTHING for the batch; what the database refused
-    (the id exists) is a duplicate or a conflict, decided from the stored row."""
+    (the id exists) is a duplicate or a conflict when this device holds it, else foreign; a body
+    naming another device is foreign before any insert."""
     limit_s = current_app.config.get("SYNC_CLOCK_DRIFT_LIMIT_S", DEFAULT_CLOCK_LIMIT_S)
     received_at = utcnow()
     results = [None] * len(records)
@@ -329,6 +355,11 @@ def _process(device, user, records):
                               "missing_photos": [], "received_at": None}
     # One lock order for every transaction: (seq, id).
     items.sort(key=lambda item: (item[4]["seq"], item[1]))
+    ours = _same_phone(device, [item[4]["device_id"] for item in items])
+    foreign = [item for item in items if item[4]["device_id"] not in ours]
+    for item in foreign:
+        results[item[0]] = _foreign(item[1])
+    items = [item for item in items if item[4]["device_id"] in ours]
     chain = _Chain(device, {item[4]["seq"] for item in items})
     operators, permit_pontos = resolve_operators(device.municipality_id, [item[4] for item in items])
     rows, first_of = [], {}
@@ -342,6 +373,7 @@ def _process(device, user, records):
     inserted = _insert_new(list(first_of.values()))
     existing = {r.id: r for r in FieldRecord.query.filter(FieldRecord.id.in_(
         [rid for rid in first_of if rid not in inserted]))} if len(inserted) < len(first_of) else {}
+    holders = _same_phone(device, [r.device_id for r in existing.values()]) if existing else ours
     new, seen = [], set()
     for _index, parsed, sent, row in rows:
         if row["id"] in inserted and row["id"] not in seen:
@@ -365,9 +397,14 @@ def _process(device, user, records):
             status, flags, stored_at = "accepted", row["flags"] + extra.get(rid, []), received_at
         else:
             stored = existing.get(rid) or db.session.get(FieldRecord, rid)
-            if stored.body_hash == row["body_hash"] and stored.municipality_id == device.municipality_id:
+            # Held by another device — or not even visible (another municipality's row under
+            # PostgreSQL row-level security, while its primary key still refuses the insert).
+            if stored is None or stored.device_id not in holders | ours:
+                results[index] = _foreign(rid)
+                continue
+            if stored.body_hash == row["body_hash"]:
                 status, flags, stored_at = "duplicate", stored.flags, stored.received_at
-            else:
+            else:  # the same device's changed replay: kept apart for review, in its municipality
                 _keep_conflict(device, row)
                 status, flags, stored_at = "conflict", [], received_at
         results[index] = {"id": rid, "status": status, "errors": {}, "flags": list(flags or []),
@@ -388,6 +425,11 @@ def _process(device, user, records):
     if device.last_seen_at is None or received_at - as_utc(device.last_seen_at) >= SEEN_EVERY:
         connection.execute(_SEEN, {"device_id": device.id, "seen_at": received_at})
     db.session.flush()
+    refused = [r["id"] for r in results if r and r["status"] == "foreign"]
+    if refused:
+        # Said to the pusher's municipality only (its fiscal sent records that are not its own).
+        audit("sync_foreign", "device", device.id, None, {"device_id": device.id, "records": refused},
+              municipality_id=device.municipality_id)
     kept = [r["id"] for r in results if r and r.pop("_keep", False)]
     missing = missing_photos(kept, device.municipality_id) if photos or len(kept) > len(new) else {}
     for result in results:

@@ -7,6 +7,7 @@ import json
 from sqlalchemy import select
 
 from ...core.clock import timezone as local_tz
+from ...core.tenancy import owned
 from ...extensions import db
 from ..accounts.models import Device
 from ..autos.auto_data import amount_brl
@@ -28,8 +29,8 @@ def _body(record):
 def _inspection_body(record):
     if not record.inspection_id:
         return {}
-    inspection = db.session.get(FieldRecord, record.inspection_id)
-    if inspection is None or inspection.municipality_id != record.municipality_id:
+    inspection = owned(FieldRecord, record.inspection_id, record.municipality_id)
+    if inspection is None:
         return {}
     return _body(inspection)
 

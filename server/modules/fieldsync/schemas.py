@@ -224,6 +224,7 @@ class NumbersListResponseSchema(Schema):
 
 class PushResultSchema(Schema):
     id = fields.String(allow_none=True)  # null when a rejected item had no usable id
+    # accepted | duplicate | conflict | rejected | foreign (docs/sync-api.md)
     status = fields.String()
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
     flags = fields.List(fields.String())

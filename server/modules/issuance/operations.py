@@ -5,6 +5,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from ...core.audit import current_actor, record
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.tenancy import owned
 from ...extensions import db
 from ..registry.models import Company, Municipality, Operator, Permit, UnitValue, Vehicle
 from ..registry.operations import snapshot
@@ -28,8 +29,8 @@ def _actor_id():
 
 
 def _owned(model, ident, municipality, field):
-    obj = db.session.get(model, ident) if ident is not None else None
-    if obj is None or obj.municipality_id != municipality.id:
+    obj = owned(model, ident, municipality.id)
+    if obj is None:
         raise _error(field, "Registro não encontrado neste município.")
     return obj
 

@@ -2,6 +2,7 @@
 
 from ...core.audit import record
 from ...core.errors import ApiError
+from ...core.tenancy import owned
 from ...extensions import db
 from .legal import check_holder_unchanged
 from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
@@ -52,8 +53,8 @@ def _owned(model, ident, municipality_id, field):
     """A referenced row must exist in the same municipality (ids from forms are untrusted)."""
     if ident is None:
         return None
-    obj = db.session.get(model, ident)
-    if obj is None or obj.municipality_id != municipality_id:
+    obj = owned(model, ident, municipality_id)
+    if obj is None:
         raise _field_error(field, "Registro não encontrado neste município.")
     return obj
 

@@ -4,6 +4,7 @@ from datetime import datetime
 
 from ...core.audit import AuditLog
 from ...core.clock import as_utc
+from ...core.tenancy import owned
 from ...extensions import db
 from ..accounts.models import Device, User
 from ..autos.models import AutoCase
@@ -152,7 +153,8 @@ def credential_of(body):
 
 
 def neighbours(record):
-    rows = (FieldRecord.query.filter(FieldRecord.device_id == record.device_id,
+    rows = (FieldRecord.query.filter(FieldRecord.municipality_id == record.municipality_id,
+                                     FieldRecord.device_id == record.device_id,
                                      FieldRecord.seq.in_((record.seq - 1, record.seq + 1)))
             .order_by(FieldRecord.seq).all())
     before = [r for r in rows if r.seq == record.seq - 1]
@@ -187,12 +189,13 @@ def cancel_requests(case):
     decisions = {d.request_id: d for d in CancelRequestDecision.query.filter(
         CancelRequestDecision.request_id.in_([r.id for r in requests]))} if requests else {}
     return [{"record": r, "body": parse_body(r.body), "decision": decisions.get(r.id),
-             "user": db.session.get(User, r.user_id)} for r in requests]
+             "user": owned(User, r.user_id, case.municipality_id)} for r in requests]
 
 
 def case_history(case, record_ids):
     """Audit entries of the case, its records (auto, requests) and its conflicts, oldest first."""
-    conflict_ids = [str(c.id) for c in FieldRecordConflict.query.filter_by(record_id=case.record_id)]
+    conflict_ids = [str(c.id) for c in FieldRecordConflict.query.filter_by(
+        record_id=case.record_id, municipality_id=case.municipality_id)]
     return (AuditLog.query.filter(AuditLog.municipality_id == case.municipality_id,
                                   ((AuditLog.entity == "auto_case") & (AuditLog.entity_id == str(case.id)))
                                   | ((AuditLog.entity == "field_record") & AuditLog.entity_id.in_(record_ids))
@@ -202,7 +205,8 @@ def case_history(case, record_ids):
 
 
 def conflicts_of(record):
-    return FieldRecordConflict.query.filter_by(record_id=record.id).order_by(FieldRecordConflict.id).all()
+    return (FieldRecordConflict.query.filter_by(record_id=record.id, municipality_id=record.municipality_id)
+            .order_by(FieldRecordConflict.id).all())
 
 
 def signature_ok(device, body_text, signature):
@@ -212,14 +216,15 @@ def signature_ok(device, body_text, signature):
 def context(municipality, record):
     body = parse_body(record.body)
     rules = composed_for(municipality)
-    device = db.session.get(Device, record.device_id)
+    mid = record.municipality_id
+    device = owned(Device, record.device_id, mid)
     hashes = photos(record, body)
     codes = list(record.flags or [])
     if any(not present for _h, present in hashes):
         codes.append("photo_missing")
-    operator = db.session.get(Operator, record.operator_id) if record.operator_id else None
+    operator = owned(Operator, record.operator_id, mid)
     ctx = {"record": record, "body": body, "pretty": pretty(record.body), "rules": rules, "device": device,
-           "fiscal": db.session.get(User, record.user_id), "photos": hashes, "gps": gps_of(body),
+           "fiscal": owned(User, record.user_id, mid), "photos": hashes, "gps": gps_of(body),
            "clocks": clocks(record, body), "flags": explained(codes), "groups": checklist_groups(rules, body),
            "credential": credential_of(body), "data_age": data_age(body), "neighbours": neighbours(record),
            "conflicts": conflicts_of(record), "operator": operator,

@@ -5,6 +5,7 @@ import json
 
 from ...core.audit import current_actor, record
 from ...core.errors import ApiError
+from ...core.tenancy import in_scope, owned
 from ...core.validation import normalize_plate, plate_is_valid
 from ...extensions import db
 from ..autos.models import AutoCase, utcnow
@@ -141,8 +142,10 @@ def resolve_conflict(conflict, adopt, note, actor=None):
     note = _reason(note, "note")
     if conflict.reviewed_at is not None:
         raise ApiError(409, "already_reviewed", "Este conflito já foi resolvido.")
-    original = db.session.get(FieldRecord, conflict.record_id)
-    case = AutoCase.query.filter_by(record_id=conflict.record_id).first()
+    original = owned(FieldRecord, conflict.record_id, conflict.municipality_id)
+    if original is None:  # a conflict filed against another municipality's record: nothing to decide
+        raise ApiError(404, "not_found")
+    case = in_scope(AutoCase, conflict.municipality_id).filter_by(record_id=conflict.record_id).first()
     if adopt:
         if original.kind != "auto" or case is None:
             raise _invalid("choice", "Só a versão divergente de um auto pode ser adotada (como correção).")

@@ -104,21 +104,28 @@ def photo_missing_ids(mid):
 
 
 def open_conflict_clause():
-    return exists().where(FieldRecordConflict.record_id == FieldRecord.id, FieldRecordConflict.reviewed_at.is_(None))
+    """The record has an open conflict filed in its own municipality."""
+    return exists().where(FieldRecordConflict.record_id == FieldRecord.id,
+                          FieldRecordConflict.municipality_id == FieldRecord.municipality_id,
+                          FieldRecordConflict.reviewed_at.is_(None))
 
 
-def _pending_targets(ids):
-    """Of these auto ids, those with a cancellation request not yet decided."""
+def _pending_targets(mid, ids):
+    """Of these auto ids, those with a cancellation request of the municipality not yet decided
+    (a request naming another municipality's auto is nobody's here)."""
     Request = db.aliased(FieldRecord)
     return db.session.execute(
         select(Request.target_id).outerjoin(CancelRequestDecision, CancelRequestDecision.request_id == Request.id)
-        .where(Request.kind == "cancel_request", Request.target_id.in_(ids), CancelRequestDecision.id.is_(None))
+        .where(Request.kind == "cancel_request", Request.municipality_id == mid, Request.target_id.in_(ids),
+               CancelRequestDecision.id.is_(None))
     ).scalars()
 
 
 def pending_cancel_clause():
+    """The record has an undecided cancellation request sent in its own municipality."""
     Request = db.aliased(FieldRecord)
     return exists().where(Request.target_id == FieldRecord.id, Request.kind == "cancel_request",
+                          Request.municipality_id == FieldRecord.municipality_id,
                           ~exists().where(CancelRequestDecision.request_id == Request.id))
 
 
@@ -213,10 +220,11 @@ def page_details(mid, records):
         out[rid]["photo_missing"] = True
     for rid, n in db.session.execute(
             select(FieldRecordConflict.record_id, db.func.count()).where(
-                FieldRecordConflict.record_id.in_(ids), FieldRecordConflict.reviewed_at.is_(None))
+                FieldRecordConflict.municipality_id == mid, FieldRecordConflict.record_id.in_(ids),
+                FieldRecordConflict.reviewed_at.is_(None))
             .group_by(FieldRecordConflict.record_id)):
         out[rid]["conflicts"] = n
-    for rid in _pending_targets(ids):
+    for rid in _pending_targets(mid, ids):
         out[rid]["cancel_pending"] = True
     return out
 

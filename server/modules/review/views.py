@@ -6,6 +6,7 @@ from flask import Blueprint, Response, abort, flash, g, redirect, render_templat
 
 from ...core.csv_export import csv_response
 from ...core.errors import ApiError
+from ...core.tenancy import in_scope, owned
 from ...extensions import db
 from ..autos.models import AutoCase
 from ..backoffice.access import municipality, staff_view
@@ -32,15 +33,15 @@ def _labels():
 def _record_or_404(rid):
     if not UUID_RE.match(rid or ""):
         abort(404)
-    record = db.session.get(FieldRecord, rid)
-    if record is None or record.municipality_id != municipality().id or record.kind not in ("inspection", "auto"):
+    record = owned(FieldRecord, rid, municipality().id)
+    if record is None or record.kind not in ("inspection", "auto"):
         abort(404)
     return record
 
 
 def _case_or_404(rid):
     record = _record_or_404(rid)
-    case = AutoCase.query.filter_by(record_id=record.id).first()
+    case = in_scope(AutoCase, record.municipality_id).filter_by(record_id=record.id).first()
     if case is None:
         abort(404)
     return record, case
@@ -93,9 +94,7 @@ def _render_record(record, case=None, errors=None, status=200):
     if case is not None:
         data = versions.current_data(case)
         signed = details.parse_body(record.body)
-        inspection = db.session.get(FieldRecord, record.inspection_id) if record.inspection_id else None
-        if inspection is not None and inspection.municipality_id != muni.id:
-            inspection = None
+        inspection = owned(FieldRecord, record.inspection_id, muni.id)
         source = details.parse_body(inspection.body) if inspection else signed
         if ctx["credential"] is None and inspection is not None:
             # The crachá was read on the inspection this auto was begun from: its card says so.
@@ -116,7 +115,8 @@ def _render_record(record, case=None, errors=None, status=200):
 @staff_view
 def record_page(rid):
     record = _record_or_404(rid)
-    case = AutoCase.query.filter_by(record_id=record.id).first() if record.kind == "auto" else None
+    case = (in_scope(AutoCase, record.municipality_id).filter_by(record_id=record.id).first()
+            if record.kind == "auto" else None)
     return _render_record(record, case)
 
 
@@ -167,7 +167,9 @@ def correct(rid):
 @staff_view
 def cancel_request(rid, req_id):
     record, case = _case_or_404(rid)
-    request_record = db.session.get(FieldRecord, req_id) if UUID_RE.match(req_id or "") else None
+    request_record = owned(FieldRecord, req_id, case.municipality_id) if UUID_RE.match(req_id or "") else None
+    if request_record is None:  # another municipality's request (or none): nothing to answer here
+        abort(404)
     accept = request.form.get("answer")
     if accept not in ("aceitar", "recusar"):
         return _render_record(record, case, {"answer": ["Escolha aceitar ou recusar."]}, 422)
@@ -177,22 +179,27 @@ def cancel_request(rid, req_id):
 
 
 def _conflict_or_404(cid):
-    conflict = db.session.get(FieldRecordConflict, cid)
-    if conflict is None or conflict.municipality_id != municipality().id:
+    """The conflict and the record it names, both of this municipality (a conflict filed against
+    another municipality's record, as the push once did, opens nothing)."""
+    mid = municipality().id
+    conflict = owned(FieldRecordConflict, cid, mid)
+    record = owned(FieldRecord, conflict.record_id, mid) if conflict is not None else None
+    if record is None:
         abort(404)
     return conflict
 
 
 def _render_conflict(conflict, errors=None, status=200):
-    record = db.session.get(FieldRecord, conflict.record_id)
-    device = db.session.get(Device, record.device_id)
+    mid = conflict.municipality_id
+    record = owned(FieldRecord, conflict.record_id, mid)
+    device = owned(Device, record.device_id, mid)
     original, divergent = details.parse_body(record.body), details.parse_body(conflict.body)
     rows = _field_diff(original, divergent)
-    case = AutoCase.query.filter_by(record_id=record.id).first()
+    case = in_scope(AutoCase, mid).filter_by(record_id=record.id).first()
     return render_template(
         "review/conflict.html", conflict=conflict, record=record, rows=rows, case=case,
-        original_ok=not signature_flags(device.public_key, record.body, record.signature),
-        divergent_ok=not signature_flags(device.public_key, conflict.body, conflict.signature),
+        original_ok=not signature_flags(device.public_key if device else None, record.body, record.signature),
+        divergent_ok=not signature_flags(device.public_key if device else None, conflict.body, conflict.signature),
         original_pretty=details.pretty(record.body), divergent_pretty=details.pretty(conflict.body),
         errors=errors or {}, form=request.form), status
 

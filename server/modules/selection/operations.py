@@ -6,6 +6,7 @@ from datetime import timedelta
 from ...core.audit import record
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.tenancy import owned
 from ...extensions import db
 from ..registry.models import Municipality, Permit, utcnow
 from ..registry.operations import OCCUPYING, snapshot
@@ -337,8 +338,8 @@ def candidate_for_permit(municipality, candidate_id, holder):
         return None
     if basis is None:
         raise _field_error("candidate_id", "A lei deste município não prevê seleção por edital.")
-    cand = db.session.get(Candidate, candidate_id)
-    if cand is None or cand.municipality_id != municipality.id:
+    cand = owned(Candidate, candidate_id, municipality.id)
+    if cand is None:
         raise _field_error("candidate_id", "Candidato não encontrado neste município.")
     if cand.status not in MAY_RECEIVE:
         raise _field_error("candidate_id", f"{cand.name} está \u201c{cand_status_label(cand)}\u201d: só o "

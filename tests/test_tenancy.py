@@ -1,0 +1,345 @@
+"""Cross-tenant test derived from the models and the URL map (issue 20).
+
+Every table with a `municipality_id` (db.metadata) is a tenant table; every route of the app
+(app.url_map) whose path takes an id must say here which tenant table the id names (ROUTE_IDS)
+or why it is not a tenant id (NOT_TENANT_IDS) — a new route fails `test_every_route_with_an_id_is_
+classified` until it is. With the full demo loaded (three municipalities) plus field records
+pushed in two of them, a user of another municipality gets 404 for every such id, and for every
+combination where one id of a route is another municipality's and the others are their own (ids
+reachable through a foreign key); the owner's same request is not a 404 (so the 404 is the scope,
+not a wrong URL). Runs on SQLite and PostgreSQL.
+"""
+import io
+
+import pytest
+from PIL import Image
+
+from fieldsync_device import FakeDevice
+from helpers import DEMO_PASSWORD, csrf_token, login
+from server.core.tenancy import tenant_tables
+from server.extensions import db
+
+STAFF, ADMIN, API = "staff", "admin", "api"
+
+
+def _models():
+    return {m.class_.__table__.name: m.class_ for m in db.Model.registry.mappers
+            if hasattr(m.class_, "__table__")}
+
+
+def _cancel_request(mid):
+    from server.modules.fieldsync.models import FieldRecord
+    row = (FieldRecord.query.filter_by(municipality_id=mid, kind="cancel_request").order_by(FieldRecord.id).first())
+    return {"rid": row.target_id, "req_id": row.id} if row else None
+
+
+def _seizure(mid):
+    from server.modules.autos.process_models import Seizure
+    row = Seizure.query.filter_by(municipality_id=mid).order_by(Seizure.id).first()
+    return {"case_id": row.case_id, "seizure_id": row.id} if row else None
+
+
+def _notified_case(mid):
+    from server.modules.autos.process_models import AutoNotification
+    row = AutoNotification.query.filter_by(municipality_id=mid).order_by(AutoNotification.id).first()
+    return {"case_id": row.case_id} if row else None
+
+
+def _auto_record(mid):
+    from server.modules.fieldsync.models import FieldRecord
+    row = FieldRecord.query.filter_by(municipality_id=mid, kind="auto").order_by(FieldRecord.id).first()
+    return {"rid": row.id} if row else None
+
+
+def _operator_with_photo(mid):
+    from server.modules.registry.models import Operator
+    row = (Operator.query.filter(Operator.municipality_id == mid, Operator.photo_path.isnot(None))
+           .order_by(Operator.id).first())
+    return {"operator_id": row.id} if row else None
+
+
+def _active_credential(mid):
+    from server.modules.credentials import operations as ops
+    from server.modules.credentials.models import Credential
+    for row in Credential.query.filter_by(municipality_id=mid).order_by(Credential.id):
+        if ops.effective_status(row) == "active":
+            return {"credential_id": row.id}
+    return None
+
+
+# endpoint → [(who may call it, {path argument: tenant table}, other path arguments, picker)]:
+# picker(municipality id) → path ids consistent for that municipality (default: the first row
+# of the argument's table). Several entries = several variants (a ledger of an operator or of a permit).
+ROUTE_IDS = {
+    "autos.seizure_pdf": [(STAFF, {"case_id": "auto_case", "seizure_id": "seizure"}, {}, _seizure)],
+    "autos.notification_pdf": [(STAFF, {"case_id": "auto_case"}, {}, _notified_case)],
+    "autos.process_page": [(STAFF, {"case_id": "auto_case"}, {}, None)],
+    "autos.process_csv": [(STAFF, {"case_id": "auto_case"}, {}, None)],
+    "autos.process_action": [(STAFF, {"case_id": "auto_case"}, {"action": "pagamento"}, None)],
+    "autos.ledger_page": [(STAFF, {"ident": "operator"}, {"kind": "operador"}, None),
+                          (STAFF, {"ident": "permit"}, {"kind": "permissao"}, None)],
+    "autos.ledger_csv": [(STAFF, {"ident": "operator"}, {"kind": "operador", "lista": "autos"}, None),
+                         (STAFF, {"ident": "permit"}, {"kind": "permissao", "lista": "penalidades"}, None)],
+    "credentials.print_file": [(STAFF, {"credential_id": "credential"}, {"filename": "cracha.png"},
+                                _active_credential)],
+    "credentials.revoke": [(STAFF, {"credential_id": "credential"}, {}, None)],
+    "credentials.issue": [(STAFF, {"permit_id": "permit"}, {}, None)],
+    "backoffice.documents_form": [(STAFF, {"ident": "operator"}, {"subject": "operator"}, None),
+                                  (STAFF, {"ident": "vehicle"}, {"subject": "vehicle"}, None)],
+    "backoffice.company_detail": [(STAFF, {"ident": "company"}, {}, None)],
+    "backoffice.company_edit": [(STAFF, {"ident": "company"}, {}, None)],
+    "backoffice.issqn_pay": [(STAFF, {"ident": "issqn_charge"}, {}, None)],
+    "backoffice.operator_detail": [(STAFF, {"ident": "operator"}, {}, None)],
+    "backoffice.operator_edit": [(STAFF, {"ident": "operator"}, {}, None)],
+    "backoffice.operator_photo_upload": [(STAFF, {"ident": "operator"}, {}, None)],
+    "backoffice.operator_photo": [(STAFF, {"ident": "operator"}, {},
+                                   lambda mid: ({"ident": p["operator_id"]} if (p := _operator_with_photo(mid)) else None))],
+    "backoffice.permit_detail": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.permit_action": [(STAFF, {"ident": "permit"}, {"action": "suspend"}, None)],
+    "backoffice.permit_absence": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.permit_desistencia": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.permit_edit": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.renewal_documents": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.renewal_first_documents": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.permit_substitute": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.permit_transfer": [(STAFF, {"ident": "permit"}, {}, None)],
+    "backoffice.ponto_detail": [(STAFF, {"ident": "ponto"}, {}, None)],
+    "backoffice.ponto_edit": [(STAFF, {"ident": "ponto"}, {}, None)],
+    "backoffice.vehicle_detail": [(STAFF, {"ident": "vehicle"}, {}, None)],
+    "backoffice.vehicle_edit": [(STAFF, {"ident": "vehicle"}, {}, None)],
+    "backoffice.policy_new": [(STAFF, {"ident": "vehicle"}, {}, None)],
+    "backoffice.vistoria_new": [(STAFF, {"ident": "vehicle"}, {}, None)],
+    "review.conflict_page": [(STAFF, {"cid": "field_record_conflict"}, {}, None)],
+    "review.record_page": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
+    "review.correct": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
+    "review.decide": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
+    "review.cancel_request": [(STAFF, {"rid": "field_record", "req_id": "field_record"}, {}, _cancel_request)],
+    "selection_bo.candidate_action": [(STAFF, {"ident": "candidate"}, {"action": "prazo"}, None)],
+    "selection_bo.edital_detail": [(STAFF, {"ident": "edital"}, {}, None)],
+    "selection_bo.candidate_new": [(STAFF, {"ident": "edital"}, {}, None)],
+    "selection_bo.classification_file": [(STAFF, {"ident": "edital"}, {}, None)],
+    "selection_bo.tie_break": [(STAFF, {"ident": "edital"}, {}, None)],
+    "selection_bo.publish": [(STAFF, {"ident": "edital"}, {}, None)],
+    "accounts_admin.toggle_active": [(ADMIN, {"user_id": "user"}, {}, None)],
+    "accounts_admin.reset_password": [(ADMIN, {"user_id": "user"}, {}, None)],
+    "accounts_admin.revoke": [(ADMIN, {"device_id": "device"}, {}, None)],
+    "accounts_admin.operator_code": [(STAFF, {"operator_id": "operator"}, {}, None)],
+    "accounts_admin.operator_code_show": [(STAFF, {"operator_id": "operator"}, {}, None)],
+    "fieldsync.operator_thumbnail": [(API, {"operator_id": "operator"}, {}, _operator_with_photo)],
+}
+
+# Path arguments that are not the id of a tenant row, and why.
+NOT_TENANT_IDS = {
+    "autos.public_notification": "public page: the signed code is the credential (no ids)",
+    "autos.public_notification_lower": "public page: the signed code is the credential (no ids)",
+    "credentials.public_check_url": "public crachá page: the signed QR is the credential",
+    "credentials.public_check": "public crachá page: the signed QR is the credential",
+    "fieldsync.public_page": "public auto page: an unguessable token printed on the auto",
+    "credentials.public_keys": "public keys of every municipality (public by design)",
+    "rules_api.composed": "municipality slug: published rules of the laws (public by design)",
+    "credentials.trust": "municipality slug: trust data, checked by check_municipality_slug",
+    "fieldsync.photo_head": "content hash, looked up in the caller's municipality only",
+    "fieldsync.photo_put": "content hash, stored in the caller's municipality only",
+    "review.photo": "content hash, looked up in the caller's municipality only",
+    "fieldapp.shell_file": "static file of the field app",
+    "static": "static file",
+}
+
+
+def test_every_route_with_an_id_is_classified(app):
+    tenant = {t.name for t in tenant_tables()}
+    unclassified, stale = [], []
+    endpoints = set()
+    for rule in app.url_map.iter_rules():
+        if not rule.arguments:
+            continue
+        endpoints.add(rule.endpoint)
+        if rule.endpoint in NOT_TENANT_IDS:
+            continue
+        specs = ROUTE_IDS.get(rule.endpoint)
+        if specs is None:
+            unclassified.append(f"{rule.rule} ({rule.endpoint})")
+            continue
+        for _who, ids, extra, _pick in specs:
+            missing = set(rule.arguments) - set(ids) - set(extra)
+            if missing:
+                unclassified.append(f"{rule.rule} ({rule.endpoint}): argument(s) {sorted(missing)}")
+            stale += [f"{rule.endpoint}: {t} is not a table with municipality_id" for t in ids.values()
+                      if t not in tenant]
+    stale += [f"{e}: no such route" for e in set(ROUTE_IDS) | set(NOT_TENANT_IDS) if e not in endpoints]
+    assert not unclassified, (
+        "Routes taking an id that tests/test_tenancy.py does not classify: add each to ROUTE_IDS "
+        "(which tenant table its id names) or to NOT_TENANT_IDS (why it is not a tenant id):\n  "
+        + "\n  ".join(sorted(unclassified)))
+    assert not stale, "\n".join(sorted(stale))
+
+
+# --- the data: the full demo, plus synced records in two municipalities ---------------------------
+
+def _jpeg():
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (40, 90, 200)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def _field_data(app, client, slug):
+    """An auto, a cancellation request for it, a conflict and a seizure in `slug`."""
+    import json
+    from fieldsync_device import b64url
+    phone = FakeDevice(client, f"fiscal.{slug}")
+    number = phone.reserve(1)[0]
+    auto = phone.auto(number, plate="ABC1D23")
+    request = phone.record(phone.body("cancel_request", auto_id=auto["id"], reason="Placa anotada errada."))
+    assert [r["status"] for r in phone.push([auto, request]).json["results"]] == ["accepted", "accepted"]
+    changed = json.loads(auto["body"])
+    changed["plate"] = "ZZZ9Z99"
+    text = json.dumps(changed, ensure_ascii=False, separators=(",", ":"))
+    item = {"id": changed["id"], "body": text, "signature": b64url(phone.key.sign(text.encode()))}
+    assert phone.push([item]).json["results"][0]["status"] == "conflict"
+    from server.core.clock import local_today
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.payments import record_seizure
+    with app.app_context():
+        case = AutoCase.query.filter_by(record_id=auto["id"]).one()
+        record_seizure(case, "apreensao", local_today().isoformat())
+        db.session.commit()
+    return phone
+
+
+@pytest.fixture
+def world(app, client):
+    from server.modules.accounts.operations import create_user
+    from server.modules.registry.demo import load_demo
+    from server.modules.registry.models import Municipality, Operator
+    with app.app_context():
+        load_demo()
+        munis = {m.slug: m.id for m in Municipality.query.order_by(Municipality.id)}
+        for slug, mid in munis.items():  # a municipality's own administrator, for the admin routes
+            create_user(mid, {"username": f"admin.{slug}", "name": f"Administração de {slug}", "role": "admin",
+                              "password": DEMO_PASSWORD})
+        photo_targets = {slug: Operator.query.filter_by(municipality_id=mid).order_by(Operator.id).first().id
+                         for slug, mid in munis.items()}
+    phones = {slug: _field_data(app, client, slug) for slug in ("sapezal", "paranatinga")}
+    from autos_process_helpers import homologated_case
+    from server.modules.autos import process_operations
+    from server.modules.autos.models import AutoCase
+    case_id, _phone = homologated_case(app, client, "paranatinga", phone=phones["paranatinga"])
+    with app.app_context():
+        process_operations.issue_notification(db.session.get(AutoCase, case_id))
+    for slug, operator_id in photo_targets.items():
+        clerk = app.test_client()
+        login(clerk, f"backoffice.{slug}")
+        path = f"/bo/operadores/{operator_id}"
+        response = clerk.post(f"{path}/foto", data={"photo": (io.BytesIO(_jpeg()), "foto.jpg"),
+                                                    "csrf_token": csrf_token(clerk, path)},
+                              content_type="multipart/form-data")
+        assert response.status_code in (200, 302), response.status_code
+    return munis, phones
+
+
+class _Callers:
+    """One logged-in client per (role, municipality), made on first use."""
+
+    def __init__(self, app, phones):
+        self.app, self.phones, self.clients = app, phones, {}
+
+    def get(self, who, slug):
+        key = (who, slug)
+        if key not in self.clients:
+            if who == API:
+                phone = self.phones.get(slug) or FakeDevice(self.app.test_client(), f"fiscal.{slug}")
+                self.clients[key] = (phone.client, phone.headers, None)
+            else:
+                c = self.app.test_client()
+                login(c, f"{'admin' if who == ADMIN else 'backoffice'}.{slug}")
+                self.clients[key] = (c, {}, csrf_token(c, "/bo/"))
+        return self.clients[key]
+
+    def call(self, who, slug, method, path):
+        client, headers, token = self.get(who, slug)
+        if method == "GET":
+            return client.get(path, headers=headers)
+        return client.post(path, headers=headers, data={"csrf_token": token} if token else {})
+
+
+def _pick(ids, picker, mid):
+    if picker is not None:
+        return picker(mid)
+    models = _models()
+    out = {}
+    for arg, table in ids.items():
+        model = models[table]
+        row = db.session.query(model.id).filter(model.municipality_id == mid).order_by(model.id).first()
+        if row is None:
+            return None
+        out[arg] = row[0]
+    return out
+
+
+def test_another_municipality_gets_404_for_every_tenant_id(app, world):
+    munis, phones = world
+    callers = _Callers(app, phones)
+    rules = {r.endpoint: r for r in app.url_map.iter_rules() if r.endpoint in ROUTE_IDS}
+    checks, controls, failures, uncovered = 0, [], [], []
+    for endpoint, specs in sorted(ROUTE_IDS.items()):
+        rule = rules[endpoint]
+        method = "GET" if "GET" in rule.methods else "POST"
+        for who, ids, extra, picker in specs:
+            with app.app_context():
+                picks = {slug: _pick(ids, picker, mid) for slug, mid in munis.items()}
+            owners = [slug for slug, p in picks.items() if p]
+            if not owners:
+                uncovered.append(f"{endpoint} {sorted(ids.values())}")
+                continue
+            owner = owners[0]
+            owned_path = rule.build({**extra, **picks[owner]}, append_unknown=False)[1]
+            for stranger in munis:
+                if stranger == owner:
+                    continue
+                response = callers.call(who, stranger, method, owned_path)
+                checks += 1
+                if response.status_code != 404:
+                    failures.append(f"{method} {owned_path} as {who} of {stranger}: {response.status_code}")
+                # Ids reachable through a foreign key: the stranger's own ids with one of the owner's.
+                if len(ids) > 1 and picks[stranger]:
+                    for arg in ids:
+                        mixed = {**picks[stranger], arg: picks[owner][arg]}
+                        path = rule.build({**extra, **mixed}, append_unknown=False)[1]
+                        response = callers.call(who, stranger, method, path)
+                        checks += 1
+                        if response.status_code != 404:
+                            failures.append(f"{method} {path} ({arg} of {owner}) as {who} of {stranger}: "
+                                            f"{response.status_code}")
+            controls.append((who, owner, method, owned_path))
+    # The owner's own request is not a 404 (after every stranger's, as some controls change data).
+    for who, owner, method, path in controls:
+        status = callers.call(who, owner, method, path).status_code
+        if status == 404 or status >= 500:
+            failures.append(f"control: {method} {path} as {who} of {owner} (the owner): {status}")
+    assert not uncovered, "No demo row for: " + "; ".join(uncovered) + " (add it to the `world` fixture)"
+    assert not failures, f"{len(failures)} of {checks} cross-tenant requests leaked:\n  " + "\n  ".join(failures)
+    assert checks >= 2 * len(ROUTE_IDS)
+
+
+def test_foreign_keys_between_tenant_rows_stay_in_one_municipality(app, world):
+    """The data itself: no tenant row points at another municipality's row (every foreign key
+    between two tables with a municipality, over the whole demo and the synced records)."""
+    from sqlalchemy import and_, func, select
+    tenant = {t.name: t for t in tenant_tables()}
+    crossing, pairs = [], 0
+    with app.app_context():
+        for table in tenant.values():
+            for column in table.c:
+                for fk in column.foreign_keys:
+                    target = fk.column.table
+                    if target.name not in tenant:
+                        continue
+                    pairs += 1
+                    other = target.alias()
+                    n = db.session.execute(select(func.count()).select_from(table.join(
+                        other, and_(column == other.c[fk.column.name],
+                                    table.c.municipality_id != other.c.municipality_id)))).scalar()
+                    if n:
+                        crossing.append(f"{table.name}.{column.name} → {target.name}: {n} row(s)")
+    assert pairs > 20
+    assert not crossing, "\n".join(crossing)
