@@ -51,6 +51,7 @@ ACTION_LABELS = {
     "void_number": "Número de auto inutilizado",
     "sync_accept": "Registros de campo recebidos",
     "sync_conflict": "Registro de campo divergente recebido (conflito)",
+    "sync_reject": "Registro de campo recusado pelo conteúdo (em quarentena)",
     "upload_photo": "Foto de evidência recebida",
     # Autos de infração (autos.operations)
     "auto_homologate": "Auto homologado",

@@ -8,13 +8,19 @@ def _text(value, limit):
     return value[:limit] if isinstance(value, str) and value else None
 
 
+# A single amount above this (R$ 10 trillion) is no fine: it is not counted, and the sums of a
+# record's items stay far inside the BIGINT columns they are added into.
+MAX_CENTS = 10**15
+
+
 def _cents(value):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
-        return int((Decimal(str(value)) * 100).to_integral_value())
+        cents = int((Decimal(str(value)) * 100).to_integral_value())
     except (InvalidOperation, ValueError, OverflowError):
         return None
+    return cents if abs(cents) <= MAX_CENTS else None
 
 
 def confirmed_infractions(body):

@@ -8,7 +8,7 @@ import re
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from ...core import validation  # noqa: F401  (pt-BR messages before any field is built)
+from ...core import validation  # pt-BR messages before any field is built
 from ...core.openapi import COMPONENT_SCHEMAS
 
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -18,6 +18,9 @@ TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
 
 MAX_BATCH = 100
 MAX_BODY_CHARS = 256 * 1024
+# field_record.signature is VARCHAR(100); an Ed25519 signature in base64url is 86 characters.
+MAX_SIGNATURE_CHARS = 100
+MAX_INT32 = 2**31 - 1  # ids and counters go into INTEGER columns
 
 
 def _uuid(value):
@@ -58,8 +61,9 @@ class PushRecordSchema(Schema):
     id = fields.String(required=True, validate=_uuid)
     body = fields.String(required=True, validate=validate.Length(2, MAX_BODY_CHARS,
                                                                  error="Corpo vazio ou grande demais."))
-    signature = fields.String(required=True, validate=validate.Regexp(
-        B64URL_RE, error="Assinatura em base64url sem preenchimento."))
+    signature = fields.String(required=True, validate=[
+        validate.Regexp(B64URL_RE, error="Assinatura em base64url sem preenchimento."),
+        validate.Length(max=MAX_SIGNATURE_CHARS, error=f"Assinatura longa demais (até {MAX_SIGNATURE_CHARS} caracteres).")])
 
 
 class PushSchema(Schema):
@@ -70,8 +74,8 @@ class PushSchema(Schema):
 class ClockSchema(Schema):
     class Meta:
         unknown = INCLUDE
-    device_at = AwareDateTime(required=True)
-    gps_at = AwareDateTime(load_default=None, allow_none=True)
+    device_at = AwareDateTime(required=True, validate=validation.validate_instant_range)
+    gps_at = AwareDateTime(load_default=None, allow_none=True, validate=validation.validate_instant_range)
 
 
 class GpsSchema(Schema):
@@ -93,15 +97,15 @@ class BodySchema(Schema):
     id = fields.String(required=True, validate=_uuid)
     kind = fields.String(required=True, validate=validate.OneOf(
         ["inspection", "auto", "cancel_request", "vistoria"], error="Tipo de registro desconhecido."))
-    device_id = fields.Integer(required=True, strict=True)
-    seq = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
+    device_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT32))
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT32))
     prev_hash = fields.String(required=True, allow_none=True, validate=_sha256)
     clock = fields.Nested(ClockSchema, required=True)
     gps = fields.Nested(GpsSchema, load_default=None, allow_none=True)
     no_gps_reason = fields.String(load_default=None, allow_none=True)
     data_age_s = fields.Integer(load_default=None, allow_none=True)
     photos = _photo_list()
-    operator_id = fields.Integer(load_default=None, allow_none=True, strict=True)
+    operator_id = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, MAX_INT32))
 
     @validates_schema
     def _first_has_no_prev(self, data, **_kwargs):
@@ -141,20 +145,20 @@ class CancelBodySchema(BodySchema):
 
 class VistoriaBodySchema(BodySchema):
     """A vehicle's vistoria run on the field app (issuance/vistoria_sync.py files it)."""
-    vehicle_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
-    permit_id = fields.Integer(load_default=None, allow_none=True, strict=True)
+    vehicle_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT32))
+    permit_id = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, MAX_INT32))
     permit_number = fields.String(load_default=None, allow_none=True)
     plate = fields.String(load_default=None, allow_none=True)
     vistoria_kind = fields.String(required=True, validate=validate.OneOf(
         ["inicial", "periodica", "retorno", "substituicao"], error="Tipo de vistoria inválido."))
-    inspected_on = fields.Date(required=True)
+    inspected_on = fields.Date(required=True, validate=validation.validate_date_range)
     answers = fields.Dict(keys=fields.String(), load_default=dict)
     item_photos = fields.Dict(keys=fields.String(), values=fields.List(fields.String(validate=_sha256)),
                               load_default=dict)
     result = fields.String(required=True, validate=validate.OneOf(["aprovada", "reprovada"],
                                                                   error="Use aprovada ou reprovada."))
     items_to_fix = fields.List(fields.Dict(), load_default=list)  # [{fact, label_pt, citation}]
-    return_on = fields.Date(load_default=None, allow_none=True)
+    return_on = fields.Date(load_default=None, allow_none=True, validate=validation.validate_date_range)
     notes = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, 2000))
 
     @validates_schema
