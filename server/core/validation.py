@@ -26,7 +26,22 @@ _PT = {
 for _cls, _msgs in _PT.items():
     _cls.default_error_messages = {**_cls.default_error_messages, **_msgs}
 
-from marshmallow import Schema  # noqa: E402  (after the messages are patched)
+from marshmallow import Schema, validate  # noqa: E402  (after the messages are patched)
+
+# pt-BR defaults of the validators too: a Length or Range without its own message reached the
+# phone and the back office in English ("Length must be between 1 and 40.").
+validate.Length.message_min = "No mínimo {min} caractere(s)."
+validate.Length.message_max = "No máximo {max} caracteres."
+validate.Length.message_all = "De {min} a {max} caracteres."
+validate.Length.message_equal = "Exatamente {equal} caracteres."
+validate.Range.message_gte, validate.Range.message_gt = "maior ou igual a", "maior que"
+validate.Range.message_lte, validate.Range.message_lt = "menor ou igual a", "menor que"
+validate.Range.message_min = "Deve ser {min_op} {{min}}."
+validate.Range.message_max = "Deve ser {max_op} {{max}}."
+validate.Range.message_all = "Deve ser {min_op} {{min}} e {max_op} {{max}}."
+validate.OneOf.default_message = "Valor não aceito; use um de: {choices}."
+validate.Regexp.default_message = "Formato inválido."
+validate.Equal.default_message = "Deve ser igual a {other}."
 
 Schema.error_messages = {"unknown": "Campo desconhecido.", "type": "Formato inválido."}
 

@@ -14,7 +14,8 @@ FIELD_LABELS = {
     "body": "Corpo do registro", "signature": "Assinatura", "id": "Identificador",
     "body.clock.device_at": "Relógio do aparelho", "body.clock.gps_at": "Hora do GPS",
     "body.inspected_on": "Data da vistoria", "body.return_on": "Data de retorno",
-    "body.device_id": "Aparelho", "body.operator_id": "Operador",
+    "body.device_id": "Aparelho", "body.operator_id": "Operador", "body.number": "Número do auto",
+    "body.public_token": "Link público do auto", "body.signatures": "Assinaturas",
 }
 
 
