@@ -44,8 +44,11 @@ AwareDateTime.default_error_messages = {
 
 class DeviceKeySchema(Schema):
     algorithm = fields.String(required=True, validate=validate.OneOf(["Ed25519"], error="Use Ed25519."))
-    public_key = fields.String(required=True, validate=validate.Regexp(
-        B64URL_RE, error="Chave em base64url sem preenchimento."))
+    # 32 raw bytes in base64url without padding are exactly 43 characters (issue 20: the contract
+    # said any base64url text, the server took only these).
+    public_key = fields.String(required=True, validate=[
+        validate.Regexp(B64URL_RE, error="Chave em base64url sem preenchimento."),
+        validate.Length(equal=43, error="Chave Ed25519: 43 caracteres base64url (32 bytes).")])
 
 
 class NumberRequestSchema(Schema):
@@ -57,8 +60,14 @@ class VoidNumberSchema(Schema):
     reason = fields.String(required=True, validate=validate.Length(3, 500, error="Informe o motivo (3 a 500 caracteres)."))
 
 
+# Regexp rather than a function where the contract must show it: the OpenAPI document states the
+# pattern (lower case included) exactly as it is enforced (issue 20).
+UUID_MESSAGE = "Identificador inválido (UUID em minúsculas)."
+SHA256_MESSAGE = "Hash inválido (64 dígitos hexadecimais em minúsculas)."
+
+
 class PushRecordSchema(Schema):
-    id = fields.String(required=True, validate=_uuid)
+    id = fields.String(required=True, validate=validate.Regexp(UUID_RE, error=UUID_MESSAGE))
     body = fields.String(required=True, validate=validate.Length(2, MAX_BODY_CHARS,
                                                                  error="Corpo vazio ou grande demais."))
     signature = fields.String(required=True, validate=[
@@ -179,10 +188,14 @@ BODY_SCHEMAS = {"inspection": InspectionBodySchema, "auto": AutoBodySchema, "can
 # them as JSON text, so no operation can refer to them.
 COMPONENT_SCHEMAS.update({f"{''.join(p.title() for p in kind.split('_'))}RecordBody": schema
                           for kind, schema in BODY_SCHEMAS.items()})
+# What one item of a push must be to be stored (id, body and signature lengths and patterns). The
+# push's `records` stays a list of anything on purpose: each item is judged alone and a bad one is
+# answered `rejected` in its result while the rest of the batch is stored (issue 20).
+COMPONENT_SCHEMAS["PushRecord"] = PushRecordSchema
 
 
 class PhotoPathSchema(Schema):
-    sha256 = fields.String(required=True, validate=_sha256, metadata={
+    sha256 = fields.String(required=True, validate=validate.Regexp(SHA256_RE, error=SHA256_MESSAGE), metadata={
         "example": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})
 
 
