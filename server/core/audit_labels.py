@@ -113,6 +113,7 @@ ENTITY_LABELS = {
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
     "field_record_conflict": "Conflito de registro de campo",
+    "field_record_rejected": "Registro de campo recusado (quarentena)",
     "population_figure": "População do município",
     "vehicle_substitution": "Substituição de veículo",
     "tariff_table": "Tabela de tarifas",
