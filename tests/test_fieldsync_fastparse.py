@@ -14,7 +14,11 @@ from fieldsync_device import FakeDevice, sha256_hex
 SHA = sha256_hex("x")
 ODD_VALUES = [None, True, False, 0, 1, -1, 2**31, 1.5, math.nan, math.inf, "", "1", "abc", SHA, SHA.upper(),
               str(uuid.uuid4()), "2026-05-10T14:03:00-04:00", "2026-05-10T14:03:00", "2026-05-10", [], [SHA], ["x"],
-              {}, {"a": 1}, {"lat": 1, "lon": 2}, {"device_at": "2026-05-10T14:03:00Z"}, "a" * 41]
+              {}, {"a": 1}, {"lat": 1, "lon": 2}, {"device_at": "2026-05-10T14:03:00Z"}, "a" * 41,
+              # issue 20: clocks outside 1970..2099 (year 0001/9999 with an offset overflow UTC), ids no
+              # INTEGER column holds, a signature longer than its column
+              "0001-01-01T00:00:00+05:00", "9999-12-31T23:00:00-04:00", "1969-12-31T23:59:59Z",
+              "2100-01-01T00:00:00Z", 2**31 - 1, 2**63, "A" * 101]
 
 
 def _bodies():

@@ -86,14 +86,20 @@ def test_successful_logins_do_not_count(client, app, demo):
     assert statuses == [200] * 12
 
 
-def test_operator_activation_is_limited_per_address_and_per_municipality(client, app, demo):
+def test_operator_activation_is_limited_per_address_and_per_code(client, app, demo):
     app.config["TRUSTED_PROXIES"] = 1
 
-    def activate(xff, municipality="sapezal"):
-        return client.post("/api/v1/operator/activate", json={"municipality": municipality, "code": "AAAA-AAAA"},
+    def activate(xff, code="AAAA-AAAA-AAAA-AAAA", municipality="sapezal"):
+        return client.post("/api/v1/operator/activate", json={"municipality": municipality, "code": code},
                            headers={"X-Forwarded-For": xff}, environ_base={"REMOTE_ADDR": PROXY}).status_code
 
     assert [activate("198.51.100.1") for _ in range(5)] == [422] * 5
-    assert activate("198.51.100.1") == 429
+    assert activate("198.51.100.1") == 429  # this code from this address: enough
+    assert activate("198.51.100.1", "aaaa aaaa aaaa aaaa", "nortelandia") == 429  # the same code, typed otherwise
     assert activate("198.51.100.2") == 422  # another client behind the same proxy still gets an answer
-    assert activate("198.51.100.1", "nortelandia") == 422
+    # Failures (422) count, refusals (429) do not: 5 + 5 = ten failures from this address.
+    assert [activate("198.51.100.1", f"BBBB-BBBB-BBBB-BBB{c}") for c in "34678"] == [422] * 5
+    assert activate("198.51.100.1", "BBBB-BBBB-BBBB-BBB9") == 429
+    # One code from everywhere: capped per minute (a distributed guess of one known code).
+    statuses = [activate(f"198.51.101.{i}", "CCCC-CCCC-CCCC-CCCC") for i in range(31)]
+    assert statuses == [422] * 30 + [429]

@@ -56,6 +56,7 @@ ACTION_LABELS = {
     "sync_accept": "Registros de campo recebidos",
     "sync_conflict": "Registro de campo divergente recebido (conflito)",
     "sync_foreign": "Registro de campo recusado: identificador de outro aparelho",
+    "sync_reject": "Registro de campo recusado pelo conteúdo (em quarentena)",
     "upload_photo": "Foto de evidência recebida",
     # Autos de infração (autos.operations)
     "auto_homologate": "Auto homologado",
@@ -122,6 +123,7 @@ ENTITY_LABELS = {
     "evidence_photo": "Foto de evidência",
     "auto_case": "Auto de infração",
     "field_record_conflict": "Conflito de registro de campo",
+    "field_record_rejected": "Registro de campo recusado (quarentena)",
     "population_figure": "População do município",
     "vehicle_substitution": "Substituição de veículo",
     "tariff_table": "Tabela de tarifas",

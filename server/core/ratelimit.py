@@ -16,7 +16,9 @@ people who type their password right are never slowed by anyone:
 
 Behind a reverse proxy every request would share the proxy's address; `TRUSTED_PROXIES`
 (core.proxy) makes request.remote_addr the real client's. For operator activation the "account"
-is the municipality named in the request (the code itself is the secret, and unknown).
+is the code sent (normalized): a guesser is held back by the address bucket, and nothing keyed
+on the municipality exists, so random codes never lock an operator with a valid code out
+(operator_portal/operations.CODE_LENGTH states the codes' entropy).
 """
 
 from flask import current_app, request
@@ -36,8 +38,8 @@ def client_address() -> str:
     return request.remote_addr or "-"
 
 
-def _submitted(field) -> str:
-    """The account named in the form or JSON body, normalized like the login does."""
+def _submitted(field, normalize=None) -> str:
+    """The account named in the form or JSON body, normalized like the login does (or by `normalize`)."""
     try:
         data = parsed_json() if request.is_json else request.form
     except ApiError:
@@ -45,18 +47,21 @@ def _submitted(field) -> str:
     value = data.get(field) if isinstance(data, dict) or hasattr(data, "getlist") else None
     if not isinstance(value, str):
         return "-"
+    if normalize is not None:
+        return normalize(value)[:80] or "-"
     return value.strip().lower()[:80] or "-"
 
 
-def login_limits(account_field, account_scope):
+def login_limits(account_field, account_scope, normalize=None):
     """Decorate a login-like view (POST) with the three buckets above. `account_scope` names the
-    namespace of the account bucket: the back-office login and the API token share users."""
+    namespace of the account bucket: the back-office login and the API token share users.
+    `normalize`: how the account field is read (default: stripped, lower case)."""
     def config(key):
         return lambda: current_app.config[key]
 
     def decorator(view):
         def account():
-            return _submitted(account_field)
+            return _submitted(account_field, normalize)
 
         view = limiter.shared_limit(config("LOGIN_ACCOUNT_RATE_LIMIT"), scope=f"{account_scope}-account",
                                     key_func=account, methods=["POST"], deduct_when=_failed)(view)

@@ -1,5 +1,6 @@
 """Brazilian identifiers and pt-BR validation messages shared by every schema."""
 import re
+from datetime import date, datetime, timezone
 import unicodedata
 
 from marshmallow import ValidationError, fields
@@ -25,7 +26,22 @@ _PT = {
 for _cls, _msgs in _PT.items():
     _cls.default_error_messages = {**_cls.default_error_messages, **_msgs}
 
-from marshmallow import Schema  # noqa: E402  (after the messages are patched)
+from marshmallow import Schema, validate  # noqa: E402  (after the messages are patched)
+
+# pt-BR defaults of the validators too: a Length or Range without its own message reached the
+# phone and the back office in English ("Length must be between 1 and 40.").
+validate.Length.message_min = "No mínimo {min} caractere(s)."
+validate.Length.message_max = "No máximo {max} caracteres."
+validate.Length.message_all = "De {min} a {max} caracteres."
+validate.Length.message_equal = "Exatamente {equal} caracteres."
+validate.Range.message_gte, validate.Range.message_gt = "maior ou igual a", "maior que"
+validate.Range.message_lte, validate.Range.message_lt = "menor ou igual a", "menor que"
+validate.Range.message_min = "Deve ser {min_op} {{min}}."
+validate.Range.message_max = "Deve ser {max_op} {{max}}."
+validate.Range.message_all = "Deve ser {min_op} {{min}} e {max_op} {{max}}."
+validate.OneOf.default_message = "Valor não aceito; use um de: {choices}."
+validate.Regexp.default_message = "Formato inválido."
+validate.Equal.default_message = "Deve ser igual a {other}."
 
 Schema.error_messages = {"unknown": "Campo desconhecido.", "type": "Formato inválido."}
 
@@ -167,3 +183,34 @@ def validate_cnh_number(value):
 def validate_past_date(value):
     if value > local_today():
         raise ValidationError("A data não pode estar no futuro.")
+
+
+# Plausible ranges of the instants and dates a field record carries. A phone whose clock was
+# reset after a battery swap says 1970 (flagged clock_behind, still accepted); anything before
+# the Unix epoch or from 2100 on is not a clock reading, and years 0001/9999 with an offset
+# cannot even be converted to UTC (OverflowError).
+EARLIEST_INSTANT = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST_INSTANT = datetime(2100, 1, 1, tzinfo=timezone.utc)
+EARLIEST_DATE = date(2000, 1, 1)
+LATEST_DATE = date(2099, 12, 31)
+INSTANT_RANGE_MESSAGE = "Data e hora fora do intervalo aceito (de 1970 a 2099, em UTC)."
+DATE_RANGE_MESSAGE = "Data fora do intervalo aceito (de 01/01/2000 a 31/12/2099)."
+
+
+def instant_in_range(value) -> bool:
+    """An aware datetime between 1970-01-01T00:00Z (included) and 2100-01-01T00:00Z (excluded)."""
+    try:
+        moment = value.astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        return False
+    return EARLIEST_INSTANT <= moment < LATEST_INSTANT
+
+
+def validate_instant_range(value):
+    if value is not None and not instant_in_range(value):
+        raise ValidationError(INSTANT_RANGE_MESSAGE)
+
+
+def validate_date_range(value):
+    if value is not None and not EARLIEST_DATE <= value <= LATEST_DATE:
+        raise ValidationError(DATE_RANGE_MESSAGE)

@@ -8,8 +8,14 @@ answered (so the server committed and the phone never heard); the in-process ser
 mid-push; the network cut mid-photo upload; the page killed (closed, reopened) while a request
 is in flight. One browser, one server, one enrolled phone for the whole run.
 
-MOTOFISCAL_FAULT_SEED fixes the seed (printed on every run); MOTOFISCAL_FAULT_RUNS the number of
-iterations (default 50)."""
+Poison records (issue 20) are signed among them: an inspection whose device clock says year 0001
+with an offset (the server's UTC arithmetic overflowed on it) and an auto whose number is longer
+than its column. The server answers them `rejected`; the phone must set them aside with the
+reason (recusado) while every other record still arrives, and the back office must list them.
+
+The seed is fixed (DEFAULT_SEED, printed on every run) so a failure replays as it was;
+MOTOFISCAL_FAULT_SEED=<n> runs another one, MOTOFISCAL_FAULT_SEED=random rolls a new one (printed).
+MOTOFISCAL_FAULT_RUNS is the number of iterations (default 50)."""
 import os
 import random
 import time
@@ -19,8 +25,11 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import StoppableServer, enroll
+from .helpers import backoffice_login, check_backoffice_screen
 
 RUNS = int(os.environ.get("MOTOFISCAL_FAULT_RUNS", "50"))
+DEFAULT_SEED = 20_2026
+POISON_EVERY = 5  # one iteration in five also signs a poison record
 FAULTS = ["push_abort_before", "push_abort_after", "photo_abort_before", "photo_abort_after",
           "server_killed_mid_push", "network_cut_mid_photo", "page_killed_mid_push",
           "page_killed_mid_photo"]
@@ -82,6 +91,39 @@ CREATE = """async ({ inspections, salt }) => {
     });
     made.push({ id, kind: 'auto', photos });
     return made;
+}"""
+
+# Runs in the page: one record the server must refuse for its content, sealed and queued like any
+# other (bad clock: year 0001 with +05:00; oversized: an auto number longer than its column).
+POISON = """async ({ which }) => {
+    const records = await import('./js/fiscal/records.js');
+    const { uuid, randomToken } = await import('./js/fiscal/bytes.js');
+    const id = uuid();
+    if (which === 'bad_clock') {
+        await records.commitRecord({
+            id, kind: 'inspection', photos: [], summary: { name: null, plate: 'QQP0I50', permit_number: null },
+            fields: {
+                clock: { device_at: '0001-01-01T00:00:00+05:00', gps_at: null }, gps: null,
+                no_gps_reason: 'Teste de falhas', data_age_s: 0, photos: [], permit_number: null, plate: 'QQP0I50',
+                operator_id: null, credential: null, answers: {}, answer_sources: {}, item_photos: {},
+                evaluation: null, decisions: {}, pack_versions: {},
+            },
+        });
+    } else {
+        const number = 'X'.repeat(41);
+        await records.commitRecord({
+            id, kind: 'auto', photos: [],
+            summary: { number, name: null, plate: 'QQP0I50', public_token: null, infractions: [], inspection_id: null },
+            fields: {
+                inspection_id: null, number, place: 'Rua do Teste, 1', clock: records.deviceClock(null),
+                gps: null, no_gps_reason: 'Teste de falhas', data_age_s: 0, photos: [], permit_number: null,
+                plate: 'QQP0I50', operator_id: null, infractions: [], auto_fields: {},
+                signatures: { fiscal: 'a'.repeat(64), operator: null, operator_refused: true },
+                defence: { deadline_days: null, instance: null, due: null }, public_token: randomToken(32),
+            },
+        });
+    }
+    return { id, kind: which };
 }"""
 
 # Runs in the page: sync until nothing is pending (the app's backoff timer would also get there,
@@ -187,8 +229,42 @@ def _server_view(app, device_id, shas):
         }
 
 
+def _seqs(page):
+    return page.evaluate("async () => Object.fromEntries((await (await import('./js/data/db.js')).getAll('outbox'))"
+                         ".map((e) => [e.id, e.seq]))")
+
+
+def _check_quarantine(app, browser, url, device_id, poison_ids):
+    """Every poison record the phone sealed is in the server's quarantine once, and the back office
+    of its municipality lists it (screenshot and axe-core at 390 px)."""
+    from server.modules.fieldsync.models import RejectedRecord
+
+    with app.app_context():
+        kept = RejectedRecord.query.filter_by(device_id=device_id).all()
+        by_id = {}
+        for row in kept:
+            by_id.setdefault(row.record_id, []).append(row)
+    assert set(by_id) == poison_ids, (set(by_id), poison_ids)
+    assert all(len(rows) == 1 for rows in by_id.values()), "a poison record kept twice"
+    context = browser.new_context(viewport=PHONE, locale="pt-BR")
+    page = context.new_page()
+    backoffice_login(page, url, "backoffice.sapezal")
+    page.goto(f"{url}/bo/revisao/recusados")
+    problems = {}
+    check_backoffice_screen("poison", page, "recusados", "390", problems)
+    for rows in by_id.values():
+        link = page.locator(f"a[href='/bo/revisao/recusados/{rows[0].id}']")
+        expect(link).to_have_count(1)
+    page.locator("table.list a").first.click()
+    expect(page.locator("h1")).to_contain_text("recusado")
+    check_backoffice_screen("poison", page, "recusado", "390", problems)
+    assert not problems, problems
+    context.close()
+
+
 def test_outbox_survives_random_faults(browser, server, live_app):
-    seed = int(os.environ.get("MOTOFISCAL_FAULT_SEED", random.SystemRandom().randrange(2**32)))
+    chosen = os.environ.get("MOTOFISCAL_FAULT_SEED", str(DEFAULT_SEED))
+    seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
     print(f"\nfault run: seed {seed}, {RUNS} iterations (MOTOFISCAL_FAULT_SEED={seed} to replay)")
     rng = random.Random(seed)
     context = browser.new_context(viewport=PHONE, locale="pt-BR", timezone_id="America/Cuiaba",
@@ -200,6 +276,7 @@ def test_outbox_survives_random_faults(browser, server, live_app):
     device_id = page.evaluate("async () => (await (await import('./js/fiscal/session.js')).session()).device_id")
 
     sent, fired, killed_signing, started = [], {}, 0, time.monotonic()
+    poison = {}  # record id → which poison
     for iteration in range(RUNS):
         assert page.evaluate(NUMBERS_LEFT) >= 1
         name = rng.choice(FAULTS)
@@ -213,6 +290,13 @@ def test_outbox_survives_random_faults(browser, server, live_app):
             if not page.is_closed():
                 raise
             killed_signing += 1
+        if iteration % POISON_EVERY == POISON_EVERY - 1 and not page.is_closed():
+            try:
+                made = page.evaluate(POISON, {"which": rng.choice(["bad_clock", "oversized_number"])})
+                poison[made["id"]] = made["kind"]
+            except Exception:  # killed while signing
+                if not page.is_closed():
+                    raise
         for _ in range(100):  # the sync the commits started (or the next one) meets the fault
             if fault.fired or page.is_closed():
                 break
@@ -232,13 +316,26 @@ def test_outbox_survives_random_faults(browser, server, live_app):
         if page.is_closed():
             page = _open(context, server.url, errors)
         outbox = page.evaluate(SETTLE, 30000)
-        stuck = [e for e in outbox if e["state"] != "enviado"]
+        stuck = [e for e in outbox if e["state"] != ("recusado" if e["id"] in poison else "enviado")]
         assert not stuck, f"iteration {iteration} ({name}, seed {seed}): {stuck}"
 
     elapsed = time.monotonic() - started
     # The phone's outbox is the truth of what was signed (a page killed while signing may have
     # sealed part of an iteration); every record the page saw committed must be in it.
-    phone = {e["id"]: e for e in page.evaluate(SETTLE, 5000)}
+    everything = {e["id"]: e for e in page.evaluate(SETTLE, 5000)}
+    # The poison records: set aside on the phone with the field named, kept by the server, listed
+    # for the back office, never stored as records.
+    assert poison, "no poison record was signed"
+    for rid, which in poison.items():
+        entry = everything.get(rid)
+        if entry is None:
+            continue  # the page was killed before it sealed it
+        assert entry["state"] == "recusado", entry
+        assert ("body.clock.device_at" if which == "bad_clock" else "body.number") in entry["error"], entry
+    sealed_poison = {rid for rid in poison if rid in everything}
+    _check_quarantine(live_app, browser, server.url, device_id, sealed_poison)
+    phone = {rid: e for rid, e in everything.items() if rid not in poison}
+    seqs = _seqs(page)
     view = _server_view(live_app, device_id, {sha for e in phone.values() for sha in e["photos"]})
     assert {r["id"] for r in sent} <= set(phone), "a committed record vanished from the phone"
     lost = [rid for rid in phone if rid not in view["records"]]
@@ -253,13 +350,20 @@ def test_outbox_survives_random_faults(browser, server, live_app):
           f"{view['record_count'] - len(set(view['records']))}, records the phone does not know {len(extra)}, "
           f"duplicated photos {len(duplicated_photos)}, missing photos {len(missing_photos)}, "
           f"photo lists differing {len(photo_mismatch)}, conflicts {view['conflicts']}, flagged {len(flagged)}")
+    print(f"fault run: {len(sealed_poison)} poison records set aside on the phone and kept by the server")
     assert sum(fired.values()) >= RUNS * 0.9, f"faults did not fire: {fired}"
     assert not lost and not extra, (lost, extra)
     assert view["record_count"] == len(phone)
     assert not duplicated_photos and not missing_photos and not photo_mismatch
     assert view["conflicts"] == 0
-    # Chained in order, signed by the device key, numbered from its block: nothing flagged.
-    assert not flagged, flagged
-    assert sorted(r["seq"] for r in view["records"].values()) == list(range(1, len(phone) + 1))
+    # Chained in order, signed by the device key, numbered from its block: nothing flagged but the
+    # record right after a poison one, whose predecessor the server refused (chain_gap).
+    after_poison = {seqs[rid] + 1 for rid in sealed_poison}
+    wrongly = {rid: f for rid, f in flagged.items()
+               if not (f == ["chain_gap"] and view["records"][rid]["seq"] in after_poison)}
+    assert not wrongly, wrongly
+    poison_seqs = {seqs[rid] for rid in sealed_poison}
+    assert sorted(r["seq"] for r in view["records"].values()) == [
+        s for s in range(1, len(everything) + 1) if s not in poison_seqs]
     assert not errors, errors
     context.close()

@@ -83,8 +83,8 @@ test('a dropped connection stops the run in order, keeps everything, and a later
   assert.equal(first.sent, 1);
   assert.equal(first.retryInMs, 2000);
   const second = ph.store.get(entry(2).id);
-  assert.equal(second.state, 'erro');
-  assert.equal(second.error, 'Sem conexão com o servidor.');
+  assert.equal(second.state, 'aguardando', 'an unreachable server is a wait, not an error (issue 18 item 8)');
+  assert.match(second.error, /^Servidor indisponível — nova tentativa às \d\d:\d\d\.$/);
   assert.equal(ph.store.get(entry(3).id).state, 'pronto', 'nothing after a failed record goes before it');
   const again = await replay(srv.io(ph));
   assert.equal(again.sent, 2);
@@ -96,8 +96,8 @@ test('a failed batch push leaves every record of it queued, in order', async () 
   const ph = phone([entry(1), entry(2), entry(3)]);
   const srv = server({ failPushAt: new Set([1]) });
   const first = await replay(srv.io(ph), { random: () => 0.5 });
-  assert.deepEqual(first, { sent: 0, failed: 1, retryInMs: 2000 });
-  assert.deepEqual([1, 2, 3].map((n) => ph.store.get(entry(n).id).state), ['erro', 'pronto', 'pronto']);
+  assert.deepEqual(first, { sent: 0, failed: 1, retryInMs: 2000, unavailable: true });
+  assert.deepEqual([1, 2, 3].map((n) => ph.store.get(entry(n).id).state), ['aguardando', 'pronto', 'pronto']);
   assert.equal((await replay(srv.io(ph))).sent, 3);
   assert.equal(srv.records.size, 3);
 });
@@ -132,7 +132,7 @@ test('conflict is kept and shown; a rejection is not retried automatically', asy
   assert.equal(out.failed, 2);
   assert.equal(ph.store.get(entry(1).id).state, 'conflito');
   const rejected = ph.store.get(entry(2).id);
-  assert.equal(rejected.state, 'erro');
+  assert.equal(rejected.state, 'recusado');
   assert.match(rejected.error, /clock: Campo obrigatório/);
   assert.equal(isPending(rejected), false);
   assert.equal(isPending(ph.store.get(entry(1).id)), false);

@@ -7,18 +7,26 @@
 //   io.putPhoto(sha256, photo)  → resolves, or throws {status, message}
 //   io.push([record]) → {results: [...]}, or throws {status, message} (status 0: no network)
 //
-// Entry: {id, seq, kind, record, photos, state, error, attempts, received_at, flags, created_at}.
-// States: pronto → enviando → enviado | conflito | erro (with its reason). A record is removed
-// from the queue only by the server's answer (accepted/duplicate = enviado, conflict = conflito);
-// its photo Blobs are released only once the server has acknowledged the record and listed no
-// missing photo (a tombstone {sha256, uploaded} stays, so an auto signed later that cites the same
-// checklist photo knows the server has it). Nothing else ever deletes.
+// Entry: {id, seq, kind, record, photos, state, error, attempts, received_at, flags, created_at, held}.
+// States: pronto → enviando → enviado | conflito | recusado (the server refused its content: set
+// aside with the reason, never retried, kept by the server for the back office) | aguardando (the
+// server is unavailable, or failed on this very record: retried later) | erro (photos missing).
+// A record is removed from the queue only by the server's answer (accepted/duplicate = enviado,
+// conflict = conflito); its photo Blobs are released only once the server has acknowledged the
+// record and listed no missing photo (a tombstone {sha256, uploaded} stays, so an auto signed later
+// that cites the same checklist photo knows the server has it). Nothing else ever deletes.
+//
+// One record never blocks the queue (issue 20): a push that fails for its content (4xx) or with a
+// server error or a timeout (500, 408, timeout) is split in halves until the culprit is alone; a
+// culprit refused for its content is set aside (recusado), one the server failed on is "held":
+// it goes after every other record from then on, so the others reach the server. Only an
+// unavailable server (no answer, 429, 502/503/504) stops the run, in order, until the next try.
 
 export const STATE_LABELS = {
   rascunho: 'Rascunho', pronto: 'Pronto para enviar', enviando: 'Enviando…', enviado: 'Enviado',
-  erro: 'Erro', conflito: 'Conflito',
+  erro: 'Erro', conflito: 'Conflito', recusado: 'Recusado pelo servidor', aguardando: 'Aguardando servidor',
 };
-const PENDING = new Set(['pronto', 'enviando', 'erro']);
+const PENDING = new Set(['pronto', 'enviando', 'erro', 'aguardando']);
 const MAX_DELAY_MS = 5 * 60 * 1000;
 
 /** The server no longer accepts this device's token: 401 (expired) or 403 device_revoked. */
@@ -38,13 +46,25 @@ export function backoffMs(attempts, random = Math.random) {
   return Math.round(base * (0.75 + random() * 0.5)); // jitter: phones back online don't stampede
 }
 
-function transient(error) {
-  return !error.status || error.status >= 500 || error.status === 429 || error.status === 408;
+/** No answer at all, or a server/proxy saying it cannot serve now: nothing to learn from a split. */
+export function unavailable(error) {
+  return (!error.status && !error.timeout) || [429, 502, 503, 504].includes(error.status);
 }
 
-function reason(error) {
-  if (!error.status) return 'Sem conexão com o servidor.';
-  return error.message || `Erro ${error.status} do servidor.`;
+/** The server failed on what it was sent (500, a timeout): one record of the push may be the cause. */
+function serverFailure(error) {
+  return error.timeout || error.status === 408 || error.status >= 500;
+}
+
+/** "HH:MM" on the phone's clock, `ms` from now. */
+export function clockAt(now, ms) {
+  const at = new Date(now().getTime() + ms);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}
+
+function serverFailureReason(error) {
+  if (error.timeout || error.status === 408) return 'o servidor não respondeu a tempo';
+  return `erro ${error.status} do servidor`;
 }
 
 /** Records per push: the server's per-request cost dominates single-record pushes
@@ -52,97 +72,75 @@ function reason(error) {
 export const BATCH = 20;
 
 /**
- * Send every pending record, in seq order, in pushes of up to `batch` consecutive records, each
- * record's photos uploaded before the push that carries it. Returns {sent, failed, retryInMs} —
- * retryInMs is set when a transient failure stopped the run (the caller schedules the next try).
+ * Send every pending record, in seq order (held ones last), in pushes of up to `batch`
+ * consecutive records, each record's photos uploaded before the push that carries it. Returns
+ * {sent, failed, retryInMs} — retryInMs is set when a record is waiting for the server (the caller
+ * schedules the next try); `unavailable: true` when the server could not be reached at all.
  * A refused token (401 expired, 403 device_revoked) throws RevokedError with the server's error.
  */
 export async function replay(io, { random = Math.random, now = () => new Date(), batch = BATCH } = {}) {
-  const queue = (await io.list()).filter(isPending).sort((a, b) => a.seq - b.seq);
+  const queue = (await io.list()).filter(isPending)
+    .sort((a, b) => (a.held ? 1 : 0) - (b.held ? 1 : 0) || a.seq - b.seq);
   const out = { sent: 0, failed: 0, retryInMs: null };
-  const count = (entry) => { if (entry.state === 'enviado') out.sent += 1; else out.failed += 1; };
+  const run = { out, random, now, stop: false, heldInARow: 0 };
   let next = 0;
-  while (next < queue.length) {
-    const ready = [];
-    let photoFailure = null;
-    while (next < queue.length && ready.length < batch) {
-      const entry = queue[next];
-      next += 1;
-      entry.state = 'enviando';
-      await io.save(entry);
-      try {
-        await sendPhotos(io, entry, entry.photos || []);
-      } catch (error) {
-        photoFailure = { entry, error };
-        break;
-      }
-      ready.push(entry);
-    }
-    if (ready.length) {
-      let answer;
-      try {
-        answer = await io.push(ready.map((e) => e.record));
-      } catch (error) {
-        // The whole push failed: every record of it stays queued in order (a later run replays
-        // them; those the server did store come back as duplicates).
-        if (ready.length > 1 && !refused(error) && !transient(error)) {
-          // The server refused the request itself: send one by one to find the culprit.
-          for (let i = 0; i < ready.length; i += 1) {
-            if (await sendOne(io, ready[i], out, random, now)) {
-              for (const rest of ready.slice(i + 1)) await putBack(io, rest);
-              if (photoFailure) await putBack(io, photoFailure.entry);
-              return out;
-            }
-          }
-        } else {
-          if (photoFailure) await putBack(io, photoFailure.entry);
-          for (const entry of ready.slice(1)) await putBack(io, entry);
-          if (await fail(io, ready[0], error, out, random)) return out;
-          // A one-record push refused for good: the record whose photos failed is tried again.
-          if (photoFailure) next -= 1;
-          continue;
-        }
-        answer = null;
-      }
-      for (let i = 0; answer && i < ready.length; i += 1) {
-        const entry = ready[i];
+  try {
+    while (next < queue.length && !run.stop) {
+      const ready = [];
+      let photoFailure = null;
+      while (next < queue.length && ready.length < batch) {
+        const entry = queue[next];
+        next += 1;
+        entry.state = 'enviando';
+        await io.save(entry);
         try {
-          let result = (answer.results || []).find((r) => r.id === entry.id);
-          if (!result) throw Object.assign(new Error('Resposta do servidor sem este registro.'), { status: 502 });
-          if (result.missing_photos?.length && ['accepted', 'duplicate'].includes(result.status)) {
-            await sendPhotos(io, entry, result.missing_photos);
-            result = await pushOne(io, entry); // same id, same body: acknowledged as duplicate
-          }
-          await settle(io, entry, result, now);
-          count(entry);
+          await sendPhotos(io, entry, entry.photos || []);
         } catch (error) {
-          if (await fail(io, entry, error, out, random)) {
-            for (const rest of ready.slice(i + 1)) await putBack(io, rest);
-            if (photoFailure) await putBack(io, photoFailure.entry);
-            return out;
-          }
+          photoFailure = { entry, error };
+          break;
         }
+        ready.push(entry);
       }
+      if (ready.length) await sendGroup(io, ready, run);
+      if (photoFailure && !run.stop) await fail(io, photoFailure.entry, photoFailure.error, run);
     }
-    if (photoFailure && (await fail(io, photoFailure.entry, photoFailure.error, out, random))) return out;
+  } finally {
+    // Whatever did not get its answer goes back to the queue untouched, in order.
+    for (const entry of queue) await putBack(io, entry);
   }
   return out;
 }
 
-/** One record alone: its photos, the push, the missing photos. → true when the run must stop. */
-async function sendOne(io, entry, out, random, now) {
+/** Push `group`; on a failure that one record may cause, split it in halves (bisection). */
+async function sendGroup(io, group, run) {
+  let answer;
   try {
-    await sendPhotos(io, entry, entry.photos || []);
-    let result = await pushOne(io, entry);
-    if (result.missing_photos?.length && ['accepted', 'duplicate'].includes(result.status)) {
-      await sendPhotos(io, entry, result.missing_photos);
-      result = await pushOne(io, entry);
-    }
-    await settle(io, entry, result, now);
-    if (entry.state === 'enviado') out.sent += 1; else out.failed += 1;
-    return false;
+    answer = await io.push(group.map((e) => e.record));
   } catch (error) {
-    return fail(io, entry, error, out, random);
+    if (group.length > 1 && !refused(error) && !unavailable(error)) {
+      const half = Math.ceil(group.length / 2);
+      await sendGroup(io, group.slice(0, half), run);
+      if (!run.stop) await sendGroup(io, group.slice(half), run);
+      return;
+    }
+    await fail(io, group[0], error, run);
+    return;
+  }
+  run.heldInARow = 0;
+  for (const entry of group) {
+    if (run.stop) return;
+    try {
+      let result = (answer.results || []).find((r) => r.id === entry.id);
+      if (!result) throw Object.assign(new Error('Resposta do servidor sem este registro.'), { status: 502 });
+      if (result.missing_photos?.length && ['accepted', 'duplicate'].includes(result.status)) {
+        await sendPhotos(io, entry, result.missing_photos);
+        result = await pushOne(io, entry); // same id, same body: acknowledged as duplicate
+      }
+      await settle(io, entry, result, run.now);
+      if (entry.state === 'enviado') run.out.sent += 1; else run.out.failed += 1;
+    } catch (error) {
+      await fail(io, entry, error, run);
+    }
   }
 }
 
@@ -153,29 +151,48 @@ async function putBack(io, entry) {
   await io.save(entry);
 }
 
+function retryLater(entry, run) {
+  entry.attempts = (entry.attempts || 0) + 1;
+  const wait = backoffMs(entry.attempts, run.random);
+  run.out.retryInMs = run.out.retryInMs === null ? wait : Math.min(run.out.retryInMs, wait);
+  return clockAt(run.now, wait);
+}
+
 /**
- * A record could not be sent. → true when the run must stop here (a transient failure: nothing
- * after it goes before it); false when it is marked refused for good and the run goes on.
+ * A record could not be sent. An unavailable server stops the run here (nothing after it goes
+ * before it); a server failure on this record alone holds it (it goes last from now on) unless
+ * the server fails on the next record alone too (then the server is unwell: stop); a refusal of
+ * its content sets it aside for good.
  */
-async function fail(io, entry, error, out, random) {
+async function fail(io, entry, error, run) {
   if (error instanceof RevokedError) throw error;
   if (refused(error)) {
     entry.state = 'pronto'; // untouched: it goes later, with a new login
     await io.save(entry);
     throw new RevokedError(error);
   }
-  entry.error = reason(error);
-  entry.state = 'erro';
-  out.failed += 1;
-  if (transient(error)) {
-    entry.attempts = (entry.attempts || 0) + 1;
+  run.out.failed += 1;
+  if (unavailable(error) || (serverFailure(error) && run.heldInARow >= 1)) {
+    entry.state = 'aguardando';
+    entry.error = `Servidor indisponível — nova tentativa às ${retryLater(entry, run)}.`;
+    run.out.unavailable = true;
+    run.stop = true;
     await io.save(entry);
-    out.retryInMs = backoffMs(entry.attempts, random);
-    return true; // keep the order: nothing after this record goes before it
+    return;
   }
+  if (serverFailure(error)) {
+    run.heldInARow += 1;
+    entry.state = 'aguardando';
+    entry.held = true;
+    entry.error = `O servidor falhou ao processar este registro (${serverFailureReason(error)}). `
+      + `Ele foi posto de lado para não atrasar os demais — nova tentativa às ${retryLater(entry, run)}.`;
+    await io.save(entry);
+    return;
+  }
+  entry.state = 'recusado';
   entry.permanent = true; // the server refused the content itself: retrying cannot help
+  entry.error = `Recusado pelo servidor: ${error.message || `erro ${error.status}`}`;
   await io.save(entry);
-  return false;
 }
 
 async function sendPhotos(io, entry, hashes) {
@@ -200,6 +217,7 @@ async function settle(io, entry, result, now) {
   entry.flags = result.flags || [];
   entry.received_at = result.received_at || now().toISOString();
   entry.attempts = 0;
+  entry.held = false;
   if (result.status === 'accepted' || result.status === 'duplicate') {
     if (result.missing_photos?.length) {
       entry.state = 'erro';
@@ -217,10 +235,29 @@ async function settle(io, entry, result, now) {
     entry.error = 'O servidor já tem outro conteúdo com este identificador (em revisão).';
     await io.save(entry);
   } else {
-    entry.state = 'erro';
+    entry.state = 'recusado';
     entry.permanent = true;
+    entry.held = false;
     const fields = Object.entries(result.errors || {}).map(([f, m]) => `${f}: ${[].concat(m).join(' ')}`);
-    entry.error = `Recusado pelo servidor. ${fields.join('; ')}`.trim();
+    entry.error = `Recusado pelo servidor (guardado lá para revisão). ${fields.join('; ')}`.trim();
     await io.save(entry);
   }
+}
+
+/**
+ * The words "Sincronizar agora" shows after a run (issue 18 item 8): an unreachable server is a
+ * wait (amber), not an error; nothing left to send is "Tudo enviado", never "0 enviado(s)".
+ * `result`: replay's summary; `counts`: {pending, refused} after the run. → {tone, text}
+ */
+export function syncSummary(result, counts, now = () => new Date()) {
+  const refusedText = counts.refused ? ` ${counts.refused} recusado(s) pelo servidor: veja o motivo na lista.` : '';
+  if (result.unavailable) {
+    return { tone: 'warn', text: `Servidor indisponível — nova tentativa às ${clockAt(now, result.retryInMs || 0)}.${refusedText}` };
+  }
+  if (!counts.pending) {
+    return { tone: counts.refused ? 'warn' : 'ok', text: `Tudo enviado.${refusedText}` };
+  }
+  const sent = result.sent ? `${result.sent} enviado(s); ` : '';
+  const retry = result.retryInMs !== null && result.retryInMs !== undefined ? ` (nova tentativa às ${clockAt(now, result.retryInMs)})` : '';
+  return { tone: 'warn', text: `${sent}${counts.pending} aguardando o servidor${retry}.${refusedText}` };
 }

@@ -31,8 +31,21 @@ function io(token) {
     putPhoto: (sha, photo) => send(`/sync/photos/${sha}`, {
       method: 'PUT', token, raw: photo.blob, headers: { 'Content-Type': photo.type || photo.blob.type },
     }),
-    push: async (records) => (await send('/sync/push', { method: 'POST', token, body: { records } })).json(),
+    push: (records) => withTimeout(send('/sync/push', { method: 'POST', token, body: { records } }).then((r) => r.json())),
   };
+}
+
+// A push that gets no answer in this time counts as a timeout: the outbox splits the batch in
+// case one record is what the server chokes on (outbox.js), instead of waiting forever.
+export const PUSH_TIMEOUT_MS = 60_000;
+
+function withTimeout(promise, ms = PUSH_TIMEOUT_MS) {
+  let timer;
+  const timeout = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('O servidor não respondeu a tempo.'),
+      { status: 0, code: 'timeout', timeout: true })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Replay now (unless a run is already going). Resolves with the run's summary. */
@@ -95,12 +108,13 @@ export function startAutoSync() {
   syncNow('start').catch((e) => console.error(e));
 }
 
-/** {pending, errors, conflicts} for the home badge. */
+/** {pending, errors, refused, conflicts} for the home badge and the sync words. */
 export async function outboxCounts() {
   const all = await getAll('outbox');
   return {
     pending: all.filter(isPending).length,
     errors: all.filter((e) => e.state === 'erro').length,
+    refused: all.filter((e) => e.state === 'recusado').length,
     conflicts: all.filter((e) => e.state === 'conflito').length,
   };
 }

@@ -25,11 +25,14 @@ export async function render(root, { params, navigate }) {
   const link = copy ? `${location.origin}${COPY_PATH}${copy}` : `${location.origin}/a/${body.public_token}`;
   const qr = copy ? copyQr(copy) : qrSvg(link, { label: 'Código QR com o link do auto' });
   const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
+  // Why it has not reached the server (refused for its content, or waiting for it).
+  const why = el('p', { class: 'hint', id: 'auto-state-reason' }, entry.state !== 'enviado' ? entry.error || '' : '');
   const cancels = await cancelRequestsFor(entry.id);
   mount(root, 
     el('h1', {}, `Auto nº ${body.number}`),
     el('p', { class: 'notice', id: 'auto-sealed' }, 'Auto assinado por este aparelho: não pode mais ser alterado. Um erro se corrige com pedido de cancelamento.'),
     state,
+    why,
     cancels.length
       ? el('p', { class: 'notice notice-warn', id: 'auto-cancel-requested' }, `Cancelamento solicitado (${cancels.length}): ${cancels.map((c) => STATE_LABELS[c.state] || c.state).join(', ')}.`)
       : null,
@@ -51,7 +54,11 @@ export async function render(root, { params, navigate }) {
   );
   return onSyncChange(async () => {
     const fresh = await getRecord(entry.id);
-    if (fresh) { state.className = `state state-${fresh.state}`; state.textContent = STATE_LABELS[fresh.state]; }
+    if (fresh) {
+      state.className = `state state-${fresh.state}`;
+      state.textContent = STATE_LABELS[fresh.state];
+      why.textContent = fresh.state !== 'enviado' ? fresh.error || '' : '';
+    }
   });
 }
 

@@ -1,10 +1,10 @@
 // "Hoje": the day's inspections, vistorias and autos on this phone with their sync state; "Sincronizar
 // agora"; storage used; sign-out that refuses to drop unsent records without two confirmations.
-import { STATE_LABELS } from '../fiscal/outbox.js';
+import { STATE_LABELS, syncSummary } from '../fiscal/outbox.js';
 import { listDrafts, listRecords } from '../fiscal/records.js';
 import { signOut, unsentCount } from '../fiscal/session.js';
 import { requireFiscal } from '../fiscal/guard.js';
-import { onSyncChange, syncNow } from '../fiscal/sync.js';
+import { onSyncChange, outboxCounts, syncNow } from '../fiscal/sync.js';
 import { listVistoriaDrafts } from '../fiscal/vistoria-drafts.js';
 import { el, formatPlate, mount } from './format.js';
 
@@ -17,9 +17,11 @@ export async function render(root, { navigate }) {
   syncButton.addEventListener('click', async () => {
     syncButton.disabled = true;
     status.textContent = 'Enviando…';
+    status.className = 'hint';
     try {
-      const r = await syncNow('manual');
-      status.textContent = r.failed ? `${r.sent} enviado(s), ${r.failed} com erro.` : `${r.sent} enviado(s).`;
+      const words = syncSummary(await syncNow('manual'), await outboxCounts());
+      status.textContent = words.text;
+      status.className = `sync-status sync-${words.tone}`;
     } catch (error) {
       status.textContent = error.message;
     }

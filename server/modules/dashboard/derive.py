@@ -1,6 +1,6 @@
 """Pure: a record body (dict) → the dashboard's stat row and items. No Flask, no database, so
 the push and migration 0010_dash's backfill derive exactly the same values."""
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
 
@@ -8,13 +8,36 @@ def _text(value, limit):
     return value[:limit] if isinstance(value, str) and value else None
 
 
+# A single amount above this (R$ 10 trillion) is no fine: it is not counted, and the sums of a
+# record's items stay far inside the BIGINT columns they are added into.
+MAX_CENTS = 10**15
+
+
 def _cents(value):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
-        return int((Decimal(str(value)) * 100).to_integral_value())
+        cents = int((Decimal(str(value)) * 100).to_integral_value())
     except (InvalidOperation, ValueError, OverflowError):
         return None
+    return cents if abs(cents) <= MAX_CENTS else None
+
+
+# A device clock outside [2000-01-01, receipt + 1 day] is no date to file a record under (a phone
+# reset to 1970, a clock years ahead): such a record is filed on the day it was received and its
+# clock is flagged on the record (clock_behind / clock_ahead), counted apart by those flags.
+EARLIEST_FILING = datetime(2000, 1, 1, tzinfo=timezone.utc)
+AHEAD_TOLERANCE = timedelta(days=1)
+
+
+def filing_moment(device_at, received_at):
+    """The instant the dashboard files a record under: its device clock when plausible, else its
+    receipt (both aware or both naive UTC, as stored)."""
+    if device_at is None:
+        return received_at
+    aware = device_at if device_at.tzinfo else device_at.replace(tzinfo=timezone.utc)
+    received = received_at if received_at.tzinfo else received_at.replace(tzinfo=timezone.utc)
+    return device_at if EARLIEST_FILING <= aware <= received + AHEAD_TOLERANCE else received_at
 
 
 def confirmed_infractions(body):

@@ -12,7 +12,7 @@ from ...extensions import db
 from ..fieldsync.bulk import insert_new
 from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
-from .derive import derive, permit_number
+from .derive import derive, filing_moment, permit_number
 from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
 
 
@@ -29,7 +29,7 @@ def record_stats(municipality_id, records, permit_pontos=None):
     Idempotent: a record already counted is skipped by the primary keys."""
     derived = []
     for r in records:
-        moment = r.get("device_at") or r["received_at"]
+        moment = filing_moment(r.get("device_at"), r["received_at"])  # never 1969-12 or 2099-01
         out = derive(r["body"], r["kind"], to_local(moment))
         if out is not None:
             derived.append((r, *out))

@@ -3,6 +3,7 @@ date is named on screen, never a 500) and every aggregate for it."""
 from datetime import date
 
 from ...core.clock import local_today
+from ...core.validation import DATE_RANGE_MESSAGE, EARLIEST_DATE, LATEST_DATE
 from . import queries
 
 MAX_SPAN_DAYS = 3660  # ten years: a wider range is a typo, not a question
@@ -25,6 +26,8 @@ def chosen_period(args, today):
     if key == "outro":
         if start is None or end is None:
             problem = "Informe as datas inicial e final (dd/mm/aaaa) do período."
+        elif not (EARLIEST_DATE <= start <= LATEST_DATE and EARLIEST_DATE <= end <= LATEST_DATE):
+            problem = f"Período: {DATE_RANGE_MESSAGE}"  # no record is filed outside it (derive.filing_moment)
         elif abs((end - start).days) > MAX_SPAN_DAYS:
             problem = "O período pode ter no máximo 10 anos."
         if problem:

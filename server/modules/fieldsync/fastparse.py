@@ -11,7 +11,8 @@ Only the field's two hot kinds have a fast path (inspection, auto); other kinds 
 import math
 from datetime import datetime
 
-from .schemas import B64URL_RE, MAX_BODY_CHARS, SHA256_RE, TOKEN_RE, UUID_RE
+from ...core.validation import instant_in_range
+from .schemas import B64URL_RE, MAX_BODY_CHARS, MAX_SIGNATURE_CHARS, SHA256_RE, TOKEN_RE, UUID_RE
 
 _ITEM_KEYS = frozenset(("id", "body", "signature"))
 _MAX_INT32 = 2**31 - 1
@@ -27,7 +28,8 @@ def item(raw):
         return None
     rid, body, signature = raw["id"], raw["body"], raw["signature"]
     if (type(rid) is not str or type(body) is not str or type(signature) is not str
-            or not UUID_RE.match(rid) or not 2 <= len(body) <= MAX_BODY_CHARS or not B64URL_RE.match(signature)):
+            or not UUID_RE.match(rid) or not 2 <= len(body) <= MAX_BODY_CHARS or not B64URL_RE.match(signature)
+            or len(signature) > MAX_SIGNATURE_CHARS):
         return None
     return {"id": rid, "body": body, "signature": signature}
 
@@ -85,7 +87,7 @@ def _aware(value):
         parsed = datetime.fromisoformat(value)
     except ValueError:
         raise _Slow from None
-    if parsed.tzinfo is None or parsed.utcoffset() is None:
+    if parsed.tzinfo is None or parsed.utcoffset() is None or not instant_in_range(parsed):
         raise _Slow
     return parsed
 
@@ -107,7 +109,7 @@ def _common(data, out):
     if "id" not in data or "device_id" not in data or "seq" not in data or "prev_hash" not in data:
         raise _Slow
     _uuid(data["id"])
-    _int(data["device_id"])
+    _int(data["device_id"], 1, _MAX_INT32)
     seq = _int(data["seq"], 1, _MAX_INT32)
     prev = data["prev_hash"]
     if prev is not None:
@@ -133,7 +135,7 @@ def _common(data, out):
     out["data_age_s"] = None if age is None else _int(age)
     out["photos"] = _sha_list(data["photos"]) if "photos" in data else []
     operator_id = data.get("operator_id")
-    out["operator_id"] = None if operator_id is None else _int(operator_id)
+    out["operator_id"] = None if operator_id is None else _int(operator_id, 1, _MAX_INT32)
 
 
 def _inspection(data, out):

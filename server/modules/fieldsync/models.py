@@ -64,6 +64,28 @@ class FieldRecordConflict(db.Model):
     review_note = db.Column(db.Text)
 
 
+class RejectedRecord(db.Model):
+    """A pushed record the server refused for its content (a clock the arithmetic cannot hold, a
+    field longer than its column…): the phone sets it aside and the back office sees it here
+    with the reasons, because a signed auto is evidence even when it cannot be filed. Kept as
+    sent (text the database cannot hold, NUL or a lone surrogate, escaped; at most the size a
+    record may have), once per device and item (a resend after a lost answer adds nothing)."""
+    __tablename__ = "field_record_rejected"
+    __table_args__ = (db.UniqueConstraint("device_id", "item_hash"),)
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    device_id = db.Column(db.Integer, db.ForeignKey("device.id"), nullable=False, index=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=False)
+    item_hash = db.Column(db.String(64), nullable=False)  # sha256 of id, body and signature as stored
+    record_id = db.Column(db.String(36))  # the item's id when it is a UUID
+    kind = db.Column(db.String(16))  # the body's kind when it names a known one
+    auto_number = db.Column(db.String(40))  # autos: the number the body names, when it fits
+    body = db.Column(db.Text, nullable=False)
+    signature = db.Column(db.Text, nullable=False)
+    errors = db.Column(db.JSON, nullable=False)  # {field: [pt-BR reason]} as answered to the phone
+    received_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
+
+
 class RecordPhoto(db.Model):
     """A photo a record references (evidence, item photos, signatures). The record is complete
     when an EvidencePhoto with each hash exists in its municipality."""

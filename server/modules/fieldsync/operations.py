@@ -26,7 +26,7 @@ from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_p
 from ..autos.operations import open_cases
 from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
-from . import fastparse
+from . import fastparse, quarantine
 from .bulk import insert_new
 from .changes import _insert
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
@@ -174,9 +174,11 @@ def _parse(raw):
             item = _ITEM_SCHEMA.load(raw)
         except ValidationError as err:
             raise _Rejected(flatten_fields(err.messages)) from None
+    if quarantine._bad_text(item["body"]):
+        raise _Rejected({"body": [quarantine.UNSTORABLE]})
     try:
         body = json.loads(item["body"])
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
         raise _Rejected({"body": ["JSON inválido."]}) from None
     if not isinstance(body, dict):
         raise _Rejected({"body": ["O corpo deve ser um objeto JSON."]})
@@ -190,6 +192,9 @@ def _parse(raw):
             raise _Rejected({f"body.{k}": v for k, v in flatten_fields(err.messages).items()}) from None
     if parsed["id"] != item["id"]:
         raise _Rejected({"body.id": ["Diferente do id do registro."]})
+    unstorable = quarantine.unstorable_field(item["body"], body)
+    if unstorable:
+        raise _Rejected({unstorable: [quarantine.UNSTORABLE]})
     return item["id"], item["body"], item["signature"], parsed, body
 
 
@@ -345,14 +350,16 @@ def _process(device, user, records):
     limit_s = current_app.config.get("SYNC_CLOCK_DRIFT_LIMIT_S", DEFAULT_CLOCK_LIMIT_S)
     received_at = utcnow()
     results = [None] * len(records)
-    items = []
+    items, refused = [], []
     for index, raw in enumerate(records):
         try:
             items.append((index, *_parse(raw)))
         except _Rejected as rej:
             rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-            results[index] = {"id": rid, "status": "rejected", "errors": rej.fields, "flags": [],
-                              "missing_photos": [], "received_at": None}
+            results[index] = {"id": quarantine._storable(rid, 100) if rid else None, "status": "rejected",
+                              "errors": rej.fields, "flags": [], "missing_photos": [], "received_at": None}
+            refused.append((raw, rej.fields))
+    quarantine.keep(device, user, refused, received_at)  # refused for content: kept for the back office
     # One lock order for every transaction: (seq, id).
     items.sort(key=lambda item: (item[4]["seq"], item[1]))
     ours = _same_phone(device, [item[4]["device_id"] for item in items])

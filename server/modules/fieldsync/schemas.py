@@ -8,7 +8,7 @@ import re
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from ...core import validation  # noqa: F401  (pt-BR messages before any field is built)
+from ...core import validation  # pt-BR messages before any field is built
 from ...core.openapi import COMPONENT_SCHEMAS
 
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -18,6 +18,9 @@ TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
 
 MAX_BATCH = 100
 MAX_BODY_CHARS = 256 * 1024
+# field_record.signature is VARCHAR(100); an Ed25519 signature in base64url is 86 characters.
+MAX_SIGNATURE_CHARS = 100
+MAX_INT32 = 2**31 - 1  # ids and counters go into INTEGER columns
 
 
 def _uuid(value):
@@ -41,8 +44,11 @@ AwareDateTime.default_error_messages = {
 
 class DeviceKeySchema(Schema):
     algorithm = fields.String(required=True, validate=validate.OneOf(["Ed25519"], error="Use Ed25519."))
-    public_key = fields.String(required=True, validate=validate.Regexp(
-        B64URL_RE, error="Chave em base64url sem preenchimento."))
+    # 32 raw bytes in base64url without padding are exactly 43 characters (issue 20: the contract
+    # said any base64url text, the server took only these).
+    public_key = fields.String(required=True, validate=[
+        validate.Regexp(B64URL_RE, error="Chave em base64url sem preenchimento."),
+        validate.Length(equal=43, error="Chave Ed25519: 43 caracteres base64url (32 bytes).")])
 
 
 class NumberRequestSchema(Schema):
@@ -54,12 +60,19 @@ class VoidNumberSchema(Schema):
     reason = fields.String(required=True, validate=validate.Length(3, 500, error="Informe o motivo (3 a 500 caracteres)."))
 
 
+# Regexp rather than a function where the contract must show it: the OpenAPI document states the
+# pattern (lower case included) exactly as it is enforced (issue 20).
+UUID_MESSAGE = "Identificador inválido (UUID em minúsculas)."
+SHA256_MESSAGE = "Hash inválido (64 dígitos hexadecimais em minúsculas)."
+
+
 class PushRecordSchema(Schema):
-    id = fields.String(required=True, validate=_uuid)
+    id = fields.String(required=True, validate=validate.Regexp(UUID_RE, error=UUID_MESSAGE))
     body = fields.String(required=True, validate=validate.Length(2, MAX_BODY_CHARS,
                                                                  error="Corpo vazio ou grande demais."))
-    signature = fields.String(required=True, validate=validate.Regexp(
-        B64URL_RE, error="Assinatura em base64url sem preenchimento."))
+    signature = fields.String(required=True, validate=[
+        validate.Regexp(B64URL_RE, error="Assinatura em base64url sem preenchimento."),
+        validate.Length(max=MAX_SIGNATURE_CHARS, error=f"Assinatura longa demais (até {MAX_SIGNATURE_CHARS} caracteres).")])
 
 
 class PushSchema(Schema):
@@ -70,8 +83,8 @@ class PushSchema(Schema):
 class ClockSchema(Schema):
     class Meta:
         unknown = INCLUDE
-    device_at = AwareDateTime(required=True)
-    gps_at = AwareDateTime(load_default=None, allow_none=True)
+    device_at = AwareDateTime(required=True, validate=validation.validate_instant_range)
+    gps_at = AwareDateTime(load_default=None, allow_none=True, validate=validation.validate_instant_range)
 
 
 class GpsSchema(Schema):
@@ -93,15 +106,15 @@ class BodySchema(Schema):
     id = fields.String(required=True, validate=_uuid)
     kind = fields.String(required=True, validate=validate.OneOf(
         ["inspection", "auto", "cancel_request", "vistoria"], error="Tipo de registro desconhecido."))
-    device_id = fields.Integer(required=True, strict=True)
-    seq = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
+    device_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT32))
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT32))
     prev_hash = fields.String(required=True, allow_none=True, validate=_sha256)
     clock = fields.Nested(ClockSchema, required=True)
     gps = fields.Nested(GpsSchema, load_default=None, allow_none=True)
     no_gps_reason = fields.String(load_default=None, allow_none=True)
     data_age_s = fields.Integer(load_default=None, allow_none=True)
     photos = _photo_list()
-    operator_id = fields.Integer(load_default=None, allow_none=True, strict=True)
+    operator_id = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, MAX_INT32))
 
     @validates_schema
     def _first_has_no_prev(self, data, **_kwargs):
@@ -141,20 +154,20 @@ class CancelBodySchema(BodySchema):
 
 class VistoriaBodySchema(BodySchema):
     """A vehicle's vistoria run on the field app (issuance/vistoria_sync.py files it)."""
-    vehicle_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, 2**31 - 1))
-    permit_id = fields.Integer(load_default=None, allow_none=True, strict=True)
+    vehicle_id = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT32))
+    permit_id = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, MAX_INT32))
     permit_number = fields.String(load_default=None, allow_none=True)
     plate = fields.String(load_default=None, allow_none=True)
     vistoria_kind = fields.String(required=True, validate=validate.OneOf(
         ["inicial", "periodica", "retorno", "substituicao"], error="Tipo de vistoria inválido."))
-    inspected_on = fields.Date(required=True)
+    inspected_on = fields.Date(required=True, validate=validation.validate_date_range)
     answers = fields.Dict(keys=fields.String(), load_default=dict)
     item_photos = fields.Dict(keys=fields.String(), values=fields.List(fields.String(validate=_sha256)),
                               load_default=dict)
     result = fields.String(required=True, validate=validate.OneOf(["aprovada", "reprovada"],
                                                                   error="Use aprovada ou reprovada."))
     items_to_fix = fields.List(fields.Dict(), load_default=list)  # [{fact, label_pt, citation}]
-    return_on = fields.Date(load_default=None, allow_none=True)
+    return_on = fields.Date(load_default=None, allow_none=True, validate=validation.validate_date_range)
     notes = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, 2000))
 
     @validates_schema
@@ -175,10 +188,14 @@ BODY_SCHEMAS = {"inspection": InspectionBodySchema, "auto": AutoBodySchema, "can
 # them as JSON text, so no operation can refer to them.
 COMPONENT_SCHEMAS.update({f"{''.join(p.title() for p in kind.split('_'))}RecordBody": schema
                           for kind, schema in BODY_SCHEMAS.items()})
+# What one item of a push must be to be stored (id, body and signature lengths and patterns). The
+# push's `records` stays a list of anything on purpose: each item is judged alone and a bad one is
+# answered `rejected` in its result while the rest of the batch is stored (issue 20).
+COMPONENT_SCHEMAS["PushRecord"] = PushRecordSchema
 
 
 class PhotoPathSchema(Schema):
-    sha256 = fields.String(required=True, validate=_sha256, metadata={
+    sha256 = fields.String(required=True, validate=validate.Regexp(SHA256_RE, error=SHA256_MESSAGE), metadata={
         "example": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})
 
 

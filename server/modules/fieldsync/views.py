@@ -30,7 +30,7 @@ from . import operations as ops
 from . import photos
 from .blueprint import bp
 from .public import device_keys, operator_autos, public_auto, public_auto_json
-from .schemas import (SHA256_RE, DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
+from .schemas import (DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
                       FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
                       NumbersListResponseSchema, OperatorAutosResponseSchema, OperatorPhotoPathSchema,
                       PhotoPathSchema, PhotoResponseSchema, PublicAutoStatusSchema, PublicDeviceKeysSchema,
@@ -106,26 +106,25 @@ def void_number(body):
 @api_auth("fiscal")
 @api_doc(summary="Enviar registros assinados (lote de até 100)", tags=["sync"], body=PushSchema(),
          description="Um resultado por registro, na ordem enviada: accepted, duplicate, conflict ou "
-                     "rejected (com errors). Ver docs/sync-api.md.",
+                     "rejected (com errors por campo). Cada item é julgado sozinho: o que não segue "
+                     "components.schemas.PushRecord (e o corpo, o <Tipo>RecordBody do seu kind: datas "
+                     "1970–2099 UTC, ids inteiros de 32 bits) volta rejected e o resto do lote é guardado. "
+                     "Ver docs/sync-api.md.",
          responses={200: PushResponseSchema()})
 def push(body):
     device = current_device()
     return {"results": ops.push(device, g.user, body["records"])}
 
 
-def _sha_or_404(sha256):
-    sha256 = sha256.lower()
-    if not SHA256_RE.match(sha256):
-        raise ApiError(404, "not_found")
-    return sha256
-
-
 @bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
 @api_auth("fiscal")
-@api_doc(summary="A foto já está no servidor?", tags=["sync"], responses={200: NoContent, 404: NoContent})
+# The same path schema as PUT: a hash in upper case is refused by both (422), never read as
+# another spelling of a lower-case one by one and refused by the other (issue 20).
+@api_doc(summary="A foto já está no servidor?", tags=["sync"], path=PhotoPathSchema,
+         responses={200: NoContent, 404: NoContent, 422: NoContent})
 def photo_head(sha256):
     device = current_device()
-    found = photos.has_photo(device.municipality_id, _sha_or_404(sha256))
+    found = photos.has_photo(device.municipality_id, sha256)
     return "", 200 if found else 404
 
 

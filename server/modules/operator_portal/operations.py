@@ -22,7 +22,14 @@ from ..registry.models import (PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality,
 
 # No 0/O, 1/I/L, 5/S, 2/Z: the code is read from paper and typed with gloves on.
 CODE_ALPHABET = "346789ABCDEFGHJKMNPQRTUVWXY"
-CODE_LENGTH = 8  # 27^8 ≈ 2.8e11 codes; activation is rate limited and codes expire
+# 16 symbols of 27: log2(27) × 16 ≈ 76 bits (27^16 ≈ 7.9e22 codes). Even 10,000 codes alive at
+# once against a botnet guessing 10 million codes a minute (every address at its own limit) give
+# one hit in about 1.5 million years, and a code lives 7 days: guessing is hopeless without any
+# lock shared by a municipality's operators, so none exists (issue 20; core/ratelimit.py limits
+# activation per address and per code only). The code travels in the QR/link of the back
+# office's code page; typed, it is four groups of four.
+CODE_LENGTH = 16
+CODE_GROUP = 4
 CODE_TTL_HOURS = 24 * 7
 
 
@@ -32,7 +39,7 @@ def normalize_code(text: str) -> str:
 
 def new_code() -> str:
     raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-    return f"{raw[:4]}-{raw[4:]}"
+    return "-".join(raw[i:i + CODE_GROUP] for i in range(0, CODE_LENGTH, CODE_GROUP))
 
 
 def ensure_operator_user(operator):

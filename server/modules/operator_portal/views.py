@@ -22,7 +22,9 @@ def municipalities():
 
 
 @bp.post("/activate")
-@login_limits("municipality", "activation")
+# Per address and per code, never per municipality: random codes sent by someone else must not
+# lock an operator out of a first access with a valid one (operations.CODE_LENGTH: 76 bits).
+@login_limits("code", "activation", normalize=operations.normalize_code)
 @api_doc(summary="Primeiro acesso do operador: código → token", body=ActivateSchema,
          responses={200: ActivatedSchema, 429: ERROR})
 def activate(body):

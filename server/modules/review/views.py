@@ -258,3 +258,4 @@ def photo(sha256):
         abort(404)
     return Response(data, mimetype="image/jpeg" if thumb else found.content_type,
                     headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
+from . import quarantine  # noqa: E402,F401  (the refused records screens, on this blueprint)

@@ -2,6 +2,7 @@
 import json
 
 from flask import Blueprint, jsonify, request
+from werkzeug.routing import BaseConverter
 
 from ...core.auth import api_auth, check_municipality_slug
 from ...core.errors import ApiError, api_error_response
@@ -16,7 +17,17 @@ from .service import composed_for
 bp = Blueprint("rules_api", __name__, url_prefix="/api/v1/rules")
 
 
-@bp.get("/<slug>")
+class RulesSlugConverter(BaseConverter):
+    """A municipality slug, never the word "evaluate": /rules/evaluate is the POST below only, so
+    OPTIONS and a 405's Allow advertise exactly the verbs served there (issue 20)."""
+    regex = r"(?!evaluate$)[^/]+"
+
+
+# Before the routes: the blueprint's deferred functions run in order at registration.
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("rules_slug", RulesSlugConverter))
+
+
+@bp.get("/<rules_slug:slug>")
 @api_auth("admin", "backoffice", "fiscal")
 @api_doc(summary="Regras compostas do município (pacotes + configuração), com ETag",
          path=MunicipalitySlugPathSchema, responses={200: ComposedRulesSchema, 304: NoContent})
