@@ -126,6 +126,11 @@ ROUTE_IDS = {
     "accounts_admin.operator_code": [(STAFF, {"operator_id": "operator"}, {}, None)],
     "accounts_admin.operator_code_show": [(STAFF, {"operator_id": "operator"}, {}, None)],
     "fieldsync.operator_thumbnail": [(API, {"operator_id": "operator"}, {}, _operator_with_photo)],
+    "backoffice.calendar_closure_remove": [(STAFF, {"ident": "calendar_closure"}, {}, None)],
+    "backoffice.operator_rehabilitation": [(STAFF, {"ident": "operator"}, {}, None)],
+    "lgpd.request_page": [(ADMIN, {"ident": "operator"}, {}, None)],
+    "lgpd.export": [(ADMIN, {"ident": "operator"}, {"kind": "zip"}, None)],
+    "review.rejected_page": [(STAFF, {"rid": "field_record_rejected"}, {}, None)],
 }
 
 # Path arguments that are not the id of a tenant row, and why.
@@ -143,6 +148,12 @@ NOT_TENANT_IDS = {
     "review.photo": "content hash, looked up in the caller's municipality only",
     "fieldapp.shell_file": "static file of the field app",
     "static": "static file",
+    "fieldsync.public_auto_status": "public auto status: the unguessable token printed on the auto",
+    "fieldsync.public_device_keys": "IBGE code: a municipality's device public keys (public by design, no personal data)",
+    "registry_import.template": "file kind (csv, xlsx) of the caller's own municipality's template",
+    "registry_import.errors_csv": "import token, bound to the uploader's session and municipality",
+    "registry_import.commit": "import token, bound to the uploader's session and municipality",
+    "onboarding.create_municipality_admin": "platform administration: the municipality itself, platform admin only",
 }
 
 
@@ -196,6 +207,9 @@ def _field_data(app, client, slug):
     text = json.dumps(changed, ensure_ascii=False, separators=(",", ":"))
     item = {"id": changed["id"], "body": text, "signature": b64url(phone.key.sign(text.encode()))}
     assert phone.push([item]).json["results"][0]["status"] == "conflict"
+    poison = phone.inspection()
+    poison["signature"] = "A" * 101  # more than the column holds: rejected and kept in quarantine
+    assert phone.push([poison]).json["results"][0]["status"] == "rejected"
     from server.core.clock import local_today
     from server.modules.autos.models import AutoCase
     from server.modules.autos.payments import record_seizure
@@ -219,6 +233,11 @@ def world(app, client):
                               "password": DEMO_PASSWORD})
         photo_targets = {slug: Operator.query.filter_by(municipality_id=mid).order_by(Operator.id).first().id
                          for slug, mid in munis.items()}
+        from datetime import date
+        from server.modules.calendar.models import CalendarClosure
+        db.session.add(CalendarClosure(municipality_id=munis["sapezal"], day=date(2030, 1, 2), kind="feriado_municipal",
+                                       name_pt="Feriado municipal (teste)", act="Lei municipal de teste"))
+        db.session.commit()
     phones = {slug: _field_data(app, client, slug) for slug in ("sapezal", "paranatinga")}
     from autos_process_helpers import homologated_case
     from server.modules.autos import process_operations
