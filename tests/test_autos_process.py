@@ -453,8 +453,10 @@ def test_recidivism_window_counts_from_the_day_the_prior_was_committed(app, clie
     from server.modules.registry.models import Municipality
     from server.modules.rules.service import composed_for
     from server.rules import evaluate
-    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=120)
-    served = _today() - timedelta(days=20)
+    # A Monday with no holiday near: the 3-day recurso (art. 48) ends on Thursday, applied on Friday;
+    # the auto was committed 100 days before that Monday.
+    served = plain_monday(_today(), at_least=20, span=6)
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=(_today() - served).days + 100)
     notify(app, case_id, "pessoal", served)
     applied_on = served + timedelta(days=4)
     run_daily(app, applied_on)
