@@ -244,10 +244,8 @@ def public_device_keys(ibge):
     data = device_keys(ibge)
     if data is None:
         raise ApiError(404, "not_found", "Município não encontrado.")
-    response = current_app.response_class(json_dumps(data), mimetype="application/json")
     # A key is registered before the device signs anything: a short public cache is enough.
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    return _public_json(data, "public, max-age=300")
 
 
 @bp.get("/api/v1/public/autos/<token>")
@@ -259,8 +257,13 @@ def public_auto_status(token):
     data = public_auto_json(token)
     if data is None:
         raise ApiError(404, "not_received", "Auto ainda não recebido pelo servidor.")
+    return _public_json(data, "no-store")
+
+
+def _public_json(data, cache_control):
+    """A public (unauthenticated) JSON answer: never indexed, never sent on as a referrer."""
     response = current_app.response_class(json_dumps(data), mimetype="application/json")
-    response.headers["Cache-Control"] = "no-store"
+    response.headers["Cache-Control"] = cache_control
     response.headers["X-Robots-Tag"] = "noindex"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
