@@ -61,9 +61,10 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('operator', schema=None) as batch_op:
-        for column in ('rehabilitation_course_ref', 'rehabilitation_course_on', 'disqualified_basis',
-                       'disqualified_on'):
-            batch_op.drop_column(column)
+    # Plain DROP COLUMN (SQLite ≥ 3.35, PostgreSQL): batch mode would rebuild `operator`, which
+    # other tables reference, and SQLite refuses to drop that table while foreign keys are on.
+    for column in ('rehabilitation_course_ref', 'rehabilitation_course_on', 'disqualified_basis',
+                   'disqualified_on'):
+        op.drop_column('operator', column)
     with op.batch_alter_table('applied_penalty', schema=None) as batch_op:
         batch_op.drop_column('committed_on')
