@@ -251,3 +251,21 @@ def test_notification_states_the_counting_rule_it_applied(app, client, demo, tmp
     text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout.split())
     for words in expected + ["Contagem do prazo"]:
         assert words in text, words
+
+
+def test_process_csv_says_why_an_amount_is_missing(app, client, demo):
+    """Issue 18, item 5: a fine whose amount nobody configured is "a definir (decreto não
+    configurado)" in the CSV too, never an empty cell a spreadsheet sums as zero."""
+    from server.extensions import db
+    from server.modules.autos.process_models import AutoPenalty
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=2)
+    login(client, "backoffice.paranatinga")
+    _post(client, case_id, "notificar")
+    _post(client, case_id, "ciencia", via="postal_ar", served_on=local_today().isoformat(), note="AR JT1BR")
+    with app.app_context():  # the penalty of a fine whose decree amount is not configured
+        [penalty] = AutoPenalty.query.filter_by(case_id=case_id).all()
+        penalty.amount_brl_cents = None
+        db.session.commit()
+    csv = client.get(f"/autos/{case_id}/processo.csv").get_data(as_text=True)
+    lines = [line for line in csv.splitlines() if line.startswith("par.inf.g1_c;")]
+    assert len(lines) == 1 and "a definir (decreto não configurado)" in lines[0], csv

@@ -153,3 +153,57 @@ def test_money_and_dates_in_ptbr():
     assert brl(0) == "R$ 0,00" and brl(None) == "—"
     assert brl_cents(-150) == "-R$ 1,50"
     assert date_br(date(2026, 1, 1)) == "01/01/2026" and date_br("2026-01-01") == "01/01/2026"
+
+
+UNSET = "a definir (decreto não configurado)"
+
+
+def _unpriced(code, label):
+    """A municipal fine whose amount the municipality has not configured: the phone sends the
+    law's amount entry with no value and no reais."""
+    return {"id": code, "citation": {"law": "L125", "art": "13"}, "label_pt": label,
+            "amount": {"value": None, "unit": None}, "amount_brl": None, "decision": "confirmed",
+            "removal_reason": None}
+
+
+def test_unconfigured_amounts_are_counted_apart_and_no_total_is_shown(app, client, demo):
+    """Issue 18, items 4 and 5. Three autos: A1 capacete R$ 1.234,56; A2 capacete with no amount
+    configured + colete R$ 200,50; A3 capacete R$ 100,00 + CTB art. 244 IX (traffic authority)
+    carrying R$ 293,47 that must never be summed. While A2 counts there is no total; once A2 is
+    declared insubsistente the total is 1.234,56 + 100,00 = R$ 1.334,56."""
+    phone = FakeDevice(client, "fiscal.sapezal")
+    inspection = phone.body("inspection", evaluation={"failed": []})
+    numbers = phone.reserve(3)
+    ctb = {**_infraction("fed.inf.ctb244_ix", "Passageiro sem capacete (CTB)", 293.47),
+           "amount": {"value": 293.47, "unit": "BRL"}}
+    records = [phone.record(inspection),
+               phone.auto(numbers[0], inspection_id=inspection["id"], infractions=[
+                   _infraction("sap.inf.capacete", "Sem capacete", 1234.56)]),
+               phone.auto(numbers[1], inspection_id=inspection["id"], infractions=[
+                   _unpriced("sap.inf.capacete", "Sem capacete"),
+                   _infraction("sap.inf.colete", "Sem colete", 200.5)]),
+               phone.auto(numbers[2], inspection_id=inspection["id"], infractions=[
+                   _infraction("sap.inf.capacete", "Sem capacete", 100), ctb])]
+    assert [r["status"] for r in phone.push(records).json["results"]] == ["accepted"] * 4
+    login(client, "backoffice.sapezal")
+    html = client.get("/bo/").get_data(as_text=True)
+    assert "R$ 0,00" not in html
+    assert _text(html, "total-amount") == "a definir"
+    assert "sem total — 1 multa com valor a definir (decreto não configurado)" in html
+    infractions = _table(html, "por-infracao")
+    assert infractions["Sem capacete"] == ["3", UNSET]
+    assert infractions["Sem colete"] == ["1", "R$ 200,50"]  # priced everywhere: its sum stands
+    assert infractions["Passageiro sem capacete (CTB)"] == ["1", "comunicar ao órgão de trânsito (fora dos valores)"]
+    assert list(_table(html, "por-fiscal").values()) == [["1", "3", UNSET]]
+    assert _table(html, "por-ponto")["Sem ponto identificado"] == ["1", "3", UNSET]
+    assert _table(html, "por-periodo")[datetime.now(CUIABA).strftime("%d/%m")] == ["1", "3", UNSET]
+
+    from server.modules.autos.models import AutoCase
+    from server.modules.autos.operations import decide
+    with app.app_context():
+        decide(AutoCase.query.filter_by(record_id=records[2]["id"]).one(), "auto_void",
+               "Auto lavrado em duplicidade.")
+    html = client.get("/bo/").get_data(as_text=True)
+    assert _text(html, "total-amount") == "R$ 1.334,56"  # the CTB R$ 293,47 is not in it
+    assert _table(html, "por-infracao")["Sem capacete"] == ["3", "R$ 1.334,56"]
+    assert UNSET not in html

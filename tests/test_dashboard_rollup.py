@@ -14,14 +14,15 @@ from test_dashboard import _infraction, pushed  # noqa: F401  (fixture)
 STAT_RECOUNT = (
     "SELECT municipality_id, day, user_id, COALESCE(ponto_id, 0), COUNT(CASE WHEN kind = 'inspection' THEN 1 END), "
     "COUNT(CASE WHEN kind = 'auto' THEN 1 END), COALESCE(SUM(CASE WHEN NOT void THEN amount_cents END), 0), "
-    "COUNT(CASE WHEN void THEN 1 END) FROM field_stat GROUP BY municipality_id, day, user_id, COALESCE(ponto_id, 0)")
-STAT_ROLLUP = ("SELECT municipality_id, day, user_id, ponto_key, inspections, autos, amount_cents, void "
+    "COUNT(CASE WHEN void THEN 1 END), COALESCE(SUM(CASE WHEN NOT void THEN unpriced END), 0) FROM field_stat GROUP BY municipality_id, day, user_id, COALESCE(ponto_id, 0)")
+STAT_ROLLUP = ("SELECT municipality_id, day, user_id, ponto_key, inspections, autos, amount_cents, void, unpriced "
                "FROM field_stat_day")
 ITEM_RECOUNT = (
     "SELECT municipality_id, day, kind, code, MAX(label), COUNT(*), "
-    "COALESCE(SUM(CASE WHEN NOT void THEN amount_cents END), 0) FROM field_stat_item "
+    "COALESCE(SUM(CASE WHEN NOT void THEN amount_cents END), 0), "
+    "COALESCE(SUM(CASE WHEN NOT void THEN unpriced END), 0) FROM field_stat_item "
     "GROUP BY municipality_id, day, kind, code")
-ITEM_ROLLUP = "SELECT municipality_id, day, kind, code, label, count, amount_cents FROM field_stat_item_day"
+ITEM_ROLLUP = "SELECT municipality_id, day, kind, code, label, count, amount_cents, unpriced FROM field_stat_item_day"
 
 
 def _rows(sql):

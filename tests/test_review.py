@@ -414,3 +414,27 @@ def test_ponto_filter_follows_the_operators_permit(app, clerk, phone):
     phone.push([rec])
     assert rec["id"] in clerk.get(f"/bo/revisao/?ponto={ponto}").get_data(as_text=True)
     assert rec["id"] not in clerk.get(f"/bo/revisao/?ponto={other_ponto}").get_data(as_text=True)
+
+
+def test_correction_diff_and_audit_name_fields_by_their_labels(app, clerk, phone):
+    """Issue 18, item 7: the versions' before/after and the audit entry of a correction name the
+    law's label of an auto field ("Tipificação da infração"), never its key."""
+    from server.core.audit import AuditLog
+    from server.rules import load_municipality
+    label = load_municipality("sapezal").by_id["fed.auto.tipificacao"]["label_pt"]
+    _i, auto, _n = _auto_with_inspection(phone, auto_fields={"fed.auto.tipificacao": "Art. 13"})
+    path = f"/bo/revisao/registros/{auto['id']}/correcao"
+    assert _post(clerk, path, {"af.fed.auto.tipificacao": "Lei 125/1999, art. 13, I",
+                               "reason": "Tipificação incompleta no local."}).status_code == 302
+    page = clerk.get(f"/bo/revisao/registros/{auto['id']}").get_data(as_text=True)
+    diff = page.split('<ul class="diff">', 1)[1].split("</ul>", 1)[0]
+    assert f"Campos do auto › {label}: <del>Art. 13</del>" in diff and "fed.auto" not in diff
+    with app.app_context():
+        entry = AuditLog.query.filter_by(action="auto_correct").one()
+        assert list(entry.after) == [f"Campos do auto › {label}"]
+
+
+def test_date_answers_read_ptbr():
+    from server.modules.review.details import answer_text
+    assert answer_text("2026-11-02", {"type": "date"}) == "02/11/2026"
+    assert answer_text("ABC-2026", None) == "ABC-2026"

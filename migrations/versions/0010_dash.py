@@ -89,6 +89,9 @@ def _backfill():
         if out is None:
             continue
         values, record_items = out
+        # Columns added later (0022_amounts_unpriced backfills them): not in this revision's tables.
+        values.pop("unpriced", None)
+        record_items = [{k: v for k, v in i.items() if k != "unpriced"} for i in record_items]
         number = permit_number(body)
         ponto = permits.get((mid, number)) if number else inspection_ponto.get(body.get("inspection_id"))
         if kind == "inspection":

@@ -211,6 +211,9 @@ FIELD_LABELS = {
     "ufm": "UFM", "amount_brl": "Valor (R$)",
     "paid_amount_brl": "Valor pago (R$)", "payment_reference": "Guia de pagamento",
     "vistoria_validity_months": "Validade da vistoria (meses)", "vistoria_validity_source": "Ato da validade da vistoria",
+    "disqualified_on": "Inabilitado em", "disqualified_basis": "Base legal da inabilitação",
+    "rehabilitation_course_on": "Curso de reabilitação concluído em",
+    "rehabilitation_course_ref": "Comprovante do curso de reabilitação",
 }
 
 

@@ -182,3 +182,34 @@ def test_configuration_page_passes_axe_and_is_photographed(browser, live_server,
         page.screenshot(path=str(SHOTS / f"configuration-filtered-{size}.png"), full_page=False)
     finally:
         context.close()
+
+
+def test_dashboard_without_a_total_while_an_amount_is_unconfigured(browser, live_server, live_app, field_data):
+    """Issue 18, item 5 at 390×844: a Sapezal auto whose fine has no configured amount makes the
+    dashboard show no total ("a definir"), the row say "a definir (decreto não configurado)",
+    never R$ 0,00; the longer words fit the phone and pass axe. Runs last: it adds an auto."""
+    from fieldsync_device import FakeDevice
+    phone = FakeDevice(live_app.test_client(), "fiscal.sapezal", name="Moto G - valores")
+    inspection = phone.body("inspection", evaluation={"failed": []})
+    auto = phone.auto(phone.reserve(1)[0], inspection_id=inspection["id"], infractions=[
+        {"id": "sap.inf.um_passageiro", "label_pt": "Mais de um passageiro na garupa", "decision": "confirmed",
+         "amount": {"value": None, "unit": None}, "amount_brl": None}])
+    assert phone.push([phone.record(inspection), auto]).status_code == 200
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR")
+    page = context.new_page()
+    try:
+        _login(page, live_server, "backoffice.sapezal")
+        page.goto(f"{live_server}/bo/?periodo=mes")
+        page.wait_for_selector(".chart-box:not([hidden]) canvas")
+        assert page.locator("#total-amount").inner_text() == "a definir"
+        chart = page.locator("section[aria-labelledby=por-infracao-title]")
+        chart.locator("details summary").click()
+        # The row of sap.inf.um_passageiro (labelled as max(label) over its items): no sum.
+        assert chart.locator("td.unpriced", has_text="a definir (decreto não configurado)").count() >= 1
+        assert "R$ 0,00" not in page.locator("section.stats").first.inner_text()
+        assert _problems(page) == []
+        shots = Path("/tmp/shots-amounts")
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "dashboard-unpriced-390.png"), full_page=False)
+    finally:
+        context.close()

@@ -11,7 +11,7 @@ from ...core.tenancy import owned
 from ...core.http import bounded_int
 from ...extensions import db, limiter
 from . import process_operations as ops
-from .auto_data import auto_data, confirmed_infractions
+from .auto_data import amount_words, auto_data, confirmed_infractions
 from .blueprint import bp
 from .models import AutoCase
 from .notification_pdf import notification_pdf_bytes
@@ -142,7 +142,9 @@ def seizure_pdf(case_id, seizure_id):
 def process_csv(case_id):
     case = get_scoped_or_404(AutoCase, case_id)
     rows = [[p.infraction_id, PENALTY_STATE_PT.get(p.state, p.state), p.applied_on,
-             None if p.amount_brl_cents is None else p.amount_brl_cents / 100, p.state_reason]
+             # Never an empty cell read as zero: why there is no amount (auto_data.amount_words).
+             amount_words(None, penalty_kind=p.penalty) if p.amount_brl_cents is None else p.amount_brl_cents / 100,
+             p.state_reason]
             for p in AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id)]
     return csv_response(f"auto-{case.id}-penalidades.csv",
                         ["Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"], rows)

@@ -1,5 +1,6 @@
 """Pure: a record body (dict) → the dashboard's stat row and items. No Flask, no database, so
 the push and migration 0010_dash's backfill derive exactly the same values."""
+import functools
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
@@ -40,6 +41,27 @@ def filing_moment(device_at, received_at):
     return device_at if EARLIEST_FILING <= aware <= received + AHEAD_TOLERANCE else received_at
 
 
+@functools.lru_cache(maxsize=1)
+def traffic_ids():
+    """Ids of the infractions the packs give to the traffic authority (`jurisdiction: "snt"`, CTB
+    art. 244): read from the packs that ship with the code, so derive stays pure. Such an
+    infraction is counted by code but never enters a municipal auto's amounts (issue 18, item 4)."""
+    from ...rules.compose import read_packs
+    return frozenset(i["id"] for _, pack in read_packs() for i in pack.get("infractions") or []
+                     if isinstance(i, dict) and i.get("jurisdiction") == "snt")
+
+
+def item_amount(item, traffic=frozenset()):
+    """(amount in centavos or None, unpriced 0/1) of one confirmed infraction of an auto body.
+    Unpriced: a municipal fine (the body carries its `amount`) whose reais nobody configured —
+    shown as "a definir (decreto não configurado)", never R$ 0,00, and no total is shown over it.
+    A traffic (SNT) infraction has neither: it is communicated, not charged by this auto."""
+    if item.get("id") in traffic:
+        return None, 0
+    cents = _cents(item.get("amount_brl"))
+    return cents, int(cents is None and isinstance(item.get("amount"), dict))
+
+
 def confirmed_infractions(body):
     items = body.get("infractions") if isinstance(body.get("infractions"), list) else []
     return [i for i in items if isinstance(i, dict) and i.get("decision", "confirmed") == "confirmed"]
@@ -51,9 +73,11 @@ def failed_requirements(body):
     return [f for f in failed if isinstance(f, dict) and isinstance(f.get("requirement"), str)]
 
 
-def derive(body, kind, local_moment):
+def derive(body, kind, local_moment, traffic=None):
     """(stat, items) for an inspection or auto; None for other kinds. `local_moment` is the
-    record's time in the municipality's zone (device clock, else receipt)."""
+    record's time in the municipality's zone (device clock, else receipt); `traffic`: the
+    infraction ids of the traffic authority (default: traffic_ids())."""
+    traffic = traffic_ids() if traffic is None else traffic
     if kind not in ("inspection", "auto") or not isinstance(local_moment, datetime):
         return None
     day = local_moment.date()
@@ -62,15 +86,18 @@ def derive(body, kind, local_moment):
         for item in confirmed_infractions(body):
             code = _text(item.get("id"), 120)
             if code:
+                cents, unpriced = item_amount(item, traffic)
                 items.append({"kind": "infraction", "code": code, "label": _text(item.get("label_pt"), 300),
-                              "amount_cents": _cents(item.get("amount_brl"))})
+                              "amount_cents": cents, "unpriced": unpriced})
     else:
         for failed in failed_requirements(body):
             items.append({"kind": "nonconformity", "code": failed["requirement"][:120],
-                          "label": _text(failed.get("label_pt"), 300), "amount_cents": None})
+                          "label": _text(failed.get("label_pt"), 300), "amount_cents": None,
+                          "unpriced": 0})
     amounts = [i["amount_cents"] for i in items if i["amount_cents"] is not None]
     stat = {"kind": kind, "day": day, "month": day.strftime("%Y-%m"),
-            "amount_cents": sum(amounts) if kind == "auto" else None}
+            "amount_cents": sum(amounts) if kind == "auto" else None,
+            "unpriced": sum(i["unpriced"] for i in items)}
     return stat, [{**item, "position": n, "day": day} for n, item in enumerate(items)]
 
 

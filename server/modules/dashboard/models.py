@@ -24,6 +24,9 @@ class FieldStat(db.Model):
     user_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=False)
     ponto_id = db.Column(db.Integer, db.ForeignKey("ponto.id"), nullable=True)
     amount_cents = db.Column(db.BigInteger)  # autos: sum of confirmed infractions with an amount
+    # Autos: municipal fines among them whose amount is not configured (derive.item_amount):
+    # while any is counted, no total is shown (issue 18, item 5).
+    unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")
     # The auto was declared insubsistente (AutoCase): counted, its amount no longer charged.
     # Kept here by the auto_case_changed signal so the aggregates need no join.
     void = db.Column(db.Boolean, nullable=False, default=False)
@@ -42,6 +45,7 @@ class FieldStatItem(db.Model):
     code = db.Column(db.String(120), nullable=False)  # infraction or requirement id of the pack
     label = db.Column(db.String(300))
     amount_cents = db.Column(db.BigInteger)
+    unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # 1: fine not configured
     void = db.Column(db.Boolean, nullable=False, default=False)  # as FieldStat.void
 
 
@@ -59,6 +63,7 @@ class FieldStatDay(db.Model):
     inspections = db.Column(db.Integer, nullable=False)
     autos = db.Column(db.Integer, nullable=False)
     amount_cents = db.Column(db.BigInteger, nullable=False)  # autos not void only
+    unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # autos not void only
     void = db.Column(db.Integer, nullable=False)  # autos declared insubsistente
 
 
@@ -72,3 +77,4 @@ class FieldStatItemDay(db.Model):
     label = db.Column(db.String(300))  # the greatest label seen, as max(label) over the items
     count = db.Column(db.Integer, nullable=False)
     amount_cents = db.Column(db.BigInteger, nullable=False)  # items of autos not void only
+    unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # items of autos not void only

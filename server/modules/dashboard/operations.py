@@ -101,20 +101,23 @@ def _roll_statements(dialect_name, sign):
     parameter): building them cost more CPU than the rest of a one-record push together."""
     s, i = FieldStat, FieldStatItem
     live = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.amount_cents))), 0)  # noqa: E731
+    unpriced = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.unpriced))), 0)  # noqa: E731
     ponto_key = func.coalesce(s.ponto_id, 0)
     stat_keys = (s.municipality_id, s.day, s.user_id, ponto_key)
     item_keys = (i.municipality_id, i.day, i.kind, i.code)
     return (
         _upsert(dialect_name, FieldStatDay.__table__, ["municipality_id", "day", "user_id", "ponto_key"],
-                ["month", "inspections", "autos", "amount_cents", "void"],
+                ["month", "inspections", "autos", "amount_cents", "unpriced", "void"],
                 select(*stat_keys, func.max(s.month),
                        sign * func.count(case((s.kind == "inspection", 1))),
                        sign * func.count(case((s.kind == "auto", 1))),
-                       literal(sign) * live(s), sign * func.count(case((s.void.is_(True), 1))))
+                       literal(sign) * live(s), literal(sign) * unpriced(s),
+                       sign * func.count(case((s.void.is_(True), 1))))
                 .where(in_list(s.record_id, "record_ids")).group_by(*stat_keys).order_by(*stat_keys)),
         _upsert(dialect_name, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"],
-                ["label", "count", "amount_cents"],
-                select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i))
+                ["label", "count", "amount_cents", "unpriced"],
+                select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i),
+                       literal(sign) * unpriced(i))
                 .where(in_list(i.record_id, "record_ids")).group_by(*item_keys).order_by(*item_keys)))
 
 

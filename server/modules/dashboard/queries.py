@@ -1,7 +1,10 @@
 """The dashboard's aggregates: GROUP BY over the daily rollups (models.FieldStatDay,
 FieldStatItemDay), scoped to one municipality and one period of whole days, never a record
 loaded into Python; two scans per page, of one row per day × fiscal × ponto and per
-day × code. Amounts leave out autos declared insubsistente, which no longer charge anybody."""
+day × code. Amounts leave out autos declared insubsistente, which no longer charge anybody.
+A fine whose amount is not configured is counted apart (`unpriced`): any row, and the period's
+total, with one has no sum (None, shown "a definir (decreto não configurado)"), never a partial
+sum that reads as the whole (issue 18, item 5)."""
 from datetime import date, timedelta
 
 from sqlalchemy import and_, case, func, select
@@ -9,8 +12,11 @@ from sqlalchemy import and_, case, func, select
 from ...extensions import db
 from ..accounts.models import User
 from ..registry.models import Permit, Ponto
+from .derive import traffic_ids
 from .models import FieldStatDay, FieldStatItemDay
 
+# What the amount column says for a traffic (SNT) infraction: no municipal amount, ever.
+TRAFFIC_AMOUNT = "comunicar ao órgão de trânsito (fora dos valores)"
 PERIODS = {"mes": "Este mês", "12m": "Últimos 12 meses", "outro": "Outro período"}
 EXPIRY_HORIZONS = (30, 60, 90)
 TOP = 10
@@ -36,6 +42,12 @@ def _sum(column):
     return func.coalesce(func.sum(column), 0)
 
 
+def _priced(values):
+    """(…, amount_cents, unpriced) → (…, amount_cents or None while any amount is unknown)."""
+    *rest, amount, unpriced = values
+    return (*rest, None if unpriced else amount)
+
+
 def activity(mid, first, last):
     """Everything the page shows from field_stat_day, in ONE scan: GROUP BY (bucket, fiscal, ponto)
     — at most buckets × fiscals × pontos groups, a few thousand — summed three ways here.
@@ -45,21 +57,26 @@ def activity(mid, first, last):
     bucket = s.day if daily else s.month
     rows = db.session.execute(
         select(bucket, s.user_id, s.ponto_key, _sum(s.inspections), _sum(s.autos),
-               _sum(s.amount_cents), _sum(s.void))
+               _sum(s.amount_cents), _sum(s.unpriced), _sum(s.void))
         .where(_in(s, mid, first, last))
         .group_by(bucket, s.user_id, s.ponto_key)).all()
     by_bucket, by_user, by_ponto = {}, {}, {}
-    totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "void": 0}
-    for key, uid, pid, inspections, autos, amount, void in rows:
+    totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "unpriced": 0, "void": 0}
+    for key, uid, pid, inspections, autos, amount, unpriced, void in rows:
         pid = pid or None  # ponto_key 0: no ponto identified
-        inspections, autos, amount, void = int(inspections), int(autos), int(amount), int(void)
+        inspections, autos, amount, unpriced, void = (
+            int(inspections), int(autos), int(amount), int(unpriced), int(void))
         for table, k in ((by_bucket, key.isoformat() if daily else key), (by_user, uid), (by_ponto, pid)):
-            i, a, m = table.get(k, (0, 0, 0))
-            table[k] = (i + inspections, a + autos, m + amount)
+            i, a, m, u = table.get(k, (0, 0, 0, 0))
+            table[k] = (i + inspections, a + autos, m + amount, u + unpriced)
         totals["inspections"] += inspections
         totals["autos"] += autos
         totals["amount_cents"] += amount
+        totals["unpriced"] += unpriced
         totals["void"] += void
+    if totals["unpriced"]:
+        totals["amount_cents"] = None
+    by_bucket, by_user, by_ponto = ({k: _priced(v) for k, v in t.items()} for t in (by_bucket, by_user, by_ponto))
     series = [(label, *by_bucket.get(key, (0, 0, 0))) for key, label in _buckets(first, last, daily)]
     user_names = dict(db.session.execute(select(User.id, User.name).where(
         User.id.in_(list(by_user)))).all()) if by_user else {}
@@ -93,11 +110,13 @@ def items(mid, first, last):
     nonconformities [(code, label, inspections)] top ten), from ONE GROUP BY (kind, code)."""
     i = FieldStatItemDay
     rows = db.session.execute(
-        select(i.kind, i.code, func.max(i.label), _sum(i.count), _sum(i.amount_cents))
+        select(i.kind, i.code, func.max(i.label), _sum(i.count), _sum(i.amount_cents), _sum(i.unpriced))
         .where(_in(i, mid, first, last)).group_by(i.kind, i.code)).all()
-    ordered = sorted(((k, c, label, int(n), a) for k, c, label, n, a in rows if n), key=lambda r: (-r[3], r[1]))
-    infractions = [(code, label or code, n, int(amount)) for kind, code, label, n, amount in ordered
-                   if kind == "infraction"]
+    ordered = sorted(((k, c, label, int(n), None if int(u) else int(a)) for k, c, label, n, a, u in rows if n),
+                     key=lambda r: (-r[3], r[1]))
+    traffic = traffic_ids()
+    infractions = [(code, label or code, n, TRAFFIC_AMOUNT if code in traffic else amount)
+                   for kind, code, label, n, amount in ordered if kind == "infraction"]
     failed = [(code, label or code, n) for kind, code, label, n, _ in ordered if kind == "nonconformity"]
     return infractions, failed[:TOP]
 

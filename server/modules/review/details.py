@@ -1,9 +1,11 @@
 """What the record page shows, assembled from the signed record and the composed rules."""
 import json
+import re
 from datetime import datetime
 
 from ...core.audit import AuditLog
 from ...core.clock import as_utc
+from ...core.ptbr import date_br
 from ...core.tenancy import owned
 from ...extensions import db
 from ..accounts.models import Device, User
@@ -36,6 +38,9 @@ def pretty(text):
     return json.dumps(body, ensure_ascii=False, indent=2, sort_keys=False) if body else text
 
 
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def answer_text(value, decl):
     if value == "nao_verificado":
         return "não verificado"
@@ -45,6 +50,8 @@ def answer_text(value, decl):
         return "Não"
     if value == "na":
         return "Não se aplica"
+    if isinstance(value, str) and ISO_DATE.fullmatch(value):
+        return date_br(value)  # a date answer reads dd/mm/aaaa, never 2026-11-02 (issue 18, item 7)
     unit = (decl or {}).get("unit")
     return f"{value} {unit}" if unit and isinstance(value, (int, float)) else str(value)
 

@@ -41,7 +41,7 @@ def _add_version(case, data, reason, source, actor=None, conflict_id=None):
                               created_at=utcnow())
     db.session.add(version)
     db.session.flush()
-    changed = versions.diff(versions.correctable_of(before), data)
+    changed = versions.diff(versions.correctable_of(before), data, versions.labels_of(case))
     record("auto_correct", "auto_case", case.id, {k: b for k, b, _a in changed}, {k: a for k, _b, a in changed},
            reason=reason, municipality_id=case.municipality_id, actor=actor)
     return version

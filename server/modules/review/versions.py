@@ -23,6 +23,7 @@ CORRECTABLE = ("plate", "permit_number", "place", "auto_fields", "infractions")
 # Labels of the correctable fields (pt-BR), for the form and the diffs.
 FIELD_NAMES = {"plate": "Placa", "permit_number": "Número da permissão/alvará", "place": "Local da infração",
                "auto_fields": "Campos do auto", "infractions": "Infrações"}
+DECISION_NAMES = {"confirmed": "confirmada", "removed": "removida"}
 
 
 def signed_body(case):
@@ -80,36 +81,53 @@ def current_data(case):
     return data
 
 
-def flatten(data):
-    """{label path: text} for diffs: one line per scalar field."""
+def labels_of(case):
+    """{pack id: pt-BR label} of the case's municipality (auto fields, infractions): diffs name
+    "Tipificação da infração", never `fed.auto.tipificacao` (issue 18, item 7)."""
+    from ..registry.models import Municipality
+    from ..rules.service import composed_for
+    municipality = db.session.get(Municipality, case.municipality_id)
+    try:
+        rules = composed_for(municipality)
+    except Exception:  # noqa: BLE001 — no rule pack: the keys stay readable as they are
+        return {}
+    return {eid: entry["label_pt"] for eid, entry in rules.by_id.items()
+            if isinstance(entry, dict) and isinstance(entry.get("label_pt"), str)}
+
+
+def flatten(data, labels=None):
+    """{label path: text} for diffs: one line per scalar field, named by its pt-BR label."""
+    labels = labels or {}
     out = {}
     for key in CORRECTABLE:
         value = data.get(key)
         if key == "auto_fields":
             for name, text in sorted((value or {}).items()):
-                out[f"Campos do auto › {name}"] = text or ""
+                out[f"Campos do auto › {labels.get(name, name)}"] = text or ""
         elif key == "infractions":
             for inf in value or []:
-                out[f"Infração {inf['id']}"] = inf.get("decision") or ""
-                out[f"Infração {inf['id']} › motivo da remoção"] = inf.get("removal_reason") or ""
+                name = inf.get("label_pt") or labels.get(inf["id"]) or inf["id"]
+                out[f"Infração {name}"] = DECISION_NAMES.get(inf.get("decision"), inf.get("decision") or "")
+                out[f"Infração {name} › motivo da remoção"] = inf.get("removal_reason") or ""
         else:
             out[FIELD_NAMES[key]] = value or ""
     return out
 
 
-def diff(before, after):
+def diff(before, after, labels=None):
     """[(field, before, after)] for every field that differs between two correctable dicts."""
-    a, b = flatten(before), flatten(after)
+    a, b = flatten(before, labels), flatten(after, labels)
     return [(k, a.get(k, ""), b.get(k, "")) for k in list(dict.fromkeys([*a, *b])) if a.get(k, "") != b.get(k, "")]
 
 
 def history(case):
     """[(n, data, version row or None, diff against the previous)] from the signed original on."""
+    labels = labels_of(case)
     rows = [(0, correctable_of(signed_body(case)), None)]
     rows += [(v.n, v.data, v) for v in versions(case)]
     out = []
     for i, (n, data, row) in enumerate(rows):
-        out.append({"n": n, "data": data, "row": row, "diff": diff(rows[i - 1][1], data) if i else []})
+        out.append({"n": n, "data": data, "row": row, "diff": diff(rows[i - 1][1], data, labels) if i else []})
     return out
 
 
