@@ -2,6 +2,7 @@
 until its law's open deadline is configured, with a link to Prazos e autoridades; that page lists
 what the law fixes and what it leaves open (with the act once configured); the process page reads
 what was configured — axe-core without serious violations, no sideways scrolling, screenshots."""
+import json
 import os
 import sys
 from pathlib import Path
@@ -24,45 +25,55 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
     case_id, _ = homologated_case(live_app, live_app.test_client(), "sapezal", days_ago=1)
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
-    for n, viewport in enumerate(VIEWPORTS):
-        size = f"{viewport['width']}x{viewport['height']}"
-        context = browser.new_context(viewport=viewport, locale="pt-BR")
-        page = context.new_page()
-        try:
-            _login(page, live_server, "backoffice.sapezal")
-            if n == 0:
-                _check(page, f"{live_server}/autos/{case_id}/processo", problems)
-                page.locator("#form-notificar button[type=submit]").click()
-                page.wait_for_load_state("load")
-                refusal = page.locator("#form-notificar")
-                assert "sapezal.prazo_defesa" in refusal.inner_text()
-                _note(page, f"refusal {size}", problems)
-                refusal.screenshot(path=str(SHOTS / f"sapezal-notificacao-recusada-{size}.png"))
-                page.click("#notificar-config-link a")
-                page.wait_for_load_state("load")
-                assert page.url.endswith("/autos/processo/configuracao")
+    # The live app is shared by every browser test of this worker: put Sapezal's settings back
+    # (its defence deadline and authority stay unconfigured, as the journey tests expect).
+    from server.extensions import db
+    with live_app.app_context():
+        saved = json.loads(json.dumps(Municipality.query.filter_by(slug="sapezal").one().settings or {}))
+    try:
+        for n, viewport in enumerate(VIEWPORTS):
+            size = f"{viewport['width']}x{viewport['height']}"
+            context = browser.new_context(viewport=viewport, locale="pt-BR")
+            page = context.new_page()
+            try:
+                _login(page, live_server, "backoffice.sapezal")
+                if n == 0:
+                    _check(page, f"{live_server}/autos/{case_id}/processo", problems)
+                    page.locator("#form-notificar button[type=submit]").click()
+                    page.wait_for_load_state("load")
+                    refusal = page.locator("#form-notificar")
+                    assert "sapezal.prazo_defesa" in refusal.inner_text()
+                    _note(page, f"refusal {size}", problems)
+                    refusal.screenshot(path=str(SHOTS / f"sapezal-notificacao-recusada-{size}.png"))
+                    page.click("#notificar-config-link a")
+                    page.wait_for_load_state("load")
+                    assert page.url.endswith("/autos/processo/configuracao")
+                    steps = page.locator("#law-steps").inner_text()
+                    assert "a lei não fixa (Lei 125/1999, art. 28, VI)" in steps and "não configurado" in steps
+                    _note(page, f"settings unconfigured {size}", problems)
+                    page.screenshot(path=str(SHOTS / f"sapezal-prazos-nao-configurados-{size}.png"), full_page=True)
+                    page.click("#law-steps a")
+                    page.wait_for_load_state("load")
+                    assert "/bo/regras/configuracao#cfg-deadlines-sapezal-prazo-defesa" in page.url
+                    with live_app.app_context():
+                        save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines",
+                                   "sapezal.prazo_defesa", 15, "Decreto nº 40/2026")
+                        ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
+                                                  {"authority_pt": "Diretor de Trânsito"})
+                _check(page, f"{live_server}/autos/processo/configuracao", problems)
                 steps = page.locator("#law-steps").inner_text()
-                assert "a lei não fixa (Lei 125/1999, art. 28, VI)" in steps and "não configurado" in steps
-                _note(page, f"settings unconfigured {size}", problems)
-                page.screenshot(path=str(SHOTS / f"sapezal-prazos-nao-configurados-{size}.png"), full_page=True)
-                page.click("#law-steps a")
-                page.wait_for_load_state("load")
-                assert "/bo/regras/configuracao#cfg-deadlines-sapezal-prazo-defesa" in page.url
-                with live_app.app_context():
-                    save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines",
-                               "sapezal.prazo_defesa", 15, "Decreto nº 40/2026")
-                    ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
-                                              {"authority_pt": "Diretor de Trânsito"})
-            _check(page, f"{live_server}/autos/processo/configuracao", problems)
-            steps = page.locator("#law-steps").inner_text()
-            assert "15 dias" in steps and "fixado por Decreto nº 40/2026" in steps
-            assert "Diretor de Trânsito (configuração municipal" in steps
-            page.screenshot(path=str(SHOTS / f"sapezal-prazos-configurados-{size}.png"), full_page=True)
-            _check(page, f"{live_server}/autos/{case_id}/processo", problems)
-            table = page.locator("#h-prazos").locator("xpath=..").inner_text()
-            assert "Diretor de Trânsito" in table and "fixado por Decreto nº 40/2026" in table
-            assert "configure" not in table.lower().replace("configuração", "")
-            page.locator("#h-prazos").locator("xpath=..").screenshot(path=str(SHOTS / f"sapezal-processo-prazos-{size}.png"))
-        finally:
-            context.close()
+                assert "15 dias" in steps and "fixado por Decreto nº 40/2026" in steps
+                assert "Diretor de Trânsito (configuração municipal" in steps
+                page.screenshot(path=str(SHOTS / f"sapezal-prazos-configurados-{size}.png"), full_page=True)
+                _check(page, f"{live_server}/autos/{case_id}/processo", problems)
+                table = page.locator("#h-prazos").locator("xpath=..").inner_text()
+                assert "Diretor de Trânsito" in table and "fixado por Decreto nº 40/2026" in table
+                assert "configure" not in table.lower().replace("configuração", "")
+                page.locator("#h-prazos").locator("xpath=..").screenshot(path=str(SHOTS / f"sapezal-processo-prazos-{size}.png"))
+            finally:
+                context.close()
+    finally:
+        with live_app.app_context():
+            Municipality.query.filter_by(slug="sapezal").one().settings = saved
+            db.session.commit()
     assert not problems, _report(problems)

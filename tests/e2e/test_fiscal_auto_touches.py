@@ -168,5 +168,8 @@ def _notification_prints_each_field_once(app, auto_id, tmp_path):
     assert text.count("Assinado pelo autuado no local") == 1, text
     assert "recusou-se" not in text
     for group in groups:
+        if {"subject_cnh", "operator_signature"} & set(group["source"]):
+            continue  # printed once as the header's CNH line and the signature statement
         assert text.count(group["label_pt"]) == 1, (group["label_pt"], text)
+    assert text.count("CNH (prontuário)") == 1, text
     (SHOTS / f"notificacao-{content['municipality']['name']}.txt").write_text(text)
