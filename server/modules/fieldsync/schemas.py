@@ -295,6 +295,7 @@ class FieldDataResponseSchema(Schema):
     rules_etag = fields.String()
     photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1
     tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis
+    calendar = fields.Dict(allow_none=True)  # legal calendar: holidays (shared data), state, municipal closures
 
 
 class DeviceKeyEntrySchema(Schema):
@@ -325,4 +326,3 @@ class PublicAutoStatusSchema(Schema):
     infractions = fields.List(fields.Dict())  # {label_pt, citation_pt, amount_brl, amount_text}
     cancel_requested = fields.Boolean()
     process = fields.Dict()
-    calendar = fields.Dict(allow_none=True)  # legal calendar: holidays (shared data), state, municipal closures
