@@ -50,7 +50,7 @@ def test_sync_words_for_a_refused_record_and_an_unreachable_server(phone, live_s
     page.goto(f"{live_server}/app/#/fiscal/hoje")
     status = page.locator("#sync-status")
     page.click("#sync-now")
-    expect(status).to_contain_text("Tudo enviado.")
+    expect(status).to_contain_text("Tudo enviado.", timeout=20000)
     expect(status).to_contain_text("1 recusado(s) pelo servidor")
     refused = page.locator(f"li[data-id='{poison}']")
     expect(refused).to_contain_text("Recusado pelo servidor")
@@ -72,7 +72,7 @@ def test_sync_words_for_a_refused_record_and_an_unreachable_server(phone, live_s
 
     context.unroute("**/api/v1/sync/push")
     page.click("#sync-now")
-    expect(status).to_contain_text("Tudo enviado.")
+    expect(status).to_contain_text("Tudo enviado.", timeout=20000)
     expect(row).to_contain_text("Enviado")
     from server.modules.fieldsync.models import FieldRecord, RejectedRecord
     with live_app.app_context():
