@@ -145,7 +145,7 @@ test('a foreign record (its id is not this device\'s) is refused like a rejectio
   } });
   await replay(srv.io(ph));
   const foreign = ph.store.get(entry(1).id);
-  assert.equal(foreign.state, 'erro');
+  assert.equal(foreign.state, 'recusado');  // set aside like a rejection (poison records)
   assert.match(foreign.error, /não pertence a este aparelho/);
   assert.equal(isPending(foreign), false);
   assert.equal(ph.store.get(entry(2).id).state, 'enviado');
