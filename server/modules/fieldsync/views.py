@@ -27,6 +27,7 @@ from ...extensions import db, limiter
 from ..registry.models import Municipality, Operator
 from . import field_data as fd
 from . import operations as ops
+from . import numbers as auto_numbers
 from . import photos
 from .blueprint import bp
 from .public import device_keys, operator_autos, public_auto, public_auto_json
@@ -71,7 +72,7 @@ def device_key(body):
          responses={200: NumbersListResponseSchema})
 def list_numbers():
     device = current_device()
-    rows = ops.device_numbers(device)
+    rows = auto_numbers.device_numbers(device)
     return ({"numbers": [
         {"number": r.number, "status": r.status, "block_id": r.block_id, "record_id": r.record_id,
          "void_reason": r.void_reason} for r in rows]})
@@ -84,7 +85,7 @@ def list_numbers():
          responses={201: NumberBlockResponseSchema})
 def reserve_numbers(body):
     device = current_device()
-    block, numbers = ops.reserve_numbers(device, g.user, body["count"])
+    block, numbers = auto_numbers.reserve_numbers(device, g.user, body["count"])
     return {"block_id": block.id, "numbers": numbers}, 201
 
 
@@ -94,7 +95,7 @@ def reserve_numbers(body):
          responses={200: VoidResponseSchema, 404: ERROR, 409: ERROR})
 def void_number(body):
     device = current_device()
-    row = ops.void_number(device, body["number"].strip(), body["reason"].strip())
+    row = auto_numbers.void_number(device, body["number"].strip(), body["reason"].strip())
     return {"number": row.number, "status": row.status, "void_reason": row.void_reason}
 
 

@@ -16,6 +16,7 @@ from ...core.clock import local_now
 from ...extensions import db
 from ..accounts.models import Device, User
 from ..fieldsync import operations as sync
+from ..fieldsync.numbers import reserve_numbers
 from ..fieldsync.photos import store_photo
 from ..registry.models import Municipality, Permit
 
@@ -72,7 +73,7 @@ def load_review_demo():
     db.session.add(device)
     db.session.commit()
     phone = _Phone(device, user)
-    _block, numbers = sync.reserve_numbers(device, user, 5)
+    _block, numbers = reserve_numbers(device, user, 5)
     permits = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).limit(3).all()
     now = local_now().replace(microsecond=0)
     batch = []
