@@ -119,7 +119,7 @@ def prepare(records_per_device):
     with app.app_context():
         from flask_migrate import upgrade
 
-        from server.core.auth import issue_api_token
+        from server.modules.accounts.identity import issue_api_token
         from server.modules.accounts.models import Device, User
         from server.modules.fieldsync.operations import reserve_numbers
         from server.modules.registry.demo import load_demo

@@ -10,14 +10,15 @@ def create_app(test_config=None):
     load_config(app, test_config)
 
     from .extensions import init_extensions
-    from .core import errors, security, auth, proxy, sessions
+    from .core import errors, security, proxy
+    from .modules.accounts import identity, sessions
     from .blueprints import register_blueprints
     from .cli import register_cli
 
     init_extensions(app)
     errors.init_app(app)
     security.init_app(app)
-    auth.init_app(app)
+    identity.init_app(app)
     sessions.init_app(app)
     register_blueprints(app)
     register_cli(app)

@@ -80,7 +80,7 @@ def test_revoking_a_device_kills_its_tokens(client, app, demo):
         device = Device(municipality_id=fiscal.municipality_id, user_id=fiscal.id, name="Moto G do fiscal")
         db.session.add(device)
         db.session.flush()
-        from server.core.auth import issue_api_token
+        from server.modules.accounts.identity import issue_api_token
         text, _ = issue_api_token(fiscal, device=device)
         db.session.commit()
         device_id = device.id

@@ -134,7 +134,7 @@ def _session_as(app, client, username):
     """A back-office session for a user the login form turns away (fiscais use the field app)."""
     import flask
 
-    from server.core.sessions import start_session
+    from server.modules.accounts.sessions import start_session
     from server.modules.accounts.models import User
     with app.test_request_context():
         start_session(User.query.filter_by(username=username).one())  # the server-side row

@@ -10,7 +10,7 @@ from fieldsync_device import FakeDevice
 @pytest.fixture
 def scene(app, client, demo):
     """A Sapezal fiscal's phone, a permit's driver with an operator login, and their tokens."""
-    from server.core.auth import issue_api_token
+    from server.modules.accounts.identity import issue_api_token
     from server.extensions import db
     from server.modules.accounts.models import User
     from server.modules.registry.models import Municipality, Permit

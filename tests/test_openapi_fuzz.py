@@ -14,7 +14,8 @@ from PIL import Image
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from server.core.auth import issue_api_token, utcnow
+from server.core.auth import utcnow
+from server.modules.accounts.identity import issue_api_token
 from server.extensions import db
 
 from helpers import DEMO_PASSWORD

@@ -60,7 +60,7 @@ def _page_of(path):
 def _session_as(app, client, username):
     """A back-office session for a user the login form turns away (as test_backoffice_scoping)."""
     import flask
-    from server.core.sessions import start_session
+    from server.modules.accounts.sessions import start_session
     from server.extensions import db
     from server.modules.accounts.models import User
     with app.test_request_context():

@@ -7,14 +7,10 @@ record of another municipality answers 404 (not 403) so ids of other municipalit
 import functools
 import hashlib
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
-from flask import current_app, g, redirect, request, session, url_for
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import joinedload
+from flask import g, redirect, request, session, url_for
 
-from ..extensions import db
-from .clock import as_utc
 from .errors import ApiError
 from .tenancy import owned_or_404
 
@@ -37,73 +33,6 @@ def new_token() -> str:
 
 def utcnow():
     return datetime.now(timezone.utc)
-
-
-@functools.cache
-def _token_statement():
-    """Token, device and user in one query (one round trip on every API request, not three),
-    built once: building the query cost more than running it."""
-    from ..modules.accounts.models import ApiToken
-    return (select(ApiToken).options(joinedload(ApiToken.device), joinedload(ApiToken.user))
-            .where(ApiToken.token_hash == bindparam("token_hash")))
-
-
-def _user_from_bearer():
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        return None
-    token = db.session.execute(_token_statement(),
-                               {"token_hash": hash_token(header[7:].strip())}).scalars().first()
-    if token is None:
-        return None
-    if token.device is not None and token.device.status == "revoked":
-        g.device_revoked = True  # api_auth answers 403 device_revoked instead of 401
-        return None
-    if token.revoked_at is not None or as_utc(token.expires_at) < utcnow():
-        return None
-    if token.device is not None and token.device.status != "active":
-        return None
-    g.api_token = token
-    return token.user
-
-
-def _user_from_session():
-    from ..modules.accounts.models import User
-    from .sessions import session_user_id
-
-    if not session.get("user_id"):
-        return None
-    user_id = session_user_id()  # the server-side session row: open, not idle, not too old
-    user = db.session.get(User, user_id) if user_id else None
-    # A password change or deactivation invalidates sessions through the session epoch too.
-    if user is None or session.get("epoch") != user.session_epoch:
-        session.clear()
-        return None
-    return user
-
-
-def init_app(app):
-    @app.before_request
-    def _load_user():
-        g.api_token = None
-        g.device_revoked = False
-        if request.path.startswith("/api/"):
-            user = _user_from_bearer()
-        else:
-            user = _user_from_session()
-        g.user = user if user is not None and user.active else None
-
-
-def issue_api_token(user, device=None, ttl_hours=None):
-    """Create a bearer token; only its hash is stored. Returns (token_text, ApiToken)."""
-    from ..modules.accounts.models import ApiToken
-
-    ttl = ttl_hours or current_app.config["API_TOKEN_TTL_HOURS"]
-    text = new_token()
-    row = ApiToken(user=user, device=device, token_hash=hash_token(text), created_at=utcnow(),
-                   expires_at=utcnow() + timedelta(hours=ttl))
-    db.session.add(row)
-    return text, row
 
 
 def _check_roles(user, roles):
@@ -177,14 +106,3 @@ def get_scoped_or_404(model, ident):
     if not isinstance(ident, int) or isinstance(ident, bool) or not 0 < ident <= MAX_ID:
         raise ApiError(404, "not_found")
     return owned_or_404(model, ident, require_municipality_id())
-
-
-def check_municipality_slug(slug):
-    """For URLs that name a municipality: it must be the caller's own (global admin: any)."""
-    from ..modules.registry.models import Municipality
-
-    muni = Municipality.query.filter_by(slug=slug).first()
-    user = g.get("user")
-    if muni is None or user is None or (not is_global_admin(user) and user.municipality_id != muni.id):
-        raise ApiError(404, "not_found")
-    return muni

@@ -2,7 +2,8 @@
 from flask import Blueprint, g
 
 from ...core.audit import record
-from ...core.auth import api_auth, issue_api_token, utcnow
+from ...core.auth import api_auth, utcnow
+from .identity import issue_api_token
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, api_doc
 from ...core.ratelimit import login_limits

@@ -5,7 +5,7 @@ from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
 from ...core.ratelimit import login_limits
-from ...core.sessions import end_session, start_session
+from .sessions import end_session, start_session
 from ...extensions import db
 from .models import User
 

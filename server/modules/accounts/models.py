@@ -83,7 +83,7 @@ class FirstAccessCode(db.Model):
 class UserSession(db.Model):
     """A back-office login, held on the server: the cookie carries only a random id, and this row
     (its SHA-256) must exist, be open and be recent on every request. Logout, a password change or
-    a deactivation closes it, so a copied cookie stops working at once (core/sessions.py)."""
+    a deactivation closes it, so a copied cookie stops working at once (accounts/sessions.py)."""
     id = db.Column(db.Integer, primary_key=True)
     user_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=False, index=True)
     token_hash = db.Column(db.String(64), nullable=False, unique=True)  # sha256 of the cookie's id

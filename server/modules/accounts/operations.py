@@ -2,7 +2,7 @@
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.errors import ApiError
-from ...core.sessions import end_user_sessions
+from .sessions import end_user_sessions
 from ...extensions import db
 from .models import ApiToken, User
 

@@ -18,7 +18,8 @@ from datetime import datetime, timezone
 from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request,
                    send_file, url_for)
 
-from ...core.auth import STAFF_ROLES, api_auth, check_municipality_slug, get_scoped_or_404, login_required
+from ...core.auth import STAFF_ROLES, api_auth, get_scoped_or_404, login_required
+from ..registry.scope import check_municipality_slug
 from ...core.errors import ApiError
 from ...core.http import safe_redirect_target
 from ...core.openapi import ERROR, NoContent, api_doc

@@ -11,7 +11,8 @@ from sqlalchemy import or_, update
 
 from ...core.clock import local_today
 from ...core.audit import record
-from ...core.auth import hash_token, issue_api_token, utcnow
+from ...core.auth import hash_token, utcnow
+from ..accounts.identity import issue_api_token
 from ...core.errors import ApiError
 from ...extensions import db
 from ..accounts.models import FirstAccessCode, User

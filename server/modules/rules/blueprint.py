@@ -4,7 +4,8 @@ import json
 from flask import Blueprint, jsonify, request
 from werkzeug.routing import BaseConverter
 
-from ...core.auth import api_auth, check_municipality_slug
+from ...core.auth import api_auth
+from ..registry.scope import check_municipality_slug
 from ...core.errors import ApiError, api_error_response
 from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema

@@ -14,9 +14,10 @@ from datetime import timedelta
 from flask import current_app, has_request_context, request, session
 from flask.sessions import SecureCookieSessionInterface
 
-from ..extensions import db
-from .auth import hash_token, new_token, utcnow
-from .clock import as_utc
+from ...core.auth import hash_token, new_token, utcnow
+from ...core.clock import as_utc
+from ...extensions import db
+from .models import UserSession
 
 TOUCH_EVERY = timedelta(minutes=1)  # last_seen_at is written at most once a minute per session
 
@@ -28,8 +29,6 @@ def _limits():
 
 def start_session(user):
     """Log `user` in: a fresh session id in a fresh cookie (no fixation). Caller commits."""
-    from ..modules.accounts.models import UserSession
-
     session.clear()
     sid = new_token()
     now = utcnow()
@@ -41,8 +40,6 @@ def start_session(user):
 
 
 def _current_row():
-    from ..modules.accounts.models import UserSession
-
     sid = session.get("sid")
     if not isinstance(sid, str) or not sid:
         return None
@@ -86,8 +83,6 @@ def end_session(reason="logout"):
 
 def end_user_sessions(user_id, reason):
     """Close every open session of a user (password change, deactivation). Caller commits."""
-    from ..modules.accounts.models import UserSession
-
     now = utcnow()
     for row in UserSession.query.filter_by(user_id=user_id, ended_at=None):
         _close(row, reason, now)
