@@ -46,7 +46,7 @@ STATUSES = ["ativo"] * 16 + ["vencido", "suspenso", "cassado", "extinto"]
 
 def populate(app, count):
     from server.modules.accounts.models import User
-    from server.modules.registry.demo import MUNICIPALITIES
+    from server.modules.demo.dataset import MUNICIPALITIES
     from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
 
     rng = random.Random(10_000)

@@ -99,7 +99,7 @@ def make_app(tmp):
     from flask_migrate import upgrade
 
     from server import create_app
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
 
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}",

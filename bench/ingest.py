@@ -122,7 +122,7 @@ def prepare(records_per_device):
         from server.modules.accounts.identity import issue_api_token
         from server.modules.accounts.models import Device, User
         from server.modules.fieldsync.operations import reserve_numbers
-        from server.modules.registry.demo import load_demo
+        from server.modules.demo.dataset import load_demo
         from server.modules.registry.models import Permit
         upgrade(directory=str(ROOT / "migrations"))
         load_demo(credentials=False)

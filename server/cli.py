@@ -2,7 +2,8 @@
 
 
 def register_cli(app):
-    from .modules.registry.cli import demo_cli, registry_cli
+    from .modules.demo.cli import demo_cli
+    from .modules.registry.cli import registry_cli
     from .modules.rules.cli import rules_cli
 
     for command in (demo_cli, registry_cli, rules_cli):

@@ -134,7 +134,7 @@ def demo(app):
     keys and crachás: credential tests create those themselves (see test_demo.py for the full
     set that `make run` loads)."""
     from server.core.clock import local_today
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
     with app.app_context():
         key = (app.config["SQLALCHEMY_DATABASE_URI"], local_today())
         if key not in _DEMO_ROWS:

@@ -26,7 +26,7 @@ def _rows(sql):
 def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
     from server.modules.autos.models import AutoCase
     from server.modules.autos.operations import decide
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
     from server.modules.registry.models import Municipality, Permit
     with fresh_db.app_context():
         upgrade(directory=MIGRATIONS)

@@ -4,7 +4,7 @@ from datetime import date, timedelta
 
 from server.core.clock import local_today
 from server.modules.credentials.models import Credential, IssuerKey, StatusListEntry
-from server.modules.registry.demo import PERMIT_PLAN, load_demo
+from server.modules.demo.dataset import PERMIT_PLAN, load_demo
 from server.modules.registry.models import Municipality, Permit, PermitStatusChange, Ponto
 
 

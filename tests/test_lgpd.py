@@ -31,7 +31,7 @@ def _richest_operator():
 
 def test_export_holds_every_row_of_every_table_pointing_at_the_operator(app):
     from server.modules.lgpd.export import collect
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
 
     with app.app_context():
         load_demo(credentials=True)

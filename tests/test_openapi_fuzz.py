@@ -108,7 +108,7 @@ def test_every_operation_keeps_its_contract(case, role, app):
 @pytest.fixture
 def full_demo(app):
     """The demo with issuer keys and crachás, so the trust data carries keys and entries."""
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
     with app.app_context():
         load_demo(credentials=True)
 

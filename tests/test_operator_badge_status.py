@@ -2,7 +2,7 @@
 from server.extensions import db
 from server.modules.credentials.models import Credential
 from server.modules.operator_portal.operations import create_operator_access
-from server.modules.registry.demo import load_demo
+from server.modules.demo.dataset import load_demo
 from server.modules.registry.models import Municipality, Permit
 
 

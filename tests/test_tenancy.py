@@ -223,7 +223,7 @@ def _field_data(app, client, slug):
 @pytest.fixture
 def world(app, client):
     from server.modules.accounts.operations import create_user
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
     from server.modules.registry.models import Municipality, Operator
     with app.app_context():
         load_demo()

@@ -38,7 +38,7 @@ def pwa_root(tmp_path_factory):
 def live_app(tmp_path_factory, pwa_root):
     from flask_migrate import upgrade
 
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
 
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({"TESTING": True, "SECRET_KEY": "e2e",

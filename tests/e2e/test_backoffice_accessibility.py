@@ -151,7 +151,7 @@ def test_admin_and_anonymous_screens_have_no_serious_violation(browser, live_ser
 
 
 def _review_pages(live_app):
-    """Sapezal's review screens with the demo's synced records (review.demo): the queue, an
+    """Sapezal's review screens with the demo's synced records (demo.review): the queue, an
     inspection, an auto with a cancellation request, an auto with a conflict, the conflict."""
     from server.modules.fieldsync.models import FieldRecord, FieldRecordConflict
     with live_app.app_context():

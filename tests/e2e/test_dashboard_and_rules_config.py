@@ -19,7 +19,7 @@ URL = "/bo/regras/configuracao"
 @pytest.fixture(scope="module")
 def field_data(live_app):
     """Sapezal inspections and autos pushed through the real sync endpoint; returns how many
-    Sapezal autos the server then holds (the full demo already synced some: review.demo)."""
+    Sapezal autos the server then holds (the full demo already synced some: demo.review)."""
     from fieldsync_device import FakeDevice
     from server.modules.fieldsync.models import FieldRecord
     from server.modules.registry.models import Municipality

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 from ..registry.models import Municipality, Permit
 from ..registry.operations import OCCUPYING
-from .operations import record_renewal_documents
-from .renewal import documents_for
+from ..issuance.operations import record_renewal_documents
+from ..issuance.renewal import documents_for
 
-NOTHING_PRESENTED = (2, 4)  # indexes in registry.demo.PERMIT_PLAN: ("ativo", 45), ("ativo", 12)
+NOTHING_PRESENTED = (2, 4)  # indexes in demo.dataset.PERMIT_PLAN: ("ativo", 45), ("ativo", 12)
 VALIDITY_NOT_RECORDED = 5  # ("ativo", 260)
 
 

@@ -10,10 +10,10 @@ from datetime import timezone as dt_timezone
 from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
 from ..accounts.models import User
-from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle
-from .legal import create_legal_pontos
+from ..registry.models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle
+from ..registry.legal import create_legal_pontos
 from ...core.clock import local_today, timezone as clock_timezone
-from ..review.demo import load_review_demo
+from .review import load_review_demo
 
 DEMO_PASSWORD = "demo-motofiscal"
 
@@ -208,14 +208,14 @@ def load_demo(today=None, credentials=True):
                 kind=kind, holder_company=company, holder_operator=None if company else operator,
                 vehicle=vehicle, ponto=seats[i] if i < len(seats) else None,
                 issued_on=valid_from, valid_from=valid_from, valid_until=valid_until, status="ativo",
-                status_changed_at=_local_morning(valid_from), taxpayer_number=f"{rng.randint(1000, 99999)}-{rng.randint(0, 9)}",
+                status_changed_at=local_morning(valid_from), taxpayer_number=f"{rng.randint(1000, 99999)}-{rng.randint(0, 9)}",
                 issqn_status="em_dia")
             if company:
                 permit.drivers = [operator]
             db.session.add(permit)
             db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue",
                                               reason="Emissão", valid_until=valid_until,
-                                              at=_local_morning(valid_from)))
+                                              at=local_morning(valid_from)))
             _issuance_records(rng, muni, operator, vehicle, valid_from, today)
         for role, username in (("backoffice", f"backoffice.{muni.slug}"), ("fiscal", f"fiscal.{muni.slug}")):
             user = User(username=username, name=f"{'Back office' if role == 'backoffice' else 'Fiscal'} de {muni.name}",
@@ -228,11 +228,11 @@ def load_demo(today=None, credentials=True):
     for muni in Municipality.query.order_by(Municipality.id):
         _credentials_and_lifecycle(muni, today, credentials)
     _issqn_history(today)
-    from ..issuance.demo import load_renewal_documents_demo
+    from .renewal_documents import load_renewal_documents_demo
     load_renewal_documents_demo(today)
     if credentials:  # the full demo (make run) gets synced field records to review and Paranatinga's
         # selection history (editais, classification, suplentes); the light test set does not
-        from ..selection.demo import load_selection_demo
+        from .selection import load_selection_demo
         load_selection_demo(today)
         load_review_demo()
     return logins
@@ -243,7 +243,7 @@ def _issuance_records(rng, muni, operator, vehicle, issued, today):
     vistoria before issue (and a periodic one since), the insurance policy the law asks for."""
     from ..issuance.models import DocumentCheck, InsurancePolicy, Vistoria
     from ..issuance.requirements import EXTRA_CHECKS
-    from .facts import DOCUMENT_CHECKS
+    from ..registry.facts import DOCUMENT_CHECKS
 
     for fact in DOCUMENT_CHECKS:
         subject, subject_id = ("vehicle", vehicle.id) if fact.startswith("vehicle.") else ("operator", operator.id)
@@ -327,7 +327,7 @@ def _br(day):
     return day.strftime("%d/%m/%Y")
 
 
-def _local_morning(day):
+def local_morning(day):
     """09:30 in the municipality's time zone on `day`, as the UTC instant the database stores."""
     return datetime.combine(day, time(9, 30), tzinfo=clock_timezone()).astimezone(dt_timezone.utc)
 
@@ -360,11 +360,11 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
     """Issuer key, crachás for permits still valid, then the planned status changes — all through
     the real operations, so history, audit log and the devices' status list are consistent."""
     from ..credentials.operations import create_key, issue_credential
-    from .operations import change_permit_status
+    from ..registry.operations import change_permit_status
 
     if credentials:
-        from .models import Operator
-        from .photos import store_operator_photo
+        from ..registry.models import Operator
+        from ..registry.photos import store_operator_photo
         rng = random.Random(muni.id)
         for operator in Operator.query.filter_by(municipality_id=muni.id).order_by(Operator.id):
             store_operator_photo(operator, _avatar(rng))
@@ -378,7 +378,7 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
             until = today + timedelta(days=30) if action == "suspend" else None
             reason = reason or f"Validade encerrada em {permit.valid_until.strftime('%d/%m/%Y')}."
             change_permit_status(permit, action, reason, suspended_until=until)
-            _backdate_last_change(permit, action, _local_morning(day))
+            _backdate_last_change(permit, action, local_morning(day))
 
 
 def _backdate_last_change(permit, action, at):

@@ -14,8 +14,8 @@ from datetime import timedelta
 from ...core.validation import cpf_check_digits
 from ...extensions import db
 from ..registry.models import Municipality, Permit, PermitStatusChange
-from . import operations, rules
-from .models import Candidate, Edital
+from ..selection import operations, rules
+from ..selection.models import Candidate, Edital
 
 DEMO_SOURCE = "Demonstração: população fictícia (registre a estimativa do IBGE, art. 4º, § 2º)"
 SUPLENTES = [("Valdir Nunes Prado", 6), ("Cleide Matos Reis", 5), ("Otávio Brito Sales", 5)]
@@ -23,8 +23,8 @@ INAPTO = ("Rui Teles Nogueira", 4)
 
 
 def _morning(day):
-    from ..registry.demo import _local_morning
-    return _local_morning(day)
+    from .dataset import local_morning
+    return local_morning(day)
 
 
 def _conditions(missing=()):
