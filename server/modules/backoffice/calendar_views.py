@@ -11,9 +11,9 @@ from ...rules import legal_calendar
 from ..calendar.models import CLOSURE_KINDS_PT, CalendarClosure
 from ..calendar.operations import add_closure, remove_closure
 from ..registry.schemas import LEN, _Base
-from .access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from .blueprint import bp
-from .forms import Field, form_input, load, raw_values, run, stray_errors
+from ...core.forms import Field, form_input, load, raw_values, run, stray_errors
 
 CLOSURE_FIELDS = [
     Field("day", "Dia", "date", required=True),

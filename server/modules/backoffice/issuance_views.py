@@ -16,10 +16,10 @@ from ..issuance.schemas import (DocumentChecksSchema, InsurancePolicySchema, Iss
 from ..issuance.vistoria_checklist import vistoria_items
 from ..registry.facts import DOCUMENT_CHECKS
 from ..registry.models import Operator, Permit, Vehicle
-from .access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from .blueprint import bp
-from .forms import Field, load, raw_values, run, stray_errors
-from .pagination import Page
+from ...core.forms import Field, load, raw_values, run, stray_errors
+from ...core.pagination import Page
 
 YES_NO = [("", "— não informado —"), ("sim", "Sim"), ("nao", "Não")]
 

@@ -11,9 +11,9 @@ from ..registry import changes_of_life as life
 from ..registry.models import Operator, Permit, Vehicle
 from ..registry.operations import OCCUPYING
 from ..registry.schemas import LEN, ROW_ID, _Base
-from .access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from .blueprint import bp
-from .forms import load, run
+from ...core.forms import load, run
 from .permit_views import OPTION_LIMIT, _detail
 
 REASON = lambda: fields.String(required=True, validate=LEN(5, 2000))  # noqa: E731

@@ -15,11 +15,11 @@ from ..registry.operations import OCCUPYING, TRANSITIONS, change_permit_status, 
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import PermitActionSchema, PermitSchema
 from . import search
-from .access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from .blueprint import bp
 from .exports import export, wants_csv
-from .forms import Field, form_input, load, object_values, raw_values, run, stray_errors
-from .pagination import Page, search_text
+from ...core.forms import Field, form_input, load, object_values, raw_values, run, stray_errors
+from ...core.pagination import Page, search_text
 from .registry_views import format_cnpj, ponto_occupancy
 from ...core.clock import local_today
 

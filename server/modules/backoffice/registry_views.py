@@ -17,11 +17,11 @@ from ..registry import schemas
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
 from ..registry.operations import OCCUPYING, save_entity
 from . import search
-from .access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from .blueprint import bp
 from .exports import export, wants_csv
-from .forms import Field, load, object_values, raw_values, run, stray_errors
-from .pagination import Page, search_text
+from ...core.forms import Field, load, object_values, raw_values, run, stray_errors
+from ...core.pagination import Page, search_text
 
 
 def format_cnpj(value):

@@ -12,11 +12,11 @@ from ..registry.models import FISCAL_UNITS, UnitValue
 from ..registry.operations import add_unit_value
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import UnitValueSchema
-from .access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from .blueprint import bp
 from .exports import export, wants_csv
-from .forms import Field, form_input, load, raw_values, run, stray_errors
-from .pagination import Page
+from ...core.forms import Field, form_input, load, raw_values, run, stray_errors
+from ...core.pagination import Page
 
 UNIT_FIELDS = [
     Field("unit", "Unidade", "select", required=True,

@@ -1,10 +1,31 @@
-"""URLs that name a municipality by its slug: it must be the caller's own (a global admin may name
-any). Here, beside the Municipality model, so that core.auth needs no feature package."""
-from flask import g
+"""Which municipality a request works on, beside the Municipality model so that core.auth needs no
+feature package: staff views always inside one municipality, and URLs that name one by slug (the
+caller's own; a global admin may name any)."""
+import functools
 
-from ...core.auth import is_global_admin
+from flask import g, redirect, url_for
+
+from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...core.errors import ApiError
+from ...extensions import db
 from .models import Municipality
+
+
+def staff_view(view):
+    """Back-office views. Anonymous → login; fiscal/operator → 403; platform admin without a
+    municipality → chooser."""
+    @login_required(*STAFF_ROLES)
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        if current_municipality_id() is None:
+            return redirect(url_for("backoffice.choose_municipality"))
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def municipality():
+    """The Municipality row the current staff user works on."""
+    return db.session.get(Municipality, current_municipality_id())
 
 
 def check_municipality_slug(slug):

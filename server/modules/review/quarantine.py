@@ -3,7 +3,7 @@ listed with their reasons, in the staff user's municipality only (another's is 4
 from flask import abort, render_template
 
 from ...extensions import db
-from ..backoffice.access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from ..fieldsync.models import RejectedRecord
 from . import details
 from .views import bp

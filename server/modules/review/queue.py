@@ -17,7 +17,7 @@ from sqlalchemy import String, and_, cast, exists, select, union
 from ...core.clock import timezone as local_zone
 from ...extensions import db
 from ..accounts.models import User
-from ..backoffice.pagination import Page, page_number
+from ...core.pagination import Page, page_number
 from ..autos.models import CASE_STATES, AutoCase
 from ..fieldsync.models import EvidencePhoto, FieldRecord, FieldRecordConflict, RecordPhoto
 from ..registry.models import Permit, Ponto, permit_drivers

@@ -9,7 +9,7 @@ from ...core.errors import ApiError
 from ...core.tenancy import in_scope, owned
 from ...extensions import db
 from ..autos.models import AutoCase
-from ..backoffice.access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from ..fieldsync.models import FieldRecord, FieldRecordConflict
 from ..fieldsync.checks import signature_flags
 from ..accounts.models import Device

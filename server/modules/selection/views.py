@@ -10,8 +10,8 @@ from ...core.auth import get_scoped_or_404, scoped
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.validation import mask_cpf
-from ..backoffice.access import municipality, staff_view
-from ..backoffice.forms import Field, load, raw_values, run, stray_errors
+from ..registry.scope import municipality, staff_view
+from ...core.forms import Field, load, raw_values, run, stray_errors
 from . import operations as ops
 from . import rules
 from .models import CANDIDATE_STATUSES, Candidate, Edital

@@ -5,8 +5,8 @@ from marshmallow import fields
 
 from ...core.auth import scoped
 from ...core.clock import local_today
-from ..backoffice.access import municipality, staff_view
-from ..backoffice.forms import Field, load, raw_values, run, stray_errors
+from ..registry.scope import municipality, staff_view
+from ...core.forms import Field, load, raw_values, run, stray_errors
 from ..registry.schemas import LEN, _Base
 from .models import TariffTable
 from .operations import record_tariff_table, tariff_summary

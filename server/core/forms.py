@@ -12,7 +12,7 @@ from decimal import Decimal
 from flask import request
 from marshmallow import ValidationError
 
-from ...core.errors import ApiError, flatten_fields
+from .errors import ApiError, flatten_fields
 
 
 @dataclass
@@ -95,7 +95,7 @@ def run(operation, *args, **kwargs):
         return operation(*args, **kwargs), None
     except ApiError as err:
         if err.status in (404, 409, 422) and (err.fields or err.status == 409):
-            from ...extensions import db
+            from ..extensions import db
             db.session.rollback()
             return None, err.fields or {"_schema": [err.message]}
         raise
