@@ -5,7 +5,7 @@ def register_blueprints(app):
     from . import models  # noqa: F401  (the whole schema is known before any request)
     from .modules.accounts.blueprint import bp as accounts_bp
     from .modules.accounts.api import bp as accounts_api_bp
-    from .modules.accounts.admin_views import bp as accounts_admin_bp
+    from .modules.backoffice.users_admin import bp as accounts_admin_bp
     from .modules.backoffice.blueprint import bp as backoffice_bp
     from .modules.fieldapp.blueprint import bp as fieldapp_bp
     from .modules.rules.blueprint import bp as rules_api_bp

@@ -5,10 +5,10 @@ from marshmallow import ValidationError
 from ...core.auth import get_scoped_or_404, login_required, require_municipality_id, scoped
 from ...core.errors import ApiError, flatten_fields
 from ..registry.models import Operator
-from ..backoffice.exports import export, wants_csv
-from .models import Device, User
-from .operations import create_user, revoke_device, set_active, set_password
-from .schemas import PasswordSchema, UserCreateSchema
+from ..accounts.models import Device, User
+from ..accounts.operations import create_user, revoke_device, set_active, set_password
+from ..accounts.schemas import PasswordSchema, UserCreateSchema
+from .exports import export, wants_csv
 
 bp = Blueprint("accounts_admin", __name__, url_prefix="/bo/usuarios")
 
@@ -109,7 +109,7 @@ def operator_code(operator_id):
     """Create the operator's first-access code, then redirect to the page that shows it (a
     refresh of that page must not make a new code and kill the one just handed over)."""
     from ...extensions import db
-    from ..backoffice.access_code import remember_code
+    from .access_code import remember_code
     from ..operator_portal.operations import create_operator_access
 
     operator = get_scoped_or_404(Operator, operator_id)
@@ -124,7 +124,7 @@ def operator_code(operator_id):
 def operator_code_show(operator_id):
     """The code just made, shown for a few minutes (only its hash is kept in the database)."""
     from ...extensions import db
-    from ..backoffice.access_code import SHOW_MINUTES, app_link, qr_svg, recall_code
+    from .access_code import SHOW_MINUTES, app_link, qr_svg, recall_code
     from ..registry.models import Municipality
     from ..operator_portal.operations import CODE_TTL_HOURS
 
