@@ -10,8 +10,8 @@ from ...extensions import db
 from ..registry.legal import create_legal_pontos
 from ..registry.models import Municipality
 from ..registry.operations import snapshot
+from ..rules.service import FEDERAL_PACK
 
-FEDERAL_PACK = "federal-base"
 # The value chosen when the municipality's law has no pack yet: it runs on the federal layer alone.
 NO_PACK = "nenhum"
 UFS = ("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO").split()
@@ -28,11 +28,6 @@ def municipal_packs():
     from ...rules.compose import read_packs
 
     return {p["id"]: p["municipality"] for _, p in read_packs() if p.get("kind") == "municipal"}
-
-
-def federal_only(municipality):
-    """True when no municipal law pack applies: only the federal layer (CTB, Lei 12.009/2009…)."""
-    return list(municipality.regimes or []) == [FEDERAL_PACK]
 
 
 def _error(field, message, status=422):

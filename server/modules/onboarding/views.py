@@ -6,7 +6,8 @@ from ...core.errors import ApiError
 from ...extensions import db
 from ..accounts.models import User
 from ..registry.models import Municipality
-from .operations import NO_PACK, create_admin, create_municipality, federal_only, municipal_packs
+from ..rules.service import federal_only
+from .operations import NO_PACK, create_admin, create_municipality, municipal_packs
 
 bp = Blueprint("onboarding", __name__, url_prefix="/bo/plataforma")
 

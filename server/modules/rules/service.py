@@ -38,6 +38,15 @@ def config_overrides(municipality):
     return overrides
 
 
+# The pack id of the federal layer; a municipality whose law has no pack yet runs on it alone.
+FEDERAL_PACK = "federal-base"
+
+
+def federal_only(municipality):
+    """True when no municipal law pack applies: only the federal layer (CTB, Lei 12.009/2009…)."""
+    return list(municipality.regimes or []) == [FEDERAL_PACK]
+
+
 @lru_cache(maxsize=32)
 def _composed(slug, fingerprint, overrides_json, federal_only=False):
     if federal_only:  # no municipal law pack yet (onboarding): the federal layer alone
@@ -51,7 +60,6 @@ def composed_for(municipality):
     overrides = config_overrides(municipality)
     overrides_json = json.dumps(overrides, sort_keys=True, ensure_ascii=False)
     fingerprint = hashlib.sha256(overrides_json.encode()).hexdigest()
-    from ..onboarding.operations import federal_only
     try:
         return _composed(municipality.slug, fingerprint, overrides_json, federal_only(municipality))
     except UnknownMunicipality as exc:
