@@ -13,7 +13,7 @@ export FLASK_APP := server
 WORKERS ?= 3
 PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile
 
-.PHONY: run test check setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
+.PHONY: run test check lint setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
         test-dates test-faults-random bench clean
 
 # Crachás and notificações print PUBLIC_BASE_URL in their QR: it follows HOST/PORT unless set.
@@ -23,11 +23,16 @@ run: db
 	@echo "Back office: $(PUBLIC_BASE_URL)/   ·   Aplicativo de campo: $(PUBLIC_BASE_URL)/app/"
 	$(BIN)/flask run --host $(HOST) --port $(PORT)
 
-test: setup test-deps browser-deps test-sqlite test-postgres test-js test-dates
+test: setup lint test-deps browser-deps test-sqlite test-postgres test-js test-dates
 
-# The inner loop (under 2 minutes): lint, then every test that needs neither a database nor a browser.
-check: setup
+# Lint (pyflakes and pycodestyle errors) and the packages' dependency direction (.importlinter).
+lint: setup
 	@$(BIN)/ruff check server tests bench migrations tools
+	@$(BIN)/lint-imports --no-cache >/tmp/motofiscal-lint-imports.txt || (cat /tmp/motofiscal-lint-imports.txt; exit 1)
+
+# The inner loop (under 2 minutes): lint, the packages' dependency direction (.importlinter), then
+# every test that needs neither a database nor a browser.
+check: setup lint
 	$(BIN)/pytest -q -m "not db and not browser" $(PYTEST_PARALLEL)
 	@$(MAKE) --no-print-directory test-js
 
