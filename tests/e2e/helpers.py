@@ -49,14 +49,21 @@ def backoffice_login(page, base, username):
     page.wait_for_load_state("load")
 
 
+def screen_problems(page):
+    """What a user would hit on the page as it stands: serious axe violations, and a page wider
+    than its window (sideways scrolling, on a phone above all)."""
+    found = serious_violations(page)
+    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if width > window:
+        found.append(f"page is {width} px wide in a {window} px window (sideways scrolling)")
+    return found
+
+
 def check_backoffice_screen(prefix, page, name, size, problems):
     """Screenshot the whole page as SHOTS/<prefix>-<name>-<size>.png and note in problems what a
     user would hit: serious axe violations and a page wider than its window."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{prefix}-{name}-{size}.png"), full_page=True)
-    found = serious_violations(page)
-    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width > window:
-        found.append(f"page is {width} px wide in a {window} px window")
+    found = screen_problems(page)
     if found:
         problems[f"{name} {size}"] = found

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .test_backoffice_accessibility import VIEWPORTS, _check, _login, _note, _report
+from .helpers import backoffice_login
+from .test_backoffice_accessibility import VIEWPORTS, _check, _note, _report
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/shots-autowords"))
 
@@ -36,7 +37,7 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
             context = browser.new_context(viewport=viewport, locale="pt-BR")
             page = context.new_page()
             try:
-                _login(page, live_server, "backoffice.sapezal")
+                backoffice_login(page, live_server, "backoffice.sapezal")
                 if n == 0:
                     _check(page, f"{live_server}/autos/{case_id}/processo", problems)
                     page.locator("#form-notificar button[type=submit]").click()

@@ -7,11 +7,10 @@ in the page through the DevTools protocol, so the app's strict CSP stays on whil
 """
 import pytest
 
-from .helpers import serious_violations
+from .helpers import backoffice_login, screen_problems
 from server.modules.registry.models import Company, Municipality, Permit, Ponto, Vehicle
 
 VIEWPORTS = [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
-PASSWORD = "demo-motofiscal"
 
 
 def _ids(live_app, slug):
@@ -24,14 +23,6 @@ def _ids(live_app, slug):
         return {"permit": permit.id, "suspended": (suspended or permit).id,
                 "operator": permit.main_driver.id, "vehicle": first(Vehicle).id, "ponto": first(Ponto).id,
                 "company": company.id if company else None}
-
-
-def _login(page, base, username):
-    page.goto(f"{base}/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state("load")
 
 
 def _pages(ids, company_holder):
@@ -71,11 +62,7 @@ def _report(problems):
 
 
 def _note(page, label, problems):
-    found = serious_violations(page)
-    # And nothing scrolls sideways: the page is never wider than the window (phone included).
-    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width > window:
-        found.append(f"page is {width} px wide in a {window} px window (sideways scrolling)")
+    found = screen_problems(page)
     if found:
         problems[label] = found
 
@@ -93,7 +80,7 @@ def test_staff_screens_have_no_serious_violation(browser, live_server, live_app,
     page = context.new_page()
     problems = {}
     try:
-        _login(page, live_server, f"backoffice.{slug}")
+        backoffice_login(page, live_server, f"backoffice.{slug}")
         for path in _pages(ids, slug == "nortelandia"):
             _check(page, live_server + path, problems)
         # Form pages after a refused submit: errors next to the fields, the action's error box.
@@ -133,7 +120,7 @@ def test_admin_and_anonymous_screens_have_no_serious_violation(browser, live_ser
         _check(page, f"{live_server}/v/{access['payload']}", problems)  # the public crachá page
         _check(page, f"{live_server}/v/NOT-A-CRACHA", problems)
 
-        _login(page, live_server, "admin")  # platform admin: chooses a municipality first
+        backoffice_login(page, live_server, "admin")  # platform admin: chooses a municipality first
         assert page.url.endswith("/bo/municipio")
         _note(page, "choose municipality", problems)
         page.select_option("select[name=municipality_id]", label="Sapezal/MT")
@@ -177,7 +164,7 @@ def test_review_screens_have_no_serious_violation(browser, live_server, live_app
     page = context.new_page()
     problems = {}
     try:
-        _login(page, live_server, "backoffice.sapezal")
+        backoffice_login(page, live_server, "backoffice.sapezal")
         for name, path in _review_pages(live_app).items():
             _check(page, live_server + path, problems)
             assert page.locator("main h1").count() == 1, path
@@ -240,7 +227,7 @@ def test_auto_process_screens_have_no_serious_violation(browser, live_server, li
     page = context.new_page()
     problems = {}
     try:
-        _login(page, live_server, f"backoffice.{slug}")
+        backoffice_login(page, live_server, f"backoffice.{slug}")
         for name, path in (("processo", f"/autos/{ids['case']}/processo"),
                            ("ficha-operador", f"/autos/ficha/operador/{ids['operator']}"),
                            ("ficha-permissao", f"/autos/ficha/permissao/{ids['permit']}"),

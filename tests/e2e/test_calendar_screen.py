@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from .test_backoffice_accessibility import VIEWPORTS, _check, _login, _note, _report
+from .helpers import backoffice_login
+from .test_backoffice_accessibility import VIEWPORTS, _check, _note, _report
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
@@ -20,7 +21,7 @@ def test_calendar_screen(browser, live_server, live_app):
         context = browser.new_context(viewport=viewport, locale="pt-BR")
         page = context.new_page()
         try:
-            _login(page, live_server, "backoffice.nortelandia")
+            backoffice_login(page, live_server, "backoffice.nortelandia")
             # 2027: Easter on 28 March, Carnival Monday 8 February, Tuesday 9 February (by hand).
             _check(page, f"{live_server}/bo/calendario?ano=2027", problems)
             assert "08/02/2027" in page.inner_text("main") and "09/02/2027" in page.inner_text("main")

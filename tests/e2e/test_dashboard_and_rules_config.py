@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import serious_violations
+from .helpers import backoffice_login, screen_problems
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
-PASSWORD = "demo-motofiscal"
 URL = "/bo/regras/configuracao"
 
 
@@ -39,22 +38,6 @@ def field_data(live_app):
         return FieldRecord.query.filter_by(municipality_id=sapezal.id, kind="auto").count()
 
 
-def _login(page, base, username):
-    page.goto(f"{base}/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state("load")
-
-
-def _problems(page):
-    found = serious_violations(page)
-    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width > window:
-        found.append(f"page is {width} px wide in a {window} px window")
-    return found
-
-
 @pytest.mark.parametrize("size", VIEWPORTS)
 def test_dashboard_draws_charts_from_its_tables(browser, live_server, field_data, size):
     context = browser.new_context(viewport=VIEWPORTS[size], locale="pt-BR")
@@ -63,7 +46,7 @@ def test_dashboard_draws_charts_from_its_tables(browser, live_server, field_data
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
-        _login(page, live_server, "backoffice.sapezal")
+        backoffice_login(page, live_server, "backoffice.sapezal")
         page.goto(f"{live_server}/bo/?periodo=12m")
         page.wait_for_selector(".chart-box:not([hidden]) canvas")
         drawn = page.locator(".chart-box:not([hidden])").count()
@@ -72,7 +55,7 @@ def test_dashboard_draws_charts_from_its_tables(browser, live_server, field_data
         assert page.locator("details.chart-data:not([open])").count() == 5
         assert page.locator("#total-autos").inner_text() == str(field_data)  # all within 12 months
         page.locator("#por-infracao-title").scroll_into_view_if_needed()
-        assert _problems(page) == []
+        assert screen_problems(page) == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.goto(f"{live_server}/bo/?periodo=12m")
         page.wait_for_selector(".chart-box:not([hidden]) canvas")
@@ -95,7 +78,7 @@ def test_configuration_saves_in_place_without_jumping(browser, live_server, live
     context = browser.new_context(viewport=VIEWPORTS["laptop"], locale="pt-BR")
     page = context.new_page()
     try:
-        _login(page, live_server, "backoffice.paranatinga")
+        backoffice_login(page, live_server, "backoffice.paranatinga")
         page.goto(live_server + URL)
         row_id = _row_far_down(page)
         row = page.locator(f"#{row_id}")
@@ -130,7 +113,7 @@ def test_configuration_filter_box(browser, live_server):
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR")
     page = context.new_page()
     try:
-        _login(page, live_server, "backoffice.sapezal")
+        backoffice_login(page, live_server, "backoffice.sapezal")
         page.goto(live_server + URL)
         total = page.locator("form.config-row").count()
         label = page.locator("form.config-row .config-label").nth(total - 1).inner_text()
@@ -151,7 +134,7 @@ def test_configuration_without_javascript_posts_and_returns_to_the_key(browser, 
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR", java_script_enabled=False)
     page = context.new_page()
     try:
-        _login(page, live_server, "backoffice.nortelandia")
+        backoffice_login(page, live_server, "backoffice.nortelandia")
         page.goto(live_server + URL)
         assert page.locator(".config-filter").is_hidden()
         row_id = _row_far_down(page)
@@ -172,9 +155,9 @@ def test_configuration_page_passes_axe_and_is_photographed(browser, live_server,
     context = browser.new_context(viewport=VIEWPORTS[size], locale="pt-BR")
     page = context.new_page()
     try:
-        _login(page, live_server, "backoffice.sapezal")
+        backoffice_login(page, live_server, "backoffice.sapezal")
         page.goto(live_server + URL)
-        assert _problems(page) == []
+        assert screen_problems(page) == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"configuration-{size}.png"), full_page=False)
         page.fill("#config-q", "capacete")
@@ -198,7 +181,7 @@ def test_dashboard_without_a_total_while_an_amount_is_unconfigured(browser, live
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR")
     page = context.new_page()
     try:
-        _login(page, live_server, "backoffice.sapezal")
+        backoffice_login(page, live_server, "backoffice.sapezal")
         page.goto(f"{live_server}/bo/?periodo=mes")
         page.wait_for_selector(".chart-box:not([hidden]) canvas")
         assert page.locator("#total-amount").inner_text() == "a definir"
@@ -207,7 +190,7 @@ def test_dashboard_without_a_total_while_an_amount_is_unconfigured(browser, live
         # The row of sap.inf.um_passageiro (labelled as max(label) over its items): no sum.
         assert chart.locator("td.unpriced", has_text="a definir (decreto não configurado)").count() >= 1
         assert "R$ 0,00" not in page.locator("section.stats").first.inner_text()
-        assert _problems(page) == []
+        assert screen_problems(page) == []
         shots = Path("/tmp/shots-amounts")
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "dashboard-unpriced-390.png"), full_page=False)

@@ -1,24 +1,13 @@
 """Issuance screens in headless Chromium (issue 11): the permit page's requirements checklist,
 the vistoria form with the packs' vehicle items (filled and submitted), the ISSQN page — at
 phone and laptop sizes, checked with axe-core, screenshots for a person to look at."""
-import os
-from pathlib import Path
 
 import pytest
 
-from .helpers import serious_violations
+from .helpers import backoffice_login, check_backoffice_screen
 from server.modules.registry.models import Municipality, Permit
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
-
-
-def _login(page, base, username):
-    page.goto(f"{base}/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "demo-motofiscal")
-    page.click("main button[type=submit]")
-    page.wait_for_load_state("load")
 
 
 def _permit(live_app, slug):
@@ -28,29 +17,18 @@ def _permit(live_app, slug):
         return permit.id, permit.vehicle_id
 
 
-def _shot(page, name, size, problems):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"issuance-{name}-{size}.png"), full_page=True)
-    found = serious_violations(page)
-    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width > window:
-        found.append(f"page is {width} px wide in a {window} px window")
-    if found:
-        problems[f"{name} {size}"] = found
-
-
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_issuance_screens(browser, live_server, live_app, size):
     context = browser.new_context(viewport=VIEWPORTS[size], locale="pt-BR")
     page = context.new_page()
     problems = {}
     try:
-        _login(page, live_server, "backoffice.sapezal")
+        backoffice_login(page, live_server, "backoffice.sapezal")
         ident, vehicle_id = _permit(live_app, "sapezal")
         page.goto(f"{live_server}/bo/permissoes/{ident}#requisitos")
         assert page.locator("#requisitos li").count() > 5
         assert page.locator("#requisitos .req-ok").count() > 0
-        _shot(page, "permit-requirements", size, problems)
+        check_backoffice_screen("issuance", page, "permit-requirements", size, problems)
         page.goto(f"{live_server}/bo/veiculos/{vehicle_id}/vistorias/nova?permissao={ident}")
         items = page.locator("fieldset.checklist .check-item")
         assert items.count() > 5  # the packs' vehicle and equipment questions
@@ -59,7 +37,7 @@ def test_issuance_screens(browser, live_server, live_app, size):
         page.click("form.form-grid button[type=submit]")
         page.wait_for_load_state("load")
         assert page.locator(".field-error").count() > 0  # items to fix and return date are required
-        _shot(page, "vistoria-form-errors", size, problems)
+        check_backoffice_screen("issuance", page, "vistoria-form-errors", size, problems)
         page.fill("input[name=inspector_name]", "Fiscal Tributário")
         page.fill("textarea[name=items_to_fix]", "Instalar o segundo retrovisor")
         page.fill("input[name=return_on]", "2099-01-01")
@@ -68,17 +46,17 @@ def test_issuance_screens(browser, live_server, live_app, size):
         page.wait_for_load_state("load")
         assert f"/bo/permissoes/{ident}" in page.url
         assert page.locator("#requisitos .req-missing").count() > 0  # the rejection blocks renewal
-        _shot(page, "permit-after-rejected-vistoria", size, problems)
+        check_backoffice_screen("issuance", page, "permit-after-rejected-vistoria", size, problems)
         page.goto(f"{live_server}/bo/vistorias/periodo")
         assert "não definido em lei" in page.content()
-        _shot(page, "vistoria-period", size, problems)
+        check_backoffice_screen("issuance", page, "vistoria-period", size, problems)
         context.clear_cookies()
-        _login(page, live_server, "backoffice.nortelandia")
+        backoffice_login(page, live_server, "backoffice.nortelandia")
         page.goto(f"{live_server}/bo/issqn/")
         assert page.locator("table.list tbody tr").count() > 0
-        _shot(page, "issqn", size, problems)
+        check_backoffice_screen("issuance", page, "issqn", size, problems)
         page.goto(f"{live_server}/bo/")
-        _shot(page, "dashboard", size, problems)
+        check_backoffice_screen("issuance", page, "dashboard", size, problems)
     finally:
         context.close()
     assert not problems, problems

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .test_backoffice_accessibility import VIEWPORTS, _check, _login, _note, _report
+from .helpers import backoffice_login
+from .test_backoffice_accessibility import VIEWPORTS, _check, _note, _report
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
@@ -53,7 +54,7 @@ def test_seizure_fee_screens(browser, live_server, live_app):
         context = browser.new_context(viewport=viewport, locale="pt-BR")
         page = context.new_page()
         try:
-            _login(page, live_server, "backoffice.sapezal")
+            backoffice_login(page, live_server, "backoffice.sapezal")
             _check(page, f"{live_server}/autos/processo/configuracao", problems)
             assert page.locator("#cfg-removal_fee_act").input_value() == "Código Tributário Municipal, art. 120"
             page.locator("#h-fees").scroll_into_view_if_needed()
@@ -108,7 +109,7 @@ def test_paranatinga_release_refused_while_the_art45_fine_is_not_paid_in_full(br
         context = browser.new_context(viewport=viewport, locale="pt-BR")
         page = context.new_page()
         try:
-            _login(page, live_server, "backoffice.paranatinga")
+            backoffice_login(page, live_server, "backoffice.paranatinga")
             _check(page, f"{live_server}/autos/{case_id}/processo", problems)
             form = page.locator("form[action$='/liberacao']")
             form.locator("#liberacao-released_on").fill(today)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import serious_violations
-from .test_backoffice_accessibility import PASSWORD, VIEWPORTS
+from .helpers import backoffice_login, screen_problems
+from .test_backoffice_accessibility import VIEWPORTS
 from server.core.clock import local_today
 
 SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/shots-selection"))
@@ -57,19 +57,8 @@ def _seed(live_app):
         return {"edital": edital.id, "permit": permit.id, "payload": payload}
 
 
-def _login(page, base, username):
-    page.goto(f"{base}/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state("load")
-
-
 def _look(page, name, viewport, problems):
-    found = serious_violations(page)
-    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width > window:
-        found.append(f"page is {width} px wide in a {window} px window")
+    found = screen_problems(page)
     if found:
         problems[name] = found
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -88,7 +77,7 @@ def test_selection_life_and_tariff_screens(browser, live_server, live_app, viewp
         page.goto(live_server + urlsplit(ids["payload"]).path)
         assert page.locator("text=Tarifa oficial").count() == 1
         _look(page, "public-tariff", viewport, problems)
-        _login(page, live_server, "backoffice.paranatinga")
+        backoffice_login(page, live_server, "backoffice.paranatinga")
         screens = [("selection-overview", "/bo/selecao/"), ("edital-new", "/bo/selecao/editais/novo"),
                    ("edital", f"/bo/selecao/editais/{ids['edital']}"),
                    ("candidate-new", f"/bo/selecao/editais/{ids['edital']}/candidatos/novo"),
@@ -138,7 +127,7 @@ def test_overview_with_suplentes_and_called(browser, live_server, live_app, view
     page = context.new_page()
     problems = {}
     try:
-        _login(page, live_server, "backoffice.paranatinga")
+        backoffice_login(page, live_server, "backoffice.paranatinga")
         page.goto(f"{live_server}/bo/selecao/")
         assert page.locator("text=Em regularização").count() >= 1
         _look(page, "selection-overview-published", viewport, problems)
