@@ -10,6 +10,7 @@ from sqlalchemy import or_, select
 
 from server.core.audit import AuditLog
 from server.core.clock import local_today
+from server.core.validation import fold
 from server.extensions import db
 from server.modules.accounts.models import User
 from server.modules.fieldsync.models import FieldRecord
@@ -85,6 +86,7 @@ def test_lapsed_operator_anonymised_export_and_registry_show_it(app, demo, clien
         assert data["permit"] and data["operator"][0]["anonymized_scope"] == "total"
         dumped = json.dumps(data, ensure_ascii=False)
         assert cpf not in dumped and name not in dumped and phone not in dumped and "91234-5678" not in dumped
+        assert fold(name) not in dumped  # nor the accent-folded copy the name search keeps
         correction = AuditLog.query.filter_by(entity="operator", entity_id=str(ident), action="update").one()
         assert correction.reason == "Pedido do titular" and correction.actor_label == "sistema"
         assert correction.after["phone"] == "[anonimizado]"

@@ -124,7 +124,7 @@ def anonymise_operator(operator, stage, today, actor=None):
         _close_account(operator)
     previous = operator.anonymized_scope
     operator.anonymized_on, operator.anonymized_scope = today, stage
-    _blank_audit_values(operator, fields)
+    _blank_audit_values(operator, fields + (("name_search",) if stage == "total" else ()))  # the folded name too
     if photo:
         _delete_photo(operator, photo)
     record("lgpd_anonymise", "operator", operator.id, {"anonymized_scope": previous},
