@@ -18,3 +18,4 @@ def register_cli(app):
     from .modules.onboarding.cli import municipality_cli, users_cli; app.cli.add_command(municipality_cli); app.cli.add_command(users_cli)  # noqa: E702
     from .modules.registry_import.cli import registry_import_cli; app.cli.add_command(registry_import_cli)  # noqa: E702
     from .modules.backup.cli import backup_cli; app.cli.add_command(backup_cli)  # noqa: E702
+    from .modules.lgpd.cli import lgpd_cli; app.cli.add_command(lgpd_cli)  # noqa: E702

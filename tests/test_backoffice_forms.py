@@ -131,6 +131,11 @@ def test_create_and_edit_operator_write_audit_with_before_and_after(app, client,
     # Edit: rename and clear the phone (an optional field left blank is cleared).
     response = _post(client, f"/bo/operadores/{op_id}/editar",
                      {**VALID_OPERATOR, "name": "Benedita A. Campos", "phone": ""})
+    assert response.status_code == 422  # a correction of a person's record says why (LGPD art. 18, III)
+    assert "Informe o motivo da correção" in response.get_data(as_text=True)
+    response = _post(client, f"/bo/operadores/{op_id}/editar",
+                     {**VALID_OPERATOR, "name": "Benedita A. Campos", "phone": "",
+                      "correction_reason": "Nome conforme RG apresentado"})
     assert response.status_code == 302
     with app.app_context():
         op = db.session.get(Operator, op_id)
@@ -138,6 +143,7 @@ def test_create_and_edit_operator_write_audit_with_before_and_after(app, client,
         updated = AuditLog.query.filter_by(entity="operator", entity_id=str(op_id), action="update").one()
         assert updated.before["name"] == "Benedita Arruda Campos" and updated.after["name"] == "Benedita A. Campos"
         assert updated.before["phone"] == "(65) 99999-0000" and updated.after["phone"] is None
+        assert updated.reason == "Nome conforme RG apresentado"
 
 
 def test_edit_form_shows_current_values(app, client, demo):

@@ -107,11 +107,19 @@ def test_rectification_trail_shows_each_correction(app, demo, client):
         sapezal = Municipality.query.filter_by(slug="sapezal").one()
         operator = Operator.query.filter_by(municipality_id=sapezal.id).first()
         ident, old_phone = operator.id, operator.phone
-        save_entity(Operator, sapezal, {"phone": "(65) 98888-7777"}, operator)
+        save_entity(Operator, sapezal, {"phone": "(65) 98888-7777"}, operator, reason="Telefone novo informado pelo titular")
         admin = User(username="admin.sapezal", name="Adm Sapezal", role="admin", municipality_id=sapezal.id)
         admin.set_password(DEMO_PASSWORD)
         db.session.add(admin)
         db.session.commit()
     login(client, "admin.sapezal")
     page = client.get(f"/bo/lgpd/operadores/{ident}").get_data(as_text=True)
-    assert f"{old_phone} → (65) 98888-7777" in page
+    assert f"{old_phone} → (65) 98888-7777" in page and "Telefone novo informado pelo titular" in page
+    # The trail travels with the export: who, when, old → new and why.
+    token = csrf_token(client, f"/bo/lgpd/operadores/{ident}")
+    bundle = client.post(f"/bo/lgpd/operadores/{ident}/exportar.zip", data={"csrf_token": token})
+    with zipfile.ZipFile(io.BytesIO(bundle.data)) as archive:
+        trail = json.loads(archive.read("dados.json"))["retificacoes"]
+    [fix] = [t for t in trail if t["motivo"] == "Telefone novo informado pelo titular"]
+    assert fix["acao"] == "update" and fix["quem"] == "sistema" and fix["quando"]
+    assert {"campo": "phone", "antes": old_phone, "depois": "(65) 98888-7777"} in fix["alteracoes"]

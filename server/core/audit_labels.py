@@ -23,6 +23,8 @@ ACTION_LABELS = {
     "import": "Importação do cadastro existente",
     "registry_import": "Importação de cadastro (arquivo)",
     "lgpd_export": "Exportação dos dados do titular (LGPD)",
+    "lgpd_anonymise": "Dados pessoais anonimizados (fim da retenção, LGPD art. 16)",
+    "retention_settings": "Prazos de retenção de dados configurados (LGPD)",
     # Issuance records (issuance.operations)
     "pay": "Pagamento registrado",
     "configure_vistoria": "Validade da vistoria configurada",
@@ -211,6 +213,7 @@ FIELD_LABELS = {
     "ufm": "UFM", "amount_brl": "Valor (R$)",
     "paid_amount_brl": "Valor pago (R$)", "payment_reference": "Guia de pagamento",
     "vistoria_validity_months": "Validade da vistoria (meses)", "vistoria_validity_source": "Ato da validade da vistoria",
+    "anonymized_on": "Anonimizado em", "anonymized_scope": "Anonimização", "campos": "Campos",
     "disqualified_on": "Inabilitado em", "disqualified_basis": "Base legal da inabilitação",
     "rehabilitation_course_on": "Curso de reabilitação concluído em",
     "rehabilitation_course_ref": "Comprovante do curso de reabilitação",

@@ -15,6 +15,7 @@ from ...core.validation import BLOOD_TYPES, CNH_CATEGORIES, format_cpf, mask_cpf
 from ...extensions import db
 from ..registry import schemas
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
+from ..lgpd.rectification import anonymized_details, correction_reason
 from ..registry.operations import OCCUPYING, save_entity
 from . import search
 from ..registry.scope import municipality, staff_view
@@ -86,13 +87,21 @@ def operator_fields():
     return fields
 
 
+CORRECTION_REASON = Field("correction_reason", "Motivo da correção", "textarea",
+                          hint="Obrigatório ao alterar um dado (LGPD art. 18, III): ex.: pedido do titular, "
+                               "documento apresentado, erro de digitação.")
+
+
 def operator_details(op):
+    if op.anonymized_scope == "total":  # the marker that replaced them is no document number
+        return [("CPF", "— (anonimizado)"), ("CNH", f"— (anonimizada) — categoria {op.cnh_category}")] \
+            + anonymized_details(op)
     return [("CPF", format_cpf(op.cpf)), ("CNH", f"{op.cnh_number} — categoria {op.cnh_category}"),
             ("Primeira habilitação", fmt_date(op.cnh_first_issue_date)),
             ("Validade da CNH", fmt_date(op.cnh_expiry)), ("Nascimento", fmt_date(op.birth_date)),
             ("Tipo sanguíneo", op.blood_type or "—"), ("Endereço", op.address or "—"),
             ("Reside desde", fmt_date(op.residence_since)), ("Telefone", op.phone or "—"),
-            ("Empresa", op.company.legal_name if op.company else "—")]
+            ("Empresa", op.company.legal_name if op.company else "—")] + anonymized_details(op)
 
 
 ENTITIES = [
@@ -204,11 +213,15 @@ def _register(entity):
     def form_view(ident=None):
         obj = get_scoped_or_404(entity.model, ident) if ident is not None else None
         fields = entity.fields()
-        errors = None
+        # LGPD art. 18, III: a correction of a person's record says why (lgpd/rectification.py).
+        reason_field = CORRECTION_REASON if entity.model is Operator and obj is not None else None
+        errors, reason = None, None
         if request.method == "POST":
             data, errors = load(entity.schema(), fields, editing=obj is not None)
+            if errors is None and reason_field:
+                reason, errors = correction_reason(obj, data, request.form.get(reason_field.name))
             if errors is None:
-                saved, errors = run(save_entity, entity.model, municipality(), data, obj)
+                saved, errors = run(save_entity, entity.model, municipality(), data, obj, reason=reason)
                 if errors is None:
                     flash(f"{entity.singular} salvo.")
                     return redirect(url_for(f"backoffice.{name}_detail", ident=saved.id))
@@ -217,6 +230,9 @@ def _register(entity):
             values = (entity.form_values or (lambda o: object_values(o, fields)))(obj)
         else:
             values = {}
+        if reason_field:
+            fields = fields + [reason_field]
+            values = {**values, reason_field.name: request.form.get(reason_field.name, "")}
         return render_template("backoffice/entity_form.html", entity=entity, obj=obj, fields=fields,
                                values=values, errors=errors or {},
                                stray=stray_errors(errors, fields)), (422 if errors else 200)

@@ -17,6 +17,7 @@ TASK_MODULES = [
     "server.modules.tariffs.jobs",
     "server.modules.autos.jobs",
     "server.modules.issuance.jobs",
+    "server.modules.lgpd.jobs",
 ]
 
 

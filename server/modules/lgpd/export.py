@@ -17,6 +17,7 @@ from sqlalchemy import or_, select
 
 from ...core.audit import AuditLog
 from ...extensions import db
+from .rectification import trail_rows
 
 DEPTH = 3
 # Rows about the operator that do not point at them but that their permits point at.
@@ -96,7 +97,8 @@ def bundle(operator, data=None):
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("dados.json", json.dumps({"titular": {"nome": operator.name, "cpf": operator.cpf},
-                                                   "tabelas": data}, ensure_ascii=False, indent=1))
+                                                   "tabelas": data, "retificacoes": trail_rows(operator)},
+                                                  ensure_ascii=False, indent=1))
         if operator.photo_path:
             photo = Path(current_app.instance_path) / "photos" / operator.photo_path
             if photo.exists():
@@ -106,7 +108,7 @@ def bundle(operator, data=None):
 
 def pdf(operator, data=None):
     """The same data, readable: one section per table, one block per row (fpdf2)."""
-    from ...core.audit_labels import entity_label, field_label
+    from ...core.audit_labels import action_label, entity_label, field_label
 
     data = data if data is not None else collect(operator)
     doc = _Doc(format="A4")
@@ -119,6 +121,14 @@ def pdf(operator, data=None):
     doc.set_font(family, size=9)
     doc.multi_cell(0, 5, _safe("Resposta a pedido do titular (LGPD, Lei 13.709/2018, art. 18, II e V). "
                                "O arquivo JSON que acompanha este documento contém os mesmos dados.", family))
+    doc.ln(2)
+    doc.set_font(family, size=11)
+    doc.multi_cell(0, 6, _safe("Correções do cadastro (art. 18, III)", family))
+    doc.set_font(family, size=8)
+    for row in trail_rows(operator) or [{"quando": "—", "quem": "—", "acao": "nenhuma", "motivo": None, "alteracoes": []}]:
+        changes = "; ".join(f"{field_label(c['campo'])}: {c['antes'] or '—'} -> {c['depois'] or '—'}" for c in row["alteracoes"])
+        doc.multi_cell(0, 4, _safe(f"{row['quando']} · {row['quem']} · {action_label(row['acao'])}"
+                                   f"{' · Motivo: ' + row['motivo'] if row['motivo'] else ''}{': ' + changes if changes else ''}"[:3000], family))
     for name, rows in data.items():
         doc.ln(2)
         doc.set_font(family, size=11)

@@ -1,11 +1,18 @@
-"""LGPD requests of an operator or auxiliary driver (admin only, scoped, audited)."""
-from flask import Blueprint, Response, render_template
+"""LGPD requests of an operator or auxiliary driver, and the retention settings (admin only,
+scoped to the user's municipality, audited)."""
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
-from ...core.audit import AuditLog, record
+from ...core.audit import record
 from ...core.auth import get_scoped_or_404, login_required
+from ...core.clock import local_today
+from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.models import Operator
+from ..backoffice.access import municipality, staff_view
+from ..registry.models import Municipality, Operator
+from .anonymise import verdict
 from .export import bundle, collect, pdf
+from .rectification import rectification_trail
+from .retention import READINGS, SOURCE_KEYS, configured, retention_settings, save_retention_settings
 
 bp = Blueprint("lgpd", __name__, url_prefix="/bo/lgpd")
 
@@ -14,22 +21,10 @@ bp = Blueprint("lgpd", __name__, url_prefix="/bo/lgpd")
 @login_required("admin")
 def request_page(ident):
     operator = get_scoped_or_404(Operator, ident)
-    return render_template("lgpd/request.html", operator=operator, trail=rectification_trail(operator))
-
-
-def rectification_trail(operator):
-    """LGPD art. 18, III: every correction of the titular's record, as the audit log kept it
-    (registry.operations.save_entity records each change with its before and after)."""
-    entries = (AuditLog.query.filter(AuditLog.entity == "operator", AuditLog.entity_id == str(operator.id),
-                                     AuditLog.action.in_(("create", "update", "photo")))
-               .order_by(AuditLog.id).all())
-    trail = []
-    for entry in entries:
-        before, after = entry.before or {}, entry.after or {}
-        changed = [(k, before.get(k), after.get(k)) for k in sorted(set(before) | set(after))
-                   if before.get(k) != after.get(k) and k not in ("name_search",)]
-        trail.append((entry, changed))
-    return trail
+    settings = retention_settings(db.session.get(Municipality, operator.municipality_id))
+    status = verdict(operator, settings, local_today()) if configured(settings) else None
+    return render_template("lgpd/request.html", operator=operator, trail=rectification_trail(operator),
+                           retention=status)
 
 
 @bp.post("/operadores/<int:ident>/exportar.<kind>")
@@ -46,3 +41,21 @@ def export(ident, kind):
     mimetype = "application/zip" if kind == "zip" else "application/pdf"
     return Response(body, mimetype=mimetype, headers={
         "Content-Disposition": f'attachment; filename="lgpd-operador-{operator.id}.{kind}"', "Cache-Control": "no-store"})
+
+
+@bp.route("/retencao", methods=["GET", "POST"])
+@staff_view
+@login_required("admin")
+def retention_page():
+    muni = municipality()
+    errors, values = {}, retention_settings(muni)
+    if request.method == "POST":
+        try:
+            save_retention_settings(muni, request.form)
+            flash("Prazos de retenção salvos.")
+            return redirect(url_for("lgpd.retention_page"))
+        except ApiError as err:
+            db.session.rollback()
+            errors, values = err.fields or {}, request.form
+    return render_template("lgpd/retention.html", readings=READINGS, source_keys=SOURCE_KEYS, values=values,
+                           saved=retention_settings(muni), errors=errors), (422 if errors else 200)

@@ -105,6 +105,10 @@ class Operator(db.Model):
     disqualified_basis = db.Column(db.String(300))
     rehabilitation_course_on = db.Column(db.Date)
     rehabilitation_course_ref = db.Column(db.String(200))  # certificate / act recording the course
+    # LGPD art. 16: the day the retention job (lgpd/anonymise.py) anonymised this row, and how far
+    # ("parcial" while autos kept within their retention still need the identity, then "total").
+    anonymized_on = db.Column(db.Date)
+    anonymized_scope = db.Column(db.String(10))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, onupdate=utcnow)
 

@@ -74,8 +74,9 @@ UNIQUE_FIELDS = {Company: ("cnpj",), Operator: ("cpf",), Vehicle: ("plate",), Po
 ENTITY_NAMES = {Company: "company", Operator: "operator", Vehicle: "vehicle", Ponto: "ponto"}
 
 
-def save_entity(model, municipality, data, obj=None):
-    """Create (obj None) or update one registry row of a simple entity, with audit."""
+def save_entity(model, municipality, data, obj=None, reason=None):
+    """Create (obj None) or update one registry row of a simple entity, with audit (and the
+    reason the clerk gave, for a correction of a person's record: LGPD art. 18, III)."""
     for field in UNIQUE_FIELDS[model]:
         if field in data:
             _check_unique(model, municipality.id, field, data[field], getattr(obj, "id", None))
@@ -98,7 +99,7 @@ def save_entity(model, municipality, data, obj=None):
         setattr(obj, key, value)
     db.session.flush()
     record("create" if before is None else "update", ENTITY_NAMES[model], obj.id, before, snapshot(obj),
-           municipality_id=municipality.id)
+           reason=reason, municipality_id=municipality.id)
     db.session.commit()
     return obj
 

@@ -1,0 +1,28 @@
+"""retention: operator.anonymized_on and operator.anonymized_scope — the day the LGPD retention
+job anonymised an operator's personal data and how far ("parcial": what the autos still kept
+within their retention do not need; "total": everything once nothing needs it; LGPD art. 16).
+No backfill: nobody was anonymised before.
+
+Revision ID: 0026_retention
+Revises: 0022_amounts_unpriced
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = '0026_retention'
+down_revision = '0022_amounts_unpriced'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table('operator', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('anonymized_on', sa.Date(), nullable=True))
+        batch_op.add_column(sa.Column('anonymized_scope', sa.String(length=10), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table('operator', schema=None) as batch_op:
+        batch_op.drop_column('anonymized_scope')
+        batch_op.drop_column('anonymized_on')
