@@ -7,7 +7,7 @@ from ...core.auth import get_scoped_or_404, login_required
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
-from ..backoffice.access import municipality, staff_view
+from ..registry.scope import municipality, staff_view
 from ..registry.models import Municipality, Operator
 from .anonymise import verdict
 from .export import bundle, collect, pdf
