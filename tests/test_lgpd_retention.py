@@ -106,7 +106,7 @@ def test_lapsed_operator_anonymised_export_and_registry_show_it(app, demo, clien
 def test_operator_with_autos_still_retained_keeps_what_they_need(app, demo):
     from server.modules.lgpd.anonymise import run_retention
 
-    from server.modules.review.demo import load_review_demo
+    from server.modules.demo.review import load_review_demo
 
     with app.app_context():
         load_review_demo()  # a Sapezal fiscal's phone pushes signed autos through the real sync

@@ -17,12 +17,12 @@ depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('operator', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('anonymized_on', sa.Date(), nullable=True))
-        batch_op.add_column(sa.Column('anonymized_scope', sa.String(length=10), nullable=True))
+    op.add_column('operator', sa.Column('anonymized_on', sa.Date(), nullable=True))
+    op.add_column('operator', sa.Column('anonymized_scope', sa.String(length=10), nullable=True))
 
 
 def downgrade():
-    with op.batch_alter_table('operator', schema=None) as batch_op:
-        batch_op.drop_column('anonymized_scope')
-        batch_op.drop_column('anonymized_on')
+    # Plain DROP COLUMN (SQLite ≥ 3.35, PostgreSQL): batch mode would rebuild `operator`, which
+    # other tables reference, and SQLite refuses to drop that table while foreign keys are on.
+    op.drop_column('operator', 'anonymized_scope')
+    op.drop_column('operator', 'anonymized_on')

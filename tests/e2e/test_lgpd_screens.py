@@ -6,7 +6,8 @@ screenshots to look at. Nothing is saved: the live app is shared."""
 import pytest
 
 from .helpers import SHOTS, check_backoffice_screen
-from .test_backoffice_accessibility import VIEWPORTS, _login, _report
+from .helpers import backoffice_login
+from .test_backoffice_accessibility import VIEWPORTS, _report
 from server.modules.registry.models import Municipality, Operator
 
 
@@ -22,7 +23,7 @@ def test_lgpd_screens(browser, live_server, live_app):
         context = browser.new_context(viewport=viewport, locale="pt-BR")
         page = context.new_page()
         try:
-            _login(page, live_server, "admin")
+            backoffice_login(page, live_server, "admin")
             page.select_option("select[name=municipality_id]", label="Sapezal/MT")
             page.click("main button[type=submit]")
             page.wait_for_url(f"{live_server}/bo/")
