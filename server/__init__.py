@@ -10,7 +10,7 @@ def create_app(test_config=None):
     load_config(app, test_config)
 
     from .extensions import init_extensions
-    from .core import errors, security, auth, proxy, sessions
+    from .core import errors, security, auth, proxy, sessions, compressed
     from .blueprints import register_blueprints
     from .cli import register_cli
 
@@ -19,6 +19,7 @@ def create_app(test_config=None):
     security.init_app(app)
     auth.init_app(app)
     sessions.init_app(app)
+    compressed.init_app(app)
     register_blueprints(app)
     register_cli(app)
     proxy.init_app(app)
