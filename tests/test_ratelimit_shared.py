@@ -11,7 +11,7 @@ def _token_status(client, address=ADDRESS, username="ninguem"):
                        environ_base={"REMOTE_ADDR": address}).status_code
 
 
-def test_a_limit_reached_on_one_server_holds_on_the_other_only_through_redis(app, client, ratelimit_config):
+def test_a_limit_reached_on_one_server_holds_on_the_other_only_through_redis(app, client, ratelimit_config):  # noqa: F811
     keys = ("SQLALCHEMY_DATABASE_URI", "SECRET_KEY", "PASSWORD_HASH_METHOD", "RATELIMIT_ENABLED",
             "LOGIN_RATE_LIMIT")
     config = {"TESTING": True, **{k: app.config[k] for k in keys}, **ratelimit_config}
