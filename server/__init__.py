@@ -1,4 +1,6 @@
 """Motofiscal server: registry, rule packs, signed crachás and the field app, behind one factory."""
+import os
+
 from flask import Flask
 
 from .config import load_config
@@ -6,7 +8,10 @@ from .config import load_config
 
 def create_app(test_config=None):
     """Build the application; `test_config` overrides every other configuration source."""
-    app = Flask(__name__, instance_relative_config=True)
+    # MOTOFISCAL_INSTANCE_PATH: the instance folder elsewhere than ./instance (absolute path), e.g.
+    # one folder shared by several app servers (docs/operations.md, "Several app servers").
+    app = Flask(__name__, instance_path=os.environ.get("MOTOFISCAL_INSTANCE_PATH") or None,
+                instance_relative_config=True)
     load_config(app, test_config)
 
     from .extensions import init_extensions
