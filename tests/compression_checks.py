@@ -7,6 +7,9 @@ import hashlib
 
 import brotli
 
+# The shell page, our modules, the service worker, vendor modules, the decoder, CSS, back-office static.
+SHELL_URLS = ["/app/", "/app/js/app.js", "/app/sw.js", "/app/vendor/pdf-lib/pdf-lib.esm.min.js",
+              "/app/vendor/zxing-wasm/zxing_reader.wasm", "/app/css/app.css", "/static/backoffice.css"]
 DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 

@@ -9,10 +9,7 @@ import pytest
 
 from server import create_app
 
-from compression_checks import assert_shell_compression
-
-SHELL_URLS = ["/app/", "/app/js/app.js", "/app/sw.js", "/app/vendor/pdf-lib/pdf-lib.esm.min.js",
-              "/app/vendor/zxing-wasm/zxing_reader.wasm", "/app/css/app.css", "/static/backoffice.css"]
+from compression_checks import SHELL_URLS, assert_shell_compression
 
 
 @pytest.fixture

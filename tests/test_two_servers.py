@@ -12,12 +12,11 @@ from urllib.parse import urlsplit
 import pytest
 
 from autos_process_helpers import INFRACTION, _auto_fields, first_operator_and_permit
-from compression_checks import assert_shell_compression
+from compression_checks import SHELL_URLS, assert_shell_compression
 from conftest import PG_URL, _base_config, _empty_tables
 from fieldsync_device import FakeDevice, sha256_hex
 from helpers import csrf_token, login
 from ratelimit_backends import REDIS_URL, delete_keys, redis_answers
-from test_compressed_shell import SHELL_URLS
 from two_servers import Http, flask_cli, free_port, shared_env, start, stop, storage_env, wait_healthy
 
 pytestmark = [pytest.mark.db, pytest.mark.skipif(
