@@ -59,6 +59,19 @@ def test_another_encoding_etag_does_not_match(client):
 
 
 def test_files_outside_the_shell_stay_hidden(client):
-    assert client.get("/app/package.json", headers={"Accept-Encoding": "br"}).status_code == 404
+    for path in ("/app/package.json", "/app/scripts/vendor.mjs", "/app/vendor/.installed", "/app/js/",
+                 "/app/node_modules/pdf-lib/package.json", "/app/js/../package.json", "/app/README.md"):
+        assert client.get(path, headers={"Accept-Encoding": "br"}).status_code == 404, path
     assert client.get("/static/../config.py").status_code == 404
     assert client.get("/static/nao-existe.css", headers={"Accept-Encoding": "gzip"}).status_code == 404
+
+
+def test_every_shipped_file_is_served_and_nothing_else_is_taken_for_one():
+    from server.modules.fieldapp.blueprint import DEFAULT_ROOT
+    from server.modules.fieldapp.shell import is_shipped, shipped_files
+    shipped = set(shipped_files(DEFAULT_ROOT))
+    assert all(is_shipped(DEFAULT_ROOT, rel) for rel in shipped)
+    others = [p.relative_to(DEFAULT_ROOT).as_posix() for p in DEFAULT_ROOT.glob("*") if p.is_file()]
+    others += [p.relative_to(DEFAULT_ROOT).as_posix() for p in (DEFAULT_ROOT / "scripts").glob("*")]
+    assert not any(is_shipped(DEFAULT_ROOT, rel) for rel in others if rel not in shipped)
+    assert any(rel not in shipped for rel in others)  # the check above looked at something

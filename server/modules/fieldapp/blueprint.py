@@ -11,7 +11,7 @@ from flask import Blueprint, abort, current_app, request
 
 from ...core.compressed import send_compressed, send_file_compressed
 from ...core.security import CSP
-from .shell import build_shell, shipped_files
+from .shell import build_shell, is_shipped
 
 bp = Blueprint("fieldapp", __name__, url_prefix="/app")
 
@@ -68,7 +68,7 @@ def shell_file(filename):
 
 def _send(filename):
     root = pwa_root()
-    if filename not in shipped_files(root):
+    if not is_shipped(root, filename):
         abort(404)  # never expose package.json, node_modules/, scripts/…
     mimetype = MIME_TYPES.get(Path(filename).suffix.lower(), "application/octet-stream")
     return send_file_compressed(root, filename, mimetype)
