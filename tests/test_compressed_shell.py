@@ -71,6 +71,7 @@ def test_every_shipped_file_is_served_and_nothing_else_is_taken_for_one():
     from server.modules.fieldapp.shell import is_shipped, shipped_files
     shipped = set(shipped_files(DEFAULT_ROOT))
     assert all(is_shipped(DEFAULT_ROOT, rel) for rel in shipped)
+    assert not is_shipped(DEFAULT_ROOT, "/etc/passwd") and not is_shipped(DEFAULT_ROOT, "js/../../README.md")
     others = [p.relative_to(DEFAULT_ROOT).as_posix() for p in DEFAULT_ROOT.glob("*") if p.is_file()]
     others += [p.relative_to(DEFAULT_ROOT).as_posix() for p in (DEFAULT_ROOT / "scripts").glob("*")]
     assert not any(is_shipped(DEFAULT_ROOT, rel) for rel in others if rel not in shipped)
