@@ -26,10 +26,11 @@ def redis_answers(url=REDIS_URL) -> bool:
         return False
 
 
-def delete_keys(prefix, url=REDIS_URL):
+def delete_keys(pattern, url=REDIS_URL):
+    """Delete the keys matching `pattern` (Redis glob)."""
     import redis
     client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(f"{prefix}:*", count=1000))
+    keys = list(client.scan_iter(pattern, count=1000))
     if keys:
         client.delete(*keys)
 
@@ -43,7 +44,7 @@ def ratelimit_config(request):
         pytest.skip(f"no Redis answers at {REDIS_URL}: the limits ran on memory:// only")
     prefix = f"motofiscal-test-{uuid.uuid4().hex}"
     yield {"RATELIMIT_STORAGE_URI": REDIS_URL, "RATELIMIT_STORAGE_OPTIONS": {"key_prefix": prefix}}
-    delete_keys(prefix)
+    delete_keys(f"{prefix}:*")
 
 
 # Another app server: a second Python process with its own app (and so its own limiter), over the

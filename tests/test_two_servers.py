@@ -39,18 +39,21 @@ def servers(database_url, tmp_path_factory):
                      storage_env(tmp_path_factory.mktemp("shared-storage")))
     # The limits are counted per client address (X-Forwarded-For from the one trusted proxy): an
     # address of this run's own keeps the shared Redis free of other runs' counts.
-    address = f"198.51.100.{secrets.randbelow(250) + 1}"
+    # (IPv6 documentation addresses, 2001:db8::/32: wide enough that two runs never pick the same.)
+    address, other = (f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}" for _ in range(2))
+    run = secrets.token_hex(6)  # in the user names tried, so the per-account counts are this run's too
     processes = [start(port_a, env), start(port_b, env)]
     try:
         for process, port in zip(processes, (port_a, port_b)):
             wait_healthy(process, port)
         yield SimpleNamespace(a=f"http://127.0.0.1:{port_a}", b=f"http://127.0.0.1:{port_b}", ports=(port_a, port_b),
-                              env=env, app=app, redis=redis, address=address)
+                              env=env, app=app, redis=redis, address=address, other=other, run=run)
     finally:
         for process in processes:
             stop(process)
         if redis:
-            delete_keys(f"LIMITS:*{address}")
+            for pattern in (f"*[/|]{address}/*", f"*[/|]{other}/*", f"*{run}*"):  # this run's keys
+                delete_keys(f"LIMITS:{pattern}")  # (the limiter's default prefix)
 
 
 def _jpeg():
@@ -110,7 +113,8 @@ def test_phone_clerk_and_public_pages_move_between_the_two_servers(servers):
     with servers.app.app_context():
         from server.modules.autos.process_models import AutoNotification
         payload = AutoNotification.query.filter_by(case_id=case_id).one().payload
-    public = Http(servers.a).get(urlsplit(payload).path)  # an anonymous phone camera, on A
+    camera = {"X-Forwarded-For": servers.address}  # the public pages' limits count this run's address
+    public = Http(servers.a).get(urlsplit(payload).path, headers=camera)  # an anonymous phone camera, on A
     assert public.status_code == 200 and "Documento autêntico" in public.get_data(as_text=True)
 
     # A key rotated on A's machine signs the next crachá, issued on B; A's public page checks it.
@@ -126,7 +130,7 @@ def test_phone_clerk_and_public_pages_move_between_the_two_servers(servers):
         credential = Credential.query.filter_by(permit_id=permit_id).order_by(Credential.id.desc()).first()
         assert len(keys) == 2 and credential.issuer_key_id == keys[-1].id
         payload = credential.payload
-    page = Http(servers.a).get(urlsplit(payload).path).get_data(as_text=True)
+    page = Http(servers.a).get(urlsplit(payload).path, headers=camera).get_data(as_text=True)
     assert "VÁLIDO" in page and "INVÁLIDO" not in page
 
     # Logging out on B ends the session on A too (the session row is in the shared database).
@@ -140,12 +144,12 @@ def test_a_login_limit_reached_on_one_server_holds_on_the_other(servers):
     a, b = Http(servers.a), Http(servers.b)
 
     def failed_login(server, address, n):
-        return server.post("/api/v1/auth/token", json={"username": f"ninguem{n}", "password": "x"},
+        return server.post("/api/v1/auth/token", json={"username": f"ninguem{n}-{servers.run}", "password": "x"},
                            headers={"X-Forwarded-For": address}).status_code
 
     assert [failed_login(a, servers.address, n) for n in range(10)] == [401] * 10
     assert failed_login(b, servers.address, 10) == 429
-    assert failed_login(b, "203.0.113.99", 11) == 401  # another client is not held
+    assert failed_login(b, servers.other, 11) == 401  # another client is not held
 
 
 def _raw_get(port, path):
