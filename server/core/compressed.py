@@ -1,8 +1,8 @@
 """Files that ship with the code, sent compressed (Brotli or gzip) with strong ETags.
 
 Used for the field app's shell (/app/: page, modules, vendor/ modules, the WebAssembly decoder)
-and the back office's static files: a phone on 3G downloads the shell once and small (the 2.4 MB
-shell is ≈0.8 MB in Brotli). Never used for pages or API answers: those may hold a CSRF token
+and the back office's static files: a phone on 3G downloads the shell once and small (the 2.2 MB
+shell is ≈0.8 MB in Brotli, docs/benchmarks/shell-compression.md). Never used for pages or API answers: those may hold a CSRF token
 or a credential beside text an attacker can make the page repeat, and compressing them over
 HTTPS leaks such secrets byte by byte (BREACH).
 
