@@ -1,4 +1,6 @@
 """Motofiscal server: registry, rule packs, signed crachás and the field app, behind one factory."""
+import os
+
 from flask import Flask
 
 from .config import load_config
@@ -6,11 +8,14 @@ from .config import load_config
 
 def create_app(test_config=None):
     """Build the application; `test_config` overrides every other configuration source."""
-    app = Flask(__name__, instance_relative_config=True)
+    # MOTOFISCAL_INSTANCE_PATH: the instance folder elsewhere than ./instance (absolute path), e.g.
+    # one folder shared by several app servers (docs/operations.md, "Several app servers").
+    app = Flask(__name__, instance_path=os.environ.get("MOTOFISCAL_INSTANCE_PATH") or None,
+                instance_relative_config=True)
     load_config(app, test_config)
 
     from .extensions import init_extensions
-    from .core import errors, security, proxy
+    from .core import errors, security, proxy, compressed
     from .modules.accounts import identity, sessions
     from .blueprints import register_blueprints
     from .cli import register_cli
@@ -20,6 +25,7 @@ def create_app(test_config=None):
     security.init_app(app)
     identity.init_app(app)
     sessions.init_app(app)
+    compressed.init_app(app)
     register_blueprints(app)
     register_cli(app)
     proxy.init_app(app)

@@ -23,7 +23,12 @@ DEFAULTS = {
     "TRUSTED_PROXIES": 0,
     "WTF_CSRF_CHECK_DEFAULT": False,  # CSRF is enforced by core.security for non-API forms
     "WTF_CSRF_TIME_LIMIT": None,
+    # Where the login limits count (core/ratelimit.py). memory:// counts per process: with several
+    # gunicorn workers or app servers, set a Redis URI shared by all (docs/operations.md).
     "RATELIMIT_STORAGE_URI": "memory://",
+    # Redis unreachable: count in the process's memory until it answers again (checked with
+    # back-off), rather than failing every login with a 500 or dropping the limits altogether.
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
     "RATELIMIT_HEADERS_ENABLED": True,
     # Failed logins (back office, API token, operator activation), see core/ratelimit.py:
     "LOGIN_RATE_LIMIT": "10 per minute",  # per client address, whatever the account

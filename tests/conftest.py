@@ -99,11 +99,18 @@ def _empty_tables():
 
 
 @pytest.fixture
-def app(database_url, tmp_path):
+def ratelimit_config():
+    """Limiter settings added to the `app` fixture's: none here; the rate-limit tests override
+    this fixture to run once on memory:// and once on Redis (tests/ratelimit_backends.py)."""
+    return {}
+
+
+@pytest.fixture
+def app(database_url, tmp_path, ratelimit_config):
     """A fresh app over empty tables. No app context stays pushed while the test runs: requests
     must each get their own `g` (as in production), so use `with app.app_context():` for direct
     database access in a test."""
-    app = create_app(_base_config(database_url, tmp_path))
+    app = create_app({**_base_config(database_url, tmp_path), **ratelimit_config})
     app.instance_path = str(tmp_path)
     with app.app_context():
         _empty_tables()

@@ -3,6 +3,7 @@ account from everywhere (short window). Only failed attempts count."""
 import time
 
 from helpers import DEMO_PASSWORD, csrf_token
+from ratelimit_backends import ratelimit_config  # noqa: F401  (each test on memory:// and on Redis)
 
 PROXY = "10.0.0.1"
 

@@ -1,5 +1,10 @@
 """`flask jobs run-daily`: every task runs, and a second run on the same day changes nothing."""
+import pytest
+from sqlalchemy import text
+
 from server.core.audit import AuditLog
+from server.extensions import db
+from server.modules.jobs.lock import DAILY_RUN_LOCK
 from server.modules.registry.models import Permit
 
 
@@ -35,3 +40,21 @@ def test_unknown_task_is_refused_with_the_known_ones(app, runner):
     assert result.exit_code != 0
     assert "tarefa desconhecida: nada" in result.output
     assert "registry.expire" in result.output
+
+
+def test_a_second_run_while_one_holds_the_lock_does_nothing(app, runner, demo):
+    # Two app servers' cron lines firing at once: the second run finds the lock taken and stops.
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("SQLite is one machine's file: one cron, nothing to coordinate")
+        before = _state(app)
+        with db.engine.connect() as other_run:
+            other_run.execute(text("SELECT pg_advisory_lock(:key)"), {"key": DAILY_RUN_LOCK})
+            blocked = runner.invoke(args=["jobs", "run-daily", "--date", "2099-01-01"])
+            other_run.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": DAILY_RUN_LOCK})
+            other_run.commit()
+    assert blocked.exit_code == 0, blocked.output
+    assert "em andamento" in blocked.output and "vencidas" not in blocked.output
+    assert _state(app) == before
+    after = runner.invoke(args=["jobs", "run-daily", "--date", "2099-01-01"])  # the lock is free again
+    assert after.exit_code == 0 and "vencidas:" in after.output and "vencidas: 0" not in after.output

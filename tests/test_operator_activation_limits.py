@@ -5,6 +5,7 @@ import math
 import re
 
 from server.modules.operator_portal import operations
+from ratelimit_backends import ratelimit_config  # noqa: F401  (each test on memory:// and on Redis)
 
 PROXY = "10.0.0.1"
 

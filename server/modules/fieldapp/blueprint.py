@@ -2,14 +2,16 @@
 
 Every file is sent with `Cache-Control: no-cache` (revalidate by ETag): the service worker's
 versioned cache is what makes the app fast and offline, and the HTTP cache must never hand it a
-stale file while it builds a new shell.
+stale file while it builds a new shell. Files go out compressed (core/compressed.py: br or gzip,
+ETag of the bytes sent, 304 on If-None-Match).
 """
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, request, send_from_directory
+from flask import Blueprint, abort, current_app, request
 
+from ...core.compressed import send_compressed, send_file_compressed
 from ...core.security import CSP
-from .shell import build_shell, shipped_files
+from .shell import build_shell, is_shipped
 
 bp = Blueprint("fieldapp", __name__, url_prefix="/app")
 
@@ -53,7 +55,7 @@ def index():
 @bp.get("/sw.js")
 def service_worker():
     shell = build_shell(pwa_root())
-    response = Response(shell["sw"], mimetype="text/javascript")
+    response = send_compressed(shell["sw"].encode("utf-8"), MIME_TYPES[".js"])
     response.headers["Service-Worker-Allowed"] = "/app/"
     response.headers["X-Shell-Version"] = shell["version"]
     return response
@@ -66,7 +68,7 @@ def shell_file(filename):
 
 def _send(filename):
     root = pwa_root()
-    if filename not in shipped_files(root):
+    if not is_shipped(root, filename):
         abort(404)  # never expose package.json, node_modules/, scripts/…
-    mimetype = MIME_TYPES.get(Path(filename).suffix.lower())
-    return send_from_directory(root, filename, mimetype=mimetype, max_age=0)
+    mimetype = MIME_TYPES.get(Path(filename).suffix.lower(), "application/octet-stream")
+    return send_file_compressed(root, filename, mimetype)

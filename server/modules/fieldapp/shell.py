@@ -6,7 +6,7 @@ for byte and install as a waiting worker behind the update prompt.
 """
 import hashlib
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 # Top-level entries of pwa/ that are build inputs, not part of what the phone downloads.
 NOT_SHIPPED = {"node_modules", "scripts", "package.json", "package-lock.json", "sw.js", "README.md"}
@@ -16,18 +16,28 @@ SW_FILES_TOKEN = '["__SHELL_FILES__"]'
 _memo: dict = {}
 
 
+def _shipped_parts(parts) -> bool:
+    return bool(parts) and parts[0] not in NOT_SHIPPED and not any(part.startswith(".") for part in parts)
+
+
 def shipped_files(root: Path) -> list[str]:
     """Relative POSIX paths of the files the phone downloads, sorted (hidden files excluded)."""
     root = Path(root)
     out = []
     for path in root.rglob("*"):
         rel = path.relative_to(root)
-        if not path.is_file() or rel.parts[0] in NOT_SHIPPED:
-            continue
-        if any(part.startswith(".") for part in rel.parts):
-            continue
-        out.append(rel.as_posix())
+        if path.is_file() and _shipped_parts(rel.parts):
+            out.append(rel.as_posix())
     return sorted(out)
+
+
+def is_shipped(root: Path, rel: str) -> bool:
+    """Whether `rel` (a URL path under /app/) is one of shipped_files(root), without walking the
+    tree on every request (a walk cost ~30 ms per file served, more than sending it)."""
+    path = PurePosixPath(rel)
+    if path.is_absolute() or ".." in path.parts:
+        return False
+    return _shipped_parts(path.parts) and (Path(root) / path).is_file()
 
 
 def _fingerprint(root: Path, files: list[str]) -> tuple:

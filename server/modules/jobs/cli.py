@@ -3,6 +3,7 @@ import click
 from flask.cli import with_appcontext
 
 from ...core.clock import local_today
+from .lock import daily_run_lock
 from .registry import run_daily, tasks
 
 
@@ -25,12 +26,17 @@ def run_daily_command(on_date, only):
         raise click.BadParameter(f"tarefa desconhecida: {', '.join(unknown)} (conhecidas: {', '.join(sorted(known))})",
                                  param_hint="--task")
     failed = False
-    for task, outcome in run_daily(today, only=set(only) or None):
-        if isinstance(outcome, Exception):
-            failed = True
-            click.echo(f"✗ {task.label}: falhou — {outcome}", err=True)
-        else:
-            click.echo(f"✓ {task.label}: {outcome}")
+    with daily_run_lock() as held:
+        if not held:
+            click.echo("Outra execução das tarefas diárias está em andamento (neste ou noutro servidor): "
+                       "nada foi feito aqui.")
+            return
+        for task, outcome in run_daily(today, only=set(only) or None):
+            if isinstance(outcome, Exception):
+                failed = True
+                click.echo(f"✗ {task.label}: falhou — {outcome}", err=True)
+            else:
+                click.echo(f"✓ {task.label}: {outcome}")
     if failed:
         raise SystemExit(1)
 
