@@ -28,7 +28,7 @@ SLUG = "paranatinga"
 @pytest.fixture(scope="module")
 def servers(database_url, tmp_path_factory):
     from server import create_app
-    from server.modules.registry.demo import load_demo
+    from server.modules.demo.dataset import load_demo
     app = create_app(_base_config(database_url, tmp_path_factory.mktemp("test-process")))
     with app.app_context():
         _empty_tables()
