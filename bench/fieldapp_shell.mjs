@@ -6,20 +6,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+import { staticGraph } from '../pwa/scripts/module-graph.mjs';
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'pwa');
 const gz = (file) => gzipSync(readFileSync(file), { level: 6 }).length;
-const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]/g;
-
-function graph(entry, seen = new Set()) {
-  if (seen.has(entry)) return seen;
-  seen.add(entry);
-  const text = readFileSync(entry, 'utf8');
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] || m[2];
-    if (spec.startsWith('.')) graph(resolve(dirname(entry), spec), seen);
-  }
-  return seen;
-}
+const graph = staticGraph;
 
 const routes = readFileSync(join(root, 'js/routes.js'), 'utf8');
 const screens = [...routes.matchAll(/path: '([^']+)'.*import\('([^']+)'\)/g)].map(([, path, file]) => [path, resolve(root, 'js', file)]);
