@@ -11,7 +11,10 @@ onCameraStop(() => {
   if (stopping) stopping.then((d) => { if (d.worker) d.worker.terminate(); }, () => {});
 });
 
-/** { engine, ready, read(canvas, ctx) → text|null, ms }: the same decoder until the camera stops. */
+/**
+ * { engine, ready, read(canvas, ctx, { cheap }) → text|null, ms }: the same decoder until the
+ * camera stops. cheap: the quicker binarizer (the guide box's read; qr-worker.js).
+ */
 export function qrDecoder() {
   if (!current) current = start();
   return current;
@@ -34,11 +37,11 @@ async function start() {
     worker,
     engine: null, // 'zxing' or 'jsqr', from the worker's first message
     ready: new Promise((resolve) => { isReady = resolve; }),
-    read: (canvas, ctx) => new Promise((resolve) => {
+    read: (canvas, ctx, { cheap = false } = {}) => new Promise((resolve) => {
       const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
       pending = resolve;
       // The pixels move to the worker (transferred, not copied).
-      worker.postMessage({ data: image.data.buffer, width: image.width, height: image.height }, [image.data.buffer]);
+      worker.postMessage({ data: image.data.buffer, width: image.width, height: image.height, cheap }, [image.data.buffer]);
     }),
   };
   worker.onmessage = (event) => {

@@ -116,8 +116,8 @@ export async function render(root, { navigate }) {
       const vw = video.videoWidth;
       const vh = video.videoHeight;
       // The cheaper read first: the yellow guide box, where the fiscal holds the QR, downscaled
-      // to CROP_EDGE; when it finds nothing, the whole
-      // frame at once, for a QR held outside the box.
+      // to CROP_EDGE, with zxing's quicker binarizer; when it finds nothing, the whole frame at
+      // once with the robust one (a QR outside the box, shade, glare).
       full = !full || !video.clientWidth;
       const box = full ? { x: 0, y: 0, w: vw, h: vh } : guideBox(vw, vh, video.clientWidth, video.clientHeight);
       const scale = Math.min(1, (full ? MAX_EDGE : CROP_EDGE) / Math.max(box.w, box.h));
@@ -127,7 +127,7 @@ export async function render(root, { navigate }) {
       performance.clearMarks('scan-frame');
       performance.mark('scan-frame', { detail: { full } }); // bench/fieldapp_perf.py times frame → verdict from here
       ctx.drawImage(video, box.x, box.y, box.w, box.h, 0, 0, width, height);
-      const text = await decoder.read(canvas, ctx).catch(() => null);
+      const text = await decoder.read(canvas, ctx, { cheap: !full }).catch(() => null);
       if (text && !stopped) {
         performance.mark('scan-decoded', { detail: { engine: decoder.engine, ms: decoder.ms, full } });
         found(text).catch((error) => {
