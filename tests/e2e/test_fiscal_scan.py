@@ -153,3 +153,34 @@ def test_the_camera_stays_warm_between_crachás_of_a_stop_and_stops_when_it_is_l
     page.wait_for_function("() => window.__streams.every((s) => s.getVideoTracks()[0].readyState === 'ended')")
     assert errors == []
     context.close()
+
+
+def test_a_hidden_page_turns_the_camera_off_and_back_in_view_the_scanner_opens_it_again(camera_browser, server, crachá):  # noqa: F811
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    context.add_init_script(STREAMS)
+    # No decoder (its worker's script refused): the scanner keeps filming without a verdict.
+    context.route("**/qr-worker.js", lambda route: route.abort())
+    _enroll(page, server)
+    page.locator("#go-scan").click()
+    page.wait_for_function("() => window.__streams.length === 1 && document.querySelector('#scan-video')?.srcObject")
+    assert page.evaluate(CAMERAS) == ["live"]
+
+    # The browser reports the page hidden (screen off, another app): the camera goes off.
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    assert page.evaluate(CAMERAS) == ["ended"]
+
+    # Back in view, the scanner is drawn again on a new camera.
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    page.wait_for_function("() => window.__streams.length === 2")
+    expect(page.locator("#scan-video")).to_be_attached()
+    page.wait_for_function("() => window.__streams[1].getVideoTracks()[0].readyState === 'live'")
+    assert page.evaluate(CAMERAS) == ["ended", "live"]
+    assert errors == []
+    context.close()

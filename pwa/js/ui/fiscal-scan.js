@@ -49,9 +49,16 @@ export async function render(root, { navigate }) {
   let stopped = false; // no more frames: a verdict is up or the screen was left
   let left = false; // the router moved on (this screen's cleanup ran)
   let verdictCleanup = null;
+  // Page hidden mid-scan: camera.js stops the camera and the decoder (privacy, battery); back in
+  // view, the screen is drawn again, which opens both anew.
+  const revive = () => {
+    if (!document.hidden && !left && !stopped) window.dispatchEvent(new HashChangeEvent('hashchange'));
+  };
+  document.addEventListener('visibilitychange', revive);
   const cleanup = () => {
     left = true;
     stopped = true;
+    document.removeEventListener('visibilitychange', revive);
     video.srcObject = null;
     releaseCamera(); // warm for the stop's next crachá; camera.js stops it when the stop is left
     if (typeof verdictCleanup === 'function') verdictCleanup();
