@@ -1,22 +1,34 @@
-"""Benchmark: the fiscal's phone in Chromium with the CPU slowed 4× (CDP
-Emulation.setCPUThrottlingRate 4, a mid-range phone). Issue 9 targets:
+"""Benchmark: the fiscal's phone in Chromium with the CPU slowed 4× (a mid-range phone). Targets
+(issue 24): offline cold start → fiscal home ≤ 500 ms; frame → verdict ≤ 100 ms; tap "Ler crachá"
+→ verdict ≤ 400 ms; (issue 9) merging a one-change delta into 10,000 permits ≤ 10 ms.
 
-- cold start offline: service worker installed, network off, a new page load → the fiscal home
-  ("Ler crachá") visible, ≤ 600 ms;
-- the same with 2 s round trips: every response of the server is held 2 s (a WSGI wrapper, so the
-  service worker's own requests wait too, which CDP network emulation of the page would not
-  cover) — the shell must open from the cache as fast;
-- scan: fake camera (.y4m of a printed crachá) → verdict on screen ≤ 200 ms, timed from the
-  decoded frame's capture (performance mark `scan-frame` in fiscal-scan.js) and, for reference,
-  from opening the scanner (camera start and decoder start-up included);
-- merging a one-change field-data delta into 10,000 permits (+ holders, vehicles) ≤ 10 ms.
+- The page: CDP `Emulation.setCPUThrottlingRate` 4. The QR decoder's worker: CDP refuses to
+  throttle a worker ("Operation is only supported for pages, not workers", Chromium 156), so the
+  bench slows it for real: as soon as a worker exists it evaluates STRETCH in it (Playwright's
+  worker.evaluate), and every reply the worker posts first busy-waits 3× the time it took since
+  the request — the worker's thread is occupied 4× as long as it really worked, as on a phone
+  4× slower (its first, unrequested 'ready' message: 3× the time since the injection, i.e. the
+  .wasm compile and warm-up). `WORKER_RATE=1` turns it off.
+- Cold start offline: service worker installed, network off, a new page → the "Ler crachá"
+  button's first visible frame (navigation start → that frame, in-page `performance.now()`).
+  Also with every server response held 2 s (a WSGI wrapper), which the shell must not wait on.
+- Tap → verdict: a real mouse tap on "Ler crachá" (CDP input, the pointerdown's timeStamp) →
+  the verdict's first visible frame; the fake camera (Chromium's
+  `--use-file-for-fake-video-capture`, a .y4m of the crachá's QR held in the yellow guide box, as
+  a fiscal aims it) films the QR. Then "Ler outro
+  crachá" → verdict, on the camera kept warm for the stop.
+- Frame → verdict: from the performance mark `scan-frame` of the frame that was decoded.
+- Floor page (same run, same throttling, served by this bench outside the app): one module that
+  paints a button and starts its own worker (cold start floor); then a 640×480 canvas read,
+  posted to that worker (stretched the same way), echoed and painted (frame round-trip floor).
+  Each app figure is given with its ratio to the floor of the same run, and the machine load.
 
 The app runs on the in-process server (demo data, temporary SQLite migrated by the real
-migrations), enrolled once through its screens. Times are in-page `performance.now()` (navigation
-start → home visible). Results: docs/benchmarks/fieldapp-perf.md.
+migrations), enrolled once through its screens. Results: docs/benchmarks/fieldapp-perf.md.
 
 Usage: .venv/bin/python bench/fieldapp_perf.py [runs=7]
 """
+import json
 import os
 import statistics
 import sys
@@ -36,12 +48,16 @@ OUT = ROOT / "docs" / "benchmarks" / "fieldapp-perf.md"
 PASSWORD = "demo-motofiscal"
 ENGINES = set()  # which decoder the scanner's worker ran ('zxing' or 'jsqr'), reported in the doc
 
-# Sets window.__homeAt / __verdictAt (performance.now()) the first frame each is visible.
+# Sets window.__homeAt / __verdictAt (performance.now()) the first frame each is visible, and
+# __tapAt, the last pointerdown's timeStamp (same clock). window.__rearm() watches for the next verdict.
 WATCH = """(() => {
+  addEventListener('pointerdown', (event) => { window.__tapAt = event.timeStamp; }, true);
+  let before = null; // the verdict on screen when re-armed: only a new one counts
+  window.__rearm = () => { window.__verdictAt = null; before = document.querySelector('#verdict-word'); };
   const seen = (sel) => { const e = document.querySelector(sel); return e && e.offsetParent !== null; };
   const tick = () => {
     if (!window.__homeAt && seen('#go-scan')) { window.__homeAt = performance.now(); console.debug('bench:home'); }
-    if (!window.__verdictAt && seen('#verdict-word')) {
+    if (!window.__verdictAt && seen('#verdict-word') && document.querySelector('#verdict-word') !== before) {
       window.__verdictAt = performance.now();
       window.__frameAt = performance.getEntriesByName('scan-frame').pop()?.startTime ?? null;
       window.__decodedAt = performance.getEntriesByName('scan-decoded').pop()?.startTime ?? null;
@@ -83,13 +99,73 @@ MERGE = """async ({ permits, runs }) => {
 }"""
 
 
+# The floor page: one module, its own worker, a button painted at once; floorTrip() is a frame's
+# round trip without any decoding (canvas read → worker → echo → painted).
+FLOOR = {
+    "/bench-floor/": ("text/html", '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">'
+                      '<meta name="viewport" content="width=device-width"><title>floor</title>'
+                      '<script type="module" src="floor.js"></script></head><body><main id="screen">'
+                      '</main></body></html>'),
+    "/bench-floor/floor.js": ("text/javascript", """
+const worker = new Worker('worker.js');
+const button = document.createElement('button');
+button.id = 'go-scan';
+button.textContent = 'Ler crachá';
+document.getElementById('screen').append(button);
+window.floorTrip = () => new Promise((resolve) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 640; canvas.height = 480;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  ctx.fillStyle = '#888'; ctx.fillRect(0, 0, 640, 480);
+  const started = performance.now();
+  const image = ctx.getImageData(0, 0, 640, 480);
+  worker.onmessage = () => {
+    const word = document.createElement('p');
+    word.textContent = 'VÁLIDO';
+    document.getElementById('screen').replaceChildren(word);
+    requestAnimationFrame(() => resolve(performance.now() - started));
+  };
+  worker.postMessage({ data: image.data.buffer }, [image.data.buffer]);
+});
+"""),
+    "/bench-floor/worker.js": ("text/javascript",
+                               "self.postMessage({ ready: true });\n"
+                               "self.onmessage = (event) => self.postMessage({ n: event.data.data.byteLength });\n"),
+}
+
+# Evaluated in every worker of a measured page (Playwright's worker.evaluate, as soon as the
+# worker exists — after its script's first synchronous run): each reply the worker posts first
+# busy-waits (RATE − 1)× the time it took, counted from the request (the handler is wrapped; a
+# 'message' listener missed the first request), or for the first, unrequested message ('ready':
+# the .wasm compile and warm-up) from this injection.
+STRETCH = """(rate) => {
+  let since = performance.now();
+  const post = self.postMessage.bind(self);
+  self.postMessage = (message, transfer) => {
+    const until = performance.now() + (rate - 1) * (performance.now() - since);
+    while (performance.now() < until) { /* busy, as a slower CPU would be */ }
+    return post(message, transfer);
+  };
+  const handler = self.onmessage;
+  if (handler) self.onmessage = (event) => { since = performance.now(); return handler.call(self, event); };
+  return Boolean(handler);
+}"""
+WORKER_RATE = int(os.environ.get("WORKER_RATE", "4"))
+WRAPPED = []  # per stretched worker: True (handler wrapped) or why not, reported in the doc
+
+
 class Slow:
-    """WSGI wrapper: when `delay` is set, every response waits that long (a 2 s round trip)."""
+    """WSGI wrapper: when `delay` is set, every response waits that long (a 2 s round trip);
+    serves the floor page (FLOOR) itself."""
 
     def __init__(self, app):
         self.app, self.delay = app, 0.0
 
     def __call__(self, environ, start_response):
+        floor = FLOOR.get(environ.get("PATH_INFO", ""))
+        if floor:
+            start_response("200 OK", [("Content-Type", f"{floor[0]}; charset=utf-8"), ("Cache-Control", "no-store")])
+            return [floor[1].encode()]
         if self.delay:
             time.sleep(self.delay)
         return self.app(environ, start_response)
@@ -112,11 +188,15 @@ def make_app(tmp):
     return app
 
 
-def crachá_png(app):
+def crachá_png(app, aimed=False):
+    """The printed crachá's PNG; aimed: its QR alone, ~260 px in the 640×480 frame, inside the
+    scanner's yellow guide box — the crachá as a fiscal holds it to the camera."""
+    from io import BytesIO
+
     from server.extensions import db
     from server.modules.credentials import operations as credentials
     from server.modules.credentials.operations import card_data
-    from server.modules.credentials.render import card_png_bytes
+    from server.modules.credentials.render import card_png_bytes, qr_image, qr_matrix
     from server.modules.registry.models import Municipality, Permit
 
     with app.app_context():
@@ -126,7 +206,12 @@ def crachá_png(app):
             credentials.create_key(muni)
         credential = credentials.issue_credential(permit)
         db.session.commit()
-        return card_png_bytes(card_data(credential))
+        card = card_data(credential)
+        if not aimed:
+            return card_png_bytes(card)
+        out = BytesIO()
+        qr_image(card.payload, 260 // len(qr_matrix(card.payload))).save(out, format="PNG")
+        return out.getvalue()
 
 
 def enroll(page, url):
@@ -144,9 +229,19 @@ def enroll(page, url):
 
 
 def throttled_page(context):
+    """A new page at 4× CPU whose workers are stretched 4× too (STRETCH)."""
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+
+    def stretch(worker):
+        try:
+            WRAPPED.append(worker.evaluate(STRETCH, WORKER_RATE))
+        except Exception as error:  # a worker gone before we got to it (a left screen)
+            WRAPPED.append(repr(error))
+
+    if WORKER_RATE > 1:
+        page.on("worker", stretch)
     return page
 
 
@@ -157,29 +252,60 @@ def wait_for(page, signal):
     return page.expect_console_message(lambda message: message.text == f"bench:{signal}", timeout=60000)
 
 
-def cold_start(context, url):
+def cold_start(context, url, path="/app/#/fiscal"):
     page = throttled_page(context)
     with wait_for(page, "home"):
-        page.goto(f"{url}/app/#/fiscal", wait_until="commit")
+        page.goto(f"{url}{path}", wait_until="commit")
     took = page.evaluate("() => window.__homeAt")
     page.close()
     return took
 
 
+def floor(context, url):
+    """The floor page of this moment: (cold start → button painted, a frame's round trip)."""
+    page = throttled_page(context)
+    with wait_for(page, "home"):
+        page.goto(f"{url}/bench-floor/", wait_until="commit")
+    start = page.evaluate("() => window.__homeAt")
+    trip = page.evaluate("() => window.floorTrip()")
+    page.close()
+    return start, trip
+
+
+def tap(page, selector):
+    """A real tap (CDP mouse events, no script injected into the page at the moment measured)."""
+    page.locator(selector).scroll_into_view_if_needed()
+    box = page.locator(selector).bounding_box()
+    page.evaluate("() => window.__rearm()")
+    with wait_for(page, "verdict"):
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    verdict, tapped, frame, decoded, verified, word, engine, decode_ms, full = page.evaluate(
+        "() => [window.__verdictAt, window.__tapAt, window.__frameAt, window.__decodedAt, window.__verifiedAt, "
+        "document.querySelector('#verdict-word').textContent, window.__engine, window.__decodeMs, "
+        "performance.getEntriesByName('scan-decoded').pop()?.detail?.full]")
+    assert word == "VÁLIDO", word
+    ENGINES.add(engine)
+    # (None: a build without these marks, e.g. an older pwa/ under BENCH_PWA_ROOT)
+    screen, camera, ready = (float("nan") if at is None else at - tapped for at in page.evaluate(
+        "() => ['scan-screen', 'scan-camera', 'scan-ready'].map((n) => performance.getEntriesByName(n).pop()?.startTime ?? null)"))
+    return {"screen": screen, "camera": camera, "ready": ready,
+            "tap": verdict - tapped, "frame": verdict - frame, "decoded": decoded - frame,
+            "verify": verified - decoded, "paint": verdict - verified, "full": bool(full),
+            "decode": decode_ms * WORKER_RATE if decode_ms is not None else float("nan")}
+
+
 def scan(context, url):
+    """Home → tap "Ler crachá" → verdict (camera starting), then "Ler outro crachá" → verdict
+    (camera warm)."""
     page = throttled_page(context)
     with wait_for(page, "home"):
         page.goto(f"{url}/app/#/fiscal")
-    with wait_for(page, "verdict"):
-        opened = page.evaluate("() => { location.hash = '#/fiscal/ler'; return performance.now(); }")
-    verdict, frame, decoded, verified, word, engine, decode_ms = page.evaluate(
-        "() => [window.__verdictAt, window.__frameAt, window.__decodedAt, window.__verifiedAt, "
-        "document.querySelector('#verdict-word').textContent, window.__engine, window.__decodeMs]")
-    assert word == "VÁLIDO", word
+    page.wait_for_timeout(1000)  # a fiscal reads the home first: its after-paint work and idle prefetch happen meanwhile
+    first = tap(page, "#go-scan")
+    page.wait_for_timeout(300)
+    again = tap(page, "text=Ler outro crachá")
     page.close()
-    ENGINES.add(engine)
-    return (verdict - frame, verdict - opened, decoded - frame, verdict - decoded, verified - decoded,
-            verdict - verified, decode_ms if decode_ms is not None else float("nan"))
+    return first, again
 
 
 def stats(values):
@@ -187,13 +313,17 @@ def stats(values):
     return statistics.median(values), values[0], values[-1]
 
 
-def row(name, values, target):
+def row(name, values, target=None, floors=None):
+    """A table row: median, range, target (or "reference"), and median ÷ the same run's floor."""
     values = [v for v in values if v == v]  # NaN: not measured (a build without the figure)
     if not values:
-        return f"| {name} | — | — | — | not measured |"
+        return f"| {name} | — | — | — | — | not measured |"
     median, low, high = stats(values)
+    ratio = f"{median / statistics.median(floors):.1f}" if floors else "—"
+    if target is None:
+        return f"| {name} | {median:.0f} | {low:.0f}–{high:.0f} | {ratio} | — | reference |"
     verdict = "met" if median <= target else "**missed**"
-    return f"| {name} | {median:.0f} | {low:.0f}–{high:.0f} | ≤ {target} | {verdict} |"
+    return f"| {name} | {median:.0f} | {low:.0f}–{high:.0f} | {ratio} | ≤ {target} | {verdict} |"
 
 
 def main():
@@ -202,11 +332,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         app = make_app(tmp)
-        video = write_y4m(crachá_png(app), tmp / "cracha.y4m")
+        video = write_y4m(crachá_png(app, aimed=True), tmp / "cracha.y4m")
         slow = Slow(app.wsgi_app)
         app.wsgi_app = slow
         server = StoppableServer(app).start()
-        load_before = os.getloadavg()
+        loads = [os.getloadavg()[0]]
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
                 "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
@@ -218,51 +348,101 @@ def main():
             enroll(context.new_page(), server.url)
 
             cold_start(context, server.url)  # warm-up (first load after install)
-            context.set_offline(True)
-            offline = [cold_start(context, server.url) for _ in range(RUNS)]
-            context.set_offline(False)
+            floor(context, server.url)
+            offline, floors, scans = [], [], []
+            for _ in range(RUNS):  # interleaved, so app and floor see the same load
+                floors.append(floor(context, server.url))
+                context.set_offline(True)
+                offline.append(cold_start(context, server.url))
+                context.set_offline(False)
+                scans.append(scan(context, server.url))
+                loads.append(os.getloadavg()[0])
             slow.delay = 2.0
             rtt = [cold_start(context, server.url) for _ in range(RUNS)]
             slow.delay = 0.0
-            scans = [scan(context, server.url) for _ in range(RUNS)]
             merge_page = throttled_page(context)
             merge_page.goto(f"{server.url}/app/#/fiscal")
             merged = merge_page.evaluate(MERGE, {"permits": 10000, "runs": 21})
             assert merged["changed"] == "suspenso" and merged["permits"] == 10000
             browser.close()
         server.stop()
-    load_after = os.getloadavg()
+    loads.append(os.getloadavg()[0])
 
     engines = " / ".join(sorted(map(str, ENGINES)))  # zxing, or jsqr when the WASM failed to load
     version = os.popen(f"{CHROMIUM} --version 2>/dev/null").read().strip() or "chromium"
+    start_floor = [f[0] for f in floors]
+    trip_floor = [f[1] for f in floors]
+    first = [s[0] for s in scans]
+    again = [s[1] for s in scans]
+    both = first + again
+    whole = sum(1 for s in both if s["full"])
+    worker = (f"workers stretched {WORKER_RATE}× (see the bench's docstring)" if WORKER_RATE > 1
+              else "workers NOT slowed")
     lines = [
         "# Field app in the browser: start, scan, delta merge (CPU 4× slower)",
         "",
         f"Measured by `.venv/bin/python bench/fieldapp_perf.py {RUNS}` on "
         f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {version}, headless, CDP "
-        "`Emulation.setCPUThrottlingRate` 4, phone viewport 390×844. Shared 2-core machine "
-        f"(load average {load_before[0]:.1f} before, {load_after[0]:.1f} after: other sessions "
-        "were running, so times are pessimistic and noisy). Median of "
-        f"{RUNS} runs (merge: 21), range in ms.",
+        f"`Emulation.setCPUThrottlingRate` 4 on the page, {worker}, phone viewport 390×844. "
+        f"Shared 2-core machine, load average (1 min) {min(loads):.1f}–{max(loads):.1f} during "
+        f"the run (other sessions running). Median of {RUNS} runs (merge: 21), range in ms; "
+        "\"÷ floor\": the median ÷ the floor page's median in the same run, interleaved run by run "
+        "(cold start: the floor's start; frame → verdict: the floor's frame round trip; tap → "
+        "verdict: the floor's start).",
         "",
-        "| measure | median ms | range ms | target ms | |",
-        "| --- | ---: | ---: | ---: | --- |",
-        row("cold start offline → home visible", offline, 600),
-        row("cold start, 2 s round trips → home visible", rtt, 600),
-        row("scan: frame captured → verdict visible", [s[0] for s in scans], 200),
-        row("scan: scanner opened → verdict visible (camera + decoder start)", [s[1] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row(f"  of which: frame → QR decoded (worker: {engines}; zxing reads the whole 640 px frame, jsQR the guide box at 400 px and the whole frame every 3rd)", [s[2] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row("    the decode alone, inside the worker", [s[6] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row("  of which: decoded → verdict visible (verify, screen; draft written after)", [s[3] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row("    decoded → verified (signature check, registry look-up)", [s[4] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
-        row("    verified → verdict visible (drawn in the scanner screen, no route change)", [s[5] for s in scans], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        "| measure | median ms | range ms | ÷ floor | target ms | |",
+        "| --- | ---: | ---: | ---: | ---: | --- |",
+        row("cold start offline → home visible", offline, 500, start_floor),
+        row("cold start, 2 s round trips → home visible", rtt, 500, start_floor),
+        row("tap \"Ler crachá\" → verdict visible (camera and decoder starting)", [s["tap"] for s in first], 400, start_floor),
+        row("tap \"Ler outro crachá\" → verdict visible (camera and decoder warm)", [s["tap"] for s in again], 400, start_floor),
+        row("  of which: tap → scanner screen drawn", [s["screen"] for s in first]),
+        row("  of which: tap → camera playing", [s["camera"] for s in first]),
+        row("  of which: tap → decoder ready (zxing compiled and warmed up)", [s["ready"] for s in first]),
+        row("frame captured → verdict visible (both scans)", [s["frame"] for s in both], 100, trip_floor),
+        row(f"  of which: frame → QR decoded (worker: {engines})", [s["decoded"] for s in both], None, trip_floor),
+        row(f"    the decode alone, inside the worker (its own time × {WORKER_RATE})", [s["decode"] for s in both]),
+        row("  of which: decoded → verified (signature check, registry look-up)", [s["verify"] for s in both]),
+        row("  of which: verified → verdict visible (drawn in the scanner screen)", [s["paint"] for s in both]),
+        row("floor page: cold start → button visible", start_floor),
+        row("floor page: 640×480 canvas read → its worker → painted", trip_floor),
         row("merge one-change delta into 10,000 permits", merged["merge"], 10),
-        row("re-index after the merge (look-ups by number/plate/name)", merged["index"], 10**9).replace("≤ 1000000000 | met", "— | reference"),
+        row("re-index after the merge (look-ups by number/plate/name)", merged["index"]),
+        "",
+        f"Decoded frames: {len(both) - whole} of {len(both)} were the guide box's crop "
+        f"(320 px, zxing's global-histogram binarizer), {whole} the whole frame (640 px, local-average) "
+        "after the crop missed. Workers stretched: "
+        f"{sum(1 for w in WRAPPED if w is True)} with their request handler wrapped, "
+        f"{sum(1 for w in WRAPPED if w is False)} with none set yet (their replies then counted from the injection), "
+        f"{sum(1 for w in WRAPPED if isinstance(w, str))} gone before the injection.",
         "",
         "Cold start = a new page in a context whose service worker is installed (the browser "
         "process already running, as on a phone with the browser in memory): navigation start "
         "→ first frame with the \"Ler crachá\" button visible. The 2 s case holds every server "
         "response 2 s, the service worker's navigation request included.",
+        "",
+        "Issue 24 (2026-12-01, this file's figures): the home's start-up graph is 10 modules "
+        "instead of 22 (field data, sync, outbox, drafts and the service worker bridge import "
+        "after the first paint; index.html modulepreloads exactly that graph, checked by "
+        "tests/js/fieldapp_preload.test.mjs), the camera and the decoder's worker start at the "
+        "tap on \"Ler crachá\" (the home prefetches the scanner's modules when idle) and stay "
+        "warm for the stop's next crachá, the decoder reads the guide box at 320 px with zxing's "
+        "global-histogram binarizer first and the whole 640 px frame (local average) only when "
+        "that misses, and this bench slows the decoder's worker 4× too (figures before it did "
+        "not: their decode alone is the worker at full speed), times a real tap, and films the "
+        "QR held in the guide box (the whole crachá before, QR outside the box). Same bench on "
+        "the previous commit's pwa/ (`BENCH_PWA_ROOT`, 5 runs, 19:15 UTC, load 25–30) against "
+        "this issue's (7 runs, 19:12 UTC, load 19–20): offline cold start 463 → 499 ms (÷ floor 1.1 → "
+        "2.0: the floor itself moved 418 → 255, no difference measurable at this load); tap → "
+        "verdict 1,559 → 1,097 ms; \"Ler outro crachá\" → verdict 588 → 297 ms (camera and "
+        "zxing warm); frame → verdict 232 → 159 ms, of which the worker's decode × 4 139 → 56 "
+        "ms (Node, same frame, zxing-wasm: whole 640 px frame local average 23 ms, guide box "
+        "320 px 5.5 ms local average, 2.6 ms global histogram). Still missed under this load: "
+        "frame → verdict (the fastest runs 54–68 ms: the median is the machine's queue, which "
+        "the stretch also multiplies — the worker's wall time includes the time it waited for a "
+        "core) and the first tap → verdict, whose path is the camera's start (tap → camera "
+        "playing 240–1,046 ms here, Chromium's fake capture device under load) with the scanner "
+        "screen (136–793 ms) and the .wasm compile alongside; warm, the same tap takes 212–428.",
         "",
         "History (2026-11-30, same machine, load ≈ 6–8): before the service worker served the "
         "shell page cache-first, the 2 s case took 2,837 ms (network-first navigation waited for "

@@ -6,20 +6,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+import { staticGraph } from '../pwa/scripts/module-graph.mjs';
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'pwa');
 const gz = (file) => gzipSync(readFileSync(file), { level: 6 }).length;
-const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]/g;
-
-function graph(entry, seen = new Set()) {
-  if (seen.has(entry)) return seen;
-  seen.add(entry);
-  const text = readFileSync(entry, 'utf8');
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] || m[2];
-    if (spec.startsWith('.')) graph(resolve(dirname(entry), spec), seen);
-  }
-  return seen;
-}
+const graph = staticGraph;
 
 const routes = readFileSync(join(root, 'js/routes.js'), 'utf8');
 const screens = [...routes.matchAll(/path: '([^']+)'.*import\('([^']+)'\)/g)].map(([, path, file]) => [path, resolve(root, 'js', file)]);
@@ -27,9 +18,16 @@ const base = [join(root, 'index.html'), join(root, 'css/app.css'), join(root, 'm
 const baseSet = new Set(base);
 const sum = (files) => [...files].reduce((n, f) => n + gz(f), 0);
 
+// What a screen module imports with import() itself (the fiscal home: its data after the first
+// paint, the scanner's modules when idle) — not needed to show it, loaded right after.
+const DYNAMIC = /import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 const rows = screens.map(([path, file]) => {
   const files = new Set([...baseSet, ...graph(file)]);
-  return [path, sum(files), files.size];
+  const later = new Set();
+  for (const m of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
+    for (const f of graph(resolve(dirname(file), m[1]))) if (!files.has(f)) later.add(f);
+  }
+  return [path, sum(files), files.size, sum(later), later.size];
 });
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -49,9 +47,9 @@ const lines = [
   `Measured by \`node bench/fieldapp_shell.mjs\` on ${new Date().toISOString().slice(0, 10)}. Budget: ≤ 80 KB gzip to`,
   'show a screen, without the QR decoder (the scanner\'s worker loads zxing-wasm, or jsQR, separately).',
   '',
-  '| screen | gzip KB (entry + CSS + app.js graph + screen graph) | files |',
-  '| --- | ---: | ---: |',
-  ...rows.map(([path, bytes, n]) => `| \`${path}\` | ${(bytes / 1024).toFixed(1)} | ${n} |`),
+  '| screen | gzip KB (entry + CSS + app.js graph + screen graph) | files | then, imported by the screen after it shows: gzip KB | files |',
+  '| --- | ---: | ---: | ---: | ---: |',
+  ...rows.map(([path, bytes, n, later, m]) => `| \`${path}\` | ${(bytes / 1024).toFixed(1)} | ${n} | ${m ? (later / 1024).toFixed(1) : '—'} | ${m || '—'} |`),
   '',
   `Largest screen: ${(Math.max(...rows.map((r) => r[1])) / 1024).toFixed(1)} KB. QR decoders (worker only): ${decoder.map((f) => `${relative(root, f)} ${(gz(f) / 1024).toFixed(1)} KB`).join(', ')}.`,
   `Loaded on the "Compartilhar cópia (PDF)" tap only: ${onTap.map((f) => `${relative(root, f)} ${(gz(f) / 1024).toFixed(1)} KB`).join(', ')}.`,

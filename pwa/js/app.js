@@ -2,7 +2,6 @@
 import { openDb } from './data/db.js';
 import { startRouter } from './router.js';
 import { routes } from './routes.js';
-import { registerServiceWorker } from './sw-bridge.js';
 
 function showConnectivity() {
   const badge = document.getElementById('net-status');
@@ -20,7 +19,11 @@ openDb().catch((error) => console.error('IndexedDB', error));
 // sw.js) competes for the main thread and the network during the cold start.
 // (At most 3 s later: a first screen may wait on the camera permission.)
 const firstScreen = startRouter({ routes, outlet: document.getElementById('screen') });
-Promise.race([firstScreen, new Promise((resolve) => { setTimeout(resolve, 3000); })]).finally(() => registerServiceWorker({
-  prompt: document.getElementById('update-prompt'),
-  acceptButton: document.getElementById('update-accept'),
-}).catch((error) => console.error('service worker registration failed', error)));
+// Its module is imported then too: nothing the first screen does not show loads before it.
+Promise.race([firstScreen, new Promise((resolve) => { setTimeout(resolve, 3000); })])
+  .then(() => import('./sw-bridge.js'))
+  .then(({ registerServiceWorker }) => registerServiceWorker({
+    prompt: document.getElementById('update-prompt'),
+    acceptButton: document.getElementById('update-accept'),
+  }))
+  .catch((error) => console.error('service worker registration failed', error));

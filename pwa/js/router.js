@@ -29,6 +29,11 @@ export function adoptRoute(path) {
 
 let known = [];
 
+/** Resolves after the next frame is painted: work a screen's first paint must not wait for. */
+export function afterPaint() {
+  return new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); });
+}
+
 export function startRouter({ routes, outlet, notFound = '/' }) {
   known = routes;
   async function show() {

@@ -110,3 +110,77 @@ def test_zxing_wasm_works_offline_from_the_precache(camera_browser, server, crac
     assert page.evaluate(ENGINE) == "zxing"
     assert errors == []
     context.close()
+
+
+# Every getUserMedia stream the page asked for, so the test can see which camera ran and when it
+# stopped (the browser's own API, observed; the app's code is untouched).
+STREAMS = """(() => {
+  window.__streams = [];
+  const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (constraints) => {
+    const stream = await real(constraints);
+    window.__streams.push(stream);
+    return stream;
+  };
+})();"""
+CAMERAS = "() => window.__streams.map((s) => s.getVideoTracks()[0].readyState)"
+
+
+def test_the_camera_stays_warm_between_crachás_of_a_stop_and_stops_when_it_is_left(camera_browser, server, crachá):  # noqa: F811
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    context.add_init_script(STREAMS)
+    _enroll(page, server)
+    _scan(page, crachá)
+    assert page.evaluate("() => performance.getEntriesByName('scan-decoded').pop().detail.full")  # the QR lies outside the guide box in this video: the whole frame found it
+    # On the verdict the camera keeps running (no preview shown) for the stop's next crachá...
+    assert page.evaluate(CAMERAS) == ["live"]
+    page.get_by_role("button", name="Ler outro crachá").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    assert page.evaluate(CAMERAS) == ["live"]  # ...and the second crachá was read on that same camera
+
+    # Leaving the stop (back to the fiscal home) turns the camera off.
+    page.go_back()
+    expect(page.locator("#go-scan")).to_be_visible()
+    page.wait_for_function("() => window.__streams.every((s) => s.getVideoTracks()[0].readyState === 'ended')")
+    assert page.evaluate(CAMERAS) == ["ended"]
+
+    # A new scan from the home opens it again; going on to the checklist leaves the stop: off.
+    page.locator("#go-scan").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    assert page.evaluate(CAMERAS) == ["ended", "live"]
+    page.get_by_role("button", name="Fiscalizar").click()
+    page.wait_for_function("() => window.__streams.every((s) => s.getVideoTracks()[0].readyState === 'ended')")
+    assert errors == []
+    context.close()
+
+
+def test_a_hidden_page_turns_the_camera_off_and_back_in_view_the_scanner_opens_it_again(camera_browser, server, crachá):  # noqa: F811
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    context.add_init_script(STREAMS)
+    # No decoder (its worker's script refused): the scanner keeps filming without a verdict.
+    context.route("**/qr-worker.js", lambda route: route.abort())
+    _enroll(page, server)
+    page.locator("#go-scan").click()
+    page.wait_for_function("() => window.__streams.length === 1 && document.querySelector('#scan-video')?.srcObject")
+    assert page.evaluate(CAMERAS) == ["live"]
+
+    # The browser reports the page hidden (screen off, another app): the camera goes off.
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    assert page.evaluate(CAMERAS) == ["ended"]
+
+    # Back in view, the scanner is drawn again on a new camera.
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    page.wait_for_function("() => window.__streams.length === 2")
+    expect(page.locator("#scan-video")).to_be_attached()
+    page.wait_for_function("() => window.__streams[1].getVideoTracks()[0].readyState === 'live'")
+    assert page.evaluate(CAMERAS) == ["ended", "live"]
+    assert errors == []
+    context.close()

@@ -1,6 +1,6 @@
 // Every fiscal screen starts here: no enrollment → login; idle for too long → PIN.
 import { hasPin, isLocked, session, touch } from './session.js';
-import { startAutoSync } from './sync.js';
+import { afterPaint } from '../router.js';
 
 let tracking = false;
 
@@ -26,6 +26,8 @@ export async function requireFiscal(navigate) {
     window.addEventListener('keydown', seen);
   }
   touch();
-  startAutoSync();
+  // The sync (and the outbox, field data and chain modules it imports) after the screen's first
+  // paint: a cold start's home shows without them (tests/js/fieldapp_preload.test.mjs).
+  afterPaint().then(() => import('./sync.js')).then((sync) => sync.startAutoSync(), (error) => console.error('sync', error));
   return s;
 }

@@ -3,7 +3,8 @@
 // (npm zxing-wasm, reader build, self-hosted in vendor/ — never its CDN default), ~6× faster than
 // jsQR on a 640 px frame (docs/benchmarks/fieldapp-perf.md). If its script or its .wasm cannot
 // load (old browser, CSP, a shell without it), jsQR (npm, vendor/) decodes instead.
-// First message: { ready: 'zxing'|'jsqr' }; then one reply per frame:
+// First message: { ready: 'zxing'|'jsqr' }; then one reply per frame ({ data, width, height,
+// cheap }):
 // { text: string|null, engine: 'zxing'|'jsqr', ms: the decode's own time }.
 /* global jsQR, ZXingWASM */
 const VENDOR = new URL('../../vendor/', self.location).href;
@@ -62,14 +63,18 @@ const ZXING_OPTIONS = {
   formats: ['QRCode'], maxNumberOfSymbols: 1, tryRotate: false, tryDownscale: false, tryHarder: false,
 };
 
-async function decode({ data, width, height }) {
+// cheap (the guide box, read first): a global-histogram threshold, about half the work of the
+// local-average binarizer on the same pixels; enough for a crachá filling the box. The whole
+// frame, read when that misses, gets the local binarizer, robust to shade and glare.
+async function decode({ data, width, height, cheap = false }) {
   const which = await engine;
   const started = performance.now(); // after the engine is ready: 'ms' is the decode alone
   frames += 1;
   const invert = frames % 4 === 0;
   if (which === 'zxing') {
     const image = { data: new Uint8ClampedArray(data), width, height };
-    const [found] = await ZXingWASM.readBarcodes(image, { ...ZXING_OPTIONS, tryInvert: invert });
+    const binarizer = cheap ? 'GlobalHistogram' : 'LocalAverage';
+    const [found] = await ZXingWASM.readBarcodes(image, { ...ZXING_OPTIONS, binarizer, tryInvert: invert });
     return { text: found && found.isValid ? found.text : null, engine: which, ms: performance.now() - started };
   }
   const found = jsQR(new Uint8ClampedArray(data), width, height, { inversionAttempts: invert ? 'onlyInvert' : 'dontInvert' });

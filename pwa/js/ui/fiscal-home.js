@@ -1,9 +1,9 @@
 // Fiscal home: start an inspection (scan, search, no crachá), data age, pending sends.
-import { dataAgeSeconds, formatAge, loadField, numbers, NUMBERS_WARN_AT } from '../fiscal/field-data.js';
+// Its static imports are the start-up's module graph (index.html modulepreloads exactly that,
+// tests/js/fieldapp_preload.test.mjs): what fills in after the first paint (field data, drafts,
+// the outbox count) is imported then.
 import { requireFiscal } from '../fiscal/guard.js';
-import { listDrafts } from '../fiscal/records.js';
-import { onSyncChange, outboxCounts } from '../fiscal/sync.js';
-import { listVistoriaDrafts } from '../fiscal/vistoria-drafts.js';
+import { afterPaint } from '../router.js';
 import { el, mount } from './format.js';
 
 export async function render(root, { navigate }) {
@@ -13,6 +13,13 @@ export async function render(root, { navigate }) {
   // drafts (IndexedDB reads, the registry extract the largest) fill their slots right after.
   const badge = el('span', { class: 'count-badge', id: 'pending-badge', hidden: true });
   const go = (path) => () => navigate(path);
+  // The camera and the decoder's worker start at the tap, while the scanner screen loads and
+  // draws (getUserMedia and the .wasm compile took ~400 ms each at 4× CPU, bench/fieldapp_perf.py).
+  const scan = () => {
+    import('../fiscal/qr-decoder.js').then((d) => d.qrDecoder()).catch(() => {});
+    import('../fiscal/camera.js').then((c) => c.openCamera()).catch(() => {}); // the screen reports a failure
+    navigate('/fiscal/ler');
+  };
   const age = el('p', { class: 'hint', id: 'data-age' }, 'Dados: verificando…');
   const warnings = el('div', { id: 'home-warnings' });
   const drafts = el('div', { id: 'home-drafts' });
@@ -21,14 +28,27 @@ export async function render(root, { navigate }) {
     s.expired ? el('p', { class: 'notice notice-warn', id: 'session-expired' }, 'Sessão expirada: nada é enviado até você ', el('a', { href: '#/fiscal/entrar?expirado=1' }, 'entrar de novo'), '.') : null,
     age, warnings, drafts,
     el('div', { class: 'stack' },
-      el('button', { type: 'button', class: 'button button-primary button-huge', id: 'go-scan', onclick: go('/fiscal/ler') }, 'Ler crachá'),
+      el('button', { type: 'button', class: 'button button-primary button-huge', id: 'go-scan', onclick: scan }, 'Ler crachá'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/buscar') }, 'Buscar placa, alvará ou nome'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/sem-cracha') }, 'Pessoa sem crachá'),
       el('button', { type: 'button', class: 'button button-big', id: 'go-vistoria', onclick: go('/fiscal/vistoria') }, 'Vistoria da moto'),
       el('button', { type: 'button', class: 'button button-big', id: 'go-today', onclick: go('/fiscal/hoje') }, 'Hoje e envios ', badge)),
   );
   let gone = false;
+  let stop = null;
   const fill = async () => {
+    await afterPaint();
+    const [{ dataAgeSeconds, formatAge, loadField, numbers, NUMBERS_WARN_AT }, { listDrafts }, { onSyncChange, outboxCounts }, { listVistoriaDrafts }] = await Promise.all([
+      import('../fiscal/field-data.js'), import('../fiscal/records.js'), import('../fiscal/sync.js'), import('../fiscal/vistoria-drafts.js')]);
+    if (gone) return;
+    const showCounts = async () => {
+      const c = await outboxCounts();
+      badge.hidden = c.pending === 0;
+      badge.textContent = String(c.pending);
+      badge.setAttribute('aria-label', `${c.pending} a enviar`);
+    };
+    showCounts();
+    stop = onSyncChange(showCounts);
     const data = await loadField();
     if (gone) return;
     if (!data.trust && !data.rules) { navigate('/fiscal/dados?primeira=1', { replace: true }); return; }
@@ -50,14 +70,13 @@ export async function render(root, { navigate }) {
       type: 'button', class: 'button button-big button-warn', onclick: go(`/fiscal/vistoria/checklist?id=${d.id}`),
     }, `Continuar vistoria: ${d.plate || 'moto'}`)));
   };
-  fill().catch((error) => console.error('home data', error));
-  const showCounts = async () => {
-    const c = await outboxCounts();
-    badge.hidden = c.pending === 0;
-    badge.textContent = String(c.pending);
-    badge.setAttribute('aria-label', `${c.pending} a enviar`);
-  };
-  showCounts();
-  const stop = onSyncChange(showCounts);
+  fill().catch((error) => console.error('home data', error))
+    // Then, when the phone is idle, the scanner's modules: "Ler crachá" is the next tap.
+    .finally(() => { if (!gone) whenIdle(() => import('./fiscal-scan.js').catch(() => {})); });
   return () => { gone = true; if (typeof stop === 'function') stop(); };
+}
+
+function whenIdle(work) {
+  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 2000 });
+  else setTimeout(work, 500);
 }
