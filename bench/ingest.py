@@ -121,8 +121,8 @@ def prepare(records_per_device):
 
         from server.modules.accounts.identity import issue_api_token
         from server.modules.accounts.models import Device, User
-        from server.modules.fieldsync.operations import reserve_numbers
         from server.modules.demo.dataset import load_demo
+        from server.modules.fieldsync.numbers import reserve_numbers
         from server.modules.registry.models import Permit
         upgrade(directory=str(ROOT / "migrations"))
         load_demo(credentials=False)
@@ -188,8 +188,8 @@ def encode(devices, batch, offset, count):
 def run(port, devices, bodies, interval=None):
     """Every device sends its bodies back to back (closed loop: the server's saturation), or one
     every `interval` seconds from a staggered start (open loop: a fixed offered rate, latency
-    counted from when the request was due, so a late send counts its wait). Returns (wall s,
-    client CPU s, latencies)."""
+    counted from when the request was due, so a late send counts its wait). A body None is a
+    GET /healthz (the same-run reference). Returns (wall s, client CPU s, latencies)."""
     latencies, errors = [], []
     barrier = threading.Barrier(len(devices) + 1)
     start_at = [0.0]
@@ -203,12 +203,17 @@ def run(port, devices, bodies, interval=None):
             if interval:
                 began = start_at[0] + (index / len(devices) + k) * interval
                 time.sleep(max(0.0, began - time.perf_counter()))
-            conn.request("POST", "/api/v1/sync/push", body=payload, headers=headers)
+            if payload is None:
+                conn.request("GET", "/healthz")
+            else:
+                conn.request("POST", "/api/v1/sync/push", body=payload, headers=headers)
             response = conn.getresponse()
             data = response.read()
             latencies.append(time.perf_counter() - began)
             if response.status != 200:
                 errors.append((response.status, data[:200]))
+                continue
+            if payload is None:
                 continue
             results = json.loads(data)["results"]
             bad = [r for r in results if r["status"] != "accepted" or r["flags"]]
@@ -310,6 +315,20 @@ def machine_speed():
     return (time.perf_counter() - began) / 500 * 1e6
 
 
+HEALTHZ_PER_DEVICE = 100
+
+
+def reference(port, server_pid, devices):
+    """The trivial request, measured in the same run: GET /healthz (one SELECT 1), 50 devices
+    back to back. → (requests/s, app + DB CPU ms per request). The push's figures divided by
+    these stand when a shared vCPU slows everything down alike."""
+    before = server_cpu(server_pid)
+    wall, _client, _latencies = run(port, devices, [[None] * HEALTHZ_PER_DEVICE for _ in devices])
+    after = server_cpu(server_pid)
+    sent = len(devices) * HEALTHZ_PER_DEVICE
+    return sent / wall, sum(after[i] - before[i] for i in (0, 1)) * 1000 / sent
+
+
 def measure(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
     load_before, speed_before = os.getloadavg(), machine_speed()
     per_open = 2 * per_batched  # per device and offered rate: 10 s of pushes at 1,000 records/s
@@ -319,8 +338,10 @@ def measure(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
     server = start_gunicorn(port, workers, threads)
     shape = gunicorn_shape(port)
     shape = [shape[0], workers or shape[1], threads or shape[2]]
-    rows = []
+    rows, references = [], []
     try:
+        run(port, devices, [[None] * 10 for _ in devices])  # warm-up: every worker and connection up
+        references.append(reference(port, server.pid, devices))
         with AutovacuumStandIn() as standin:
             shapes = [(f"batches of {BATCH}, back to back (saturation)", BATCH, 0, per_batched, None)]
             for k, rate in enumerate(rates):  # every device pushes once per `interval` seconds
@@ -337,6 +358,7 @@ def measure(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
                 app_ms, db_ms = ((after[i] - before[i]) * 1000 / sent for i in (0, 1))
                 rows.append((label, sent, len(latencies), wall, sent / wall, pct(latencies, 50), pct(latencies, 95),
                              max(latencies), app_ms, db_ms, client_cpu * 1000 / sent))
+        references.append(reference(port, server.pid, devices))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -354,7 +376,7 @@ def measure(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
     with engine.begin() as conn:
         conn.execute(text(f'DROP SCHEMA "{SCHEMA}" CASCADE'))
     engine.dispose()
-    return {"rows": rows, "stored": stored, "autos": autos, "shape": shape, "analyzed": standin.active,
+    return {"rows": rows, "references": references, "stored": stored, "autos": autos, "shape": shape, "analyzed": standin.active,
             "load_before": load_before,
             "load_after": os.getloadavg(), "speed": (speed_before, machine_speed())}
 
@@ -387,6 +409,22 @@ def report(result):
         "|---|---|---|---|---|",
         *[f"| {label} | {a:.2f} ms | {d:.2f} ms | {c:.2f} ms | {2000 / (a + d):,.0f} records/s |"
           for label, *_x, a, d, c in rows],
+        "",
+        *reference_lines(rows, result["references"]),
+    ]
+
+
+def reference_lines(rows, references):
+    """The same-run reference: /healthz before and after the pushes, and each shape's app + DB
+    CPU per record as a multiple of one /healthz request's (the figure that stands under noise)."""
+    healthz_ms = sum(ms for _rate, ms in references) / len(references)
+    return [
+        "Same-run reference: `GET /healthz` (one `SELECT 1`), 50 devices back to back, "
+        f"{HEALTHZ_PER_DEVICE * DEVICES:,} requests before the pushes and again after them: "
+        + " and ".join(f"{rate:,.0f} requests/s at {ms:.3f} ms app + DB CPU per request" for rate, ms in references)
+        + f" (mean {healthz_ms:.3f} ms).", "",
+        "| Shape | App + DB CPU / record | ÷ one /healthz request |", "|---|---|---|",
+        *[f"| {label} | {a + d:.2f} ms | **{(a + d) / healthz_ms:.2f}** |" for label, *_x, a, d, _c in rows],
         "",
     ]
 

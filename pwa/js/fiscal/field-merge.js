@@ -30,6 +30,8 @@ export function mergeField(stored, answer) {
     tariff: 'tariff' in answer ? answer.tariff : (base.tariff ?? null),
     // The legal calendar (holidays and the municipality's closures), also sent whole.
     calendar: answer.calendar || base.calendar || null,
+    // The municipality's evidence photo size (photos.js photoSize), sent whole in every answer.
+    photo_size: answer.photo_size || base.photo_size || null,
   };
   for (const kind of KINDS) {
     // A delta touches a handful of rows: one pass over the kept rows, swapping the changed ones,

@@ -1,6 +1,11 @@
-// The outbox replay: signed records leave the phone one at a time, oldest first (the server
-// checks the hash chain in order), each after its photos. Pure of the browser: `io` gives the
-// storage and the two server calls, so Node tests run it against a simulated server.
+// The outbox replay: signed records leave the phone in pushes of up to BATCH, oldest first and
+// one push at a time (the server checks the hash chain in order), each push after its records'
+// photos. Photos upload PARALLEL_PHOTOS at a time, running ahead of the pushes (the records of
+// the next push while this one is answered), so a slow link's latency is not paid once per
+// request (issue 24). A run stopped anywhere resumes where it stopped: an uploaded photo is
+// marked (never sent again), a record leaves the queue only with the server's answer.
+// Pure of the browser: `io` gives the storage and the two server calls, so Node tests run it
+// against a simulated server.
 //
 //   io.list() → entries             io.save(entry)            io.releasePhoto(sha256)
 //   io.getPhoto(sha256) → {blob, type} | undefined
@@ -78,14 +83,24 @@ export const BATCH = 20;
  * schedules the next try); `unavailable: true` when the server could not be reached at all.
  * A refused token (401 expired, 403 device_revoked) throws RevokedError with the server's error.
  */
-export async function replay(io, { random = Math.random, now = () => new Date(), batch = BATCH } = {}) {
+export async function replay(io, {
+  random = Math.random, now = () => new Date(), batch = BATCH, parallel = PARALLEL_PHOTOS,
+} = {}) {
   const queue = (await io.list()).filter(isPending)
     .sort((a, b) => (a.held ? 1 : 0) - (b.held ? 1 : 0) || a.seq - b.seq);
   const out = { sent: 0, failed: 0, retryInMs: null };
   const run = { out, random, now, stop: false, heldInARow: 0 };
+  run.photos = photoUploader(io, run, parallel);
+  // This push's records and the next push's: their photos go up while this push is answered.
+  const ahead = (from) => {
+    for (let i = from; i < Math.min(queue.length, from + 2 * batch); i += 1) {
+      run.photos.of(queue[i].photos || []).catch(() => {}); // its record meets the failure when it gets there
+    }
+  };
   let next = 0;
   try {
     while (next < queue.length && !run.stop) {
+      ahead(next);
       const ready = [];
       let photoFailure = null;
       while (next < queue.length && ready.length < batch) {
@@ -94,7 +109,7 @@ export async function replay(io, { random = Math.random, now = () => new Date(),
         entry.state = 'enviando';
         await io.save(entry);
         try {
-          await sendPhotos(io, entry, entry.photos || []);
+          await run.photos.of(entry.photos || []);
         } catch (error) {
           photoFailure = { entry, error };
           break;
@@ -105,10 +120,54 @@ export async function replay(io, { random = Math.random, now = () => new Date(),
       if (photoFailure && !run.stop) await fail(io, photoFailure.entry, photoFailure.error, run);
     }
   } finally {
+    run.stop = true; // uploads not yet started are dropped; those in flight end before the run does
+    await run.photos.settled();
     // Whatever did not get its answer goes back to the queue untouched, in order.
     for (const entry of queue) await putBack(io, entry);
   }
   return out;
+}
+
+/** Photo uploads in flight at once. DevTools 3G (562 ms latency, 675 kbit/s up): one at a time
+ *  spent a third of a day's sync waiting on latency; a few at once share the uplink and hide it
+ *  (docs/benchmarks/sync-day.md). Small: a phone's link gains nothing from more. */
+export const PARALLEL_PHOTOS = 4;
+
+/**
+ * Uploads photos at most `width` at a time, in the order asked; a photo asked twice (a checklist
+ * photo an auto cites again) is uploaded once. `of(hashes)` → a promise that the photos are on
+ * the server (rejects with the first failure); `settled()` waits for every upload started.
+ */
+function photoUploader(io, run, width) {
+  const bySha = new Map();
+  const waiting = [];
+  let active = 0;
+  const slot = () => {
+    if (active < width) { active += 1; return Promise.resolve(); }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const free = () => { const nextUp = waiting.shift(); if (nextUp) nextUp(); else active -= 1; };
+  const upload = async (sha) => {
+    await slot();
+    try {
+      if (run.stop) throw Object.assign(new Error('Envio interrompido.'), { status: 0 });
+      await sendPhoto(io, sha);
+    } finally {
+      free();
+    }
+  };
+  const one = (sha) => {
+    if (!bySha.has(sha)) {
+      const promise = upload(sha);
+      promise.catch(() => {}); // awaited by the record that needs it, if the run gets that far
+      bySha.set(sha, promise);
+    }
+    return bySha.get(sha);
+  };
+  return {
+    of: (hashes) => Promise.all(hashes.map(one)).then(() => undefined),
+    settled: () => Promise.allSettled([...bySha.values()]),
+  };
 }
 
 /** Push `group`; on a failure that one record may cause, split it in halves (bisection). */
@@ -133,7 +192,7 @@ async function sendGroup(io, group, run) {
       let result = (answer.results || []).find((r) => r.id === entry.id);
       if (!result) throw Object.assign(new Error('Resposta do servidor sem este registro.'), { status: 502 });
       if (result.missing_photos?.length && ['accepted', 'duplicate'].includes(result.status)) {
-        await sendPhotos(io, entry, result.missing_photos);
+        await sendPhotos(io, result.missing_photos);
         result = await pushOne(io, entry); // same id, same body: acknowledged as duplicate
       }
       await settle(io, entry, result, run.now);
@@ -195,15 +254,18 @@ async function fail(io, entry, error, run) {
   await io.save(entry);
 }
 
-async function sendPhotos(io, entry, hashes) {
-  for (const sha of hashes) {
-    const photo = await io.getPhoto(sha);
-    if (!photo) throw Object.assign(new Error(`Foto ${sha.slice(0, 8)} ausente no aparelho.`), { status: 422 });
-    if (photo.uploaded) continue;
-    await io.putPhoto(sha, photo);
-    photo.uploaded = true;
-    if (io.savePhoto) await io.savePhoto(photo);
-  }
+async function sendPhoto(io, sha) {
+  const photo = await io.getPhoto(sha);
+  if (!photo) throw Object.assign(new Error(`Foto ${sha.slice(0, 8)} ausente no aparelho.`), { status: 422 });
+  if (photo.uploaded) return;
+  await io.putPhoto(sha, photo);
+  photo.uploaded = true;
+  if (io.savePhoto) await io.savePhoto(photo);
+}
+
+/** Photos the server says it lacks after a push (one it lost, or uploaded by an earlier run). */
+async function sendPhotos(io, hashes) {
+  for (const sha of hashes) await sendPhoto(io, sha);
 }
 
 async function pushOne(io, entry) {

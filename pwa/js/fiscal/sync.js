@@ -18,7 +18,8 @@ export function onSyncChange(fn) {
 }
 const notify = (info) => listeners.forEach((fn) => { try { fn(info); } catch (e) { console.error(e); } });
 
-function io(token) {
+/** The outbox's storage and server calls (outbox.js `io`); bench/sync_day.py drives replay with it. */
+export function outboxIo(token) {
   return {
     list: () => getAll('outbox'),
     save: async (entry) => { await put('outbox', entry); notify({ entry }); },
@@ -64,7 +65,7 @@ export function syncNow(reason = 'manual') {
       // no key on the server yet: records are accepted but flagged; send anyway
     }
     try {
-      const result = await replay(io(s.token));
+      const result = await replay(outboxIo(s.token));
       if (result.retryInMs !== null) timer = setTimeout(() => syncNow('retry'), result.retryInMs);
       notify({ done: result, reason });
       return result;

@@ -12,7 +12,7 @@ import { loadField } from '../fiscal/field-data.js';
 import { isTariffItem } from '../fiscal/tariff.js';
 import { tariffBlock } from './tariff.js';
 import { requireFiscal } from '../fiscal/guard.js';
-import { compressPhoto } from '../fiscal/photos.js';
+import { compressPhoto, photoSize } from '../fiscal/photos.js';
 import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
@@ -122,7 +122,7 @@ export async function render(root, { params, navigate }) {
     photoInput.addEventListener('change', async () => {
       const file = photoInput.files[0];
       if (!file) return;
-      const sha = await storePhoto(await compressPhoto(file));
+      const sha = await storePhoto(await compressPhoto(file, photoSize((await loadField()).field)));
       draft.item_photos[item.fact] = [...(draft.item_photos[item.fact] || []), sha];
       await save();
       draw(true);

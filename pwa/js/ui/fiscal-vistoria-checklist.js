@@ -4,7 +4,7 @@
 import { citationLabel, groupItems, isCompliance, NOT_CHECKED } from '../fiscal/checklist-model.js';
 import { loadField } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
-import { compressPhoto } from '../fiscal/photos.js';
+import { compressPhoto, photoSize } from '../fiscal/photos.js';
 import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
 import { VISTORIA_KINDS, vistoriaItems } from '../fiscal/vistoria-model.js';
 import { localIsoDate } from '../data/operator.js';
@@ -24,7 +24,7 @@ export function photoButton(id, label, count, onPhoto) {
   const input = el('input', { type: 'file', accept: 'image/*', capture: 'environment', class: 'visually-hidden', id, tabindex: '-1', 'aria-label': label });
   input.addEventListener('change', async () => {
     const file = input.files[0];
-    if (file) await onPhoto(await storePhoto(await compressPhoto(file)));
+    if (file) await onPhoto(await storePhoto(await compressPhoto(file, photoSize((await loadField()).field))));
   });
   return el('div', { class: 'photo-row' },
     el('button', { type: 'button', class: 'button', onclick: () => input.click() }, count ? `Fotos: ${count} · adicionar` : 'Tirar foto'),

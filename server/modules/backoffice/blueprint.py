@@ -6,6 +6,7 @@ imported at the bottom of this file.
 from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from sqlalchemy.orm import joinedload
 
 from ...core.clock import local_today, to_local
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
@@ -80,6 +81,7 @@ def dashboard():
     months = vistoria_period_months(muni)
     alerts = {key: scoped_permits.filter(alert_condition(key, vistoria_months=months)).count() for key in ALERTS}
     expiring = (scoped_permits.filter(alert_condition("vence30"))
+                .options(joinedload(Permit.holder_operator), joinedload(Permit.holder_company))  # holder_name, one query
                 .order_by(Permit.valid_until, Permit.id).limit(10).all())
     return render_template("backoffice/dashboard.html", counts=counts, statuses=vocabulary(
                                db.session.get(Municipality, mid)).statuses,

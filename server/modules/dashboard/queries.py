@@ -49,31 +49,29 @@ def _priced(values):
 
 
 def activity(mid, first, last):
-    """Everything the page shows from field_stat_day, in ONE scan: GROUP BY (bucket, fiscal, ponto)
-    — at most buckets × fiscals × pontos groups, a few thousand — summed three ways here.
-    Returns (series, daily?, totals, per fiscal, per ponto)."""
+    """Everything the page shows from field_stat_day: the sums per bucket (day or month), per
+    fiscal and per ponto — a few dozen rows (_three_ways), never the bucket × fiscal × ponto
+    cross product (15,000 rows over 24 months, whose fetch and Python summing were most of the
+    page: docs/benchmarks/dashboard.md). Returns (series, daily?, totals, per fiscal, per ponto)."""
     daily = (last - first).days < DAILY_SPAN_DAYS
     s = FieldStatDay
     bucket = s.day if daily else s.month
-    rows = db.session.execute(
-        select(bucket, s.user_id, s.ponto_key, _sum(s.inspections), _sum(s.autos),
-               _sum(s.amount_cents), _sum(s.unpriced), _sum(s.void))
-        .where(_in(s, mid, first, last))
-        .group_by(bucket, s.user_id, s.ponto_key)).all()
     by_bucket, by_user, by_ponto = {}, {}, {}
     totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "unpriced": 0, "void": 0}
-    for key, uid, pid, inspections, autos, amount, unpriced, void in rows:
-        pid = pid or None  # ponto_key 0: no ponto identified
+    for way, key, inspections, autos, amount, unpriced, void in _three_ways(s, bucket, _in(s, mid, first, last)):
         inspections, autos, amount, unpriced, void = (
             int(inspections), int(autos), int(amount), int(unpriced), int(void))
-        for table, k in ((by_bucket, key.isoformat() if daily else key), (by_user, uid), (by_ponto, pid)):
-            i, a, m, u = table.get(k, (0, 0, 0, 0))
-            table[k] = (i + inspections, a + autos, m + amount, u + unpriced)
-        totals["inspections"] += inspections
-        totals["autos"] += autos
-        totals["amount_cents"] += amount
-        totals["unpriced"] += unpriced
-        totals["void"] += void
+        if way == "bucket":
+            by_bucket[key.isoformat() if daily else key] = (inspections, autos, amount, unpriced)
+            totals["inspections"] += inspections
+            totals["autos"] += autos
+            totals["amount_cents"] += amount
+            totals["unpriced"] += unpriced
+            totals["void"] += void
+        elif way == "user":
+            by_user[key] = (inspections, autos, amount, unpriced)
+        else:  # ponto_key 0: no ponto identified
+            by_ponto[key or None] = (inspections, autos, amount, unpriced)
     if totals["unpriced"]:
         totals["amount_cents"] = None
     by_bucket, by_user, by_ponto = ({k: _priced(v) for k, v in t.items()} for t in (by_bucket, by_user, by_ponto))
@@ -86,6 +84,27 @@ def activity(mid, first, last):
     fiscal = _named(by_user, lambda uid: user_names.get(uid) or f"Usuário {uid}")
     ponto = _named(by_ponto, lambda pid: ponto_names.get(pid) or "Sem ponto identificado")
     return series, daily, totals, fiscal, ponto
+
+
+def _three_ways(s, bucket, where):
+    """[(way "bucket" | "user" | "ponto", key, inspections, autos, amount, unpriced, void)]: the
+    rows of `where` summed by bucket, by fiscal and by ponto. PostgreSQL does it in one scan
+    (GROUPING SETS); SQLite, which has none, in three GROUP BYs of the same sums."""
+    sums = (_sum(s.inspections), _sum(s.autos), _sum(s.amount_cents), _sum(s.unpriced), _sum(s.void))
+    ways = (("bucket", bucket), ("user", s.user_id), ("ponto", s.ponto_key))
+    if db.session.get_bind().dialect.name == "postgresql":
+        # GROUPING(bucket, user, ponto): a bit set per column summed away (bucket = 4, user = 2, ponto = 1).
+        which = {0b011: 0, 0b101: 1, 0b110: 2}
+        rows = db.session.execute(
+            select(func.grouping(bucket, s.user_id, s.ponto_key), bucket, s.user_id, s.ponto_key, *sums)
+            .where(where).group_by(func.grouping_sets(bucket, s.user_id, s.ponto_key))).all()
+        out = []
+        for mask, *rest in rows:
+            index = which[mask]
+            out.append((ways[index][0], rest[index], *rest[3:]))
+        return out
+    return [(way, key, *values) for way, column in ways
+            for key, *values in db.session.execute(select(column, *sums).where(where).group_by(column)).all()]
 
 
 def _named(table, name):

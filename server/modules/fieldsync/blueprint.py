@@ -12,3 +12,4 @@ def _track_changes(_state):
     init_tracking()
 
 from . import views  # noqa: E402,F401  (routes attach to bp)
+from . import photo_settings_views  # noqa: E402,F401

@@ -224,4 +224,8 @@ def field_data(municipality, cursor, version, changed_at, rules, columns=False):
     # snapshot, when a closure changed or with the rules; null otherwise (the phone keeps its copy).
     from ..calendar.service import field_calendar
     out["calendar"] = field_calendar(municipality) if include_calendar or include_rules else None
+    # The evidence photo size the municipality chose (photo_size.py): whole in every answer, a
+    # few bytes, apart from the registry rows so it never mixes with their encoding.
+    from .photo_size import photo_size
+    out["photo_size"] = photo_size(municipality)
     return out

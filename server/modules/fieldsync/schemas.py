@@ -296,6 +296,7 @@ class FieldDataResponseSchema(Schema):
     photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1
     tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis
     calendar = fields.Dict(allow_none=True)  # legal calendar: holidays (shared data), state, municipal closures
+    photo_size = fields.Dict()  # evidence photos: {"long_edge": px, "quality": 0–1} (photo_size.py)
 
 
 class DeviceKeyEntrySchema(Schema):
