@@ -3,9 +3,10 @@
 // block of auto numbers. First download is a snapshot; later ones ask only for what changed
 // (cursor + ETag → 304). reference/<name> = {data, etag, fetched_at}.
 import { send } from '../data/api.js';
-import { get, put } from '../data/db.js';
+import { get, getAll, put } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
-import { decodeColumns, mergeField, indexField } from './field-merge.js';
+import { indexField } from './field-merge.js';
+import { readField, storeAnswer, touchField } from './field-store.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
@@ -71,31 +72,31 @@ async function syncRules(s, slug) {
 }
 
 async function syncField(s) {
-  const saved = await get('reference', 'field');
+  const saved = await get('reference', 'field'); // the meta only: the rows are in their stores
   const cursor = saved?.data?.cursor ?? 0;
-  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=columns`, s.token, saved);
+  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=packed`, s.token, saved);
   if (notModified) {
-    await put('reference', { ...saved, fetched_at: new Date().toISOString() }, 'field');
+    await touchField(new Date().toISOString());
     forgetField();
     return 'unchanged';
   }
   const answer = await response.json();
-  const data = mergeField(saved?.data, answer);
-  await put('reference', { data, etag, fetched_at: new Date().toISOString() }, 'field');
+  // format=packed carries no rules (the step before fetched them); an older server's answer may.
   if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
+  const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
   forgetField();
   // Background: the verdict shows them when present. A changed operator row may mean a new
   // photo under the same URL: fetch those again.
-  const changed = new Set(answer.snapshot ? [] : decodeColumns(answer.operators || []).map((o) => o.id));
-  fetchThumbnails(s, data, changed).catch(() => {});
+  const changed = new Set(answer.snapshot ? [] : rows.operators.map((o) => o.id));
+  fetchThumbnails(s, answer.photo_url || saved?.data?.photo_url, changed).catch(() => {});
   return 'ok';
 }
 
-async function fetchThumbnails(s, data, changed) {
-  for (const operator of data.operators || []) {
+async function fetchThumbnails(s, photoUrl, changed) {
+  for (const operator of await getAll('operators')) {
     if (!operator.photo || (!changed.has(operator.id) && (await get('reference', `photo:${operator.id}`)))) continue;
-    // photo: 1 + a URL template (format columns), or the URL itself (older servers).
-    const url = typeof operator.photo === 'string' ? operator.photo : (data.photo_url || '/api/v1/field/photos/{id}').replace('{id}', operator.id);
+    // photo: 1 + a URL template, or the URL itself (older servers).
+    const url = typeof operator.photo === 'string' ? operator.photo : (photoUrl || '/api/v1/field/photos/{id}').replace('{id}', operator.id);
     const response = await send(url, { token: s.token, accept: 'image/*' });
     await put('reference', await response.blob(), `photo:${operator.id}`);
   }
@@ -162,7 +163,7 @@ export async function loadField() {
   const last = await get('meta', 'fiscal-sync');
   const key = `${generation}|${last?.at}`;
   if (cache.key !== key) {
-    const [trust, rules, field] = await Promise.all([get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field')]);
+    const [trust, rules, field] = await Promise.all([get('reference', 'trust'), get('reference', 'rules'), readField()]);
     cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null } };
   }
   return cache.value;

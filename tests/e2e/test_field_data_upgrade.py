@@ -1,0 +1,83 @@
+"""A phone that kept its field data the old way (IndexedDB v2: the whole registry extract in one
+`reference/field` record) takes the update: the upgrade to v3 moves the rows into their stores
+in the same upgrade, keeps the cursor, and the phone still finds a permit and gives its verdict
+offline (issue 24)."""
+from playwright.sync_api import expect
+
+from .fiscal_helpers import enroll
+from .helpers import wait_for_service_worker
+
+# Every store of the phone as [key, value] pairs (out-of-line keys) or values (in-line keys), then
+# the database rebuilt at v2 — the stores of the two first steps of db.js — with the registry
+# rows folded back into reference "field", as the previous app version stored them.
+REBUILD_AS_V2 = """async () => {
+    const db = await import('./js/data/db.js');
+    const handle = await db.openDb();
+    const dump = {};
+    for (const name of handle.objectStoreNames) {
+        const tx = handle.transaction(name);
+        const store = tx.objectStore(name);
+        const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
+        dump[name] = keys.map((key, i) => [key, values[i]]);
+    }
+    const kinds = Object.keys(db.FIELD_STORES);
+    const field = dump.reference.find(([key]) => key === 'field')[1];
+    for (const kind of kinds) field.data[kind] = dump[kind].map(([, row]) => row);
+    handle.close();
+    await new Promise((ok, fail) => { const r = indexedDB.deleteDatabase('motofiscal'); r.onsuccess = ok; r.onerror = fail; });
+    const old = await new Promise((ok, fail) => {
+        const r = indexedDB.open('motofiscal', 2);
+        r.onupgradeneeded = () => {
+            const d = r.result;
+            for (const name of ['meta', 'credential', 'reference']) d.createObjectStore(name);
+            d.createObjectStore('drafts', { keyPath: 'id' });
+            d.createObjectStore('outbox', { keyPath: 'id' });
+            d.createObjectStore('photos', { keyPath: 'sha256' });
+        };
+        r.onsuccess = () => ok(r.result);
+        r.onerror = fail;
+    });
+    const names = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos'];
+    const tx = old.transaction(names, 'readwrite');
+    for (const name of names) {
+        for (const [key, value] of dump[name]) {
+            if (tx.objectStore(name).keyPath) tx.objectStore(name).put(value); else tx.objectStore(name).put(value, key);
+        }
+    }
+    await new Promise((ok) => { tx.oncomplete = ok; });
+    old.close();
+    return { cursor: field.data.cursor, permits: field.data.permits.length,
+             permit: field.data.permits.find((p) => p.status === 'ativo' && p.holder_operator_id) };
+}"""
+
+AFTER_UPGRADE = """async () => {
+    const db = await import('./js/data/db.js');
+    const handle = await db.openDb();
+    const field = await db.get('reference', 'field');
+    return { version: handle.version, cursor: field.data.cursor, leftInRecord: 'permits' in field.data,
+             permits: await db.count('permits'), operators: await db.count('operators'),
+             indexes: Array.from(handle.transaction('permits').objectStore('permits').indexNames) };
+}"""
+
+
+def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(page, context, live_server):
+    enroll(page, live_server, "2468", "Celular de antes da atualização")
+    wait_for_service_worker(page)
+    old = page.evaluate(REBUILD_AS_V2)
+    assert old["permits"] > 0 and old["permit"]
+
+    context.set_offline(True)
+    page.reload()  # the app opens IndexedDB at v3: the upgrade runs here, offline
+    expect(page.locator("#go-scan")).to_be_visible()
+    after = page.evaluate(AFTER_UPGRADE)
+    assert after == {"version": 3, "cursor": old["cursor"], "leftInRecord": False, "permits": old["permits"],
+                     "operators": after["operators"], "indexes": ["holder_operator_id", "number", "vehicle_id"]}
+    assert after["operators"] > 0
+
+    # Offline, the search finds the permit by its number and opens its verdict.
+    page.goto(f"{live_server}/app/#/fiscal/buscar")
+    page.fill("#search-text", old["permit"]["number"])
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
+    expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
+    context.set_offline(False)
