@@ -196,8 +196,15 @@ def decode_packed(table):
         if "dict" in encoded:
             return [None if c is None else encoded["dict"][c] for c in encoded["codes"]]
         if "days" in encoded:
-            return [None if n is None else date.fromordinal(EPOCH.toordinal() + encoded["base"] + n).isoformat()
-                    for n in encoded["days"]]
+            w, text = encoded["width"], encoded["days"]
+            return [None if text[i] == "-" else
+                    date.fromordinal(EPOCH.toordinal() + encoded["base"] + int(text[i:i + w])).isoformat()
+                    for i in range(0, len(text), w)]
+        if "text" in encoded:
+            return [encoded["text"][i:i + encoded["width"]] for i in range(0, len(encoded["text"]), encoded["width"])]
+        if "serial" in encoded:
+            parts = zip(column(encoded["serial"]), column(encoded["width"]), column(encoded["suffix"]))
+            return [None if n is None else str(n).zfill(w) + suffix for n, w, suffix in parts]
         return [None if c is None else " ".join(encoded["words"][i] for i in c) for c in encoded["codes"]]
     columns = {name: column(encoded) for name, encoded in table.items()}
     ids = columns.get("id", [])
@@ -223,6 +230,7 @@ def test_packed_format_carries_the_same_rows_in_fewer_bytes(app, client, fiscal)
         assert decode_packed(packed[kind]) == rows[kind], kind
     assert packed["permits"]["status"]["dict"][0] == "ativo"  # most frequent first: the smallest code
     assert isinstance(packed["operators"]["birth_date"]["base"], int)
+    assert packed["vehicles"]["plate"]["width"] == 7 and packed["permits"]["number"]["serial"]["delta"]
     assert packed["operators"]["name"]["words"] and packed["penalties"]["penalty"]["dict"] == ["multa"]
     # The rules travel once, from GET /api/v1/rules/<slug>; the etag says which ones.
     assert packed["rules"] is None and rows["rules"] is not None and packed["rules_etag"] == rows["rules_etag"]

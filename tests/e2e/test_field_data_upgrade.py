@@ -81,3 +81,30 @@ def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(pag
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
     expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
     context.set_offline(False)
+
+
+def test_a_delta_lands_whole_or_not_at_all(page, live_server):
+    """The cursor moves only with its rows: a delta that cannot be stored leaves rows and cursor as
+    they were; a good one writes its rows and removals and the new cursor together."""
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    result = page.evaluate("""async () => {
+        const db = await import('./js/data/db.js');
+        const { storeAnswer } = await import('./js/fiscal/field-store.js');
+        const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
+        await storeAnswer({ cursor: 5, snapshot: true, permits: [{ id: 1, number: '1', status: 'ativo' }, { id: 2, number: '2', status: 'ativo' }],
+                            operators: [{ id: 9, name: 'Ana' }], removed: {} }, at);
+        let refused = null;
+        try {  // the second row has no id: the store refuses it, the whole transaction aborts
+            await storeAnswer({ cursor: 6, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }, { number: 'x' }], removed: { operators: [9] } }, at);
+        } catch (error) { refused = error.name; }
+        const afterBad = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await db.get('permits', 1)).status, operators: await db.count('operators') };
+        await storeAnswer({ cursor: 7, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }], removed: { permits: [2] } }, at);
+        const afterGood = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await db.get('permits', 1)).status, permits: await db.count('permits'),
+                            byNumber: (await new Promise((ok) => { db.openDb().then((d) => { const r = d.transaction('permits').objectStore('permits').index('number').get('1'); r.onsuccess = () => ok(r.result.id); }); })) };
+        for (const kind of Object.keys(db.FIELD_STORES)) await db.clear(kind);
+        await db.del('reference', 'field');
+        return { refused, afterBad, afterGood };
+    }""")
+    assert result == {"refused": "DataError", "afterBad": {"cursor": 5, "permit": "ativo", "operators": 1},
+                      "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1}}

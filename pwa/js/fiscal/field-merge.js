@@ -14,8 +14,27 @@ function decodeColumn(encoded) {
     return encoded.delta.map((d) => (d === null ? null : (last += d)));
   }
   if (encoded.dict) return encoded.codes.map((c) => (c === null ? null : encoded.dict[c]));
-  if (encoded.days) return encoded.days.map((n) => (n === null ? null : new Date((encoded.base + n) * DAY_MS).toISOString().slice(0, 10)));
+  if (encoded.days !== undefined) {
+    const { base, width, days } = encoded;
+    const out = new Array(width ? days.length / width : 0);
+    for (let i = 0; i < out.length; i += 1) {
+      const text = days.slice(i * width, (i + 1) * width);
+      out[i] = text[0] === '-' ? null : new Date((base + Number(text)) * DAY_MS).toISOString().slice(0, 10);
+    }
+    return out;
+  }
   if (encoded.words) return encoded.codes.map((c) => (c === null ? null : c.map((i) => encoded.words[i]).join(' ')));
+  if (encoded.text !== undefined) {
+    const out = new Array(encoded.width ? encoded.text.length / encoded.width : 0);
+    for (let i = 0; i < out.length; i += 1) out[i] = encoded.text.slice(i * encoded.width, (i + 1) * encoded.width);
+    return out;
+  }
+  if (encoded.serial) {
+    const serials = decodeColumn(encoded.serial);
+    const widths = decodeColumn(encoded.width);
+    const suffixes = decodeColumn(encoded.suffix);
+    return serials.map((n, i) => (n === null ? null : `${String(n).padStart(widths[i], '0')}${suffixes[i]}`));
+  }
   throw new Error('coluna em formato desconhecido');
 }
 

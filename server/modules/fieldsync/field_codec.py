@@ -7,12 +7,19 @@ for what it holds, so gzip gets only the information (sizes per column: bench/fi
 - plain    [v | null, …]
 - delta    {"delta": [first, +Δ, …]}: ids and references, null kept (the running value skips it)
 - dict     {"dict": [values, most frequent first], "codes": [i | null, …]}: statuses, makes…
-- days     {"base": b, "days": [n | null, …]}: ISO date = 1970-01-01 + b + n days
+- days     {"base": b, "width": w, "days": "…"}: w decimal digits per row (w "-" for null), ISO
+           date = 1970-01-01 + b + those days (digits without separators: ~10 % less gzip)
 - words    {"words": [words, most frequent first], "codes": [[i, …] | null, …]}: names, split on " "
+- fixed    {"width": w, "text": "…"}: ASCII values all w long, none null, one after the other
+           (plates, CNH numbers: no quotes and commas between them); plain otherwise
+- serial   {"serial": {"delta": …}, "width": dict, "suffix": dict}: values like "00042" or
+           "42/2026" = the serial's digits, zero-padded to width, then the suffix (permit numbers
+           mostly follow one another); plain when a value does not start with digits
 
 Decoder: pwa/js/fiscal/field-merge.js `decodeColumns` (tests/js/fieldapp_field.test.mjs;
 tests/test_fieldsync_field_data.py decodes a real answer and compares it with format=rows).
 """
+import re
 from collections import Counter
 from datetime import date
 
@@ -20,12 +27,12 @@ EPOCH = date(1970, 1, 1)
 
 # How each column of each kind travels in format=packed (a column not named here: plain).
 PACKED = {
-    "permit": {"id": "delta", "status": "dict", "issued_on": "days", "valid_until": "days",
+    "permit": {"id": "delta", "number": "serial", "status": "dict", "issued_on": "days", "valid_until": "days",
                "holder_operator_id": "delta", "holder_company": "dict", "vehicle_id": "delta", "ponto_id": "dict"},
-    "operator": {"id": "delta", "name": "words", "cnh_category": "dict", "cnh_first_issue_date": "days",
+    "operator": {"id": "delta", "name": "words", "cnh": "fixed", "cnh_category": "dict", "cnh_first_issue_date": "days",
                  "birth_date": "days", "residence_since": "days", "disqualified_on": "days",
                  "disqualified_basis": "dict", "rehabilitation_course_on": "days"},
-    "vehicle": {"id": "delta", "make": "dict", "model": "dict", "year_manufacture": "dict", "engine_cc": "dict",
+    "vehicle": {"id": "delta", "plate": "fixed", "make": "dict", "model": "dict", "year_manufacture": "dict", "engine_cc": "dict",
                 "plate_category": "dict", "vistoria_until": "days", "vistoria_on": "days",
                 "vistoria_result": "dict", "insurance_until": "days"},
     "ponto": {"id": "delta"},
@@ -73,7 +80,28 @@ def _dict(values):
 def _days(values):
     numbers = [None if v is None else (date.fromisoformat(v) - EPOCH).days for v in values]
     base = min((n for n in numbers if n is not None), default=0)
-    return {"base": base, "days": [None if n is None else n - base for n in numbers]}
+    width = len(str(max((n - base for n in numbers if n is not None), default=0)))
+    return {"base": base, "width": width,
+            "days": "".join("-" * width if n is None else str(n - base).zfill(width) for n in numbers)}
+
+
+def _fixed(values):
+    widths = {len(v) if isinstance(v, str) and v.isascii() else None for v in values}
+    if len(widths) != 1 or None in widths:
+        return values
+    return {"width": widths.pop(), "text": "".join(values)}
+
+
+SERIAL = re.compile(r"([0-9]{1,15})(.*)", re.S)
+
+
+def _serial(values):
+    parts = [SERIAL.fullmatch(v) if isinstance(v, str) else None for v in values]
+    if any(m is None for v, m in zip(values, parts) if v is not None):
+        return values
+    return {"serial": {"delta": _deltas([None if m is None else int(m[1]) for m in parts])},
+            "width": _dict([None if m is None else len(m[1]) for m in parts]),
+            "suffix": _dict([None if m is None else m[2] for m in parts])}
 
 
 def _words(values):
@@ -84,7 +112,7 @@ def _words(values):
 
 
 ENCODINGS = {"delta": lambda values: {"delta": _deltas(values)}, "dict": _dict, "days": _days, "words": _words,
-             "plain": lambda values: values}
+             "fixed": _fixed, "serial": _serial, "plain": lambda values: values}
 
 
 def pack_table(kind, rows):

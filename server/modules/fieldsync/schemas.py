@@ -308,9 +308,12 @@ _COLUMN = {"oneOf": [
     {"type": "array", "items": {}, "description": "plain: values, null where a row has none"},
     _closed(delta=_INTS),
     _closed(dict={"type": "array", "items": {}}, codes=_INTS),
-    _closed(base=_I, days=_INTS),
+    _closed(base=_I, width=_I, days={"type": "string", "pattern": "^[0-9-]*$"}),
     _closed(words={"type": "array", "items": _S},
             codes={"type": "array", "items": {"type": "array", "items": _I, "nullable": True}}),
+    _closed(width=_I, text=_S),
+    _closed(serial=_closed(delta=_INTS), width=_closed(dict={"type": "array", "items": _I}, codes=_INTS),
+            suffix=_closed(dict={"type": "array", "items": _S}, codes=_INTS)),
 ]}
 
 
