@@ -4,7 +4,7 @@ in the same upgrade, keeps the cursor, and the phone still finds a permit and gi
 offline (issue 24)."""
 from playwright.sync_api import expect
 
-from .fiscal_helpers import enroll
+from .fiscal_helpers import check_screen, enroll
 from .helpers import wait_for_service_worker
 
 # Every store of the phone as [key, value] pairs (out-of-line keys) or values (in-line keys), then
@@ -46,8 +46,9 @@ REBUILD_AS_V2 = """async () => {
     }
     await new Promise((ok) => { tx.oncomplete = ok; });
     old.close();
-    return { cursor: field.data.cursor, permits: field.data.permits.length,
-             permit: field.data.permits.find((p) => p.status === 'ativo' && p.holder_operator_id) };
+    const permit = field.data.permits.find((p) => p.status === 'ativo' && p.holder_operator_id);
+    return { cursor: field.data.cursor, permits: field.data.permits.length, permit,
+             cnh: field.data.operators.find((o) => o.id === permit.holder_operator_id).cnh };
 }"""
 
 AFTER_UPGRADE = """async () => {
@@ -80,6 +81,10 @@ def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(pag
     page.get_by_role("button", name="Buscar").click()
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
     expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
+    # Name, face and CNH identify the driver; no CPF travels to the phone any more.
+    expect(page.locator("#verdict-cnh")).to_have_text(f"CNH {old['cnh']}")
+    expect(page.locator("main")).not_to_contain_text("CPF")
+    check_screen(page, "verdict-after-upgrade")
     context.set_offline(False)
 
 

@@ -154,17 +154,22 @@ export function forgetField() { generation += 1; }
 
 /**
  * {trust, rules, field, index, syncedAt} as saved; index answers permit/plate/name look-ups.
- * Kept in memory: reading the registry extract out of IndexedDB (structured clone of every
- * row) and re-indexing it cost more than the whole verdict budget on a slow phone. The key is
+ * Kept in memory: reading the registry rows out of IndexedDB (structured clone of every row:
+ * ~10× one record's read, docs/benchmarks/field-delta.md) and re-indexing them cost more than
+ * the whole verdict budget on a slow phone. The key is
  * this tab's write generation + the time of the last download (meta "fiscal-sync", written at
  * the end of every download, in any tab), so a download anywhere still shows at once.
  */
 export async function loadField() {
   const last = await get('meta', 'fiscal-sync');
   const key = `${generation}|${last?.at}`;
+  // The promise is kept, not only its value: screens asking at once (the home's age, the
+  // scanner's preparation) share one read of the rows instead of each reading them all.
   if (cache.key !== key) {
-    const [trust, rules, field] = await Promise.all([get('reference', 'trust'), get('reference', 'rules'), readField()]);
-    cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null } };
+    const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), readField()])
+      .then(([trust, rules, field]) => ({ trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null }));
+    cache = { key, value: reading };
+    reading.catch(() => { if (cache.value === reading) cache = { key: null, value: null }; });
   }
   return cache.value;
 }
