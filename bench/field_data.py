@@ -233,7 +233,8 @@ def main(count=10_000, runs=5):
         "", "So this population cannot travel in 150 KB with every column the phone now reads: the CNH number "
             "(printed on the auto, CTB art. 280 IV), the plate (search, verdict), the name (search), the birth "
             "and first-CNH dates (federal requirements, Lei 12.009/2009 art. 2º) and the permit dates (Sapezal's "
-            "rules) alone exceed it: reaching the target means carrying less of one of them, a product decision left open (docs/sync-api.md, "Field data").",
+            "rules) alone exceed it: reaching the target means carrying less of one of them, a product "
+            "decision left open (docs/sync-api.md, Field data).",
         "", "Only what the phone reads travels (no CPF, CNH expiry, permit kind or ponto address); rows leave "
             "out null values and empty lists; operators carry `photo: 1` (thumbnails, ≤ 8 KB each, travel "
             "separately from `photo_url`). Encodings: `server/modules/fieldsync/field_codec.py`.",

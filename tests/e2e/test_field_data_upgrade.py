@@ -113,3 +113,33 @@ def test_a_delta_lands_whole_or_not_at_all(page, live_server):
     }""")
     assert result == {"refused": "DataError", "afterBad": {"cursor": 5, "permit": "ativo", "operators": 1},
                       "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1}}
+
+
+def test_a_download_in_this_tab_updates_what_the_screens_read(page, live_app, live_server):
+    """After a delta the screens see the changed row at once, from the rows this tab kept and
+    patched (no re-read of the stores), and the stores hold the same row."""
+    from server.extensions import db
+    from server.modules.registry.models import Municipality, Permit, Ponto
+
+    enroll(page, live_server, "2468", "Celular de Nortelândia", username="fiscal.nortelandia")
+    with live_app.app_context():
+        muni = Municipality.query.filter_by(slug="nortelandia").one()
+        permit = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).order_by(Permit.id).first()
+        ponto = db.session.get(Ponto, permit.ponto_id)
+        number, ponto_id, name = permit.number, ponto.id, ponto.name
+        ponto.name = f"{name} (renomeado)"
+        db.session.commit()
+    try:
+        seen = page.evaluate("""async (number) => {
+            const field = await import('./js/fiscal/field-data.js');
+            const db = await import('./js/data/db.js');
+            const before = (await field.loadField()).index.byNumber(number).ponto.name;
+            const { steps } = await field.download();
+            const after = (await field.loadField()).index.byNumber(number).ponto.name;
+            return { before, after, step: steps.field, stored: (await db.get('pontos', (await field.loadField()).index.byNumber(number).ponto.id)).name };
+        }""", number)
+    finally:
+        with live_app.app_context():
+            db.session.get(Ponto, ponto_id).name = name
+            db.session.commit()
+    assert seen == {"before": name, "after": f"{name} (renomeado)", "step": "ok", "stored": f"{name} (renomeado)"}

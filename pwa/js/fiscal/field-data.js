@@ -5,7 +5,7 @@
 import { send } from '../data/api.js';
 import { get, getAll, put } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
-import { indexField } from './field-merge.js';
+import { indexField, mergeField } from './field-merge.js';
 import { readField, storeAnswer, touchField } from './field-store.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
@@ -84,6 +84,7 @@ async function syncField(s) {
   // format=packed carries no rules (the step before fetched them); an older server's answer may.
   if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
   const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
+  keepRows(saved, answer, rows, etag);
   forgetField();
   // Background: the verdict shows them when present. A changed operator row may mean a new
   // photo under the same URL: fetch those again.
@@ -149,6 +150,31 @@ export async function flushVoids(token) {
 let cache = { key: null, value: null };
 let generation = 0; // bumped by every write of trust/rules/field in this tab
 
+// The rows as this tab last read or wrote them ({cursor, etag, field, index}): reading 30,000
+// rows back from their stores costs ~10× what the single record of earlier versions did
+// (docs/benchmarks/field-delta.md), so a download in this tab updates them in memory too, and
+// they are read again only when the stored cursor or ETag is not theirs (another tab's download).
+let rowsKept = null;
+
+function keepRows(saved, answer, rows, etag) {
+  const base = rowsKept && rowsKept.cursor === saved?.data?.cursor && rowsKept.etag === saved?.etag ? rowsKept.field : null;
+  if (!answer.snapshot && !base) { rowsKept = null; return; }
+  const field = mergeField(answer.snapshot ? null : base, { ...answer, ...rows });
+  rowsKept = { cursor: answer.cursor, etag, field, index: indexField(field) };
+}
+
+async function rowsOf() {
+  const meta = await get('reference', 'field');
+  if (!meta) { rowsKept = null; return { field: null, fetched_at: null, index: indexField(null) }; }
+  if (!rowsKept || rowsKept.cursor !== meta.data?.cursor || rowsKept.etag !== meta.etag) {
+    const read = await readField();
+    rowsKept = read && { cursor: read.data.cursor, etag: read.etag, field: read.data, index: indexField(read.data) };
+  }
+  // The meta as stored (tariff, calendar, the time of the last check), the rows as kept.
+  const field = rowsKept ? { ...rowsKept.field, ...meta.data } : meta.data;
+  return { field, fetched_at: meta.fetched_at, index: rowsKept?.index || indexField(null) };
+}
+
 /** Drop the in-memory copy: the next loadField() reads IndexedDB again. */
 export function forgetField() { generation += 1; }
 
@@ -166,8 +192,8 @@ export async function loadField() {
   // The promise is kept, not only its value: screens asking at once (the home's age, the
   // scanner's preparation) share one read of the rows instead of each reading them all.
   if (cache.key !== key) {
-    const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), readField()])
-      .then(([trust, rules, field]) => ({ trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null }));
+    const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), rowsOf()])
+      .then(([trust, rules, field]) => ({ trust: trust?.data || null, rules: rules?.data || null, field: field.field || null, fieldCheckedAt: field.fetched_at || null, index: field.index, syncedAt: last?.at || null }));
     cache = { key, value: reading };
     reading.catch(() => { if (cache.value === reading) cache = { key: null, value: null }; });
   }
