@@ -80,9 +80,8 @@ async function syncField(s) {
     forgetField();
     return 'unchanged';
   }
+  // format=packed carries no rules: syncRules, the step before, fetched them.
   const answer = await response.json();
-  // format=packed carries no rules (the step before fetched them); an older server's answer may.
-  if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
   const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
   keepRows(saved, answer, rows, etag);
   forgetField();
