@@ -49,17 +49,22 @@ def test_snapshot_holds_the_latest_state_and_minimal_personal_data(app, client, 
         operators = Operator.query.filter_by(municipality_id=muni.id).order_by(Operator.id).all()
         first = data["operators"][0]
         assert first["name"] == operators[0].name
-        assert first["cpf"] == f"***.{operators[0].cpf[3:6]}.{operators[0].cpf[6:9]}-**"
         assert first["photo"] == 1 and "photo" not in data["operators"][1]
         assert data["photo_url"] == "/api/v1/field/photos/{id}"
         raw = response.get_data(as_text=True)
-        for operator in operators:  # never a full CPF, address or phone on the phone
-            assert operator.cpf not in raw
+        for operator in operators:  # no CPF (not even masked), address or phone on the phone
+            assert operator.cpf not in raw and operator.cpf[3:9] not in raw.replace(".", "")
             assert not operator.address or operator.address not in raw
+        # Only the columns the phone reads (issue 24): nothing else leaves the server.
+        assert {k for o in data["operators"] for k in o} <= {
+            "id", "name", "cnh", "photo", "cnh_category", "cnh_first_issue_date", "birth_date", "residence_since",
+            "disqualified_on", "disqualified_basis", "rehabilitation_course_on"}
+        assert {k for p in data["pontos"] for k in p} == {"id", "name"}
         permit = Permit.query.filter_by(municipality_id=muni.id).order_by(Permit.id).first()
         row = data["permits"][0]
         assert row["number"] == permit.number and row["status"] == permit.status
         assert row["valid_until"] == permit.valid_until.isoformat()
+        assert "kind" not in row and "suspended_until" not in row
         assert row.get("driver_ids", []) == [d.id for d in permit.drivers]  # empty lists are left out
     assert data["rules"]["municipality"] == "sapezal" and data["rules"]["config"]["unit_values"] is not None
     assert data["penalties"] == [] and data["removed"]["permits"] == []
@@ -171,6 +176,67 @@ def decode_columns(table):
         row.update({k: v[index] for k, v in table.items() if k != "id" and v[index] is not None})
         rows.append(row)
     return rows
+
+
+EPOCH = date(1970, 1, 1)
+
+
+def decode_packed(table):
+    """What the phone does with format=packed (pwa/js/fiscal/field-codec.js, docs/sync-api.md):
+    written apart from server/modules/fieldsync/field_codec.py, from the documented shapes."""
+    def column(encoded):
+        if isinstance(encoded, list):
+            return encoded
+        if "delta" in encoded:
+            out, last = [], 0
+            for d in encoded["delta"]:
+                last = last + d if d is not None else last
+                out.append(None if d is None else last)
+            return out
+        if "dict" in encoded:
+            return [None if c is None else encoded["dict"][c] for c in encoded["codes"]]
+        if "days" in encoded:
+            w, text = encoded["width"], encoded["days"]
+            return [None if text[i] == "-" else
+                    date.fromordinal(EPOCH.toordinal() + encoded["base"] + int(text[i:i + w])).isoformat()
+                    for i in range(0, len(text), w)]
+        if "text" in encoded:
+            return [encoded["text"][i:i + encoded["width"]] for i in range(0, len(encoded["text"]), encoded["width"])]
+        if "serial" in encoded:
+            parts = zip(column(encoded["serial"]), column(encoded["width"]), column(encoded["suffix"]))
+            return [None if n is None else str(n).zfill(w) + suffix for n, w, suffix in parts]
+        return [None if c is None else " ".join(encoded["words"][i] for i in c) for c in encoded["codes"]]
+    columns = {name: column(encoded) for name, encoded in table.items()}
+    ids = columns.get("id", [])
+    return [{"id": ids[i], **{k: v[i] for k, v in columns.items() if k != "id" and v[i] is not None}}
+            for i in range(len(ids))]
+
+
+def test_packed_format_carries_the_same_rows_in_fewer_bytes(app, client, fiscal):
+    from server.extensions import db
+    from server.modules.fieldsync.models import AppliedPenalty
+    from server.modules.registry.models import Operator
+    with app.app_context():  # a penalty and a disqualified operator, so every encoding is exercised
+        operator = Operator.query.filter_by(municipality_id=_muni().id).order_by(Operator.id).first()
+        operator.disqualified_on, operator.disqualified_basis = date(2026, 2, 1), "Três suspensões em 12 meses"
+        db.session.add(AppliedPenalty(municipality_id=_muni().id, operator_id=operator.id, infraction_id="sap.inf.x",
+                                      penalty="multa", committed_on=date(2026, 1, 2), applied_on=date(2026, 1, 30)))
+        db.session.commit()
+    rows = get(client, fiscal).json
+    response = client.get("/api/v1/field/data?cursor=0&format=packed", headers=fiscal)
+    packed = response.json
+    assert packed["format"] == "packed" and response.headers["ETag"] != get(client, fiscal).headers["ETag"]
+    for kind in ("permits", "operators", "vehicles", "pontos", "penalties"):
+        assert decode_packed(packed[kind]) == rows[kind], kind
+    assert packed["permits"]["status"]["dict"][0] == "ativo"  # most frequent first: the smallest code
+    assert isinstance(packed["operators"]["birth_date"]["base"], int)
+    assert packed["vehicles"]["plate"]["width"] == 7 and packed["permits"]["number"]["serial"]["delta"]
+    assert packed["operators"]["name"]["words"] and packed["penalties"]["penalty"]["dict"] == ["multa"]
+    # The rules travel once, from GET /api/v1/rules/<slug>; the etag says which ones.
+    assert packed["rules"] is None and rows["rules"] is not None and packed["rules_etag"] == rows["rules_etag"]
+    assert len(response.get_data()) < len(get(client, fiscal).get_data()) / 2
+    delta = client.get(f"/api/v1/field/data?cursor={packed['cursor']}&format=packed", headers=fiscal).json
+    assert delta["snapshot"] is False and delta["permits"] == {} and delta["rules"] is None
 
 
 def test_columns_format_carries_the_same_rows(client, fiscal):

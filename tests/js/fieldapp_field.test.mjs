@@ -117,3 +117,23 @@ test('format=columns decodes to the same rows (ids delta-encoded, nulls dropped)
   assert.deepEqual(merged.permits.map((p) => p.id), [3, 4, 9]);
   assert.equal(merged.photo_url, '/api/v1/field/photos/{id}');
 });
+
+test('format=packed decodes every column encoding to the rows (server/modules/fieldsync/field_codec.py)', async () => {
+  const { decodeColumns } = await import('../../pwa/js/fiscal/field-merge.js');
+  // Written by hand from docs/sync-api.md: three permits, one without dates, ponto or suffix.
+  const table = {
+    id: { delta: [3, 1, 5] },
+    number: { serial: { delta: [41, 1, null] }, width: { dict: [3], codes: [0, 0, null] }, suffix: { dict: ['/2026'], codes: [0, 0, null] } },
+    status: { dict: ['ativo', 'suspenso'], codes: [0, 1, 0] },
+    valid_until: { base: 20454, width: 3, days: '000---366' },
+    holder_operator_id: { delta: [10, null, 2] },
+    name: { words: ['da', 'Ana', 'Silva', 'José'], codes: [[1, 0, 2], null, [3, 2]] },
+    plate: { width: 7, text: 'ABC1D23NOU7D25XYZ1234' },
+  };
+  assert.deepEqual(decodeColumns(table), [
+    { id: 3, number: '041/2026', status: 'ativo', valid_until: '2026-01-01', holder_operator_id: 10, name: 'Ana da Silva', plate: 'ABC1D23' },
+    { id: 4, number: '042/2026', status: 'suspenso', plate: 'NOU7D25' },
+    { id: 9, status: 'ativo', valid_until: '2027-01-02', holder_operator_id: 12, name: 'José Silva', plate: 'XYZ1234' },
+  ]);
+  assert.deepEqual(decodeColumns({}), []);
+});

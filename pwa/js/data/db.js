@@ -20,10 +20,45 @@ const MIGRATIONS = [
   (db) => {
     db.createObjectStore('photos', { keyPath: 'sha256' });
   },
+  // v3 — the registry extract as rows, one store per kind (issue 24): a delta writes its rows
+  // only, instead of reading and rewriting one record of every permit. Indexed for the
+  // look-ups of the verdict and the search. The single record of older versions
+  // (reference "field" = {data: {cursor, …, permits: […], …}}) is moved into the stores in
+  // this same upgrade: same cursor, so the next download is still a delta.
+  (db, tx) => {
+    for (const [kind, indexes] of Object.entries(FIELD_STORES)) {
+      const store = db.createObjectStore(kind, { keyPath: 'id' });
+      for (const index of indexes) store.createIndex(index, index);
+    }
+    const reference = tx.objectStore('reference');
+    const request = reference.get('field');
+    request.onsuccess = () => {
+      const saved = request.result;
+      if (!saved?.data) return;
+      const { data } = saved;
+      for (const kind of Object.keys(FIELD_STORES)) {
+        const target = tx.objectStore(kind);
+        for (const row of data[kind] || []) target.put(row);
+      }
+      const meta = Object.fromEntries(Object.entries(data).filter(([key]) => !(key in FIELD_STORES)));
+      reference.put({ ...saved, data: meta }, 'field');
+    };
+  },
 ];
 
+// Registry rows by kind → the indexes the roadside look-ups use (permit number, plate, the
+// permits of an operator or a vehicle, a subject's penalties). As step v3 creates them: a new
+// store or index is a new step.
+export const FIELD_STORES = {
+  permits: ['number', 'holder_operator_id', 'vehicle_id'],
+  operators: [],
+  vehicles: ['plate'],
+  pontos: [],
+  penalties: ['operator_id', 'permit_id'],
+};
+
 export const DB_VERSION = MIGRATIONS.length;
-export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos'];
+export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', ...Object.keys(FIELD_STORES)];
 
 let opening = null;
 
@@ -92,6 +127,22 @@ export async function transact(storeNames, fn) {
       return;
     }
     tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
+  });
+}
+
+/**
+ * One readonly transaction over several stores, so that what is read belongs together (a
+ * download cannot land between two reads): `fn(stores)` returns {name: request}; resolves with
+ * {name: result} once the transaction completes.
+ */
+export async function readTogether(storeNames, fn) {
+  const db = await openDb();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(storeNames, 'readonly');
+    const requests = fn(Object.fromEntries(storeNames.map((n) => [n, tx.objectStore(n)])));
+    tx.oncomplete = () => resolve(Object.fromEntries(Object.entries(requests).map(([k, r]) => [k, r.result])));
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
   });

@@ -3,9 +3,10 @@
 // block of auto numbers. First download is a snapshot; later ones ask only for what changed
 // (cursor + ETag → 304). reference/<name> = {data, etag, fetched_at}.
 import { send } from '../data/api.js';
-import { get, put } from '../data/db.js';
+import { get, getAll, put } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
-import { decodeColumns, mergeField, indexField } from './field-merge.js';
+import { indexField, mergeField } from './field-merge.js';
+import { readField, storeAnswer, touchField } from './field-store.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
@@ -71,31 +72,31 @@ async function syncRules(s, slug) {
 }
 
 async function syncField(s) {
-  const saved = await get('reference', 'field');
+  const saved = await get('reference', 'field'); // the meta only: the rows are in their stores
   const cursor = saved?.data?.cursor ?? 0;
-  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=columns`, s.token, saved);
+  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=packed`, s.token, saved);
   if (notModified) {
-    await put('reference', { ...saved, fetched_at: new Date().toISOString() }, 'field');
+    await touchField(new Date().toISOString());
     forgetField();
     return 'unchanged';
   }
+  // format=packed carries no rules: syncRules, the step before, fetched them.
   const answer = await response.json();
-  const data = mergeField(saved?.data, answer);
-  await put('reference', { data, etag, fetched_at: new Date().toISOString() }, 'field');
-  if (answer.rules) await put('reference', { data: answer.rules, etag: answer.rules_etag, fetched_at: new Date().toISOString() }, 'rules');
+  const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
+  keepRows(saved, answer, rows, etag);
   forgetField();
   // Background: the verdict shows them when present. A changed operator row may mean a new
   // photo under the same URL: fetch those again.
-  const changed = new Set(answer.snapshot ? [] : decodeColumns(answer.operators || []).map((o) => o.id));
-  fetchThumbnails(s, data, changed).catch(() => {});
+  const changed = new Set(answer.snapshot ? [] : rows.operators.map((o) => o.id));
+  fetchThumbnails(s, answer.photo_url || saved?.data?.photo_url, changed).catch(() => {});
   return 'ok';
 }
 
-async function fetchThumbnails(s, data, changed) {
-  for (const operator of data.operators || []) {
+async function fetchThumbnails(s, photoUrl, changed) {
+  for (const operator of await getAll('operators')) {
     if (!operator.photo || (!changed.has(operator.id) && (await get('reference', `photo:${operator.id}`)))) continue;
-    // photo: 1 + a URL template (format columns), or the URL itself (older servers).
-    const url = typeof operator.photo === 'string' ? operator.photo : (data.photo_url || '/api/v1/field/photos/{id}').replace('{id}', operator.id);
+    // photo: 1 + a URL template, or the URL itself (older servers).
+    const url = typeof operator.photo === 'string' ? operator.photo : (photoUrl || '/api/v1/field/photos/{id}').replace('{id}', operator.id);
     const response = await send(url, { token: s.token, accept: 'image/*' });
     await put('reference', await response.blob(), `photo:${operator.id}`);
   }
@@ -148,22 +149,52 @@ export async function flushVoids(token) {
 let cache = { key: null, value: null };
 let generation = 0; // bumped by every write of trust/rules/field in this tab
 
+// The rows as this tab last read or wrote them ({cursor, etag, field, index}): reading 30,000
+// rows back from their stores costs ~10× what the single record of earlier versions did
+// (docs/benchmarks/field-delta.md), so a download in this tab updates them in memory too, and
+// they are read again only when the stored cursor or ETag is not theirs (another tab's download).
+let rowsKept = null;
+
+function keepRows(saved, answer, rows, etag) {
+  const base = rowsKept && rowsKept.cursor === saved?.data?.cursor && rowsKept.etag === saved?.etag ? rowsKept.field : null;
+  if (!answer.snapshot && !base) { rowsKept = null; return; }
+  const field = mergeField(answer.snapshot ? null : base, { ...answer, ...rows });
+  rowsKept = { cursor: answer.cursor, etag, field, index: indexField(field) };
+}
+
+async function rowsOf() {
+  const meta = await get('reference', 'field');
+  if (!meta) { rowsKept = null; return { field: null, fetched_at: null, index: indexField(null) }; }
+  if (!rowsKept || rowsKept.cursor !== meta.data?.cursor || rowsKept.etag !== meta.etag) {
+    const read = await readField();
+    rowsKept = read && { cursor: read.data.cursor, etag: read.etag, field: read.data, index: indexField(read.data) };
+  }
+  // The meta as stored (tariff, calendar, the time of the last check), the rows as kept.
+  const field = rowsKept ? { ...rowsKept.field, ...meta.data } : meta.data;
+  return { field, fetched_at: meta.fetched_at, index: rowsKept?.index || indexField(null) };
+}
+
 /** Drop the in-memory copy: the next loadField() reads IndexedDB again. */
 export function forgetField() { generation += 1; }
 
 /**
  * {trust, rules, field, index, syncedAt} as saved; index answers permit/plate/name look-ups.
- * Kept in memory: reading the registry extract out of IndexedDB (structured clone of every
- * row) and re-indexing it cost more than the whole verdict budget on a slow phone. The key is
+ * Kept in memory: reading the registry rows out of IndexedDB (structured clone of every row:
+ * ~10× one record's read, docs/benchmarks/field-delta.md) and re-indexing them cost more than
+ * the whole verdict budget on a slow phone. The key is
  * this tab's write generation + the time of the last download (meta "fiscal-sync", written at
  * the end of every download, in any tab), so a download anywhere still shows at once.
  */
 export async function loadField() {
   const last = await get('meta', 'fiscal-sync');
   const key = `${generation}|${last?.at}`;
+  // The promise is kept, not only its value: screens asking at once (the home's age, the
+  // scanner's preparation) share one read of the rows instead of each reading them all.
   if (cache.key !== key) {
-    const [trust, rules, field] = await Promise.all([get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field')]);
-    cache = { key, value: { trust: trust?.data || null, rules: rules?.data || null, field: field?.data || null, fieldCheckedAt: field?.fetched_at || null, index: indexField(field?.data), syncedAt: last?.at || null } };
+    const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), rowsOf()])
+      .then(([trust, rules, field]) => ({ trust: trust?.data || null, rules: rules?.data || null, field: field.field || null, fieldCheckedAt: field.fetched_at || null, index: field.index, syncedAt: last?.at || null }));
+    cache = { key, value: reading };
+    reading.catch(() => { if (cache.value === reading) cache = { key: null, value: null }; });
   }
   return cache.value;
 }

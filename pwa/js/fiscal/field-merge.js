@@ -4,24 +4,62 @@ import { Calendar } from '../rules/legal_calendar.js';
 
 export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
 
-/** `format=columns`: {column: [values]}, null where a row has no value, ids delta-encoded. */
+const DAY_MS = 86400000;
+
+/** One encoded column of format=packed (server/modules/fieldsync/field_codec.py) → its values. */
+function decodeColumn(encoded) {
+  if (Array.isArray(encoded)) return encoded;
+  if (encoded.delta) {
+    let last = 0;
+    return encoded.delta.map((d) => (d === null ? null : (last += d)));
+  }
+  if (encoded.dict) return encoded.codes.map((c) => (c === null ? null : encoded.dict[c]));
+  if (encoded.days !== undefined) {
+    const { base, width, days } = encoded;
+    const out = new Array(width ? days.length / width : 0);
+    for (let i = 0; i < out.length; i += 1) {
+      const text = days.slice(i * width, (i + 1) * width);
+      out[i] = text[0] === '-' ? null : new Date((base + Number(text)) * DAY_MS).toISOString().slice(0, 10);
+    }
+    return out;
+  }
+  if (encoded.words) return encoded.codes.map((c) => (c === null ? null : c.map((i) => encoded.words[i]).join(' ')));
+  if (encoded.text !== undefined) {
+    const out = new Array(encoded.width ? encoded.text.length / encoded.width : 0);
+    for (let i = 0; i < out.length; i += 1) out[i] = encoded.text.slice(i * encoded.width, (i + 1) * encoded.width);
+    return out;
+  }
+  if (encoded.serial) {
+    const serials = decodeColumn(encoded.serial);
+    const widths = decodeColumn(encoded.width);
+    const suffixes = decodeColumn(encoded.suffix);
+    return serials.map((n, i) => (n === null ? null : `${String(n).padStart(widths[i], '0')}${suffixes[i]}`));
+  }
+  throw new Error('coluna em formato desconhecido');
+}
+
+/** An entity table as rows: format=rows as is; format=columns ({column: [values]}, ids
+ *  delta-encoded) and format=packed ({column: encoded column}) decoded, nulls dropped. */
 export function decodeColumns(table) {
   if (Array.isArray(table)) return table; // format=rows
-  const out = [];
-  let id = 0;
-  const ids = table?.id || [];
+  const columns = {};
+  for (const [name, encoded] of Object.entries(table || {})) columns[name] = decodeColumn(encoded);
+  if (Array.isArray(table?.id)) columns.id = decodeColumn({ delta: table.id }); // format=columns
+  const ids = columns.id || [];
+  const names = Object.keys(columns).filter((k) => k !== 'id');
+  const out = new Array(ids.length);
   for (let i = 0; i < ids.length; i += 1) {
-    id += ids[i];
-    const row = { id };
-    for (const key of Object.keys(table)) if (key !== 'id' && table[key][i] !== null && table[key][i] !== undefined) row[key] = table[key][i];
-    out.push(row);
+    const row = { id: ids[i] };
+    for (const key of names) if (columns[key][i] !== null && columns[key][i] !== undefined) row[key] = columns[key][i];
+    out[i] = row;
   }
   return out;
 }
 
-export function mergeField(stored, answer) {
+/** What the phone keeps beside the rows (cursor, municipality, tariff, calendar…), after `answer`. */
+export function mergeMeta(stored, answer) {
   const base = answer.snapshot || !stored ? {} : stored;
-  const out = {
+  return {
     cursor: answer.cursor,
     generated_at: answer.generated_at,
     municipality: answer.municipality || base.municipality || null,
@@ -33,6 +71,13 @@ export function mergeField(stored, answer) {
     // The municipality's evidence photo size (photos.js photoSize), sent whole in every answer.
     photo_size: answer.photo_size || base.photo_size || null,
   };
+}
+
+/** The whole field data (meta and rows) after `answer`, in memory (field-store.js keeps it in
+ *  IndexedDB row by row). */
+export function mergeField(stored, answer) {
+  const base = answer.snapshot || !stored ? {} : stored;
+  const out = mergeMeta(stored, answer);
   for (const kind of KINDS) {
     // A delta touches a handful of rows: one pass over the kept rows, swapping the changed ones,
     // instead of re-keying 10,000 rows into a Map (bench/fieldapp_perf.py: ≤ 10 ms on a slow phone).

@@ -41,7 +41,8 @@ export function showVerdict(root, draft, navigate) {
     el('div', { class: 'badge-identity' },
       photo,
       el('div', {}, el('p', { class: 'badge-name', id: 'verdict-name' }, s.name || 'Nome não consta nos dados'),
-        s.cpf_masked ? el('p', { class: 'hint' }, `CPF ${s.cpf_masked}`) : null)),
+        // The CNH to compare with the document shown (no CPF on the phone, issue 24).
+        s.cnh ? el('p', { class: 'hint', id: 'verdict-cnh' }, `CNH ${s.cnh}`) : null)),
     el('dl', { class: 'badge-facts' },
       el('div', {}, el('dt', { id: 'verdict-permit-word' }, permitTitle(draft.permit_word)), el('dd', { id: 'verdict-permit' }, s.permit_number || draft.permit_number || '—')),
       el('div', {}, el('dt', {}, 'Placa'), el('dd', { id: 'verdict-plate', class: 'plate' }, formatPlate(s.plate))),

@@ -7,18 +7,20 @@ cursor → the entities whose FieldDataEntity version is above it, each once, in
 snapshot and with a delta only when they changed. The version is read before the data, so a
 change committed meanwhile is at worst sent twice, never skipped.
 
-Size (10,000 permits must fit in 400 KB of gzip): rows leave out null values, carry only what
-the roadside and the rule facts need, and with format=columns each entity list travels column
-by column with its ids delta-encoded (docs/sync-api.md; measured in bench/field_data.py).
+Size (issue 24: 10,000 permits toward 150 KB of gzip): rows carry only what the verdict, the
+search, the rule facts and the auto read on the phone (LGPD art. 6º III: no CPF, no CNH expiry,
+no permit kind, no ponto address), leave out null values, and with format=packed each entity
+list travels column by column, each column encoded once (field_codec.py; docs/sync-api.md;
+measured per part in bench/field_data.py).
 """
 from sqlalchemy import select
 
 from ...core.clock import local_now
-from ...core.validation import mask_cpf
 from ...extensions import db
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
 from ..rules.service import composed_for
 from .changes import mark_changed
+from .field_codec import pack_table, to_columns
 from .models import AppliedPenalty, FieldDataEntity, FieldDataState
 
 KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
@@ -43,10 +45,10 @@ PHOTO_URL = "/api/v1/field/photos/{id}"
 # --- rows -------------------------------------------------------------------------------------
 
 def permit_rows(municipality_id, ids=None):
-    # Verdict and rule facts only (status, validity, issue date, who and what it covers);
-    # insurance, vistoria and tax dates stay in the back office.
-    query = (select(Permit.id, Permit.number, Permit.kind, Permit.status, Permit.issued_on, Permit.valid_until,
-                    Permit.suspended_until, Permit.holder_operator_id, Company.legal_name, Permit.vehicle_id,
+    # Verdict and rule facts only (status, validity, issue date, who and what it covers); the
+    # kind, the suspension's end, insurance, vistoria and tax dates stay in the back office.
+    query = (select(Permit.id, Permit.number, Permit.status, Permit.issued_on, Permit.valid_until,
+                    Permit.holder_operator_id, Company.legal_name, Permit.vehicle_id,
                     Permit.ponto_id)
              .outerjoin(Company, Company.id == Permit.holder_company_id)
              .where(Permit.municipality_id == municipality_id).order_by(Permit.id))
@@ -61,28 +63,26 @@ def permit_rows(municipality_id, ids=None):
     for permit_id, operator_id in db.session.execute(drivers_query):
         drivers.setdefault(permit_id, []).append(operator_id)
     return [_compact({
-        "id": r.id, "number": r.number, "kind": r.kind, "status": r.status, "issued_on": _iso(r.issued_on),
-        "valid_until": _iso(r.valid_until), "suspended_until": _iso(r.suspended_until),
-        "holder_operator_id": r.holder_operator_id, "holder_company": r.legal_name, "vehicle_id": r.vehicle_id,
+        "id": r.id, "number": r.number, "status": r.status, "issued_on": _iso(r.issued_on),
+        "valid_until": _iso(r.valid_until), "holder_operator_id": r.holder_operator_id, "holder_company": r.legal_name, "vehicle_id": r.vehicle_id,
         "ponto_id": r.ponto_id, "driver_ids": drivers.get(r.id, []),
     }) for r in db.session.execute(query)]
 
 
 def operator_rows(municipality_id, ids=None):
-    """Only what the roadside needs: name and face, a masked CPF, the CNH number the auto prints
-    (CTB art. 280 IV) and the rule facts (CNH, age, residence). Never the full CPF, address, phone
-    or blood type."""
-    query = (select(Operator.id, Operator.name, Operator.cpf, Operator.cnh_number, Operator.photo_path, Operator.cnh_category,
-                    Operator.cnh_expiry, Operator.cnh_first_issue_date, Operator.birth_date,
+    """Only what the roadside needs: name and face, the CNH number the auto prints (CTB art. 280
+    IV) and the rule facts (CNH category and first issue, age, residence). No CPF (not even
+    masked: name, face and CNH identify), CNH expiry, address, phone or blood type."""
+    query = (select(Operator.id, Operator.name, Operator.cnh_number, Operator.photo_path, Operator.cnh_category,
+                    Operator.cnh_first_issue_date, Operator.birth_date,
                     Operator.residence_since, Operator.disqualified_on, Operator.disqualified_basis,
                     Operator.rehabilitation_course_on)
              .where(Operator.municipality_id == municipality_id).order_by(Operator.id))
     if ids is not None:
         query = query.where(Operator.id.in_(ids))
     return [_compact({
-        "id": r.id, "name": r.name, "cpf": mask_cpf(r.cpf), "cnh": r.cnh_number, "photo": 1 if r.photo_path else None,
-        "cnh_category": r.cnh_category, "cnh_expiry": _iso(r.cnh_expiry),
-        "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
+        "id": r.id, "name": r.name, "cnh": r.cnh_number, "photo": 1 if r.photo_path else None,
+        "cnh_category": r.cnh_category, "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
         "residence_since": _iso(r.residence_since),
         # inabilitação reached by applied penalties, until the curso de reabilitação (issue 19)
         "disqualified_on": _iso(r.disqualified_on), "disqualified_basis": r.disqualified_basis,
@@ -92,7 +92,7 @@ def operator_rows(municipality_id, ids=None):
 
 def vehicle_rows(municipality_id, ids=None):
     query = (select(Vehicle.id, Vehicle.plate, Vehicle.make, Vehicle.model, Vehicle.year_manufacture,
-                    Vehicle.engine_cc, Vehicle.plate_category, Vehicle.plate_colour)
+                    Vehicle.engine_cc, Vehicle.plate_category)
              .where(Vehicle.municipality_id == municipality_id).order_by(Vehicle.id))
     if ids is not None:
         query = query.where(Vehicle.id.in_(ids))
@@ -103,7 +103,7 @@ def vehicle_rows(municipality_id, ids=None):
     dates = vehicle_record_dates(db.session.get(Municipality, municipality_id), ids)
     return [_compact({"id": r.id, "plate": r.plate, "make": r.make, "model": r.model,
                       "year_manufacture": r.year_manufacture, "engine_cc": r.engine_cc,
-                      "plate_category": r.plate_category, "plate_colour": r.plate_colour,
+                      "plate_category": r.plate_category,
                       "vistoria_until": _iso(dates.get(r.id, {}).get("vistoria_until")),
                       "vistoria_on": _iso(dates.get(r.id, {}).get("vistoria_on")),
                       "vistoria_result": dates.get(r.id, {}).get("vistoria_result"),
@@ -115,9 +115,8 @@ def ponto_rows(municipality_id, ids=None):
     query = select(Ponto).where(Ponto.municipality_id == municipality_id).order_by(Ponto.id)
     if ids is not None:
         query = query.where(Ponto.id.in_(ids))
-    return [_compact({"id": p.id, "name": p.name, "location": p.location, "lat": p.latitude, "lon": p.longitude,
-                      "capacity": p.capacity, "legal_basis": p.legal_basis})
-            for p in db.session.execute(query).scalars()]
+    # The verdict shows the ponto's name; its address, position and capacity are back-office data.
+    return [{"id": p.id, "name": p.name} for p in db.session.execute(query).scalars()]
 
 
 def penalty_rows(municipality_id, ids=None):
@@ -156,10 +155,10 @@ def current_state(municipality):
     return state.version, state.changed_at, rules, rules_etag
 
 
-def data_tag(municipality, version, cursor, rules_etag, columns=False):
+def data_tag(municipality, version, cursor, rules_etag, fmt="rows"):
     """The strong validator of one response body (before content coding)."""
     snapshot = cursor == 0 or cursor > version
-    return (f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{'c' if columns else 'r'}-"
+    return (f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{fmt[0]}-"
             f"{rules_etag.strip(chr(34))[:16]}")
 
 
@@ -169,19 +168,10 @@ def _municipality(municipality):
             "timezone_offset": int(offset)}
 
 
-def to_columns(rows):
-    """[{id, a, b}, …] sorted by id → {"id": [first id, +Δ, +Δ…], "a": [...], "b": [...]} with null
-    where a row has no value. Columns compress far better than repeated objects."""
-    keys = []
-    for row in rows:
-        keys.extend(k for k in row if k not in keys)
-    columns = {k: [row.get(k) for row in rows] for k in keys}
-    ids = columns.get("id", [])
-    columns["id"] = [b - a for a, b in zip([0] + ids, ids)]
-    return columns
+ENCODE = {"rows": lambda kind, rows: rows, "columns": lambda kind, rows: to_columns(rows), "packed": pack_table}
 
 
-def field_data(municipality, cursor, version, changed_at, rules, columns=False):
+def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
     snapshot = cursor == 0 or cursor > version
     mid = municipality.id
     out = {"cursor": version, "snapshot": snapshot,
@@ -208,12 +198,13 @@ def field_data(municipality, cursor, version, changed_at, rules, columns=False):
                 (removed[PLURAL[kind]] if is_removed else changed[kind]).append(entity_id)
         for kind in KINDS:
             out[PLURAL[kind]] = ROWS[kind](mid, changed[kind]) if changed[kind] else []
-    if columns:
-        for kind in KINDS:
-            out[PLURAL[kind]] = to_columns(out[PLURAL[kind]])
-    out["format"] = "columns" if columns else "rows"
+    for kind in KINDS:
+        out[PLURAL[kind]] = ENCODE[fmt](kind, out[PLURAL[kind]])
+    out["format"] = fmt
     out["removed"] = removed
-    out["rules"] = rules.to_json() if include_rules else None
+    # format=packed never repeats the rules: the phone takes them from GET /api/v1/rules/<slug>
+    # (ETag) in the same download, and compares rules_etag.
+    out["rules"] = rules.to_json() if include_rules and fmt != "packed" else None
     out["rules_etag"] = rules.etag.strip('"')
     # The tariff table in force (tariffs module), for the fiscal to check "cobrar tarifa superior
     # ou inferior"; sent whole in every response (a few lines), null when none is recorded.

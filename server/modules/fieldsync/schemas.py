@@ -205,8 +205,9 @@ class OperatorPhotoPathSchema(Schema):
 
 class FieldDataQuerySchema(Schema):
     cursor = fields.Integer(load_default=0, validate=validate.Range(0, 2**62, error="Deve ser ≥ 0."))
+    # packed: the field app's (docs/sync-api.md); columns: phones on an older shell; rows: readable.
     format = fields.String(load_default="rows", validate=validate.OneOf(
-        ["rows", "columns"], error="Use rows ou columns."))
+        ["rows", "columns", "packed"], error="Use rows, columns ou packed."))
 
 
 # --- responses --------------------------------------------------------------------------------
@@ -279,19 +280,65 @@ class OperatorAutosResponseSchema(Schema):
     autos = fields.List(fields.Nested(OperatorAutoSchema))
 
 
+# The field data's rows, column by column (field_data.py *_rows: only what the phone reads).
+_S, _I, _D = {"type": "string"}, {"type": "integer"}, {"type": "string", "format": "date"}
+FIELD_ROWS = {
+    "permits": {"id": _I, "number": _S, "status": _S, "issued_on": _D, "valid_until": _D, "holder_operator_id": _I,
+                "holder_company": _S, "vehicle_id": _I, "ponto_id": _I, "driver_ids": {"type": "array", "items": _I}},
+    "operators": {"id": _I, "name": _S, "cnh": _S, "photo": {"type": "integer", "enum": [1]}, "cnh_category": _S,
+                  "cnh_first_issue_date": _D, "birth_date": _D, "residence_since": _D, "disqualified_on": _D,
+                  "disqualified_basis": _S, "rehabilitation_course_on": _D},
+    "vehicles": {"id": _I, "plate": _S, "make": _S, "model": _S, "year_manufacture": _I, "engine_cc": _I,
+                 "plate_category": _S, "vistoria_until": _D, "vistoria_on": _D,
+                 "vistoria_result": {"type": "string", "enum": ["aprovada", "reprovada", "em_revisao"]},
+                 "insurance_until": _D},
+    "pontos": {"id": _I, "name": _S},
+    "penalties": {"id": _I, "operator_id": _I, "permit_id": _I, "infraction_id": _S, "penalty": _S,
+                  "committed_on": _D, "applied_on": _D, "cancelled": {"type": "boolean"}, "auto_record_id": _I},
+}
+_INTS = {"type": "array", "items": {"type": "integer", "nullable": True}}
+
+
+def _closed(**properties):
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+# One column of format=columns or packed (field_codec.py): plain values, or one encoding.
+_COLUMN = {"oneOf": [
+    {"type": "array", "items": {}, "description": "plain: values, null where a row has none"},
+    _closed(delta=_INTS),
+    _closed(dict={"type": "array", "items": {}}, codes=_INTS),
+    _closed(base=_I, width=_I, days={"type": "string", "pattern": "^[0-9-]*$"}),
+    _closed(words={"type": "array", "items": _S},
+            codes={"type": "array", "items": {"type": "array", "items": _I, "nullable": True}}),
+    _closed(width=_I, text=_S),
+    _closed(serial=_closed(delta=_INTS), width=_closed(dict={"type": "array", "items": _I}, codes=_INTS),
+            suffix=_closed(dict={"type": "array", "items": _S}, codes=_INTS)),
+]}
+
+
+def _table(kind):
+    return fields.Raw(metadata={"oneOf": [
+        {"type": "array", "description": "format=rows (null values and empty lists left out)",
+         "items": {"type": "object", "properties": FIELD_ROWS[kind], "required": ["id"], "additionalProperties": False}},
+        {"type": "object", "description": "format=columns or packed: {column: column}",
+         "properties": {name: _COLUMN for name in FIELD_ROWS[kind]}, "additionalProperties": False},
+    ]})
+
+
 class FieldDataResponseSchema(Schema):
     cursor = fields.Integer()
     snapshot = fields.Boolean()
     generated_at = fields.String(allow_none=True)
     municipality = fields.Dict()
-    format = fields.String()  # rows: lists of objects; columns: {column: [values]} (ids delta-encoded)
-    permits = fields.Raw()
-    operators = fields.Raw()
-    vehicles = fields.Raw()
-    pontos = fields.Raw()
-    penalties = fields.Raw()
+    format = fields.String(validate=validate.OneOf(["rows", "columns", "packed"]))
+    permits = _table("permits")
+    operators = _table("operators")
+    vehicles = _table("vehicles")
+    pontos = _table("pontos")
+    penalties = _table("penalties")
     removed = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
-    rules = fields.Dict(allow_none=True)
+    rules = fields.Dict(allow_none=True)  # always null with format=packed: GET /api/v1/rules/<slug>
     rules_etag = fields.String()
     photo_url = fields.String()  # "/api/v1/field/photos/{id}" for operators with photo: 1
     tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis

@@ -1,0 +1,145 @@
+"""A phone that kept its field data the old way (IndexedDB v2: the whole registry extract in one
+`reference/field` record) takes the update: the upgrade to v3 moves the rows into their stores
+in the same upgrade, keeps the cursor, and the phone still finds a permit and gives its verdict
+offline (issue 24)."""
+from playwright.sync_api import expect
+
+from .fiscal_helpers import check_screen, enroll
+from .helpers import wait_for_service_worker
+
+# Every store of the phone as [key, value] pairs (out-of-line keys) or values (in-line keys), then
+# the database rebuilt at v2 — the stores of the two first steps of db.js — with the registry
+# rows folded back into reference "field", as the previous app version stored them.
+REBUILD_AS_V2 = """async () => {
+    const db = await import('./js/data/db.js');
+    const handle = await db.openDb();
+    const dump = {};
+    for (const name of handle.objectStoreNames) {
+        const tx = handle.transaction(name);
+        const store = tx.objectStore(name);
+        const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
+        dump[name] = keys.map((key, i) => [key, values[i]]);
+    }
+    const kinds = Object.keys(db.FIELD_STORES);
+    const field = dump.reference.find(([key]) => key === 'field')[1];
+    for (const kind of kinds) field.data[kind] = dump[kind].map(([, row]) => row);
+    handle.close();
+    await new Promise((ok, fail) => { const r = indexedDB.deleteDatabase('motofiscal'); r.onsuccess = ok; r.onerror = fail; });
+    const old = await new Promise((ok, fail) => {
+        const r = indexedDB.open('motofiscal', 2);
+        r.onupgradeneeded = () => {
+            const d = r.result;
+            for (const name of ['meta', 'credential', 'reference']) d.createObjectStore(name);
+            d.createObjectStore('drafts', { keyPath: 'id' });
+            d.createObjectStore('outbox', { keyPath: 'id' });
+            d.createObjectStore('photos', { keyPath: 'sha256' });
+        };
+        r.onsuccess = () => ok(r.result);
+        r.onerror = fail;
+    });
+    const names = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos'];
+    const tx = old.transaction(names, 'readwrite');
+    for (const name of names) {
+        for (const [key, value] of dump[name]) {
+            if (tx.objectStore(name).keyPath) tx.objectStore(name).put(value); else tx.objectStore(name).put(value, key);
+        }
+    }
+    await new Promise((ok) => { tx.oncomplete = ok; });
+    old.close();
+    const permit = field.data.permits.find((p) => p.status === 'ativo' && p.holder_operator_id);
+    return { cursor: field.data.cursor, permits: field.data.permits.length, permit,
+             cnh: field.data.operators.find((o) => o.id === permit.holder_operator_id).cnh };
+}"""
+
+AFTER_UPGRADE = """async () => {
+    const db = await import('./js/data/db.js');
+    const handle = await db.openDb();
+    const field = await db.get('reference', 'field');
+    return { version: handle.version, cursor: field.data.cursor, leftInRecord: 'permits' in field.data,
+             permits: await db.count('permits'), operators: await db.count('operators'),
+             indexes: Array.from(handle.transaction('permits').objectStore('permits').indexNames) };
+}"""
+
+
+def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(page, context, live_server):
+    enroll(page, live_server, "2468", "Celular de antes da atualização")
+    wait_for_service_worker(page)
+    old = page.evaluate(REBUILD_AS_V2)
+    assert old["permits"] > 0 and old["permit"]
+
+    context.set_offline(True)
+    page.reload()  # the app opens IndexedDB at v3: the upgrade runs here, offline
+    expect(page.locator("#go-scan")).to_be_visible()
+    after = page.evaluate(AFTER_UPGRADE)
+    assert after == {"version": 3, "cursor": old["cursor"], "leftInRecord": False, "permits": old["permits"],
+                     "operators": after["operators"], "indexes": ["holder_operator_id", "number", "vehicle_id"]}
+    assert after["operators"] > 0
+
+    # Offline, the search finds the permit by its number and opens its verdict.
+    page.goto(f"{live_server}/app/#/fiscal/buscar")
+    page.fill("#search-text", old["permit"]["number"])
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
+    expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
+    # Name, face and CNH identify the driver; no CPF travels to the phone any more.
+    expect(page.locator("#verdict-cnh")).to_have_text(f"CNH {old['cnh']}")
+    expect(page.locator("main")).not_to_contain_text("CPF")
+    check_screen(page, "verdict-after-upgrade")
+    context.set_offline(False)
+
+
+def test_a_delta_lands_whole_or_not_at_all(page, live_server):
+    """The cursor moves only with its rows: a delta that cannot be stored leaves rows and cursor as
+    they were; a good one writes its rows and removals and the new cursor together."""
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    result = page.evaluate("""async () => {
+        const db = await import('./js/data/db.js');
+        const { storeAnswer } = await import('./js/fiscal/field-store.js');
+        const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
+        await storeAnswer({ cursor: 5, snapshot: true, permits: [{ id: 1, number: '1', status: 'ativo' }, { id: 2, number: '2', status: 'ativo' }],
+                            operators: [{ id: 9, name: 'Ana' }], removed: {} }, at);
+        let refused = null;
+        try {  // the second row has no id: the store refuses it, the whole transaction aborts
+            await storeAnswer({ cursor: 6, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }, { number: 'x' }], removed: { operators: [9] } }, at);
+        } catch (error) { refused = error.name; }
+        const afterBad = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await db.get('permits', 1)).status, operators: await db.count('operators') };
+        await storeAnswer({ cursor: 7, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }], removed: { permits: [2] } }, at);
+        const afterGood = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await db.get('permits', 1)).status, permits: await db.count('permits'),
+                            byNumber: (await new Promise((ok) => { db.openDb().then((d) => { const r = d.transaction('permits').objectStore('permits').index('number').get('1'); r.onsuccess = () => ok(r.result.id); }); })) };
+        for (const kind of Object.keys(db.FIELD_STORES)) await db.clear(kind);
+        await db.del('reference', 'field');
+        return { refused, afterBad, afterGood };
+    }""")
+    assert result == {"refused": "DataError", "afterBad": {"cursor": 5, "permit": "ativo", "operators": 1},
+                      "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1}}
+
+
+def test_a_download_in_this_tab_updates_what_the_screens_read(page, live_app, live_server):
+    """After a delta the screens see the changed row at once, from the rows this tab kept and
+    patched (no re-read of the stores), and the stores hold the same row."""
+    from server.extensions import db
+    from server.modules.registry.models import Municipality, Permit, Ponto
+
+    enroll(page, live_server, "2468", "Celular de Nortelândia", username="fiscal.nortelandia")
+    with live_app.app_context():
+        muni = Municipality.query.filter_by(slug="nortelandia").one()
+        permit = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).order_by(Permit.id).first()
+        ponto = db.session.get(Ponto, permit.ponto_id)
+        number, ponto_id, name = permit.number, ponto.id, ponto.name
+        ponto.name = f"{name} (renomeado)"
+        db.session.commit()
+    try:
+        seen = page.evaluate("""async (number) => {
+            const field = await import('./js/fiscal/field-data.js');
+            const db = await import('./js/data/db.js');
+            const before = (await field.loadField()).index.byNumber(number).ponto.name;
+            const { steps } = await field.download();
+            const after = (await field.loadField()).index.byNumber(number).ponto.name;
+            return { before, after, step: steps.field, stored: (await db.get('pontos', (await field.loadField()).index.byNumber(number).ponto.id)).name };
+        }""", number)
+    finally:
+        with live_app.app_context():
+            db.session.get(Ponto, ponto_id).name = name
+            db.session.commit()
+    assert seen == {"before": name, "after": f"{name} (renomeado)", "step": "ok", "stored": f"{name} (renomeado)"}
