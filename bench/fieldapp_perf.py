@@ -28,7 +28,6 @@ migrations), enrolled once through its screens. Results: docs/benchmarks/fieldap
 
 Usage: .venv/bin/python bench/fieldapp_perf.py [runs=7]
 """
-import json
 import os
 import statistics
 import sys

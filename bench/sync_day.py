@@ -24,7 +24,6 @@ import os
 import re
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
