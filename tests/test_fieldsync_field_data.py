@@ -255,3 +255,14 @@ def test_columns_format_carries_the_same_rows(client, fiscal):
 def test_a_cursor_from_the_future_gets_a_snapshot(client, fiscal):
     data = get(client, fiscal, 10**9).json
     assert data["snapshot"] is True and data["permits"]
+
+
+def test_packed_penalty_keeps_the_auto_record_code():
+    """A penalty applied through an auto names the auto's record id, a text code: the packed format
+    carries it as it is (it once went through the integer delta encoding and answered 500)."""
+    from server.modules.fieldsync.field_codec import pack_table
+    rows = [{"id": 3, "operator_id": 7, "infraction_id": "sap.inf.x", "penalty": "multa",
+             "committed_on": "2026-01-02", "applied_on": "2026-01-30", "auto_record_id": "K7QX2M9PTR4WZ8HN"},
+            {"id": 5, "permit_id": 2, "infraction_id": "sap.inf.x", "penalty": "advertencia",
+             "committed_on": "2026-02-03", "applied_on": "2026-02-27"}]
+    assert decode_packed(pack_table("penalty", rows)) == rows

@@ -98,6 +98,7 @@ ACTION_LABELS = {
     "seizure_release": "Moto liberada",
     "seizure_fee_payment": "Pagamento de taxa de remoção ou pátio registrado",
     "autos_settings": "Configuração do processo de autos alterada",
+    "photo_size_settings": "Tamanho das fotos de evidência alterado",
     # The municipality's days without office hours (calendar.operations)
     "calendar_closure_add": "Dia sem expediente incluído no calendário",
     "calendar_closure_remove": "Dia sem expediente retirado do calendário",

@@ -37,7 +37,7 @@ PACKED = {
                 "vistoria_result": "dict", "insurance_until": "days"},
     "ponto": {"id": "delta"},
     "penalty": {"id": "delta", "operator_id": "delta", "permit_id": "delta", "infraction_id": "dict",
-                "penalty": "dict", "committed_on": "days", "applied_on": "days", "auto_record_id": "delta"},
+                "penalty": "dict", "committed_on": "days", "applied_on": "days"},  # auto_record_id: a code, plain
 }
 
 
