@@ -14,7 +14,7 @@ from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality, Permit
-from ..registry.photos import photos_root
+from ..registry.photos import read_operator_photo
 from ..registry.signals import permit_status_changed
 from ..registry.vocabulary import vocabulary
 from . import keys as keystore
@@ -377,9 +377,6 @@ def trust_for_payload(municipality, body) -> dict:
 def card_data(credential) -> CardData:
     permit, operator = credential.permit, credential.operator
     municipality = db.session.get(Municipality, credential.municipality_id)
-    photo = None
-    if operator is not None and operator.photo_path:
-        photo = str(photos_root() / operator.photo_path)
     blood = operator.blood_type if operator is not None and municipality.setting("badge_blood_type") else None
     return CardData(
         municipality_name=municipality.name, uf=municipality.uf, permit_number=credential.permit_number,
@@ -388,7 +385,7 @@ def card_data(credential) -> CardData:
         ponto=permit.ponto.name if permit.ponto else "—",
         permit_label=vocabulary(municipality).permit.upper(),
         valid_until=credential.expires_on, serial=credential.serial, payload=credential.payload,
-        issued_on=as_utc(credential.issued_at).date(), blood_type=blood, photo_path=photo,
+        issued_on=as_utc(credential.issued_at).date(), blood_type=blood, photo=read_operator_photo(operator),
         legal_basis=municipality.setting("badge_legal_basis"),
         company=(permit.holder_company.trade_name or permit.holder_company.legal_name)
         if permit.holder_company else None)

@@ -12,11 +12,11 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from flask import current_app
 from sqlalchemy import or_, select
 
 from ...core.audit import AuditLog
 from ...extensions import db
+from ..registry.photos import read_operator_photo
 
 DEPTH = 3
 # Rows about the operator that do not point at them but that their permits point at.
@@ -97,10 +97,9 @@ def bundle(operator, data=None):
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("dados.json", json.dumps({"titular": {"nome": operator.name, "cpf": operator.cpf},
                                                    "tabelas": data}, ensure_ascii=False, indent=1))
-        if operator.photo_path:
-            photo = Path(current_app.instance_path) / "photos" / operator.photo_path
-            if photo.exists():
-                archive.write(photo, f"arquivos/foto/{Path(operator.photo_path).name}")
+        photo = read_operator_photo(operator)
+        if photo is not None:
+            archive.writestr(f"arquivos/foto/{Path(operator.photo_path).name}", photo)
     return out.getvalue()
 
 
