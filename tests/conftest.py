@@ -112,6 +112,20 @@ def app(database_url, tmp_path):
         _db.session.remove()
 
 
+@pytest.fixture
+def second_server(app, database_url, tmp_path_factory):
+    """Another app server over the same database, with an instance folder of its own: what it can
+    do, it does from shared state only. Both have the same key passphrase, as a deployment must."""
+    app.config["KEY_PASSPHRASE"] = "test-passphrase"
+    other = create_app({**_base_config(database_url, tmp_path_factory.mktemp("second")),
+                        "KEY_PASSPHRASE": "test-passphrase"})
+    other.instance_path = other.config["INSTANCE_DIR"]
+    yield other
+    with other.app_context():
+        _db.session.remove()
+        _db.engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def s3_server(tmp_path_factory):
     """A real S3-protocol server (moto_server) on a free loopback port for the whole session."""

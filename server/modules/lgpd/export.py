@@ -22,7 +22,7 @@ DEPTH = 3
 # Rows about the operator that do not point at them but that their permits point at.
 NAMED_BY_PERMIT = ("vehicle", "company")
 # Never exported: secrets that are hashes of credentials (useless to the titular, risky to hand out).
-SECRET_COLUMNS = {"password_hash", "token_hash", "code_hash", "session_hash", "private_key_file"}
+SECRET_COLUMNS = {"password_hash", "token_hash", "code_hash", "session_hash", "private_key_pem"}
 
 
 def _jsonable(value):
