@@ -38,12 +38,12 @@ def _cli_verify(runner, payload):
     return json.loads(result.output)
 
 
-def test_keys_are_encrypted_at_rest_outside_the_database(app, demo, runner):
+def test_keys_are_encrypted_at_rest_and_the_passphrase_is_apart(app, demo, runner):
     result = runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
     assert result.exit_code == 0, result.output
-    key_file = Path(app.instance_path) / "keys" / "paranatinga" / "1.pem"
-    assert b"ENCRYPTED PRIVATE KEY" in key_file.read_bytes()
-    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+    with app.app_context():
+        pem = IssuerKey.query.filter_by(kid=1).one().private_key_pem
+    assert pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")  # in the database, encrypted
     assert stat.S_IMODE(os.stat(Path(app.instance_path) / "keys" / "master.key").st_mode) == 0o600
     again = runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
     assert again.exit_code != 0 and "rotação" in again.output
