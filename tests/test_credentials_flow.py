@@ -88,7 +88,8 @@ def test_issue_reissue_rotate_and_revoke(app, demo, runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert _cli_verify(runner, second)["reason_code"] == "key_revoked"
     assert _cli_verify(runner, third)["verdict"] == "VÁLIDO"
-    assert not (Path(app.instance_path) / "keys" / "paranatinga" / "1.pem").exists()
+    with app.app_context():  # the private half is gone with the revocation
+        assert IssuerKey.query.filter_by(kid=1).join(Municipality).filter_by(slug="paranatinga").one().private_key_pem is None
 
     # Explicit revocation of a credential.
     with app.app_context():
