@@ -120,6 +120,43 @@ def app(database_url, tmp_path, ratelimit_config):
 
 
 @pytest.fixture
+def second_server(app, database_url, tmp_path_factory):
+    """Another app server over the same database, with an instance folder of its own: what it can
+    do, it does from shared state only. Both have the same key passphrase, as a deployment must."""
+    app.config["KEY_PASSPHRASE"] = "test-passphrase"
+    other = create_app({**_base_config(database_url, tmp_path_factory.mktemp("second")),
+                        "KEY_PASSPHRASE": "test-passphrase"})
+    other.instance_path = other.config["INSTANCE_DIR"]
+    yield other
+    with other.app_context():
+        _db.session.remove()
+        _db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A real S3-protocol server (moto_server) on a free loopback port for the whole session."""
+    from object_store import MotoServer
+    server = MotoServer(tmp_path_factory.mktemp("moto") / "moto_server.log")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["local", "s3"])
+def storage_backend(request, app, monkeypatch):
+    """Runs a test twice: blobs in the instance folder (the default), then in the S3 server under
+    a prefix of the test's own. `pytestmark = pytest.mark.usefixtures("storage_backend")` in a
+    module puts every test of it on both."""
+    if request.param == "s3":
+        settings = request.getfixturevalue("s3_server").settings()
+        for name, value in settings.items():
+            if name.startswith("AWS_"):
+                monkeypatch.setenv(name, value)
+        app.config.update(STORAGE_URL=settings["STORAGE_URL"], STORAGE_ENDPOINT_URL=settings["STORAGE_ENDPOINT_URL"])
+    return request.param
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

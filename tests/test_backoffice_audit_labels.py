@@ -112,7 +112,7 @@ def test_every_audited_column_has_a_field_label():
 
     # Never shown in a diff: keys, bookkeeping and secrets (snapshots leave them out or they are internal).
     internal = {"id", "municipality_id", "created_at", "updated_at", "name_search", "password_hash",
-                "session_epoch", "payload", "private_key_file"}
+                "session_epoch", "payload", "private_key_pem"}
     missing = [f"{model.__name__}.{column.key}"
                for model in (Permit, Operator, Vehicle, Company, Ponto, UnitValue, User, Device,
                              Credential, IssuerKey)

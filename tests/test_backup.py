@@ -1,9 +1,10 @@
 """Backup and restore (issue 21): the demo backed up, restored into a new database and a new
-instance folder, and checked: row counts, a crachá printed before the backup still verifying,
-operator photos and keys back, the audit log identical; a damaged or mismatched archive refused."""
+instance folder (or object-store prefix: both storage backends, issue 22), and checked: row counts,
+a crachá printed before the backup still verifying, operator photos and keys back, the audit log
+identical but for the backup's own entries; a damaged or mismatched archive refused."""
+import hashlib
 import io
 import json
-import os
 import tarfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -17,7 +18,13 @@ from server.core.audit import AuditLog
 from server.extensions import db
 from server.modules.backup.archive import BackupError, restore_backup
 
-RESTORE_DB = "test_onboarding_restore"
+pytestmark = pytest.mark.usefixtures("storage_backend")  # instance folder, then the S3 server
+
+
+def _restore_db():
+    """Beside the session's own database: parallel runs on other databases never share it."""
+    from sqlalchemy.engine import make_url
+    return f"{make_url(PG_URL).database}_restore"
 
 
 def _target_url(tmp_path):
@@ -27,10 +34,10 @@ def _target_url(tmp_path):
     base = normalize_database_url(PG_URL)
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": RESTORE_DB}).scalar():
-            conn.execute(text(f'CREATE DATABASE "{RESTORE_DB}"'))
+        if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": _restore_db()}).scalar():
+            conn.execute(text(f'CREATE DATABASE "{_restore_db()}"'))
     admin.dispose()
-    url = base.rsplit("/", 1)[0] + "/" + RESTORE_DB
+    url = base.rsplit("/", 1)[0] + "/" + _restore_db()
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))
@@ -43,6 +50,17 @@ def _table_counts(app):
     with app.app_context():
         names = inspect(db.engine).get_table_names()
         return {n: db.session.execute(text(f'SELECT count(*) FROM "{n}"')).scalar() for n in names}
+
+
+def _target(tmp_path, instance, request):
+    """The app a backup is restored into: a new database, a new instance folder, and with the
+    object store a prefix of its own (empty)."""
+    target = create_app(_base_config(_target_url(tmp_path), instance))
+    target.instance_path = str(instance)
+    if request.getfixturevalue("storage_backend") == "s3":
+        settings = request.getfixturevalue("s3_server").settings()
+        target.config.update(STORAGE_URL=settings["STORAGE_URL"], STORAGE_ENDPOINT_URL=settings["STORAGE_ENDPOINT_URL"])
+    return target
 
 
 def _audit(app):
@@ -79,7 +97,7 @@ def _verify(app, payload):
         return verify(payload, prepare_trust(ops.trust_for_payload(muni, body)), datetime.now(timezone.utc))
 
 
-def test_backup_restore_round_trip(app, demo, runner, tmp_path):
+def test_backup_restore_round_trip(app, demo, runner, tmp_path, request):
     payload, photo = _source_with_badge(app, demo)
     assert _verify(app, payload)["reason_code"] == "ok"
     archive = tmp_path / "backup.tar"
@@ -89,8 +107,8 @@ def test_backup_restore_round_trip(app, demo, runner, tmp_path):
         names = tar.getnames()
         manifest = json.loads(tar.extractfile("manifest.json").read())
     assert f"files/photos/{photo}" in names
-    assert any(n.startswith("files/keys/sapezal/") for n in names)
-    assert not any(n.endswith("master.key") for n in names)  # the passphrase stays apart
+    assert not any(n.startswith("files/keys/") or n.endswith("master.key") for n in names)  # keys: in the dump
+    assert manifest["counts"]["issuer_key"] == 1
     with app.app_context():
         assert manifest["schema_revision"] == db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
     for name, digest in manifest["sha256"].items():
@@ -100,14 +118,21 @@ def test_backup_restore_round_trip(app, demo, runner, tmp_path):
     (instance / "keys").mkdir(parents=True)
     master = Path(app.instance_path) / "keys" / "master.key"
     (instance / "keys" / "master.key").write_bytes(master.read_bytes())  # brought from where it was kept
-    target = create_app(_base_config(_target_url(tmp_path), instance))
-    target.instance_path = str(instance)
+    target = _target(tmp_path, instance, request)
     restored = target.test_cli_runner().invoke(args=["backup", "restore", str(archive)])
     assert restored.exit_code == 0, restored.output
 
-    assert _table_counts(target) == _table_counts(app)
-    assert _audit(target) == _audit(app)
-    assert (instance / "photos" / photo).read_bytes() == (Path(app.instance_path) / "photos" / photo).read_bytes()
+    source_audit, target_audit = _audit(app), _audit(target)
+    assert source_audit[-1][1:4] == ("backup_create", "backup", None)  # written once the archive was made
+    assert target_audit[-1][1:4] == ("backup_restore", "backup", None)
+    assert target_audit[:-1] == source_audit[:-1]  # the log as it was when the backup was made
+    assert json.loads(source_audit[-1][5])["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
+    assert _table_counts(target) == _table_counts(app)  # audit_log: one backup entry each
+    with app.app_context():
+        from server.modules.fieldsync.storage import storage
+        kept = storage("photos").read(photo)
+    with target.app_context():
+        assert kept is not None and storage("photos").read(photo) == kept
     assert _verify(target, payload)["reason_code"] == "ok"
     with target.app_context():  # the restored key still signs: a new crachá verifies too
         from server.modules.credentials.operations import issue_credential
@@ -123,7 +148,7 @@ def test_backup_restore_round_trip(app, demo, runner, tmp_path):
         db.engine.dispose()
 
 
-def test_damaged_or_mismatched_archive_is_refused(app, demo, runner, tmp_path):
+def test_damaged_or_mismatched_archive_is_refused(app, demo, runner, tmp_path, request):
     archive = tmp_path / "backup.tar"
     assert runner.invoke(args=["backup", "create", str(archive)]).exit_code == 0
     data = bytearray(archive.read_bytes())
@@ -147,8 +172,7 @@ def test_damaged_or_mismatched_archive_is_refused(app, demo, runner, tmp_path):
             dst.addfile(m, io.BytesIO(body))
 
     instance = tmp_path / "empty-instance"
-    target = create_app(_base_config(_target_url(tmp_path), instance))
-    target.instance_path = str(instance)
+    target = _target(tmp_path, instance, request)
     with target.app_context():
         for path, words in ((damaged, "SHA-256"), (truncated, "danificado"), (other, "revisão do esquema")):
             with pytest.raises(BackupError) as err:
@@ -159,4 +183,6 @@ def test_damaged_or_mismatched_archive_is_refused(app, demo, runner, tmp_path):
         db.engine.dispose()
     refused = target.test_cli_runner().invoke(args=["backup", "restore", str(damaged)])
     assert refused.exit_code != 0 and "SHA-256" in refused.output
-    assert not os.path.exists(instance / "photos") or not any((instance / "photos").iterdir())
+    with target.app_context():
+        from server.modules.fieldsync.storage import storage
+        assert list(storage("photos").keys()) == [] and list(storage().keys()) == []  # nothing was written

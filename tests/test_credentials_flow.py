@@ -38,12 +38,12 @@ def _cli_verify(runner, payload):
     return json.loads(result.output)
 
 
-def test_keys_are_encrypted_at_rest_outside_the_database(app, demo, runner):
+def test_keys_are_encrypted_at_rest_and_the_passphrase_is_apart(app, demo, runner):
     result = runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
     assert result.exit_code == 0, result.output
-    key_file = Path(app.instance_path) / "keys" / "paranatinga" / "1.pem"
-    assert b"ENCRYPTED PRIVATE KEY" in key_file.read_bytes()
-    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+    with app.app_context():
+        pem = IssuerKey.query.filter_by(kid=1).one().private_key_pem
+    assert pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")  # in the database, encrypted
     assert stat.S_IMODE(os.stat(Path(app.instance_path) / "keys" / "master.key").st_mode) == 0o600
     again = runner.invoke(args=["keys", "create", "--municipality", "paranatinga"])
     assert again.exit_code != 0 and "rotação" in again.output
@@ -88,7 +88,8 @@ def test_issue_reissue_rotate_and_revoke(app, demo, runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert _cli_verify(runner, second)["reason_code"] == "key_revoked"
     assert _cli_verify(runner, third)["verdict"] == "VÁLIDO"
-    assert not (Path(app.instance_path) / "keys" / "paranatinga" / "1.pem").exists()
+    with app.app_context():  # the private half is gone with the revocation
+        assert IssuerKey.query.filter_by(kid=1).join(Municipality).filter_by(slug="paranatinga").one().private_key_pem is None
 
     # Explicit revocation of a credential.
     with app.app_context():

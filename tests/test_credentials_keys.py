@@ -1,9 +1,11 @@
-"""Issuer keys: revocation changes the database and the key file together (issue 8), and the
-public, cacheable key list an outside party verifies crachás with."""
+"""Issuer keys: kept encrypted in the database, revocation erases the private half in its own
+transaction (issue 8, issue 22), and the public, cacheable key list an outside party verifies
+crachás with."""
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
@@ -27,7 +29,7 @@ def _key_state(kid=1):
     key = IssuerKey.query.filter_by(municipality_id=_muni().id, kid=kid).one()
     revocations = StatusListEntry.query.filter_by(kind="key", ref=str(kid), status="revoked").count()
     audits = AuditLog.query.filter_by(action="key_revoke").count()
-    return key.status, revocations, audits, Path(keystore.keys_dir()) / key.private_key_file
+    return key.status, revocations, audits, key.private_key_pem
 
 
 def _issue_one():
@@ -35,42 +37,42 @@ def _issue_one():
     return ops.issue_credential(permit)
 
 
-def test_revocation_deletes_the_key_file_and_commits(app, demo):
+def test_private_keys_are_stored_encrypted_in_the_database(app, demo):
+    with app.app_context():
+        ops.create_key(_muni())
+        pem = _key_state()[3]
+        assert pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+        with pytest.raises(TypeError):  # needs the passphrase
+            serialization.load_pem_private_key(pem.encode(), password=None)
+        assert not list(Path(app.instance_path, "keys").rglob("*.pem"))  # no key file any more
+
+
+def test_a_server_with_another_passphrase_cannot_sign(app, demo, monkeypatch):
+    with app.app_context():
+        ops.create_key(_muni())
+        monkeypatch.setenv(keystore.ENV_PASSPHRASE, "outra frase")
+        with pytest.raises(ApiError) as err:
+            _issue_one()
+        assert err.value.code == "key_passphrase_mismatch" and "MOTOFISCAL_KEY_PASSPHRASE" in err.value.message
+
+
+def test_revocation_erases_the_private_key_and_commits(app, demo):
     with app.app_context():
         ops.create_key(_muni())
         ops.revoke_key(_muni(), 1, "notebook furtado")
-        status, revocations, audits, path = _key_state()
-        assert (status, revocations, audits) == ("revoked", 1, 1)
-        assert not path.exists() and not list(path.parent.glob("*.revoking"))
-
-
-def test_key_file_failure_leaves_the_database_unchanged(app, demo):
     with app.app_context():
-        ops.create_key(_muni())
-        _, _, _, path = _key_state()
-        # The parking name is taken by a non-empty folder: the rename fails (even for root).
-        blocker = path.with_name(path.name + keystore.PARKED_SUFFIX)
-        blocker.mkdir()
-        (blocker / "x").write_text("x")
+        assert _key_state() == ("revoked", 1, 1, None)
         with pytest.raises(ApiError) as err:
-            ops.revoke_key(_muni(), 1, "notebook furtado")
-        assert err.value.code == "key_file_error" and "nada foi alterado" in err.value.message
-    with app.app_context():
-        status, revocations, audits, path = _key_state()
-        assert (status, revocations, audits) == ("active", 0, 0)
-        assert path.is_file()
-        assert _issue_one().issuer_key.kid == 1  # the key still signs
+            _issue_one()
+        assert err.value.code == "no_active_key"
 
 
-def test_database_failure_puts_the_key_file_back(app, demo):
+def test_a_failed_revocation_commit_changes_nothing(app, demo):
     with app.app_context():
         ops.create_key(_muni())
-        _, _, _, path = _key_state()
-        original = path.read_bytes()
-        seen = {}
+        pem = _key_state()[3]
 
         def fail_commit(session):
-            seen["parked"] = not path.exists()  # the file was already out of use at commit time
             raise OperationalError("COMMIT", {}, Exception("database went away"))
 
         event.listen(db.session, "before_commit", fail_commit, once=True)
@@ -80,24 +82,10 @@ def test_database_failure_puts_the_key_file_back(app, demo):
         finally:
             if event.contains(db.session, "before_commit", fail_commit):
                 event.remove(db.session, "before_commit", fail_commit)
-        assert seen == {"parked": True}
+        db.session.rollback()
     with app.app_context():
-        status, revocations, audits, path = _key_state()
-        assert (status, revocations, audits) == ("active", 0, 0)
-        assert path.read_bytes() == original and not list(path.parent.glob("*.revoking"))
-        assert _issue_one().issuer_key.kid == 1
-
-
-def test_a_revocation_killed_before_its_commit_leaves_the_key_usable(app, demo):
-    """Process killed between parking the file and the commit: the database still says active,
-    so the next signature brings the file back."""
-    with app.app_context():
-        ops.create_key(_muni())
-        _, _, _, path = _key_state()
-        keystore.park_private_key(IssuerKey.query.filter_by(kid=1).first().private_key_file)
-        assert not path.exists()
-        assert _issue_one().issuer_key.kid == 1
-        assert path.is_file()
+        assert _key_state() == ("active", 0, 0, pem)
+        assert _issue_one().issuer_key.kid == 1  # the key still signs
 
 
 # --- public keys --------------------------------------------------------------------------------
@@ -157,20 +145,3 @@ def test_trust_data_lists_every_key_ever_used(app, demo):
         data = ops.trust_data(_muni())
         assert [(k["kid"], k["status"]) for k in data["keys"]] == [(1, "retired"), (2, "retired"), (3, "active")]
         assert datetime.now(timezone.utc) >= datetime.fromisoformat(data["generated_at"].replace("Z", "+00:00"))
-
-
-def test_a_signer_restoring_the_file_during_the_revocation_does_not_keep_it(app, demo):
-    """Another process loads the key between park and commit (the database still said active):
-    it restores the file; once the revocation commits, that file goes too."""
-    with app.app_context():
-        ops.create_key(_muni())
-        _, _, _, path = _key_state()
-        relative = IssuerKey.query.filter_by(kid=1).first().private_key_file
-
-        def concurrent_signer(session):
-            keystore.load_private_key(relative)  # what issue_credential does elsewhere
-
-        event.listen(db.session, "before_commit", concurrent_signer, once=True)
-        ops.revoke_key(_muni(), 1, "notebook furtado")
-        assert not path.exists() and not list(path.parent.glob("*.revoking"))
-        assert _key_state()[0] == "revoked"

@@ -116,7 +116,7 @@ def test_card_png_is_id1_at_300_dpi_and_qr_decodes():
 
 
 def test_card_without_photo_or_blood_type_still_decodes():
-    card = CardData(**{**CARD.__dict__, "blood_type": None, "photo_path": "/nonexistent.jpg"})
+    card = CardData(**{**CARD.__dict__, "blood_type": None, "photo": None})
     assert decode_qr(Image.open(io.BytesIO(card_png_bytes(card)))) == [LONGEST]
 
 
@@ -170,10 +170,10 @@ def test_sticker_modules_are_a_whole_number_of_300_dpi_dots(tmp_path):
         assert abs(size - dots * DOT_MM) < 0.03 and dots >= 5, (size, dots)  # ~11 dots = 0.93 mm
 
 
-def test_photo_fills_the_photo_box_and_company_is_printed(tmp_path):
-    photo = tmp_path / "foto.jpg"
-    Image.new("RGB", (300, 400), (200, 30, 30)).save(photo)
-    card = CardData(**{**CARD.__dict__, "photo_path": str(photo), "blood_type": None,
+def test_photo_fills_the_photo_box_and_company_is_printed():
+    photo = io.BytesIO()
+    Image.new("RGB", (300, 400), (200, 30, 30)).save(photo, "JPEG")
+    card = CardData(**{**CARD.__dict__, "photo": photo.getvalue(), "blood_type": None,
                        "company": "Norte Moto Táxi"})
     img = Image.open(io.BytesIO(card_png_bytes(card))).convert("RGB")
     r, g, b = img.getpixel((144, 300))  # centre of the 3:4 photo box

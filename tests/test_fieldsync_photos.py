@@ -9,6 +9,8 @@ from PIL import Image
 
 from fieldsync_device import FakeDevice, sha256_hex
 
+pytestmark = pytest.mark.usefixtures("storage_backend")  # instance folder, then the S3 server
+
 
 @pytest.fixture
 def phone(client, demo):

@@ -1,11 +1,14 @@
 """Operator photos: upload, normalization (EXIF stripped, 3:4), scoping, and use on the crachá."""
 import io
 
+import pytest
 from PIL import Image
 
 from helpers import csrf_token, login
 from server.core.audit import AuditLog
 from server.modules.registry.models import Municipality, Operator
+
+pytestmark = pytest.mark.usefixtures("storage_backend")  # instance folder, then the S3 server
 
 
 def _jpeg_with_gps():
@@ -68,11 +71,11 @@ def test_photo_of_another_municipality_is_404(client, app, demo):
 def test_the_crachá_prints_the_stored_photo(client, app, demo):
     from server.modules.credentials.operations import card_data, create_key, issue_credential
     from server.modules.registry.models import Permit
-    from server.modules.registry.photos import photos_root, store_operator_photo
+    from server.modules.registry.photos import read_operator_photo, store_operator_photo
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
         create_key(muni)
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
-        relative = store_operator_photo(permit.main_driver, _jpeg_with_gps())
+        store_operator_photo(permit.main_driver, _jpeg_with_gps())
         card = card_data(issue_credential(permit))
-        assert card.photo_path == str(photos_root() / relative)
+        assert card.photo is not None and card.photo == read_operator_photo(permit.main_driver)

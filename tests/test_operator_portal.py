@@ -114,11 +114,11 @@ def test_company_permit_shows_the_driver_and_company(client, demo):
     assert body["holder_company"] == permit.holder_company.trade_name
 
 
-def test_photo_is_served_only_to_its_operator(client, demo, app, tmp_path):
+@pytest.mark.usefixtures("storage_backend")
+def test_photo_is_served_only_to_its_operator(client, demo, app):
+    from server.modules.fieldsync.storage import storage
     operator, _ = _operator_with_permit("sapezal")
-    photos = tmp_path / "photos"
-    photos.mkdir(exist_ok=True)
-    (photos / "op.jpg").write_bytes(b"\xff\xd8\xff fake jpeg")
+    storage("photos").write("op.jpg", b"\xff\xd8\xff fake jpeg")
     operator.photo_path = "op.jpg"
     code = create_operator_access(operator)
     db.session.commit()

@@ -131,6 +131,7 @@ def test_scoping_other_municipality_404_and_fiscal_refused(app, demo, phone):
     assert anonymous.get("/bo/revisao/").status_code == 302
 
 
+@pytest.mark.usefixtures("storage_backend")  # the photo from the instance folder, then from the S3 server
 def test_record_page_shows_evidence_clocks_checklist_and_raw_record(app, clerk, phone):
     photo = _jpeg()
     sha = _upload(phone, photo)

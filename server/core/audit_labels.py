@@ -36,6 +36,9 @@ ACTION_LABELS = {
     "key_create": "Chave de assinatura criada",
     "key_retire": "Chave de assinatura substituída",
     "key_revoke": "Chave de assinatura revogada",
+    # Backups (backup.archive: flask backup create|restore)
+    "backup_create": "Backup gerado",
+    "backup_restore": "Backup restaurado",
     # Operator access to the field app (operator_portal.operations)
     "first_access_code_issued": "Código de primeiro acesso gerado",
     "operator_activated": "Operador ativou o aplicativo",
@@ -119,6 +122,7 @@ ENTITY_LABELS = {
     "device": "Celular",
     "credential": "Crachá",
     "issuer_key": "Chave de assinatura",
+    "backup": "Backup",
     "municipality": "Município",
     "field_record": "Registro de campo",
     "auto_number_block": "Bloco de números de auto",

@@ -111,7 +111,7 @@ def _issue_notification_once(case, actor):
     digest = codec.content_hash(content)
     body = codec.encode_body(codec.NotificationBody(kid=key.kid, ibge_code=int(municipality.ibge_code), serial=serial,
                                                     issued_on=issued_on, content_digest=bytes.fromhex(digest)[:16]))
-    signature = signing.sign(keystore.load_private_key(key.private_key_file), body)
+    signature = signing.sign(keystore.load_private_key(key), body)
     note = AutoNotification(municipality_id=municipality.id, case_id=case.id, serial=serial,
                             number=f"NOT-{case.number or case.id}", issued_at=now,
                             issued_by_id=getattr(actor, "id", None), content=content, content_hash=digest,

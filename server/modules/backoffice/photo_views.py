@@ -1,11 +1,11 @@
 """Operator photo: upload (multipart + CSRF) and display, scoped to the municipality; the curso de
 reabilitação that ends an inabilitação."""
-from flask import abort, flash, redirect, request, send_from_directory, url_for
+from flask import abort, flash, redirect, request, url_for
 
 from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
 from ...core.errors import ApiError
 from ..registry.models import Operator
-from ..registry.photos import photos_root, store_operator_photo
+from ..registry.photos import operator_photo_response, store_operator_photo
 from .blueprint import bp
 
 
@@ -27,10 +27,9 @@ def operator_photo_upload(ident):
 @login_required(*STAFF_ROLES)
 def operator_photo(ident):
     operator = get_scoped_or_404(Operator, ident)
-    if not operator.photo_path:
+    response = operator_photo_response(operator, "private, max-age=3600")
+    if response is None:
         abort(404)
-    response = send_from_directory(photos_root(), operator.photo_path, mimetype="image/jpeg")
-    response.headers["Cache-Control"] = "private, max-age=3600"
     return response
 
 

@@ -1,8 +1,10 @@
 """One backup archive (a tar file): the database (PostgreSQL: `pg_dump` custom format; SQLite: the
-online backup API, consistent while the app runs), the evidence store, operator photos and the
-issuer keys as stored (encrypted with their passphrase; the passphrase itself, MOTOFISCAL_KEY_PASSPHRASE
-or keys/master.key, is NOT put in the archive: keep it apart), and manifest.json with the SHA-256
-of every member and the schema revision. Restore checks all of that before touching anything."""
+online backup API, consistent while the app runs) with the issuer keys in it (encrypted with their
+passphrase; the passphrase itself, MOTOFISCAL_KEY_PASSPHRASE or keys/master.key, is NOT put in the
+archive: keep it apart), every blob of the storage interface (evidence and operator photos, from
+the instance folder or the object store: fieldsync.storage), and manifest.json with the SHA-256
+of every member and the schema revision. Restore checks all of that before touching anything.
+Both are written to the audit log (after the dump: the archive holds the log up to its making)."""
 import hashlib
 import io
 import json
@@ -19,10 +21,11 @@ from flask import current_app
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
+from ...core.audit import record
 from ...extensions import db
+from ..fieldsync.storage import AREAS, storage
 
-FORMAT = 1
-MASTER_KEY = "master.key"
+FORMAT = 2  # 2: blobs by storage area, keys in the database (0024); 1 had files/keys/
 
 
 class BackupError(Exception):
@@ -37,11 +40,24 @@ def _sha256_file(path):
     return digest.hexdigest()
 
 
-def folders():
-    """{archive folder: local folder} of the files that live outside the database."""
-    from ..fieldsync.storage import storage
-    instance = Path(current_app.instance_path)
-    return {"evidence": Path(storage().root), "photos": instance / "photos", "keys": instance / "keys"}
+def _fetch_blobs(work):
+    """Every stored blob, copied from its storage area to work/files/<area>/<key> (streamed)."""
+    members = {}
+    for area in AREAS:
+        store = storage(area)
+        for key in store.keys():
+            blob = store.open(key)
+            if blob is None:  # gone between listing and reading
+                continue
+            path = work / "files" / area / key
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                with open(path, "wb") as sink:
+                    shutil.copyfileobj(blob.stream, sink)
+            finally:
+                blob.stream.close()
+            members[f"files/{area}/{key}"] = path
+    return members
 
 
 def schema_revision():
@@ -114,12 +130,7 @@ def create_backup(out_path):
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         dialect, dump, tool = _dump_database(work)
-        members = {f"database/{dump.name}": dump}
-        for name, folder in folders().items():
-            if folder.is_dir():
-                for path in sorted(folder.rglob("*")):
-                    if path.is_file() and not (name == "keys" and path.name == MASTER_KEY):
-                        members[f"files/{name}/{path.relative_to(folder).as_posix()}"] = path
+        members = {f"database/{dump.name}": dump, **_fetch_blobs(work)}
         manifest = {"format": FORMAT, "created_at": datetime.now(timezone.utc).isoformat(),
                     "schema_revision": schema_revision(), "database": dialect, "pg_dump": tool,
                     "counts": _counts(), "sha256": {arc: _sha256_file(path) for arc, path in members.items()}}
@@ -132,6 +143,10 @@ def create_backup(out_path):
             for arc, path in members.items():
                 tar.add(path, arcname=arc, recursive=False)
         os.replace(partial, out_path)
+    record("backup_create", "backup", None, None,
+           {"file": out_path.name, "schema_revision": manifest["schema_revision"], "files": len(members),
+            "sha256": _sha256_file(out_path)})
+    db.session.commit()
     return manifest
 
 
@@ -191,16 +206,20 @@ def restore_backup(archive_path):
                               f"espera {code_revision()}: restaure com a versão do Motofiscal que o gerou.")
         if not _database_is_empty():
             raise BackupError("O banco de destino não está vazio: restaure num banco novo, vazio.")
-        targets = folders()
-        for name, folder in targets.items():
-            if folder.is_dir() and any(p.is_file() and p.name != MASTER_KEY for p in folder.rglob("*")):
-                raise BackupError(f"A pasta de destino {folder} não está vazia.")
+        for area in AREAS:
+            if next(iter(storage(area).keys()), None) is not None:
+                raise BackupError(f"O armazenamento de destino ({area}) não está vazio: restaure num vazio.")
         _restore_database(work, dialect)
-        for name, folder in targets.items():
-            source = work / "files" / name
-            if source.is_dir():
-                shutil.copytree(source, folder, dirs_exist_ok=True)
+        for area in AREAS:
+            source = work / "files" / area
+            for path in sorted(source.rglob("*")) if source.is_dir() else ():
+                if path.is_file():
+                    storage(area).write(path.relative_to(source).as_posix(), path.read_bytes())
     db.session.remove()
+    record("backup_restore", "backup", None, None,
+           {"file": Path(archive_path).name, "created_at": manifest["created_at"],
+            "schema_revision": manifest["schema_revision"], "files": len(manifest["sha256"])})
+    db.session.commit()
     return manifest
 
 

@@ -26,7 +26,7 @@ from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
 from ...extensions import db, limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
-from ..registry.photos import photos_root
+from ..registry.photos import read_operator_photo
 from . import operations as ops
 from .codec import PREFIX, CodecError, split_payload, url_prefix
 from .models import Credential, IssuerKey
@@ -160,12 +160,10 @@ DAMAGED = "O código do QR está danificado ou foi falsificado: não é um crach
 
 
 def _photo_data_uri(operator):
-    if operator is None or not operator.photo_path:
+    data = read_operator_photo(operator)
+    if data is None:
         return None
-    path = photos_root() / operator.photo_path
-    if not path.is_file():
-        return None
-    return "data:image/jpeg;base64," + base64.b64encode(path.read_bytes()).decode()
+    return "data:image/jpeg;base64," + base64.b64encode(data).decode()
 
 
 @bp.get("/V/", defaults={"code": ""})

@@ -13,15 +13,19 @@ def utcnow():
 
 
 class IssuerKey(db.Model):
-    """One Ed25519 key pair of a municipality. Only the public half is in the database; the
-    private half is an encrypted PEM file under instance/keys/ (see keys.py)."""
+    """One Ed25519 key pair of a municipality. The private half is an encrypted PEM (keys.py),
+    erased when the key is revoked. At most one active key per municipality: the partial unique
+    index holds that even when two servers rotate at once (credentials.operations)."""
     __tablename__ = "issuer_key"
-    __table_args__ = (db.UniqueConstraint("municipality_id", "kid"),)
+    __table_args__ = (db.UniqueConstraint("municipality_id", "kid"),
+                      db.Index("uq_issuer_key_one_active", "municipality_id", unique=True,
+                               sqlite_where=db.text("status = 'active'"),
+                               postgresql_where=db.text("status = 'active'")))
     id = db.Column(db.Integer, primary_key=True)
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
     kid = db.Column(db.Integer, nullable=False)  # 1..255, carried in every payload it signs
     public_key = db.Column(db.String(64), nullable=False)  # raw 32 bytes, unpadded base64url
-    private_key_file = db.Column(db.String(200), nullable=False)  # relative to instance/keys/
+    private_key_pem = db.Column(db.Text)  # PKCS#8, encrypted with the passphrase; NULL once revoked
     # active: signs new credentials (one per municipality); retired: verifies only, kept until
     # every credential it signed has expired; revoked: everything it signed verifies as INVÁLIDO.
     status = db.Column(db.String(10), nullable=False, default="active")

@@ -8,13 +8,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from flask import current_app
-from sqlalchemy import func
+from sqlalchemy import func, text
+from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality, Permit
-from ..registry.photos import photos_root
+from ..registry.photos import read_operator_photo
 from ..registry.signals import permit_status_changed
 from ..registry.vocabulary import vocabulary
 from . import keys as keystore
@@ -121,13 +122,42 @@ def active_key(municipality) -> IssuerKey | None:
     return IssuerKey.query.filter_by(municipality_id=municipality.id, status="active").first()
 
 
+# Key changes are one transaction each, and one municipality's run one at a time across every app
+# server: the first statement is a no-op UPDATE of the municipality's row, which takes its row lock
+# (PostgreSQL) or the database's write lock (SQLite) until commit; what is read after it is what
+# the other servers committed. Should anything slip past (a server of an older version), the unique
+# indexes (one kid per municipality, one active key per municipality) refuse the second writer.
+
+def _lock_keys(municipality):
+    db.session.execute(text("UPDATE municipality SET id = id WHERE id = :id"), {"id": municipality.id})
+
+
+def _current_active(municipality) -> IssuerKey | None:
+    return (IssuerKey.query.filter_by(municipality_id=municipality.id, status="active")
+            .execution_options(populate_existing=True).first())
+
+
+def _commit_key_change():
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise ApiError(409, "busy", "Outra alteração de chave foi feita ao mesmo tempo; confira e tente novamente.") from None
+
+
+def _kid(key):
+    return key.kid if key is not None else None
+
+
 def create_key(municipality, actor=None) -> IssuerKey:
     """First key of a municipality (or a new one after the active key was revoked)."""
-    if active_key(municipality) is not None:
+    _lock_keys(municipality)
+    if _current_active(municipality) is not None:
+        db.session.rollback()
         raise ApiError(409, "key_exists", "O município já tem uma chave ativa: use a rotação.")
     key = _new_key(municipality, actor)
     backfill_status_list(municipality)  # onboarding: devices must know every permit from now on
-    db.session.commit()
+    _commit_key_change()
     return key
 
 
@@ -137,9 +167,9 @@ def _new_key(municipality, actor) -> IssuerKey:
         raise ApiError(409, "kid_exhausted", "Identificadores de chave esgotados (máximo 255).")
     kid = last + 1
     private = signing.generate()
-    path = keystore.store_private_key(municipality.slug, kid, private)
     key = IssuerKey(municipality_id=municipality.id, kid=kid, status="active", created_at=utcnow(),
-                    public_key=signing.b64url(signing.public_raw(private)), private_key_file=path)
+                    public_key=signing.b64url(signing.public_raw(private)),
+                    private_key_pem=keystore.encrypt_private_key(private))
     db.session.add(key)
     db.session.flush()
     append_status(municipality.id, "key", kid, "active")
@@ -149,53 +179,47 @@ def _new_key(municipality, actor) -> IssuerKey:
 
 
 def rotate_key(municipality, actor=None) -> IssuerKey:
-    """New active key; the previous one is retired (still verifies what it signed)."""
-    old = active_key(municipality)
+    """New active key; the previous one is retired (still verifies what it signed). Two servers
+    rotating the same key at once: the first wins, the second gets 409 and changes nothing."""
+    replacing = _kid(active_key(municipality))  # the key this request means to replace
+    _lock_keys(municipality)
+    old = _current_active(municipality)
+    if _kid(old) != replacing:
+        db.session.rollback()
+        raise ApiError(409, "busy", f"A chave ativa mudou enquanto isso (agora: {_kid(old) or 'nenhuma'}); "
+                                    "confira antes de girar de novo.")
     if old is not None:
         old.status, old.retired_at = "retired", utcnow()
+        db.session.flush()  # before the new row: the one-active-key index sees one at a time
         append_status(municipality.id, "key", old.kid, "retired")
         record("key_retire", "issuer_key", old.id, {"status": "active"}, {"status": "retired"},
                municipality_id=municipality.id, actor=actor)
     key = _new_key(municipality, actor)
-    db.session.commit()
+    _commit_key_change()
     return key
 
 
 def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
-    """Compromised key: everything it signed verifies as INVÁLIDO; its private file is deleted."""
+    """Compromised key: everything it signed verifies as INVÁLIDO; its private half is erased in
+    the same transaction (no server can sign with it once this commits, none before)."""
     if not reason:
         raise ApiError(422, "validation_error", "Informe o motivo.", {"reason": ["Obrigatório."]})
-    key = IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid).first()
+    _lock_keys(municipality)
+    key = (IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid)
+           .execution_options(populate_existing=True).first())
     if key is None:
+        db.session.rollback()
         raise ApiError(404, "not_found", f"Chave {kid} não encontrada.")
     if key.status == "revoked":
+        db.session.rollback()
         raise ApiError(409, "already_revoked", "Chave já revogada.")
     before = {"status": key.status}
-    key_file = key.private_key_file
     key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
+    key.private_key_pem = None
     append_status(municipality.id, "key", kid, "revoked", reason)
     record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
            municipality_id=municipality.id, actor=actor)
-    # Database and key file succeed or fail together (issue 8): database errors surface at the
-    # flush before the file is touched; a file error undoes the database; a failed commit brings
-    # the file back.
-    try:
-        db.session.flush()
-        parked = keystore.park_private_key(key_file)
-    except OSError as err:
-        db.session.rollback()
-        raise ApiError(500, "key_file_error",
-                       f"Não foi possível retirar o arquivo da chave ({err.strerror}); nada foi alterado.") from None
-    except Exception:
-        db.session.rollback()
-        raise
-    try:
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        keystore.unpark_private_key(parked)
-        raise
-    keystore.delete_revoked_key(key_file, parked)
+    _commit_key_change()
     return key
 
 
@@ -207,7 +231,6 @@ def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Crede
 
     Serials are max+1 per municipality; two issues racing for the same serial make the loser's
     INSERT fail on the unique constraint, and it simply takes the next serial."""
-    from sqlalchemy.exc import IntegrityError
 
     permit_id = permit.id
     for attempt in range(attempts):
@@ -240,7 +263,7 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
     body = Body(kid=key.kid, ibge_code=int(municipality.ibge_code), serial=serial,
                 expires_on=permit.valid_until, permit_number=permit.number)
     body_bytes = encode_body(body)
-    payload = make_url_payload(body_bytes, signing.sign(keystore.load_private_key(key.private_key_file), body_bytes),
+    payload = make_url_payload(body_bytes, signing.sign(keystore.load_private_key(key), body_bytes),
                                current_app.config["PUBLIC_BASE_URL"])
     driver = permit.main_driver
     credential = Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
@@ -377,9 +400,6 @@ def trust_for_payload(municipality, body) -> dict:
 def card_data(credential) -> CardData:
     permit, operator = credential.permit, credential.operator
     municipality = db.session.get(Municipality, credential.municipality_id)
-    photo = None
-    if operator is not None and operator.photo_path:
-        photo = str(photos_root() / operator.photo_path)
     blood = operator.blood_type if operator is not None and municipality.setting("badge_blood_type") else None
     return CardData(
         municipality_name=municipality.name, uf=municipality.uf, permit_number=credential.permit_number,
@@ -388,7 +408,7 @@ def card_data(credential) -> CardData:
         ponto=permit.ponto.name if permit.ponto else "—",
         permit_label=vocabulary(municipality).permit.upper(),
         valid_until=credential.expires_on, serial=credential.serial, payload=credential.payload,
-        issued_on=as_utc(credential.issued_at).date(), blood_type=blood, photo_path=photo,
+        issued_on=as_utc(credential.issued_at).date(), blood_type=blood, photo=read_operator_photo(operator),
         legal_basis=municipality.setting("badge_legal_basis"),
         company=(permit.holder_company.trade_name or permit.holder_company.legal_name)
         if permit.holder_company else None)

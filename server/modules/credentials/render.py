@@ -45,7 +45,7 @@ class CardData:
     payload: str
     issued_on: date
     blood_type: str | None = None  # printed only when the municipality's setting asks for it
-    photo_path: str | None = None
+    photo: bytes | None = None  # the operator's stored JPEG
     legal_basis: str | None = None  # e.g. "Lei 311/2007, art. 11, XV"
     company: str | None = None  # the authorised company, where the permit holder is one
     permit_label: str = "PERMISSÃO"  # the law's word (registry.vocabulary): "ALVARÁ DE AUTORIZAÇÃO"
@@ -124,9 +124,9 @@ def _silhouette(size):
     return img
 
 
-def _photo(path, size):
-    if path and Path(path).is_file():
-        with Image.open(path) as src:
+def _photo(data, size):
+    if data:
+        with Image.open(io.BytesIO(data)) as src:
             src = src.convert("RGB")
             # Crop to the box's aspect ratio around the centre, then scale.
             ratio = size[0] / size[1]
@@ -186,7 +186,7 @@ def card_png(card: CardData) -> Image.Image:
 
     # Photo, 3:4, left.
     photo_box = (30, 156, 30 + 228, 156 + 304)
-    img.paste(_photo(card.photo_path, (228, 304)), photo_box[:2])
+    img.paste(_photo(card.photo, (228, 304)), photo_box[:2])
     d.rectangle(photo_box, outline=NAVY, width=3)
 
     # QR, right: whole pixels per module, quiet zone included in the white square (which may

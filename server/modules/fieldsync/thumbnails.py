@@ -8,7 +8,7 @@ import io
 
 from PIL import Image
 
-from ..registry.photos import photos_root
+from ..registry.photos import AREA as PHOTOS_AREA
 from .storage import storage
 
 MAX_BYTES = 8 * 1024
@@ -36,9 +36,9 @@ def thumbnail(photo_path: str):
     store = storage()
     if store.exists(key):
         return store.read(key)
-    source = photos_root() / photo_path
-    if not source.is_file():
+    source = storage(PHOTOS_AREA).read(photo_path)
+    if source is None:
         return None
-    data = make_thumbnail(source.read_bytes())
+    data = make_thumbnail(source)
     store.write(key, data)
     return data

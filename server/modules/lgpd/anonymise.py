@@ -16,15 +16,14 @@ Idempotent: it looks at the records on `today`, and an operator already anonymis
 left alone, so a second run (or a run after missed days) changes nothing more."""
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
-from flask import current_app
 from sqlalchemy import func, or_, select
 
 from ...core.audit import AuditLog, record
 from ...extensions import db
 from ...rules.legal_calendar import lei_810_years
 from ..registry.models import Operator, Permit, permit_drivers
+from ..registry.photos import delete_operator_photo
 from .retention import configured, retention_settings
 
 IN_FORCE = ("ativo", "suspenso")
@@ -155,8 +154,7 @@ def _blank_audit_values(operator, fields):
 def _delete_photo(operator, relative):
     """Photos are stored by content hash: the file goes only when no other row uses it."""
     if Operator.query.filter(Operator.photo_path == relative, Operator.id != operator.id).first() is None:
-        path = Path(current_app.instance_path) / "photos" / relative
-        path.unlink(missing_ok=True)
+        delete_operator_photo(relative)
 
 
 def run_retention(municipality, today, actor=None, dry_run=False):

@@ -12,18 +12,18 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from flask import current_app
 from sqlalchemy import or_, select
 
 from ...core.audit import AuditLog
 from ...extensions import db
+from ..registry.photos import read_operator_photo
 from .rectification import trail_rows
 
 DEPTH = 3
 # Rows about the operator that do not point at them but that their permits point at.
 NAMED_BY_PERMIT = ("vehicle", "company")
 # Never exported: secrets that are hashes of credentials (useless to the titular, risky to hand out).
-SECRET_COLUMNS = {"password_hash", "token_hash", "code_hash", "session_hash", "private_key_file"}
+SECRET_COLUMNS = {"password_hash", "token_hash", "code_hash", "session_hash", "private_key_pem"}
 
 
 def _jsonable(value):
@@ -99,10 +99,9 @@ def bundle(operator, data=None):
         archive.writestr("dados.json", json.dumps({"titular": {"nome": operator.name, "cpf": operator.cpf},
                                                    "tabelas": data, "retificacoes": trail_rows(operator)},
                                                   ensure_ascii=False, indent=1))
-        if operator.photo_path:
-            photo = Path(current_app.instance_path) / "photos" / operator.photo_path
-            if photo.exists():
-                archive.write(photo, f"arquivos/foto/{Path(operator.photo_path).name}")
+        photo = read_operator_photo(operator)
+        if photo is not None:
+            archive.writestr(f"arquivos/foto/{Path(operator.photo_path).name}", photo)
     return out.getvalue()
 
 

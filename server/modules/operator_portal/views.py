@@ -1,12 +1,12 @@
 """Thin handlers: parse → check access → operation → JSON."""
-from flask import g, send_from_directory
+from flask import g
 
 from ...core.auth import api_auth
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, api_doc
 from ...core.ratelimit import login_limits
 from ..registry.models import Municipality
-from ..registry.photos import photos_root
+from ..registry.photos import operator_photo_response
 from . import operations
 from .blueprint import bp
 from .schemas import ActivatedSchema, ActivateSchema, BadgeSchema, MunicipalityPublicSchema
@@ -44,8 +44,7 @@ def me():
 @api_doc(summary="A foto do operador (JPEG)", responses={200: Binary("image/jpeg"), 404: ERROR})
 def photo():
     operator = g.user.operator
-    if operator is None or not operator.photo_path:
+    response = operator_photo_response(operator, "private, no-store")
+    if response is None:
         raise ApiError(404, "not_found")
-    response = send_from_directory(photos_root(), operator.photo_path)
-    response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -1,4 +1,5 @@
-"""Operator photos: decoded, re-encoded and stored under instance/photos/ by content hash.
+"""Operator photos: decoded, re-encoded and kept in the "photos" area of the storage interface
+(fieldsync.storage: instance/photos/ or the object store) by content hash.
 
 Re-encoding with Pillow strips EXIF (GPS, camera serials: LGPD) and normalizes every upload to a
 3:4 portrait JPEG of 600×800 px, enough for a 300 dpi crachá photo box. Files are named by the
@@ -6,22 +7,37 @@ SHA-256 of what is stored, so the same photo uploaded twice is stored once.
 """
 import hashlib
 import io
-from pathlib import Path
 
-from flask import current_app
 from PIL import Image, ImageOps
 
 from ...core.audit import record
 from ...core.images import open_upload
 from ...extensions import db
+from ..fieldsync.storage import storage, stored_response
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 PHOTO_SIZE = (600, 800)  # 3:4 portrait
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
+AREA = "photos"
 
 
-def photos_root() -> Path:
-    return Path(current_app.instance_path) / "photos"
+def read_operator_photo(operator) -> bytes | None:
+    """The stored JPEG of an operator (whose municipality the caller checked), or None."""
+    if operator is None or not operator.photo_path:
+        return None
+    return storage(AREA).read(operator.photo_path)
+
+
+def delete_operator_photo(relative):
+    """Remove a stored photo (LGPD anonymisation); the caller checked no other row uses it."""
+    storage(AREA).delete(relative)
+
+
+def operator_photo_response(operator, cache_control):
+    """The operator's photo streamed from storage, or None when there is none."""
+    if operator is None or not operator.photo_path:
+        return None
+    return stored_response(AREA, operator.photo_path, "image/jpeg", cache_control)
 
 
 def normalize_photo(data: bytes) -> bytes:
@@ -38,12 +54,7 @@ def store_operator_photo(operator, data: bytes, actor=None):
     jpeg = normalize_photo(data)
     digest = hashlib.sha256(jpeg).hexdigest()
     relative = f"{operator.municipality_id}/{digest}.jpg"
-    path = photos_root() / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(jpeg)
-        tmp.replace(path)  # atomic: a reader never sees half a photo
+    storage(AREA).write(relative, jpeg)  # content-addressed: the same photo twice is stored once
     before = operator.photo_path
     operator.photo_path = relative
     record("photo", "operator", operator.id, {"photo_path": before}, {"photo_path": relative},

@@ -6,7 +6,7 @@ from PIL import Image
 
 from ..fieldsync.models import EvidencePhoto
 from ..fieldsync.photos import storage_key
-from ..fieldsync.storage import storage
+from ..fieldsync.storage import storage, stored_response
 
 THUMB_EDGE = 320  # long edge: four to a row on a desk screen, two on a phone
 
@@ -16,9 +16,13 @@ def find(municipality_id, sha256):
 
 
 def original(photo):
-    store = storage()
-    key = storage_key(photo.sha256, photo.content_type)
-    return store.read(key) if store.exists(key) else None
+    return storage().read(storage_key(photo.sha256, photo.content_type))
+
+
+def original_response(photo):
+    """The original streamed as stored (up to SYNC_PHOTO_MAX_BYTES), or None when missing."""
+    return stored_response("evidence", storage_key(photo.sha256, photo.content_type), photo.content_type,
+                           "private, max-age=86400")
 
 
 def thumbnail(photo):

@@ -252,10 +252,11 @@ def photo(sha256):
     found = photos.find(municipality().id, sha256)
     if found is None:
         abort(404)
-    thumb = request.args.get("miniatura") == "1"
-    data = photos.thumbnail(found) if thumb else photos.original(found)
+    if request.args.get("miniatura") != "1":
+        return photos.original_response(found) or abort(404)
+    data = photos.thumbnail(found)
     if data is None:
         abort(404)
-    return Response(data, mimetype="image/jpeg" if thumb else found.content_type,
+    return Response(data, mimetype="image/jpeg",
                     headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
 from . import quarantine  # noqa: E402,F401  (the refused records screens, on this blueprint)

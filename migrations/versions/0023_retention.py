@@ -3,14 +3,14 @@ job anonymised an operator's personal data and how far ("parcial": what the auto
 within their retention do not need; "total": everything once nothing needs it; LGPD art. 16).
 No backfill: nobody was anonymised before.
 
-Revision ID: 0026_retention
+Revision ID: 0023_retention
 Revises: 0022_amounts_unpriced
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0026_retention'
+revision = '0023_retention'
 down_revision = '0022_amounts_unpriced'
 branch_labels = None
 depends_on = None
