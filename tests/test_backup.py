@@ -129,7 +129,7 @@ def test_backup_restore_round_trip(app, demo, runner, tmp_path, request):
     assert json.loads(source_audit[-1][5])["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
     assert _table_counts(target) == _table_counts(app)  # audit_log: one backup entry each
     with app.app_context():
-        from server.modules.fieldsync.storage import storage
+        from server.core.storage import storage
         kept = storage("photos").read(photo)
     with target.app_context():
         assert kept is not None and storage("photos").read(photo) == kept
@@ -184,5 +184,5 @@ def test_damaged_or_mismatched_archive_is_refused(app, demo, runner, tmp_path, r
     refused = target.test_cli_runner().invoke(args=["backup", "restore", str(damaged)])
     assert refused.exit_code != 0 and "SHA-256" in refused.output
     with target.app_context():
-        from server.modules.fieldsync.storage import storage
+        from server.core.storage import storage
         assert list(storage("photos").keys()) == [] and list(storage().keys()) == []  # nothing was written

@@ -49,7 +49,7 @@ def head(phone, sha):
 def test_upload_is_verified_and_idempotent(app, phone):
     from server.modules.fieldsync.models import EvidencePhoto
     from server.modules.fieldsync.photos import storage_key
-    from server.modules.fieldsync.storage import storage
+    from server.core.storage import storage
     data = jpeg()
     sha = sha256_hex(data)
     assert head(phone, sha).status_code == 404

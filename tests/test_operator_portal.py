@@ -116,7 +116,7 @@ def test_company_permit_shows_the_driver_and_company(client, demo):
 
 @pytest.mark.usefixtures("storage_backend")
 def test_photo_is_served_only_to_its_operator(client, demo, app):
-    from server.modules.fieldsync.storage import storage
+    from server.core.storage import storage
     operator, _ = _operator_with_permit("sapezal")
     storage("photos").write("op.jpg", b"\xff\xd8\xff fake jpeg")
     operator.photo_path = "op.jpg"

@@ -1,4 +1,4 @@
-"""The storage interface (fieldsync.storage) on both backends: the instance folder and a real
+"""The storage interface (core.storage) on both backends: the instance folder and a real
 S3-protocol server (moto_server on 127.0.0.1, tests/object_store.py)."""
 import hashlib
 import io
@@ -8,7 +8,7 @@ from PIL import Image
 
 from helpers import csrf_token, login
 from server.extensions import db
-from server.modules.fieldsync.storage import LocalFolderStorage, S3Storage, parse_s3_url, storage
+from server.core.storage import LocalFolderStorage, S3Storage, parse_s3_url, storage
 from server.modules.registry.models import Municipality, Operator
 
 pytestmark = pytest.mark.usefixtures("storage_backend")

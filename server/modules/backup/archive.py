@@ -2,7 +2,7 @@
 online backup API, consistent while the app runs) with the issuer keys in it (encrypted with their
 passphrase; the passphrase itself, MOTOFISCAL_KEY_PASSPHRASE or keys/master.key, is NOT put in the
 archive: keep it apart), every blob of the storage interface (evidence and operator photos, from
-the instance folder or the object store: fieldsync.storage), and manifest.json with the SHA-256
+the instance folder or the object store: core.storage), and manifest.json with the SHA-256
 of every member and the schema revision. Restore checks all of that before touching anything.
 Both are written to the audit log (after the dump: the archive holds the log up to its making)."""
 import hashlib
@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 
 from ...core.audit import record
 from ...extensions import db
-from ..fieldsync.storage import AREAS, storage
+from ...core.storage import AREAS, storage
 
 FORMAT = 2  # 2: blobs by storage area, keys in the database (0024); 1 had files/keys/
 

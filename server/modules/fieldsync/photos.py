@@ -19,7 +19,7 @@ from ...core.errors import ApiError
 from ...core.images import bomb_refusal, check_dimensions
 from ...extensions import db
 from .models import EvidencePhoto
-from .storage import storage
+from ...core.storage import storage
 
 TYPES = {"image/jpeg": ("JPEG", "jpg"), "image/png": ("PNG", "png")}
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024

@@ -9,7 +9,7 @@ import io
 from PIL import Image
 
 from ..registry.photos import AREA as PHOTOS_AREA
-from .storage import storage
+from ...core.storage import storage
 
 MAX_BYTES = 8 * 1024
 SIZE = (120, 160)  # 3:4, the face-check box on the phone

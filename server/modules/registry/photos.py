@@ -1,5 +1,5 @@
 """Operator photos: decoded, re-encoded and kept in the "photos" area of the storage interface
-(fieldsync.storage: instance/photos/ or the object store) by content hash.
+(core.storage: instance/photos/ or the object store) by content hash.
 
 Re-encoding with Pillow strips EXIF (GPS, camera serials: LGPD) and normalizes every upload to a
 3:4 portrait JPEG of 600×800 px, enough for a 300 dpi crachá photo box. Files are named by the
@@ -13,7 +13,7 @@ from PIL import Image, ImageOps
 from ...core.audit import record
 from ...core.images import open_upload
 from ...extensions import db
-from ..fieldsync.storage import storage, stored_response
+from ...core.storage import storage, stored_response
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 PHOTO_SIZE = (600, 800)  # 3:4 portrait

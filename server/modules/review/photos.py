@@ -1,4 +1,4 @@
-"""Evidence photos for the back office: read through the storage interface (fieldsync.storage),
+"""Evidence photos for the back office: read through the storage interface (core.storage),
 only when the municipality holds the photo; thumbnails made once and kept in the same storage."""
 import io
 
@@ -6,7 +6,7 @@ from PIL import Image
 
 from ..fieldsync.models import EvidencePhoto
 from ..fieldsync.photos import storage_key
-from ..fieldsync.storage import storage, stored_response
+from ...core.storage import storage, stored_response
 
 THUMB_EDGE = 320  # long edge: four to a row on a desk screen, two on a phone
 
