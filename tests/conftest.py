@@ -19,6 +19,14 @@ from helpers import DEMO_PASSWORD, login  # noqa: F401  (shared by the fixtures 
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("MOTOFISCAL_TEST_DATABASE_URL")
+# On PostgreSQL, tests marked `app_role` (and every test with MOTOFISCAL_TEST_AS_APP_ROLE=1) connect
+# as the application's role, which the row-level security policies bind (docs/operations.md), not
+# as the superuser that builds the schema: a view that forgets its municipality filter then gets
+# nothing instead of a neighbour's rows.
+AS_APP_ROLE = os.environ.get("MOTOFISCAL_TEST_AS_APP_ROLE") == "1"
+APP_ROLE, APP_ROLE_PASSWORD = "motofiscal_app", "motofiscal-app-test"
+# Outside requests, tests set up and check data of several municipalities: declared here.
+TEST_CROSSING = "tests: set-up and checks outside requests read every municipality"
 
 
 # A test whose body reads "today" or counts days is date-sensitive: `make test` runs it again under
@@ -98,15 +106,37 @@ def _empty_tables():
     _db.session.commit()
 
 
+@pytest.fixture(scope="session")
+def app_role_url(database_url):
+    """The session database as the application's role (created if missing, granted the rows as
+    `flask tenancy app-role` grants them). PostgreSQL only."""
+    from sqlalchemy.engine import make_url
+    from server.core import rls_sql
+    owner = create_engine(database_url)
+    with owner.begin() as conn:
+        conn.exec_driver_sql(rls_sql.create_role(APP_ROLE, APP_ROLE_PASSWORD))
+        for statement in rls_sql.grants(APP_ROLE):
+            conn.exec_driver_sql(statement)
+    owner.dispose()
+    url = make_url(database_url).set(username=APP_ROLE, password=APP_ROLE_PASSWORD)
+    return url.render_as_string(hide_password=False)
+
+
 @pytest.fixture
-def app(database_url, tmp_path):
+def app(request, database_url, tmp_path):
     """A fresh app over empty tables. No app context stays pushed while the test runs: requests
     must each get their own `g` (as in production), so use `with app.app_context():` for direct
     database access in a test."""
+    as_app_role = PG_URL and (AS_APP_ROLE or request.node.get_closest_marker("app_role"))
     app = create_app(_base_config(database_url, tmp_path))
-    app.instance_path = str(tmp_path)
     with app.app_context():
-        _empty_tables()
+        _empty_tables()  # as the owner: TRUNCATE is not the application's to run
+    if as_app_role:
+        with app.app_context():
+            _db.engine.dispose()
+        app = create_app({**_base_config(database_url, tmp_path), "TENANCY_DEFAULT_CROSSING": TEST_CROSSING,
+                          "SQLALCHEMY_DATABASE_URI": request.getfixturevalue("app_role_url")})
+    app.instance_path = str(tmp_path)
     yield app
     with app.app_context():
         _db.session.remove()

@@ -16,7 +16,7 @@ from sqlalchemy.orm import joinedload
 from ..extensions import db
 from .clock import as_utc
 from .errors import ApiError
-from .tenancy import owned_or_404
+from .tenancy import NOTHING, crossing_municipalities, owned_or_404, use_municipality, use_scope
 
 ROLES = ("admin", "backoffice", "fiscal", "operator")
 ROLE_LABELS_PT = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal",
@@ -87,11 +87,24 @@ def init_app(app):
     def _load_user():
         g.api_token = None
         g.device_revoked = False
-        if request.path.startswith("/api/"):
-            user = _user_from_bearer()
-        else:
-            user = _user_from_session()
-        g.user = user if user is not None and user.active else None
+        use_scope(NOTHING)  # no municipality's rows are visible until we know who is asking
+        with crossing_municipalities("authentication: the token or session names the user"):
+            if request.path.startswith("/api/"):
+                user = _user_from_bearer()
+            else:
+                user = _user_from_session()
+            g.user = user if user is not None and user.active else None
+            platform = g.user is not None and is_global_admin(g.user)
+        if g.user is not None:
+            use_municipality_of(g.user, platform)
+
+
+def use_municipality_of(user, platform):
+    """The rest of the request sees its user's municipality only (core/tenancy.py, row-level
+    security): a platform administrator's, the one picked in the session, plus the platform's
+    own rows. (`platform` is passed in: reading the user's row again may need the crossing.)"""
+    mid = session.get("municipality_id") if platform else user.municipality_id
+    use_municipality(mid, platform=platform)
 
 
 def issue_api_token(user, device=None, ttl_hours=None):
@@ -187,4 +200,6 @@ def check_municipality_slug(slug):
     user = g.get("user")
     if muni is None or user is None or (not is_global_admin(user) and user.municipality_id != muni.id):
         raise ApiError(404, "not_found")
+    if is_global_admin(user):
+        use_municipality(muni.id, platform=True)  # the platform administrator reads the one named
     return muni

@@ -6,6 +6,7 @@ from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
 from ...core.ratelimit import login_limits
 from ...core.sessions import end_session, start_session
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 from .models import User
 
@@ -14,6 +15,7 @@ bp = Blueprint("accounts", __name__)
 
 @bp.route("/login", methods=["GET", "POST"])
 @login_limits("username", "user")
+@crosses_municipalities("login: the username names an account of any municipality")
 def login():
     error = None
     if request.method == "POST":
