@@ -118,6 +118,9 @@ def push(body):
     return {"results": ops.push(device, g.user, body["records"])}
 
 
+push.nul_refused_per_item = "records"  # core/security.py: a NUL refuses its record, not the batch
+
+
 @bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
 @api_auth("fiscal")
 # The same path schema as PUT: a hash in upper case is refused by both (422), never read as
