@@ -104,6 +104,11 @@ def run_migrations_online():
         )
 
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                # Migrations read and rewrite every municipality's rows (backfills): declared here,
+                # for this transaction only, so that an owner bound by FORCE ROW LEVEL SECURITY
+                # sees them (server/core/rls_sql.py; superusers and BYPASSRLS skip policies anyway).
+                connection.exec_driver_sql("SELECT set_config('motofiscal.crossing', 'on', true)")
             context.run_migrations()
 
 

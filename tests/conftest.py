@@ -4,6 +4,7 @@ MOTOFISCAL_TEST_DATABASE_URL points at one (`make test` does both).
 The schema is built once per session by the real Alembic migrations; each test then starts from
 empty tables. Any test that uses the `app` fixture is marked `db` automatically.
 """
+import functools
 import inspect
 import os
 import re
@@ -19,6 +20,14 @@ from helpers import DEMO_PASSWORD, login  # noqa: F401  (shared by the fixtures 
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("MOTOFISCAL_TEST_DATABASE_URL")
+# On PostgreSQL, tests marked `app_role` (and every test with MOTOFISCAL_TEST_AS_APP_ROLE=1) connect
+# as the application's role, which the row-level security policies bind (docs/operations.md), not
+# as the superuser that builds the schema: a view that forgets its municipality filter then gets
+# nothing instead of a neighbour's rows.
+AS_APP_ROLE = os.environ.get("MOTOFISCAL_TEST_AS_APP_ROLE") == "1"
+APP_ROLE, APP_ROLE_PASSWORD = "motofiscal_app", "motofiscal-app-test"
+# Outside requests, tests set up and check data of several municipalities: declared here.
+TEST_CROSSING = "tests: set-up and checks outside requests read every municipality"
 
 
 # A test whose body reads "today" or counts days is date-sensitive: `make test` runs it again under
@@ -98,6 +107,22 @@ def _empty_tables():
     _db.session.commit()
 
 
+@pytest.fixture(scope="session")
+def app_role_url(database_url):
+    """The session database as the application's role (created if missing, granted the rows as
+    `flask tenancy app-role` grants them). PostgreSQL only."""
+    from sqlalchemy.engine import make_url
+    from server.core import rls_sql
+    owner = create_engine(database_url)
+    with owner.begin() as conn:
+        conn.exec_driver_sql(rls_sql.create_role(APP_ROLE, APP_ROLE_PASSWORD))
+        for statement in rls_sql.grants(APP_ROLE):
+            conn.exec_driver_sql(statement)
+    owner.dispose()
+    url = make_url(database_url).set(username=APP_ROLE, password=APP_ROLE_PASSWORD)
+    return url.render_as_string(hide_password=False)
+
+
 @pytest.fixture
 def ratelimit_config():
     """Limiter settings added to the `app` fixture's: none here; the rate-limit tests override
@@ -106,14 +131,21 @@ def ratelimit_config():
 
 
 @pytest.fixture
-def app(database_url, tmp_path, ratelimit_config):
+def app(request, database_url, tmp_path, ratelimit_config):
     """A fresh app over empty tables. No app context stays pushed while the test runs: requests
     must each get their own `g` (as in production), so use `with app.app_context():` for direct
     database access in a test."""
+    as_app_role = PG_URL and (AS_APP_ROLE or request.node.get_closest_marker("app_role"))
     app = create_app({**_base_config(database_url, tmp_path), **ratelimit_config})
-    app.instance_path = str(tmp_path)
     with app.app_context():
-        _empty_tables()
+        _empty_tables()  # as the owner: TRUNCATE is not the application's to run
+    if as_app_role:
+        with app.app_context():
+            _db.engine.dispose()
+        app = create_app({**_base_config(database_url, tmp_path), **ratelimit_config,
+                          "TENANCY_DEFAULT_CROSSING": TEST_CROSSING,
+                          "SQLALCHEMY_DATABASE_URI": request.getfixturevalue("app_role_url")})
+    app.instance_path = str(tmp_path)
     yield app
     with app.app_context():
         _db.session.remove()
@@ -173,32 +205,39 @@ _DEMO_ROWS = {}
 
 
 @pytest.fixture
-def demo(app):
+def demo(app, database_url):
     """The demo data set (three municipalities, users, permits in every status), without issuer
     keys and crachás: credential tests create those themselves (see test_demo.py for the full
     set that `make run` loads)."""
     from server.core.clock import local_today
     from server.modules.demo.dataset import load_demo
     with app.app_context():
-        key = (app.config["SQLALCHEMY_DATABASE_URI"], local_today())
+        key = (database_url, local_today())
         if key not in _DEMO_ROWS:
             logins = load_demo(credentials=False)
             _DEMO_ROWS.clear()
-            _DEMO_ROWS[key] = (_copy_rows(), logins)
+            _DEMO_ROWS[key] = (_copy_rows(database_url), logins)
             return logins
         rows, logins = _DEMO_ROWS[key]
-        _write_rows(rows)
+        _write_rows(database_url, rows)
         return logins
 
 
-def _copy_rows():
-    with _db.engine.connect() as conn:
+@functools.cache
+def _owner_engine(database_url):
+    """Rows are copied and written back as the database's owner: under row-level security the
+    application's role would see one municipality, and may not move sequences."""
+    return create_engine(database_url)
+
+
+def _copy_rows(database_url):
+    with _owner_engine(database_url).connect() as conn:
         return [(table, [dict(row._mapping) for row in conn.execute(table.select())])
                 for table in _db.metadata.sorted_tables]
 
 
-def _write_rows(rows):
-    with _db.engine.begin() as conn:
+def _write_rows(database_url, rows):
+    with _owner_engine(database_url).begin() as conn:
         for table, table_rows in rows:
             if table_rows:
                 conn.execute(table.insert(), table_rows)

@@ -81,8 +81,16 @@ def test_text_the_database_cannot_store_is_rejected(app, phone):
     assert list(results[0]["errors"]) == ["body.plate"]
     assert results[1]["errors"] == {"body": ["JSON inválido."]}
     assert _count(app, FieldRecord) == 1
+    # A NUL inside one record refuses that record, named, and the rest of the batch is stored.
     nul = phone.push([phone.record(phone.body("inspection", permit_number="SAP\u0000001")), phone.inspection()])
-    assert nul.status_code == 400 and nul.json["error"]["code"] == "invalid_character"
+    assert nul.status_code == 200, nul.get_data(as_text=True)[:300]
+    assert [r["status"] for r in nul.json["results"]] == ["rejected", "accepted"]
+    assert list(nul.json["results"][0]["errors"]) == ["body.permit_number"]
+    assert _count(app, FieldRecord) == 2
+    # Outside the records, a NUL is still refused at the door.
+    outside = phone.client.post("/api/v1/sync/push", headers=phone.headers,
+                                json={"records": [phone.inspection()], "x\u0000": 1})
+    assert outside.status_code == 400 and outside.json["error"]["code"] == "invalid_character"
 
 
 def test_dates_outside_a_sane_range_for_a_vistoria_are_refused(app, phone):

@@ -19,6 +19,10 @@ from helpers import DEMO_PASSWORD, csrf_token, login
 from server.core.tenancy import tenant_tables
 from server.extensions import db
 
+# On PostgreSQL, as the application's role that row-level security binds (tests/conftest.py):
+# a 404 here must come from the views' scope, and a view that forgot it would get no row either.
+pytestmark = pytest.mark.app_role
+
 STAFF, ADMIN, API = "staff", "admin", "api"
 
 
@@ -362,3 +366,93 @@ def test_foreign_keys_between_tenant_rows_stay_in_one_municipality(app, world):
                         crossing.append(f"{table.name}.{column.name} → {target.name}: {n} row(s)")
     assert pairs > 20
     assert not crossing, "\n".join(crossing)
+
+
+# --- the second wall: row-level security, read directly as the application's role --------------
+
+def _child_tables():
+    """Tables that reach a municipality only through a parent's foreign key (their policy is
+    "the parent row is visible"): every table without a municipality that points at a tenant one."""
+    tenant = {t.name for t in tenant_tables()}
+    return {t.name: next(fk for fk in t.foreign_keys if fk.column.table.name in tenant and not fk.parent.nullable)
+            for t in db.metadata.sorted_tables
+            if t.name not in tenant and any(fk.column.table.name in tenant and not fk.parent.nullable
+                                            for fk in t.foreign_keys)}
+
+
+def _postgres_only(app):
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("row-level security is PostgreSQL's; SQLite has none (the views' scope is tested above)")
+
+
+def test_every_tenant_table_has_a_forced_policy(app):
+    _postgres_only(app)
+    from sqlalchemy import text
+    expected = {t.name for t in tenant_tables()} | set(_child_tables())
+    with app.app_context():
+        rows = db.session.execute(text(
+            "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, count(p.polname) FROM pg_class c "
+            "LEFT JOIN pg_policy p ON p.polrelid = c.oid WHERE c.relkind = 'r' AND c.relnamespace = "
+            "'public'::regnamespace GROUP BY 1, 2, 3")).all()
+        role = db.session.execute(text("SELECT current_user, rolsuper, rolbypassrls FROM pg_roles "
+                                       "WHERE rolname = current_user")).one()
+    guarded = {name for name, enabled, forced, policies in rows if enabled and forced and policies}
+    assert not expected - guarded, f"tables without a forced row-level security policy: {sorted(expected - guarded)}"
+    # The test connects as a role the policies bind (superusers and BYPASSRLS skip them).
+    assert (role.rolsuper, role.rolbypassrls) == (False, False), role
+
+
+def test_every_tenant_table_read_directly_shows_only_its_own_municipality(app, world):
+    """Every tenant table and every child table, read with no filter at all as the application's
+    role: with another municipality set, no row; with its own, exactly its rows; with none, none;
+    and a row of another municipality cannot be written."""
+    _postgres_only(app)
+    from sqlalchemy import func, select
+    from server.core.tenancy import NOTHING, crossing_municipalities, use_municipality, use_scope
+    munis, _phones = world
+    tables = {t.name: t for t in db.metadata.sorted_tables}
+    tenant = [t.name for t in tenant_tables()]
+    children = _child_tables()
+    leaks, checked, empty = [], set(), []
+    with app.app_context():
+        with crossing_municipalities("test: the truth to compare with"):
+            truth = {}
+            for name in tenant:
+                table = tables[name]
+                truth[name] = dict(db.session.execute(select(table.c.municipality_id, func.count())
+                                                      .group_by(table.c.municipality_id)).all())
+            for name, fk in children.items():
+                parent = fk.column.table
+                truth[name] = dict(db.session.execute(
+                    select(parent.c.municipality_id, func.count()).select_from(
+                        tables[name].join(parent, fk.parent == fk.column)).group_by(parent.c.municipality_id)).all())
+        for name, per_muni in truth.items():
+            if not any(n for mid, n in per_muni.items() if mid is not None):
+                empty.append(name)
+            for slug, mid in munis.items():
+                use_municipality(mid)
+                seen = db.session.execute(select(func.count()).select_from(tables[name])).scalar()
+                if seen != per_muni.get(mid, 0):
+                    leaks.append(f"{name} as {slug}: {seen} row(s), its own are {per_muni.get(mid, 0)}")
+                if per_muni.get(mid):
+                    checked.add(name)
+            use_scope(NOTHING)
+            if n := db.session.execute(select(func.count()).select_from(tables[name])).scalar():
+                leaks.append(f"{name} with no municipality set: {n} row(s)")
+        db.session.rollback()
+    assert not leaks, "\n".join(leaks)
+    # With three municipalities, "exactly its own" is "none of the two others'" for every table
+    # that holds rows; the world fixture fills most of them.
+    assert len(checked) >= 0.7 * len(truth), f"too few tables hold rows: {sorted(empty)}"
+    # Nor written: a row of another municipality is refused by the policy's WITH CHECK (same world,
+    # to build it once).
+    from sqlalchemy.exc import ProgrammingError
+    from server.modules.registry.models import Ponto
+    with app.app_context():
+        use_municipality(munis["sapezal"])
+        db.session.add(Ponto(municipality_id=munis["paranatinga"], name="Ponto alheio", capacity=5))
+        with pytest.raises(ProgrammingError, match="row-level security"):
+            db.session.flush()
+        db.session.rollback()
+

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from flask import g, redirect, request, session, url_for
 
 from .errors import ApiError
-from .tenancy import owned_or_404
+from .tenancy import owned_or_404, use_municipality
 
 ROLES = ("admin", "backoffice", "fiscal", "operator")
 ROLE_LABELS_PT = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal",
@@ -33,6 +33,14 @@ def new_token() -> str:
 
 def utcnow():
     return datetime.now(timezone.utc)
+
+
+def use_municipality_of(user, platform):
+    """The rest of the request sees its user's municipality only (core/tenancy.py, row-level
+    security): a platform administrator's, the one picked in the session, plus the platform's
+    own rows. (`platform` is passed in: reading the user's row again may need the crossing.)"""
+    mid = session.get("municipality_id") if platform else user.municipality_id
+    use_municipality(mid, platform=platform)
 
 
 def _check_roles(user, roles):

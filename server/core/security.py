@@ -43,7 +43,25 @@ def _has_nul():
         return any("\x00" in k or "\x00" in v for k, v in request.form.items(multi=True))
     if request.mimetype == "application/json":
         raw = request.get_data(cache=True)
-        return b"\\u0000" in raw or b"\x00" in raw
+        if b"\\u0000" not in raw and b"\x00" not in raw:
+            return False
+        # A batch whose items are judged one by one (the sync push): a NUL inside one item is that
+        # item's refusal, named by the view, never the whole batch's (issue 20).
+        per_item = getattr(current_app.view_functions.get(request.endpoint), "nul_refused_per_item", None)
+        body = parsed_json() if per_item else None
+        if not isinstance(body, dict) or not isinstance(body.get(per_item), list):
+            return True
+        return _holds_nul({key: value for key, value in body.items() if key != per_item})
+    return False
+
+
+def _holds_nul(value):
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
     return False
 
 

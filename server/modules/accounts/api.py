@@ -7,6 +7,7 @@ from .identity import issue_api_token
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, api_doc
 from ...core.ratelimit import login_limits
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 from .models import Device, User
 from .schemas import LoginSchema, RevokedSchema, TokenSchema
@@ -19,6 +20,7 @@ bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
 @api_doc(summary="Login: usuário e senha → token de acesso", body=LoginSchema,
          responses={200: TokenSchema, 401: ERROR, 429: ERROR},
          description="Com device_name, o aparelho é cadastrado e o token fica ligado a ele.")
+@crosses_municipalities("login: the username names an account of any municipality")
 def token(body):
     user = User.query.filter_by(username=body["username"].strip().lower()).first()
     if user is None or not user.active or not user.check_password(body["password"]):

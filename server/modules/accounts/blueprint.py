@@ -5,15 +5,17 @@ from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
 from ...core.ratelimit import login_limits
-from .sessions import end_session, start_session
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 from .models import User
+from .sessions import end_session, start_session
 
 bp = Blueprint("accounts", __name__)
 
 
 @bp.route("/login", methods=["GET", "POST"])
 @login_limits("username", "user")
+@crosses_municipalities("login: the username names an account of any municipality")
 def login():
     error = None
     if request.method == "POST":

@@ -8,8 +8,9 @@ from flask import current_app, g, request, session
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
-from ...core.auth import hash_token, new_token, utcnow
+from ...core.auth import hash_token, is_global_admin, new_token, use_municipality_of, utcnow
 from ...core.clock import as_utc
+from ...core.tenancy import NOTHING, crossing_municipalities, use_scope
 from ...extensions import db
 from .models import ApiToken, User
 from .sessions import session_user_id
@@ -59,11 +60,16 @@ def init_app(app):
     def _load_user():
         g.api_token = None
         g.device_revoked = False
-        if request.path.startswith("/api/"):
-            user = _user_from_bearer()
-        else:
-            user = _user_from_session()
-        g.user = user if user is not None and user.active else None
+        use_scope(NOTHING)  # no municipality's rows are visible until we know who is asking
+        with crossing_municipalities("authentication: the token or session names the user"):
+            if request.path.startswith("/api/"):
+                user = _user_from_bearer()
+            else:
+                user = _user_from_session()
+            g.user = user if user is not None and user.active else None
+            platform = g.user is not None and is_global_admin(g.user)
+        if g.user is not None:
+            use_municipality_of(g.user, platform)
 
 
 def issue_api_token(user, device=None, ttl_hours=None):

@@ -7,7 +7,7 @@ from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required, require
 from ...core.clock import local_today
 from ...core.csv_export import csv_response
 from ...core.errors import ApiError
-from ...core.tenancy import owned
+from ...core.tenancy import crosses_municipalities, owned
 from ...core.http import bounded_int
 from ...extensions import db, limiter
 from . import process_operations as ops
@@ -152,6 +152,7 @@ def process_csv(case_id):
 
 # --- public check -------------------------------------------------------------------------------
 
+@crosses_municipalities("public look-up: the signed notification code names its municipality")
 def _public(code):
     result = check_code(code)
     response = current_app.make_response((render_template("autos/notification_public.html", result=result),

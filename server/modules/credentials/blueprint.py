@@ -24,6 +24,7 @@ from ...core.errors import ApiError
 from ...core.http import safe_redirect_target
 from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db, limiter
 from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
 from ..registry.photos import read_operator_photo
@@ -184,6 +185,7 @@ def public_check(payload):
     return _public_check(payload)
 
 
+@crosses_municipalities("public look-up: the signed crachá code names its municipality")
 def _public_check(payload):
     """What a citizen sees after scanning the crachá: only what identifies the service (name,
     photo, permit number, plate, status). Never CPF, address, blood type or other data (LGPD)."""
@@ -249,6 +251,7 @@ def _municipality_ref(muni):
 @bp.get("/api/v1/keys")
 @limiter.limit("120 per minute")
 @api_doc(summary="Chaves públicas: índice por município", responses={200: KeyIndexSchema, 304: NoContent, 429: ERROR})
+@crosses_municipalities("public look-up: every municipality's public keys (public by design)")
 def public_key_index():
     """Every municipality served, by IBGE code (the payload's bytes 2-4), with its keys' address."""
     munis = Municipality.query.order_by(Municipality.ibge_code).all()
@@ -260,6 +263,7 @@ def public_key_index():
 @limiter.limit("120 per minute")
 @api_doc(summary="Chaves públicas do município (slug ou código IBGE)",
          responses={200: PublicKeysSchema, 304: NoContent, 429: ERROR})
+@crosses_municipalities("public look-up: a municipality's public keys (public by design)")
 def public_keys(ref):
     """A municipality's current and past issuer public keys, by slug or 7-digit IBGE code."""
     if ref.isascii() and ref.isdigit() and len(ref) <= 7:

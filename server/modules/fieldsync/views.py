@@ -23,6 +23,7 @@ from flask import current_app, g, render_template, request
 from ...core.auth import api_auth, get_scoped_or_404, require_municipality_id
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, NoContent, api_doc
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db, limiter
 from ..registry.models import Municipality, Operator
 from . import field_data as fd
@@ -115,6 +116,9 @@ def void_number(body):
 def push(body):
     device = current_device()
     return {"results": ops.push(device, g.user, body["records"])}
+
+
+push.nul_refused_per_item = "records"  # core/security.py: a NUL refuses its record, not the batch
 
 
 @bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
@@ -214,6 +218,7 @@ def my_autos():
 
 @bp.get("/a/<token>")
 @limiter.limit("60 per minute")
+@crosses_municipalities("public look-up: the auto's unguessable token names its municipality")
 def public_page(token):
     auto = public_auto(token)
     response = current_app.make_response((render_template("fieldsync/public_auto.html", auto=auto),
@@ -241,6 +246,7 @@ def copy_page():
 @api_doc(summary="Chaves públicas dos aparelhos dos fiscais do município", tags=["public"],
          path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR},
          description="Sem autenticação: verifica a cópia assinada do autuado (/a/#…). Só id, chave e situação.")
+@crosses_municipalities("public look-up: a municipality's device public keys (public by design)")
 def public_device_keys(ibge):
     data = device_keys(ibge)
     if data is None:
@@ -254,6 +260,7 @@ def public_device_keys(ibge):
 @api_doc(summary="Auto recebido pelo servidor, para a cópia do autuado", tags=["public"],
          path=PublicTokenPathSchema, responses={200: PublicAutoStatusSchema, 404: ERROR},
          description="Pelo token público do auto (o mesmo do endereço /a/<token>); 404 enquanto não recebido.")
+@crosses_municipalities("public look-up: the auto's unguessable token names its municipality")
 def public_auto_status(token):
     data = public_auto_json(token)
     if data is None:

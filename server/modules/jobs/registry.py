@@ -8,6 +8,7 @@ so running the command twice (or after a missed day) changes nothing more.
 import importlib
 from dataclasses import dataclass
 
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 
 # Feature modules that register daily tasks. Add one line for yours; order is run order.
@@ -44,6 +45,7 @@ def tasks():
     return list(_TASKS.values())
 
 
+@crosses_municipalities("daily jobs: the laws' dates, for every municipality")
 def run_daily(today, only=None):
     """Run every task for `today`, each in its own transaction: a failing task is rolled back
     and reported without undoing what the others did. Returns [(task, count | exception)]."""

@@ -3,6 +3,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from ...core.auth import is_global_admin, login_required
 from ...core.errors import ApiError
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 from ..accounts.models import User
 from ..registry.models import Municipality
@@ -30,6 +31,7 @@ def _page(errors=None, form=None, admin_errors=None, admin_form=None, status=200
 
 @bp.get("/municipios")
 @login_required("admin")
+@crosses_municipalities("platform administration: every municipality and its administrators")
 def municipalities():
     _platform_admin()
     return _page()
@@ -37,6 +39,7 @@ def municipalities():
 
 @bp.post("/municipios")
 @login_required("admin")
+@crosses_municipalities("platform administration: every municipality and its administrators")
 def create():
     _platform_admin()
     form = request.form
@@ -52,6 +55,7 @@ def create():
 
 @bp.post("/municipios/<int:municipality_id>/administrador")
 @login_required("admin")
+@crosses_municipalities("platform administration: every municipality and its administrators")
 def create_municipality_admin(municipality_id):
     _platform_admin()
     muni = db.session.get(Municipality, municipality_id) or abort(404)

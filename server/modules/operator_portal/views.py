@@ -5,6 +5,7 @@ from ...core.auth import api_auth
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, api_doc
 from ...core.ratelimit import login_limits
+from ...core.tenancy import crosses_municipalities
 from ..registry.models import Municipality
 from ..registry.photos import operator_photo_response
 from . import operations
@@ -27,6 +28,7 @@ def municipalities():
 @login_limits("code", "activation", normalize=operations.normalize_code)
 @api_doc(summary="Primeiro acesso do operador: código → token", body=ActivateSchema,
          responses={200: ActivatedSchema, 429: ERROR})
+@crosses_municipalities("operator first access: the code names an account of the municipality chosen")
 def activate(body):
     text, token = operations.activate(body["municipality"], body["code"])
     return {"token": text, "expires_at": token.expires_at}

@@ -7,6 +7,7 @@ from flask import g, redirect, url_for
 
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
 from ...core.errors import ApiError
+from ...core.tenancy import use_municipality
 from ...extensions import db
 from .models import Municipality
 
@@ -33,4 +34,6 @@ def check_municipality_slug(slug):
     user = g.get("user")
     if muni is None or user is None or (not is_global_admin(user) and user.municipality_id != muni.id):
         raise ApiError(404, "not_found")
+    if is_global_admin(user):
+        use_municipality(muni.id, platform=True)  # the platform administrator reads the one named
     return muni
