@@ -172,6 +172,19 @@ b.case("art. 17-18 (issue 19): the municipality records the official publication
        set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
        config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
        expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
+b.case("art. 17 + CC art. 132 § 1º (issue 19): published 1998-09-01, the 60th day 31/10/1998 is a Saturday → the period runs to Monday 02/11/1998 (Finados became a national holiday only in 2002)", date="1998-11-02",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
+b.case("art. 17 + CC art. 132 § 1º (issue 19): published 1998-09-01, enforced from Tuesday 03/11/1998", date="1998-11-03",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       expected={"failed": [F("nl.req.luvas", ["nl.inf.luvas"])], "infractions": [{"id": "nl.inf.luvas"}]})
+b.case("art. 17 + Lei 9.093/1995 art. 2º (issue 19): published 1998-09-01 and Finados kept as a municipal religious holiday in 1998 → the period runs to Tuesday 03/11/1998", date="1998-11-03",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       calendar={"closures": [{"date": "1998-11-02", "kind": "feriado_religioso", "name_pt": "Finados", "act": "Lei municipal"}]},
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
 b.case("art. 17: adaptation deadline no longer listed after 1998-10-20", date="1998-10-21",
        set={"operator.resident_since": "1990-01-01"}, expected={"failed": [], "deadlines": DL_BASE})
 b.case("Res. 943/2022 art. 3º II: antenna not required by the federal base before 2022-04-01 (Nortelândia has no antenna rule)",
