@@ -354,7 +354,7 @@ def _recidivism(rule, inf, d, hist, cfg):
         priors = matching
         span = f"até {dates.to_br(d)}"
     else:
-        start = dates.add_period(d, window, -1)
+        start = dates.window_start(d, window)
         base["window_from"] = dates.to_iso(start)
         priors = [h for h in matching if start <= h[0] <= d]
         span = f"entre {dates.to_br(start)} e {dates.to_br(d)}"
@@ -391,7 +391,7 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
     confirmed. `since_fact` (a date fact: the last curso de reabilitação) ends an earlier
     disqualification: penalties committed on or before it no longer count. `one_auto_option`:
     unless the option says "cada", the fines of one autuação count once."""
-    start = dates.add_period(d, esc["window"], -1)
+    start = dates.window_start(d, esc["window"])
     since = ctx.get(esc["since_fact"]) if esc.get("since_fact") else None
     if isinstance(since, int) and since + 1 > start:
         start = since + 1

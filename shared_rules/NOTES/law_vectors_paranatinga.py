@@ -296,8 +296,11 @@ b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação
 b.case("art. 42 § ú a: one earlier warning + a warning now → not yet",
        set={"driver.armed": True}, history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"escalations": []})
-b.case("art. 44: a fine exactly 1 year before, with no infraction since, is cancelled → no inabilitação",
-       set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-10"}], expected={"escalations": []})
+b.case("art. 44: a fine 1 year and 1 day before, with no infraction since, is cancelled → no inabilitação",
+       set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-09"}], expected={"escalations": []})
+b.case("art. 44 + art. 42 § único (issue 19): on the anniversary of a fine (2024-06-10 → 2025-06-10) the year is not over — Lei 810/1949 art. 1º, both articles agree — so it still counts → inabilitação announced",
+       set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-10"}],
+       expected={"escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "status": "would_reach", "window_from": "2024-06-10", "notice_pt": NOTICE2}]})
 b.case("art. 44: a fine 1 year minus 1 day before is not yet cancelled → inabilitação",
        set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-11"}],
        expected={"escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "status": "would_reach", "notice_pt": NOTICE2}]})

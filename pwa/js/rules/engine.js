@@ -311,7 +311,7 @@ function recidivism(rule, inf, d, hist, cfg) {
     priors = matching;
     span = `até ${dates.toBr(d)}`;
   } else {
-    const start = dates.addPeriod(d, window, -1);
+    const start = dates.windowStart(d, window);
     base.window_from = dates.toIso(start);
     priors = matching.filter((h) => start <= h[0] && h[0] <= d);
     span = `entre ${dates.toBr(start)} e ${dates.toBr(d)}`;
@@ -343,7 +343,7 @@ function windowPt(window) {
 // since_fact (last curso de reabilitação) ends an earlier disqualification; one_auto_option:
 // unless the option says "cada", the fines of one autuação count once (SPEC §5).
 function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
-  let start = dates.addPeriod(d, esc.window, -1);
+  let start = dates.windowStart(d, esc.window);
   const since = esc.since_fact ? ctx[esc.since_fact] : undefined;
   if (Number.isInteger(since) && since + 1 > start) start = since + 1;
   const perAuto = !(esc.one_auto_option && (cfg.options || {})[esc.one_auto_option] === "cada");
