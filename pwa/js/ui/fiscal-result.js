@@ -45,7 +45,7 @@ export function lawNotices(rules, evaluation) {
 }
 
 /** Duties the law still gives time to meet (adaptation periods): notices, not infractions. */
-function graceSection(notices) {
+export function graceSection(notices) {
   if (!notices.length) return null;
   return el('section', { id: 'grace-notices' },
     el('h2', {}, 'Prazo de adequação da lei'),
