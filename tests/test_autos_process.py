@@ -345,9 +345,11 @@ def test_quiet_year_cancels_the_record_once(app, client, demo):
     notify(app, case_id, "pessoal", served)
     applied_on = served + timedelta(days=4)
     run_daily(app, applied_on)
-    almost = run_daily(app, applied_on.replace(year=applied_on.year + 1) - timedelta(days=1))
-    assert almost["autos.quiet_period"] == 0
-    year_later = applied_on.replace(year=applied_on.year + 1)
+    # The anniversary is the year's last day (Lei 810/1949 art. 1º), as in the engine's art. 42
+    # § único window: the record is cancelled only on the day after it (issue 19, point 10).
+    anniversary = applied_on.replace(year=applied_on.year + 1)
+    assert run_daily(app, anniversary)["autos.quiet_period"] == 0
+    year_later = anniversary + timedelta(days=1)
     assert run_daily(app, year_later)["autos.quiet_period"] == 1
     assert run_daily(app, year_later)["autos.quiet_period"] == 0
     assert penalties(app, case_id)[0][1] == "registro_cancelado"

@@ -19,13 +19,19 @@ def _facts(until):
     return {"permit.exists": True, "permit.valid_until": until.isoformat(), "permit.issued_on": "2026-01-15"}
 
 
-def _js_failed(document, days, facts):
+def _js_failed(document, days, facts, closures=()):
+    """The JS engine's failed requirements on each day, with the same legal calendar (the shared
+    holiday data and the municipality's closures)."""
     script = ("import { compileComposed, evaluate } from './pwa/js/rules/index.js';"
+              "import { Calendar } from './pwa/js/rules/legal_calendar.js';"
+              "import fs from 'node:fs';"
               "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const a=JSON.parse(s);"
               "const rules=compileComposed(a.rules);"
-              "process.stdout.write(JSON.stringify(a.days.map(d=>evaluate(rules,d,a.facts,[]).failed.map(f=>f.requirement))));});")
+              "const cal=new Calendar(JSON.parse(fs.readFileSync('shared_rules/calendar/holidays.json','utf8')),'MT',a.closures);"
+              "process.stdout.write(JSON.stringify(a.days.map(d=>evaluate(rules,d,a.facts,[],cal).failed.map(f=>f.requirement))));});")
     out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, check=True, capture_output=True,
-                         text=True, input=json.dumps({"rules": document, "days": days, "facts": facts}))
+                         text=True, input=json.dumps({"rules": document, "days": days, "facts": facts,
+                                                      "closures": list(closures)}))
     return json.loads(out.stdout)
 
 
@@ -61,3 +67,44 @@ def test_roadside_engines_and_back_office_agree_on_the_last_valid_day(app, demo)
         assert db.session.get(Permit, pid).status == "ativo"  # the last valid day, as at the roadside
         expire_due_permits(date(2026, 4, 1))
         assert db.session.get(Permit, pid).status == "suspenso"  # art. 10 § 2º, as at the roadside
+
+
+def test_caducidade_last_day_by_cc_132_agrees_in_both_engines_and_the_back_office(app, demo):
+    """Sapezal art. 10 § 2º: 30 days after the validity, then caducidade. Valid until Friday
+    31/03/2028: the 30th day is Sunday 30/04, 01/05 is Labour Day, so the last day to regularize is
+    Tuesday 02/05/2028 (Código Civil art. 132 § 1º) and the alvará lapses on Wednesday 03/05.
+    With a municipal closure recorded on 02/05 the last day is Wednesday 03/05 and it lapses on 04/05."""
+    from server.extensions import db
+    from server.modules.calendar.operations import add_closure
+    from server.modules.calendar.service import calendar_of
+    from server.modules.registry.models import Municipality, Permit
+    from server.modules.registry.operations import expire_due_permits, lapse_unrenewed_permits
+    facts = {"permit.exists": True, "permit.valid_until": "2028-03-31", "permit.issued_on": "2027-04-01"}
+    composed = load_municipality("sapezal")
+    days = ["2028-05-02", "2028-05-03", "2028-05-04"]
+    closure = {"date": "2028-05-02", "kind": "feriado_religioso", "name_pt": "Feriado municipal", "act": "Lei municipal 1/2027"}
+
+    def lapsed(failed):
+        return ["sap.req.alvara_nao_caducado" in f for f in failed]
+
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        python = [[f["requirement"] for f in evaluate(composed, d, facts, [], calendar_of(muni))["failed"]] for d in days]
+        assert lapsed(python) == [False, True, True]
+        assert _js_failed(composed.to_json(), days, facts) == python
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit.valid_from, permit.valid_until = date(2027, 4, 1), date(2028, 3, 31)
+        db.session.commit()
+        pid = permit.id
+        expire_due_permits(date(2028, 4, 1))
+        assert db.session.get(Permit, pid).suspended_until == date(2028, 5, 2)
+        lapse_unrenewed_permits(date(2028, 5, 2))
+        assert db.session.get(Permit, pid).status == "suspenso"
+        add_closure(muni, {"day": date(2028, 5, 2), "kind": closure["kind"], "name_pt": closure["name_pt"], "act": closure["act"]})
+        python = [[f["requirement"] for f in evaluate(composed, d, facts, [], calendar_of(muni))["failed"]] for d in days]
+        assert lapsed(python) == [False, False, True]
+        assert _js_failed(composed.to_json(), days, facts, [closure]) == python
+        lapse_unrenewed_permits(date(2028, 5, 3))
+        assert db.session.get(Permit, pid).status == "suspenso"  # the closure moved the last day
+        lapse_unrenewed_permits(date(2028, 5, 4))
+        assert db.session.get(Permit, pid).status == "caducado"

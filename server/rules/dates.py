@@ -143,6 +143,29 @@ def make_date(y, m, dd):
     return datetime.date(y, m, min(dd, calendar.monthrange(y, m)[1])).toordinal()
 
 
+def period_end(d, period):
+    """The last day of a period that starts on d (SPEC §5 "Periods"): months and years to the
+    corresponding day, or the next day when that month lacks it (Lei 810/1949 arts. 1º–3º, the
+    `lei_810` rule of legal_calendar); days: d + N. Every recidivism, escalation and quiet
+    window reads this one function, so they agree on the anniversary day (it is inside)."""
+    if "days" in period:
+        return add_days(d, period["days"])
+    if "months" in period:
+        return add_months(d, period["months"], civil=True)
+    return add_months(d, _int(period["years"]) * 12, civil=True)
+
+
+def window_start(d, period):
+    """The first day P whose period still runs on d (period_end(P) >= d): the entries committed
+    from P through d are "within" the period before d."""
+    p = add_period(d, period, -1)          # clamped: within a few days of the answer
+    while p > MIN_ORD and period_end(p - 1, period) >= d:
+        p -= 1
+    while period_end(p, period) < d:
+        p += 1
+    return p
+
+
 def add_period(d, period, sign=1):
     """period = {"days"|"months"|"years": N}; sign -1 subtracts."""
     if "days" in period:

@@ -1,8 +1,8 @@
 """evaluate() (SPEC §5, §8): proposals, amounts, recidivism and escalation. Inputs are checked in
 inputs.py, the checklist is built in checklist.py. The JS twins are pwa/js/rules/{engine,inputs,
 checklist}.js: keep them in step, key order included."""
-from . import dates, money
-from .expr import DATE_VAR, UNKNOWN
+from . import dates, legal_calendar, money
+from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN
 from .compose import SPEC_VERSION
 from .inputs import (PENALTIES, SELECTED, _fact_values, _history, _in_effect, _parse_date_arg,
                      _penalties, add_options)
@@ -23,10 +23,14 @@ def _citation(entry):
     return entry.get("citation")
 
 
-def evaluate(rules, date, facts, history=()):
+def evaluate(rules, date, facts, history=(), calendar=None):
+    """`calendar`: the municipality's legal calendar (legal_calendar.Calendar: holidays and its
+    closures), which every period counted by CC art. 132 reads (SPEC §5 "Counting")."""
     d = _parse_date_arg(date)
     ctx, na, selected = _fact_values(rules, facts)
     ctx[DATE_VAR] = d
+    if calendar is not None:
+        ctx[CALENDAR_VAR] = calendar
     add_options(ctx, rules.config)
     chosen = _penalties(rules, (facts or {}).get(PENALTIES))
     hist = _history(rules, history, d)
@@ -43,7 +47,7 @@ def evaluate(rules, date, facts, history=()):
     for sel in selected:
         triggered.setdefault(sel, []).append(SELECTED)
 
-    grace = _grace(rules, d, rules.config)
+    grace = _grace(rules, d, rules.config, calendar)
     for req in rules.requirements:
         if req["_mode"] == "ignored" or not _in_effect(req, d):
             continue
@@ -91,7 +95,7 @@ def evaluate(rules, date, facts, history=()):
         if inf["_mode"] == "ignored" or not _in_effect(inf, d):
             continue
         result["infractions"].append(_infraction(rules, inf, d, triggered[inf["id"]], hist, cfg,
-                                                 undecided, chosen.get(inf["id"])))
+                                                 undecided, chosen.get(inf["id"]), calendar))
 
     for esc in rules.escalations:
         if esc["_mode"] != "active" or not _in_effect(esc, d):
@@ -119,7 +123,7 @@ def evaluate(rules, date, facts, history=()):
             "id": dl["id"], "kind": dl["kind"], "label_pt": dl["label_pt"],
             "citation": _citation(dl), "days": days, "starts": dl["starts"],
             "instance_pt": dl.get("instance_pt"), "suspensive": dl.get("suspensive"),
-            "due": _due(d, days, dl["starts"])})
+            "due": _due(d, days, dl["starts"], calendar)})
     return result
 
 
@@ -138,10 +142,12 @@ def _displace(rules, d, triggered, result):
         failed["infractions"] = [ref for ref in failed["infractions"] if ref not in gone]
 
 
-def _due(d, days, starts):
-    if days is None or starts != "autuacao":
+def _due(d, days, starts, calendar):
+    """The last day of a period starting at the inspection (CC art. 132; SPEC §5): None when it
+    starts later, or without a calendar to tell whether the last day has office hours."""
+    if days is None or starts != "autuacao" or calendar is None:
         return None
-    return dates.to_iso(dates.add_days(d, days))
+    return legal_calendar.cc_132_days(calendar, dates.to_iso(d), days).isoformat()
 
 
 def _select_row(rows, d):
@@ -153,7 +159,7 @@ def _select_row(rows, d):
     return best[1] if best else None
 
 
-def _measure(m, d, cfg, owner, undecided):
+def _measure(m, d, cfg, owner, undecided, calendar):
     """owner = (undecided kind, id) of the infraction or escalation the measure belongs to."""
     dl = m.get("deadline") or {}
     days = dl.get("days")
@@ -165,22 +171,29 @@ def _measure(m, d, cfg, owner, undecided):
     starts = dl.get("starts")
     return {"kind": m["kind"], "label_pt": m["label_pt"], "citation": m.get("citation"),
             "days": days, "extendable_days": dl.get("extendable_days"), "starts": starts,
-            "due": _due(d, days, starts), "only_if_pt": m.get("only_if_pt")}
+            "due": _due(d, days, starts, calendar), "only_if_pt": m.get("only_if_pt")}
 
 
-def _grace(rules, d, cfg):
+def _grace(rules, d, cfg, calendar):
     """{pack index: deadline} of the adaptation periods running on D (SPEC §5): a deadline with
     `suspends_enforcement` runs from the date in the option `start_option` (the law's
-    publication, a sourced configuration setting) for `days` days, both ends inclusive; inside
-    it a failed requirement of its pack is a notice, not an infraction."""
+    publication, a sourced configuration setting) through its last day by CC art. 132 (start +
+    days, moved to the next business day; unmoved without a calendar), both ends inclusive;
+    inside it a failed requirement of its pack is a notice, not an infraction."""
     out = {}
     for dl in rules.deadlines:
         if not dl.get("suspends_enforcement") or dl["_mode"] != "active" or dl.get("days") is None:
             continue
         start = dates.parse_iso((cfg.get("options") or {}).get(dl.get("start_option")))
-        if start is not None and start <= d <= dates.add_period(start, {"days": dl["days"]}):
+        if start is not None and start <= d <= _grace_end(start, dl["days"], calendar):
             out.setdefault(dl["_pack"], dl)
     return out
+
+
+def _grace_end(start, days, calendar):
+    if calendar is None:
+        return dates.add_days(start, days)
+    return legal_calendar.cc_132_days(calendar, dates.to_iso(start), days).toordinal()
 
 
 def _withhold(rules, ctx, triggered, result):
@@ -202,7 +215,7 @@ def _withhold(rules, ctx, triggered, result):
                                         "facts": _missing(ctx, [cond])})
 
 
-def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None):
+def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None, calendar=None):
     rec_out, effect, extra_measures, window_undecided = None, None, [], None
     if inf.get("recidivism"):
         rule = rules.by_id[inf["recidivism"]]
@@ -215,7 +228,7 @@ def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None):
     amount = None if kind == "advertencia" else _amount(inf, d, cfg, effect, undecided)
     if window_undecided:
         undecided.append(window_undecided)
-    measures = [_measure(m, d, cfg, ("infraction", inf["id"]), undecided)
+    measures = [_measure(m, d, cfg, ("infraction", inf["id"]), undecided, calendar)
                 for m in list(inf.get("measures") or []) + list(extra_measures)]
     return {
         "id": inf["id"], "pack": rules.packs[inf["_pack"]]["id"], "citation": _citation(inf),
@@ -341,7 +354,7 @@ def _recidivism(rule, inf, d, hist, cfg):
         priors = matching
         span = f"até {dates.to_br(d)}"
     else:
-        start = dates.add_period(d, window, -1)
+        start = dates.window_start(d, window)
         base["window_from"] = dates.to_iso(start)
         priors = [h for h in matching if start <= h[0] <= d]
         span = f"entre {dates.to_br(start)} e {dates.to_br(d)}"
@@ -378,7 +391,7 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
     confirmed. `since_fact` (a date fact: the last curso de reabilitação) ends an earlier
     disqualification: penalties committed on or before it no longer count. `one_auto_option`:
     unless the option says "cada", the fines of one autuação count once."""
-    start = dates.add_period(d, esc["window"], -1)
+    start = dates.window_start(d, esc["window"])
     since = ctx.get(esc["since_fact"]) if esc.get("since_fact") else None
     if isinstance(since, int) and since + 1 > start:
         start = since + 1
@@ -405,7 +418,7 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
                 "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],
                 "status": "reached" if reached else "would_reach",
                 "window_from": dates.to_iso(start), "window_to": dates.to_iso(d),
-                "measure": _measure(measure, d, cfg, ("escalation", esc["id"]), undecided),
+                "measure": _measure(measure, d, cfg, ("escalation", esc["id"]), undecided, ctx.get(CALENDAR_VAR)),
                 "notice_pt": notice,
                 "why_pt": (f"{esc['label_pt']}: {prior + current} penalidade(s) de {penalty} entre "
                            f"{dates.to_br(start)} e {dates.to_br(d)} ({prior} anterior(es), "

@@ -1,7 +1,7 @@
 """Expression compiler (SPEC §4): type-checks an expression against the declared facts once,
 and returns a closure. Values at run time: bool, float, str, date ordinal (int), or UNKNOWN."""
-from . import dates
-from .errors import CompileError
+from . import dates, legal_calendar
+from .errors import CompileError, EvalError
 
 
 class _Unknown:
@@ -13,6 +13,9 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 DATE_VAR = "$date"
+# The legal calendar of the evaluation (legal_calendar.Calendar), put in the context by evaluate();
+# listed among the missing facts of an expression that counts with it when none was given.
+CALENDAR_VAR = "$calendar"
 OPTION_PREFIX = "$option:"
 SCALARS = ("bool", "number", "string", "date")
 _FACT_TYPE = {"bool": "bool", "number": "number", "string": "string", "date": "date",
@@ -343,6 +346,31 @@ def _func(arg_types, result_type, impl):
     return op
 
 
+def _op_cc_132_days(args, decls, refs, path):
+    """cc_132_days(d, n): the last day of an N-day period from d by Código Civil art. 132 (start day
+    excluded, a last day without office hours moved to the next business day), in the calendar of
+    the evaluation; UNKNOWN without one (the last day cannot be known)."""
+    cs = _args(args, decls, refs, path, n=2)
+    _expect(cs[0], ("date",), path, 0)
+    _expect(cs[1], ("number",), path, 1)
+    if CALENDAR_VAR not in refs:
+        refs.append(CALENDAR_VAR)
+    fns = [c[0] for c in cs]
+
+    def run(ctx):
+        vals = _strict(fns, ctx)
+        cal = ctx.get(CALENDAR_VAR)
+        if vals is UNKNOWN or cal is None:
+            return UNKNOWN
+        start = dates.add_days(vals[0], 0)
+        n = dates.add_days(start, vals[1]) - start       # integer check and range, as add_days
+        try:
+            return legal_calendar.cc_132_days(cal, dates.to_iso(start), n).toordinal()
+        except OverflowError:                            # moved past 9999-12-31
+            raise EvalError("date_out_of_range") from None
+    return run, "date"
+
+
 def _num(f):
     return lambda *a: float(f(*a))
 
@@ -354,6 +382,7 @@ _OPS = {
     ">": _ordering(lambda a, b: a > b, False), ">=": _ordering(lambda a, b: a >= b, False),
     "in": _op_in, "+": _arith("+"), "-": _arith("-"), "*": _arith("*"), "date": _op_date,
     "add_days": _func(("date", "number"), "date", dates.add_days),
+    "cc_132_days": _op_cc_132_days,
     "add_months": _func(("date", "number"), "date", dates.add_months),
     "add_years": _func(("date", "number"), "date", dates.add_years),
     "days_between": _func(("date", "date"), "number", _num(dates.days_between)),

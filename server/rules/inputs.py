@@ -172,7 +172,7 @@ def _history(rules, history, d):
             nxt = kept[i + 1][0] if i + 1 < len(kept) else d
             # the quiet period runs from the day the penalty was applied (Paranatinga art. 44
             # "contados da data da última aplicação de penalidade") to the next infraction
-            if dates.add_period(entry[3], period) <= nxt:
+            if dates.period_end(entry[3], period) < nxt:   # the anniversary is inside the year
                 cut = i + 1
         kept = kept[cut:]
     return kept

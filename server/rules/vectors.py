@@ -3,11 +3,11 @@ the JS twin is pwa/js/rules/vectors.js."""
 import json
 from pathlib import Path
 
-from . import dates
+from . import dates, legal_calendar
 from .compose import compose, deep_merge, load_municipality
 from .inputs import _fact_values, _parse_date_arg, add_options
 from .errors import CompileError, PackError, RulesError
-from .expr import DATE_VAR, UNKNOWN, compile_expr
+from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN, compile_expr
 from .history import history_for
 
 
@@ -66,6 +66,15 @@ def _expr_value(value, type_):
     return {"value": value, "type": type_}
 
 
+def calendar_of(case):
+    """The case's legal calendar: the shared holiday data in Mato Grosso plus the case's
+    `calendar.closures`; none when the case says `"calendar": false`."""
+    spec = case.get("calendar", {})
+    if spec is False:
+        return None
+    return legal_calendar.Calendar(legal_calendar.load_data(), "MT", spec.get("closures") or ())
+
+
 def run_case(root, case):
     """-> the actual JSON result of one case (an evaluation, an expression value, or an error)."""
     from .checklist import auto_form, checklist
@@ -83,6 +92,8 @@ def run_case(root, case):
                 by_id = {}
             ctx, _, _ = _fact_values(_R, case.get("facts") or {})
             ctx[DATE_VAR] = _parse_date_arg(case.get("date", "2000-01-01"))
+            if calendar_of(case) is not None:
+                ctx[CALENDAR_VAR] = calendar_of(case)
             add_options(ctx, case.get("config"))
             return _expr_value(compiled.fn(ctx), compiled.type)
         rules = _rules_for(root, case)
@@ -93,7 +104,7 @@ def run_case(root, case):
         history = case.get("history") or []
         if "field_penalties" in case:
             history = history_for(case["field_penalties"], case.get("subject"), {i["id"] for i in rules.infractions})
-        return evaluate(rules, case["date"], case.get("facts") or {}, history)
+        return evaluate(rules, case["date"], case.get("facts") or {}, history, calendar_of(case))
     except RulesError as exc:
         return exc.to_json()
 

@@ -20,7 +20,7 @@ LAWS = [
   "7": "Alvará only for who meets the requirements: restates art. 6.",
   "8": "Precarious authorization, revocable: basis of the cassação penalty (art. 24 IV).",
   "9": "Content of the alvará document (order no., name, taxpayer no., ponto, vehicle data, validity): checked when the card is issued, not at the roadside.",
-  "11": "Validity 1 year (Lei 810/1949), ending on the last 31 March within that year, read with art. 10 § 1º (issuance/validity.py, LEGAL.md); § 1º cassação with full defence; § 2º transitional 1999 permits (encoded).",
+  "11": "Validity 1 year (Lei 810/1949), ending on the last 31 March within that year, read with art. 10 § 1º (issuance/validity.py, LEGAL.md); § 1º cassação with full defence; § 2º transitional 1999 permits (encoded: vencido after 31/03/2000, caducado after the art. 10 § 2º 30 days counted by CC art. 132, from 03/05/2000).",
   "15": "Motorcycle replacement: request within 15 days + vistoria; the law does not say from when the 15 days run — back-office procedure, not encoded as a deadline.",
   "18": "Users' rights: no duty of the driver.",
   "19": "Tariffs examined by the administration, decree: no roadside duty.",

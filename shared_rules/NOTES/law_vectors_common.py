@@ -91,7 +91,7 @@ class Builder:
                     "defaults": {"municipality": slug, "date": DATE}, "cases": []}
 
     def case(self, name, set=None, drop=(), expected=None, date=None, history=None,
-             config_overrides=None, covers=None):
+             config_overrides=None, covers=None, calendar=None):
         facts = {k: v for k, v in BASELINE.items() if k in self.names and k not in drop}
         for k, v in (set or {}).items():
             if not k.startswith("$"):
@@ -106,6 +106,8 @@ class Builder:
             c["config_overrides"] = config_overrides
         if covers:
             c["covers"] = covers
+        if calendar is not None:
+            c["calendar"] = calendar  # closures the municipality recorded (SPEC §10)
         self.doc["cases"].append(c)
 
     def write(self, file_name):

@@ -43,6 +43,13 @@ b.case("CTB 139-A IV: equipment inspection exactly 6 months ago still valid", se
        expected={"failed": []})
 fed("fed.req.motofrete_inspecao_semestral", "CTB 139-A IV: equipment inspection 6 months + 1 day ago → overdue",
     dict(GOODS, **{"vehicle.equipment_inspection_date": "2024-12-09"}))
+b.case("CTB 139-A IV + Lei 810/1949 art. 3º (issue 19): inspected 31/08/2025, six months end on 01/03/2026 (February has no 31st): still valid that day",
+       date="2026-03-01", set=dict(GOODS, **{"vehicle.equipment_inspection_date": "2025-08-31", "vehicle.inspection_valid_until": "2026-12-31",
+                                             "insurance.valid_until": "2026-12-31"}),
+       expected={"failed": []})
+fed("fed.req.motofrete_inspecao_semestral", "CTB 139-A IV + Lei 810/1949 (issue 19): inspected 31/08/2025, overdue on 02/03/2026",
+    dict(GOODS, **{"vehicle.equipment_inspection_date": "2025-08-31", "vehicle.inspection_valid_until": "2026-12-31",
+                   "insurance.valid_until": "2026-12-31"}), date="2026-03-02")
 b.case("Res. 943 art. 3º III: on a goods delivery the passenger handle is not the required device (Paranatinga's own art. 8º V a still applies)",
        set=dict(GOODS, **{"equipment.grab_handle": False}),
        expected={"failed": [F("par.req.alca_metalica", ["par.inf.g2_a", "par.inf.art41_veiculo_irregular"])]})

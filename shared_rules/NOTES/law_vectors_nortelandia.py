@@ -67,6 +67,16 @@ b.case("art. 2º + Res. 943 art. 2º: no red plate fails the federal and the mun
                  "undecided": [UV("nl.inf.categoria_aluguel"), U_DL]})
 b.case("art. 2º: motorcycle not in the company's name", set={"vehicle.registered_to_holder": False},
        expected={"failed": [F("nl.req.registro_empresa", ["nl.inf.registro_empresa"])], "infractions": [{"id": "nl.inf.registro_empresa"}]})
+b.case("art. 2º + art. 6º (issue 19): a permit held by a natural person with the motorcycle in that person's name does not pass art. 2º silently — both fail, one fine (art. 6º displaces art. 2º: the same fact)",
+       set={"permit.holder_is_company": False, "vehicle.registered_to_holder": True},
+       expected={"failed": [F("nl.req.registro_empresa", []), F("nl.req.autorizada_empresa", ["nl.inf.autorizada_empresa"])],
+                 "infractions": [{"id": "nl.inf.autorizada_empresa"}],
+                 "displaced": [{"id": "nl.inf.registro_empresa", "by": "nl.inf.autorizada_empresa"}]})
+b.case("art. 2º (issue 19): holder unknown and the motorcycle in the holder's name → art. 2º undecided, never passed",
+       drop=("permit.holder_is_company",), set={"vehicle.registered_to_holder": True},
+       expected={"failed": [], "infractions": [],
+                 "undecided": [{"kind": "requirement", "id": "nl.req.registro_empresa", "reason": "missing_fact", "facts": ["permit.holder_is_company"]},
+                               {"kind": "requirement", "id": "nl.req.autorizada_empresa", "reason": "missing_fact", "facts": ["permit.holder_is_company"]}, U_DL]})
 b.case("art. 2º § ú: vistoria valid through today passes", set={"vehicle.inspection_valid_until": "2025-06-10"}, expected={"failed": []})
 b.case("art. 2º § ú: vistoria expired yesterday fails", set={"vehicle.inspection_valid_until": "2025-06-09"},
        expected={"failed": [F("nl.req.vistoria_previa", ["nl.inf.vistoria_previa"])], "infractions": [{"id": "nl.inf.vistoria_previa"}]})
@@ -87,7 +97,9 @@ b.case("art. 5º caput + § ú (issue 7): not parked (picking up a passenger 10 
        set={"parking.parked": False, "parking.distance_to_stop_m": 10},
        expected={"failed": []})
 one("ponto_onibus_taxi", "art. 5º § ú: parked 49 m away fails", {"parking.distance_to_stop_m": 49})
-one("autorizada_empresa", "art. 6º: permit held by a natural person", {"permit.holder_is_company": False})
+b.case("art. 6º: permit held by a natural person (art. 2º fails with it, one fine: issue 19)", set={"permit.holder_is_company": False},
+       expected={"failed": [F("nl.req.registro_empresa", []), F("nl.req.autorizada_empresa", ["nl.inf.autorizada_empresa"])],
+                 "infractions": [{"id": "nl.inf.autorizada_empresa"}]})
 b.case("art. 6º: no alvará — validity and status rules not applicable", set={"permit.exists": False},
        expected={"failed": [F("nl.req.alvara_existente", ["nl.inf.alvara_existente"])], "infractions": [{"id": "nl.inf.alvara_existente"}]})
 b.case("art. 6º: alvará valid through today passes", set={"permit.valid_until": "2025-06-10"}, expected={"failed": []})
@@ -171,6 +183,19 @@ b.case("art. 17 (issue 19): from 1998-10-21 the duty is enforced: infraction", d
 b.case("art. 17-18 (issue 19): the municipality records the official publication on 1998-09-01 → the 60 days run to 1998-10-31", date="1998-10-25",
        set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
        config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
+b.case("art. 17 + CC art. 132 § 1º (issue 19): published 1998-09-01, the 60th day 31/10/1998 is a Saturday → the period runs to Monday 02/11/1998 (Finados became a national holiday only in 2002)", date="1998-11-02",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
+b.case("art. 17 + CC art. 132 § 1º (issue 19): published 1998-09-01, enforced from Tuesday 03/11/1998", date="1998-11-03",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       expected={"failed": [F("nl.req.luvas", ["nl.inf.luvas"])], "infractions": [{"id": "nl.inf.luvas"}]})
+b.case("art. 17 + Lei 9.093/1995 art. 2º (issue 19): published 1998-09-01 and Finados kept as a municipal religious holiday in 1998 → the period runs to Tuesday 03/11/1998", date="1998-11-03",
+       set={"driver.gloves": False, "operator.resident_since": "1990-01-01"},
+       config_overrides={"options": {"nortelandia.lei_030_publicacao": "1998-09-01"}},
+       calendar={"closures": [{"date": "1998-11-02", "kind": "feriado_religioso", "name_pt": "Finados", "act": "Lei municipal"}]},
        expected={"failed": [dict(F("nl.req.luvas", []), grace="nl.prazo.adequacao")], "infractions": []})
 b.case("art. 17: adaptation deadline no longer listed after 1998-10-20", date="1998-10-21",
        set={"operator.resident_since": "1990-01-01"}, expected={"failed": [], "deadlines": DL_BASE})

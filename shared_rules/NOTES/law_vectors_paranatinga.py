@@ -296,8 +296,11 @@ b.case("art. 42 § ú a: two earlier warnings + a warning now → inabilitação
 b.case("art. 42 § ú a: one earlier warning + a warning now → not yet",
        set={"driver.armed": True}, history=[{"infraction": "par.inf.art42_advertencia", "date": "2025-03-10"}],
        expected={"escalations": []})
-b.case("art. 44: a fine exactly 1 year before, with no infraction since, is cancelled → no inabilitação",
-       set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-10"}], expected={"escalations": []})
+b.case("art. 44: a fine 1 year and 1 day before, with no infraction since, is cancelled → no inabilitação",
+       set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-09"}], expected={"escalations": []})
+b.case("art. 44 + art. 42 § único (issue 19): on the anniversary of a fine (2024-06-10 → 2025-06-10) the year is not over — Lei 810/1949 art. 1º, both articles agree — so it still counts → inabilitação announced",
+       set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-10"}],
+       expected={"escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "status": "would_reach", "window_from": "2024-06-10", "notice_pt": NOTICE2}]})
 b.case("art. 44: a fine 1 year minus 1 day before is not yet cancelled → inabilitação",
        set=NB, history=[{"infraction": "par.inf.g1_a", "date": "2024-06-11"}],
        expected={"escalations": [{"id": "par.inabilitacao", "penalty": "multa", "prior": 1, "current": 1, "status": "would_reach", "notice_pt": NOTICE2}]})
@@ -309,10 +312,20 @@ b.case("art. 47: UFIR value updated by the municipality from 2025-01-01 (R$ 2,00
        config_overrides={"unit_values": {"UFIR": [{"valid_from": "2000-01-01", "brl": 1.0641}, {"valid_from": "2025-01-01", "brl": 2}]}},
        expected={"infractions": [g("II", "g", amount={"value": 36, "brl_cents": 7200, "unit_value_brl": 2, "unit_value_from": "2025-01-01"})]})
 b.case("art. 55: the day before the law nothing applies", date="2007-09-30", set=dict(OLD, **NB), expected={"failed": [], "deadlines": []})
-b.case("art. 54 (issue 19): from 2007-12-31 (after the 90 days from 2007-10-01) the duty is enforced", date="2007-12-31", set=dict(OLD, **NB),
+b.case("art. 54 (issue 19): from 2008-01-01 (after the 90 days from 2007-10-01, moved to Monday 31/12) the duty is enforced", date="2008-01-01", set=dict(OLD, **NB),
        expected={"failed": [F("par.req.cracha", ["par.inf.g2_g"])], "infractions": [{"id": "par.inf.g2_g"}]})
 b.case("art. 54 (issue 19): 2007-12-30, the 90th day: still a notice", date="2007-12-30", set=dict(OLD, **NB),
        expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": []})
+b.case("art. 54 + CC art. 132 § 1º (issue 19): the 90th day 30/12/2007 is a Sunday, so the period ends on Monday 31/12/2007: still a notice",
+       date="2007-12-31", set=dict(OLD, **NB),
+       expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": []})
+b.case("art. 54 + CC art. 132 § 1º (issue 19): a municipal closure on Monday 31/12/2007 moves the end to Wednesday 02/01/2008 (01/01 is a holiday)",
+       date="2008-01-02", set=dict(OLD, **NB),
+       calendar={"closures": [{"date": "2007-12-31", "kind": "ponto_facultativo", "name_pt": "Véspera de Ano Novo", "act": "Decreto municipal"}]},
+       expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": []})
+b.case("art. 54 + CC art. 132 § 1º (issue 19): with that closure, enforced from Thursday 03/01/2008", date="2008-01-03", set=dict(OLD, **NB),
+       calendar={"closures": [{"date": "2007-12-31", "kind": "ponto_facultativo", "name_pt": "Véspera de Ano Novo", "act": "Decreto municipal"}]},
+       expected={"failed": [F("par.req.cracha", ["par.inf.g2_g"])], "infractions": [{"id": "par.inf.g2_g"}]})
 b.case("art. 54-55 (issue 19): on 2007-10-01 the law applies, but inside the 90 days to adapt a missing duty is a notice, not an infraction; the period is listed", date="2007-10-01", set=dict(OLD, **NB),
        expected={"failed": [dict(F("par.req.cracha", []), grace="par.prazo.adequacao")], "infractions": [],
                  "deadlines": DL + [{"id": "par.prazo.adequacao", "kind": "adequacao", "days": 90, "starts": "publicacao"}]})

@@ -67,6 +67,28 @@ b.case("art. 10 § 2º (issue 7, specific over general): day 31 after expiry →
                  "infractions": [dict(CAD, triggered_by=["sap.req.alvara_nao_caducado"])],
                  "displaced": [{"id": "sap.inf.alvara_vencido", "by": "sap.inf.alvara_caducado"}],
                  "escalations": [], "undecided": [UA_CAD, U_DL]})
+# Later stops: the other documents kept in force, so that only the alvará is at stake.
+LATER = {"insurance.valid_until": "2030-12-31", "vehicle.inspection_valid_until": "2030-12-31", "vehicle.manufacture_year": 2026}
+b.case("art. 10 § 2º + CC art. 132 § 1º (issue 19): expired Friday 31/03/2028, the 30th day is Sunday 30/04 and 01/05 a holiday → Tuesday 02/05/2028 is still the last day to regularize",
+       date="2028-05-02", set=dict(LATER, **{"permit.valid_until": "2028-03-31", "permit.issued_on": "2027-04-01"}),
+       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
+b.case("art. 10 § 2º + CC art. 132 § 1º (issue 19): that alvará lapses on Wednesday 03/05/2028",
+       date="2028-05-03", set=dict(LATER, **{"permit.valid_until": "2028-03-31", "permit.issued_on": "2027-04-01"}),
+       expected={"failed": [F("sap.req.alvara_renovado", []), F("sap.req.alvara_nao_caducado", ["sap.inf.alvara_caducado"])],
+                 "infractions": [dict(CAD, triggered_by=["sap.req.alvara_nao_caducado"])]})
+b.case("art. 10 § 2º + CC art. 132 § 1º (issue 19): a municipal holiday recorded on Thursday 30/04/2026 (the 30th day after 31/03/2026), then 01/05 and the weekend → still suspended on Monday 04/05/2026",
+       date="2026-05-04", set=dict(LATER, **{"permit.valid_until": "2026-03-31", "permit.issued_on": "2025-04-01"}),
+       calendar={"closures": [{"date": "2026-04-30", "kind": "feriado_religioso", "name_pt": "Feriado municipal", "act": "Lei municipal"}]},
+       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
+b.case("art. 10 § 2º (issue 19): without that closure the same alvará lapsed on Friday 01/05/2026 (30/04 had office hours)",
+       date="2026-05-04", set=dict(LATER, **{"permit.valid_until": "2026-03-31", "permit.issued_on": "2025-04-01"}),
+       expected={"failed": [F("sap.req.alvara_renovado", []), F("sap.req.alvara_nao_caducado", ["sap.inf.alvara_caducado"])],
+                 "infractions": [dict(CAD, triggered_by=["sap.req.alvara_nao_caducado"])]})
+b.case("art. 10 § 2º (issue 19): without a calendar the last day cannot be known on day 31 → caducidade undecided, the calendar named among the missing facts",
+       date="2028-05-01", set=dict(LATER, **{"permit.valid_until": "2028-03-31", "permit.issued_on": "2027-04-01"}), calendar=False,
+       expected={"failed": [F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])],
+                 "undecided": [{"kind": "requirement", "id": "sap.req.alvara_nao_caducado", "reason": "missing_fact", "facts": ["$calendar"]},
+                               UA("alvara_vencido"), U_DL]})
 b.case("art. 10 § 2º over art. 27 (issue 7): expired 5 days ago and the registry marks it suspended → only 'vencido', not also 'sem alvará'",
        set={"permit.valid_until": "2025-06-05", "permit.status": "suspenso"},
        expected={"failed": [F("sap.req.alvara_ativo", []), F("sap.req.alvara_renovado", ["sap.inf.alvara_vencido"])],
@@ -128,6 +150,14 @@ P99 = {"permit.issued_on": "1999-12-15", "permit.valid_until": "2000-12-31"}
 b.case("art. 11 § 2º: permit issued in 1999 still valid on 2000-03-31", date="2000-03-31", set=P99, expected={"failed": []})
 b.case("art. 11 § 2º: permit issued in 1999 expired on 2000-04-01 even if the registry says later", date="2000-04-01", set=P99,
        expected={"failed": [F("sap.req.alvara_1999", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
+b.case("art. 11 § 2º + art. 10 § 2º (issue 19): a 1999 alvará on 02/05/2000 — 30th day after 31/03/2000 was Sunday 30/04, 01/05 a holiday (CC art. 132 § 1º) — is still only suspended",
+       date="2000-05-02", set=P99,
+       expected={"failed": [F("sap.req.alvara_1999", ["sap.inf.alvara_vencido"])], "infractions": [{"id": "sap.inf.alvara_vencido"}]})
+b.case("art. 11 § 2º + art. 10 § 2º (issue 19): a 1999 alvará lapses on 03/05/2000 whatever validity the registry shows: caducado, not also vencido",
+       date="2000-05-03", set=P99,
+       expected={"failed": [F("sap.req.alvara_1999", []), F("sap.req.alvara_1999_nao_caducado", ["sap.inf.alvara_caducado"])],
+                 "infractions": [dict(CAD, triggered_by=["sap.req.alvara_1999_nao_caducado"])],
+                 "displaced": [{"id": "sap.inf.alvara_vencido", "by": "sap.inf.alvara_caducado"}]})
 b.case("art. 11 § 2º: a permit issued in 2000 is not affected", date="2000-04-01",
        set={"permit.issued_on": "2000-01-10", "permit.valid_until": "2001-03-31"}, expected={"failed": []})
 b.case("art. 12 I: red plate but plated elsewhere → only the municipal rule fails", set={"vehicle.plated_in_municipality": False},

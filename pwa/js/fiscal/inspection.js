@@ -3,6 +3,7 @@
 import { prepareTrust, verify, worded, CADUCADO, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
 import { dataAgeSeconds, loadField } from './field-data.js';
 import { newDraft } from './records.js';
+import { localIsoDate } from '../data/operator.js';
 
 // Registry facts the packs read, from the field-data rows (JS twin of
 // server/modules/registry/facts.py; only what the registry really knows).
@@ -80,7 +81,7 @@ const STATUS_VERDICT = { ativo: VALIDO, suspenso: 'SUSPENSO', cassado: 'CASSADO'
 export async function startFromPermit(view) {
   const data = await loadField();
   const subject = subjectOf(view);
-  const today = new Date().toISOString().slice(0, 10);
+  const today = localIsoDate(new Date()); // the municipality's day, not UTC's (20:00 in Cuiabá is tomorrow in UTC)
   let verdict = STATUS_VERDICT[subject.permit_status] || DESCONHECIDO;
   if (verdict === VALIDO && subject.valid_until && subject.valid_until < today) verdict = VENCIDO;
   const words = permitWords(data);

@@ -123,6 +123,23 @@ export function makeDate(y, m, d) {
   return daysFromCivil(y, m, Math.min(d, daysInMonth(y, m)));
 }
 
+// The last day of a period that starts on d (SPEC §5 "Periods"): months and years to the
+// corresponding day, or the next day when that month lacks it (Lei 810/1949 arts. 1º–3º); days:
+// d + N. Every recidivism, escalation and quiet window reads it, so they agree on the anniversary.
+export function periodEnd(d, period) {
+  if ("days" in period) return addDays(d, period.days);
+  if ("months" in period) return addMonths(d, period.months, true);
+  return addMonths(d, int(period.years) * 12, true);
+}
+
+// The first day P whose period still runs on d (periodEnd(P) >= d).
+export function windowStart(d, period) {
+  let p = addPeriod(d, period, -1); // clamped: within a few days of the answer
+  while (p > MIN_DAY && periodEnd(p - 1, period) >= d) p -= 1;
+  while (periodEnd(p, period) < d) p += 1;
+  return p;
+}
+
 export function addPeriod(d, period, sign = 1) {
   if ("days" in period) return addDays(d, sign * period.days);
   if ("months" in period) return addMonths(d, sign * period.months);

@@ -3,7 +3,8 @@
 // step, key order included, so both print the same JSON.
 import * as dates from "./dates.js";
 import * as money from "./money.js";
-import { DATE_VAR, UNKNOWN } from "./expr.js";
+import { CALENDAR_VAR, DATE_VAR, UNKNOWN } from "./expr.js";
+import { cc132Days } from "./legal_calendar.js";
 import { SPEC_VERSION } from "./compose.js";
 import { PENALTIES, SELECTED, addOptions, factValues, hasOwn, historyOf, inEffect, orNull, parseDateArg,
   penaltiesOf } from "./inputs.js";
@@ -17,10 +18,13 @@ function missing(ctx, compiledList) {
   return out;
 }
 
-export function evaluate(rules, date, facts, history = []) {
+// `calendar`: the municipality's legal calendar (legal_calendar.js Calendar: holidays and its
+// closures), which every period counted by CC art. 132 reads (SPEC §5 "Counting").
+export function evaluate(rules, date, facts, history = [], calendar = null) {
   const d = parseDateArg(date);
   const [ctx, na, selected] = factValues(rules, facts);
   ctx[DATE_VAR] = d;
+  if (calendar) ctx[CALENDAR_VAR] = calendar;
   addOptions(ctx, rules.config);
   const chosen = penaltiesOf(rules, (facts || {})[PENALTIES]);
   const hist = historyOf(rules, history, d);
@@ -35,7 +39,7 @@ export function evaluate(rules, date, facts, history = []) {
   const triggered = new Map();
   const trigger = (id, by) => { if (!triggered.has(id)) triggered.set(id, []); triggered.get(id).push(by); };
   for (const sel of selected) trigger(sel, SELECTED);
-  const grace = gracePeriods(rules, d, rules.config);
+  const grace = gracePeriods(rules, d, rules.config, calendar);
 
   for (const req of rules.requirements) {
     if (req._mode === "ignored" || !inEffect(req, d)) continue;
@@ -76,7 +80,7 @@ export function evaluate(rules, date, facts, history = []) {
     if (inf._mode === "pending") { undecided.push({ kind: "infraction", id: inf.id, reason: "vetoed_pending" }); continue; }
     if (inf._mode === "ignored" || !inEffect(inf, d)) continue;
     result.infractions.push(infraction(rules, inf, d, triggered.get(inf.id), hist, cfg, undecided,
-      hasOwn(chosen, inf.id) ? chosen[inf.id] : null));
+      hasOwn(chosen, inf.id) ? chosen[inf.id] : null, calendar));
   }
 
   for (const esc of rules.escalations) {
@@ -96,7 +100,7 @@ export function evaluate(rules, date, facts, history = []) {
       if (days === null) undecided.push({ kind: "deadline", id: dl.id, reason: "unconfigured_deadline", config_key: key });
     }
     result.deadlines.push({ id: dl.id, kind: dl.kind, label_pt: dl.label_pt, citation: orNull(dl.citation), days,
-      starts: dl.starts, instance_pt: orNull(dl.instance_pt), suspensive: orNull(dl.suspensive), due: due(d, days, dl.starts) });
+      starts: dl.starts, instance_pt: orNull(dl.instance_pt), suspensive: orNull(dl.suspensive), due: due(d, days, dl.starts, calendar) });
   }
   return result;
 }
@@ -104,12 +108,12 @@ export function evaluate(rules, date, facts, history = []) {
 // Adaptation periods running on D (SPEC §5): a deadline with suspends_enforcement runs from the
 // date in the option start_option (the law's publication, a sourced setting) for `days` days,
 // both ends inclusive; inside it a failed requirement of its pack is a notice, not an infraction.
-function gracePeriods(rules, d, cfg) {
+function gracePeriods(rules, d, cfg, calendar) {
   const out = new Map();
   for (const dl of rules.deadlines) {
     if (!dl.suspends_enforcement || dl._mode !== "active" || dl.days === undefined || dl.days === null) continue;
     const start = dates.parseIso((cfg.options || {})[dl.start_option]);
-    if (start !== null && start <= d && d <= dates.addPeriod(start, { days: dl.days }) && !out.has(dl._pack)) out.set(dl._pack, dl);
+    if (start !== null && start <= d && d <= graceEnd(start, dl.days, calendar) && !out.has(dl._pack)) out.set(dl._pack, dl);
   }
   return out;
 }
@@ -145,9 +149,16 @@ function displace(rules, d, triggered, result) {
   for (const failed of result.failed) failed.infractions = failed.infractions.filter((ref) => !gone.has(ref));
 }
 
-function due(d, days, starts) {
-  if (days === null || days === undefined || starts !== "autuacao") return null;
-  return dates.toIso(dates.addDays(d, days));
+// Last day by CC art. 132 (start + days, moved to the next business day; unmoved without a calendar).
+function graceEnd(start, days, calendar) {
+  return calendar ? dates.parseIso(cc132Days(calendar, dates.toIso(start), days)) : dates.addDays(start, days);
+}
+
+// The last day of a period starting at the inspection (CC art. 132; SPEC §5): null when it starts
+// later, or without a calendar to tell whether the last day has office hours.
+function due(d, days, starts, calendar) {
+  if (days === null || days === undefined || starts !== "autuacao" || !calendar) return null;
+  return cc132Days(calendar, dates.toIso(d), days);
 }
 
 function selectRow(rows, d) {
@@ -160,7 +171,7 @@ function selectRow(rows, d) {
 }
 
 // owner = [undecided kind, id] of the infraction or escalation the measure belongs to.
-function measure(m, d, cfg, owner, undecided) {
+function measure(m, d, cfg, owner, undecided, calendar) {
   const dl = m.deadline || {};
   let days = orNull(dl.days);
   if (days === null && dl.config_key) {
@@ -169,10 +180,10 @@ function measure(m, d, cfg, owner, undecided) {
   }
   const starts = orNull(dl.starts);
   return { kind: m.kind, label_pt: m.label_pt, citation: orNull(m.citation), days,
-    extendable_days: orNull(dl.extendable_days), starts, due: due(d, days, starts), only_if_pt: orNull(m.only_if_pt) };
+    extendable_days: orNull(dl.extendable_days), starts, due: due(d, days, starts, calendar), only_if_pt: orNull(m.only_if_pt) };
 }
 
-function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = null) {
+function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = null, calendar = null) {
   let recOut = null, effect = null, extra = [], windowUndecided = null;
   if (inf.recidivism) {
     const rule = rules.byId[inf.recidivism];
@@ -184,7 +195,7 @@ function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = n
   // A written warning carries no fine: no amount when the fiscal chose it.
   const amt = kind === "advertencia" ? null : amount(inf, d, cfg, effect, undecided);
   if (windowUndecided) undecided.push(windowUndecided);
-  const measures = [...(inf.measures || []), ...extra].map((m) => measure(m, d, cfg, ["infraction", inf.id], undecided));
+  const measures = [...(inf.measures || []), ...extra].map((m) => measure(m, d, cfg, ["infraction", inf.id], undecided, calendar));
   return {
     id: inf.id, pack: rules.packs[inf._pack].id, citation: orNull(inf.citation), label_pt: inf.label_pt,
     group: orNull(inf.group), item: orNull(inf.item), jurisdiction: inf.jurisdiction || "municipal",
@@ -300,7 +311,7 @@ function recidivism(rule, inf, d, hist, cfg) {
     priors = matching;
     span = `até ${dates.toBr(d)}`;
   } else {
-    const start = dates.addPeriod(d, window, -1);
+    const start = dates.windowStart(d, window);
     base.window_from = dates.toIso(start);
     priors = matching.filter((h) => start <= h[0] && h[0] <= d);
     span = `entre ${dates.toBr(start)} e ${dates.toBr(d)}`;
@@ -332,7 +343,7 @@ function windowPt(window) {
 // since_fact (last curso de reabilitação) ends an earlier disqualification; one_auto_option:
 // unless the option says "cada", the fines of one autuação count once (SPEC §5).
 function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
-  let start = dates.addPeriod(d, esc.window, -1);
+  let start = dates.windowStart(d, esc.window);
   const since = esc.since_fact ? ctx[esc.since_fact] : undefined;
   if (Number.isInteger(since) && since + 1 > start) start = since + 1;
   const perAuto = !(esc.one_auto_option && (cfg.options || {})[esc.one_auto_option] === "cada");
@@ -353,7 +364,7 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
         id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
         count: clause.count, status: reached ? "reached" : "would_reach",
         window_from: dates.toIso(start), window_to: dates.toIso(d),
-        measure: measure(m, d, cfg, ["escalation", esc.id], undecided),
+        measure: measure(m, d, cfg, ["escalation", esc.id], undecided, ctx[CALENDAR_VAR] || null),
         notice_pt: notice,
         why_pt: `${esc.label_pt}: ${prior + current} penalidade(s) de ${penalty} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
       };

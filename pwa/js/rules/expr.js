@@ -1,11 +1,15 @@
 // Expression compiler (SPEC §4); twin of server/rules/expr.py. Type-checks once against the
 // declared facts and returns a closure over a context object {fact: value, $date: day}.
 import * as dates from "./dates.js";
-import { CompileError } from "./errors.js";
+import { cc132Days } from "./legal_calendar.js";
+import { CompileError, EvalError } from "./errors.js";
 
 export const UNKNOWN = Object.freeze({ unknown: true });
 export const DATE_VAR = "$date";
 export const OPTION_PREFIX = "$option:";
+// The legal calendar of the evaluation (legal_calendar.js Calendar), put in the context by
+// evaluate(); listed among the missing facts of an expression that counts with it when absent.
+export const CALENDAR_VAR = "$calendar";
 const SCALARS = ["bool", "number", "string", "date"];
 const FACT_TYPE = { bool: "bool", number: "number", string: "string", date: "date", enum: "string", photo: "photo" };
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -270,6 +274,30 @@ function func(argTypes, resultType, impl) {
   };
 }
 
+// cc_132_days(d, n): the last day of an N-day period from d by Código Civil art. 132 (start day
+// excluded, a last day without office hours moved to the next business day), in the calendar of
+// the evaluation; UNKNOWN without one (the last day cannot be known).
+function opCc132Days(args, decls, refs, path) {
+  const cs = compileArgs(args, decls, refs, path, { n: 2 });
+  expect(cs[0], ["date"], path, 0);
+  expect(cs[1], ["number"], path, 1);
+  if (!refs.includes(CALENDAR_VAR)) refs.push(CALENDAR_VAR);
+  const fns = cs.map((c) => c[0]);
+  return [(ctx) => {
+    const vals = strict(fns, ctx);
+    const cal = hasOwn(ctx, CALENDAR_VAR) ? ctx[CALENDAR_VAR] : null;
+    if (vals === UNKNOWN || cal === null || cal === undefined) return UNKNOWN;
+    const start = dates.addDays(vals[0], 0);
+    const n = dates.addDays(start, vals[1]) - start; // integer check and range, as add_days
+    try {
+      return dates.parseIso(cc132Days(cal, dates.toIso(start), n));
+    } catch (e) {
+      if (e instanceof RangeError) throw new EvalError("date_out_of_range"); // moved past 9999-12-31
+      throw e;
+    }
+  }, "date"];
+}
+
 const OPS = {
   var: opVar, option: opOption, known: opKnown, and: opAnd, or: opOr, not: opNot, if: opIf,
   "==": equality(false), "!=": equality(true),
@@ -277,6 +305,7 @@ const OPS = {
   ">": ordering((a, b) => a > b, false), ">=": ordering((a, b) => a >= b, false),
   in: opIn, "+": arith("+"), "-": arith("-"), "*": arith("*"), date: opDate,
   add_days: func(["date", "number"], "date", dates.addDays),
+  cc_132_days: opCc132Days,
   add_months: func(["date", "number"], "date", dates.addMonths),
   add_years: func(["date", "number"], "date", dates.addYears),
   days_between: func(["date", "date"], "number", dates.daysBetween),

@@ -127,7 +127,7 @@ export function historyOf(rules, history, d) {
     kept.forEach((entry, i) => {
       const next = i + 1 < kept.length ? kept[i + 1][0] : d;
       // from the day the penalty was applied (Paranatinga art. 44) to the next infraction
-      if (dates.addPeriod(entry[3], rule.quiet_period) <= next) cut = i + 1;
+      if (dates.periodEnd(entry[3], rule.quiet_period) < next) cut = i + 1; // the anniversary is inside the year
     });
     kept = kept.slice(cut);
   }

@@ -4,7 +4,8 @@ import { compose, deepMerge, loadMunicipality } from "./compose.js";
 import { autoForm, checklist } from "./checklist.js";
 import { evaluate } from "./engine.js";
 import { addOptions, factValues, parseDateArg } from "./inputs.js";
-import { compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
+import { CALENDAR_VAR, compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
+import { Calendar } from "./legal_calendar.js";
 import { CompileError, PackError, RulesError } from "./errors.js";
 import * as dates from "./dates.js";
 import { historyFor } from "./history.js";
@@ -44,6 +45,14 @@ function exprValue(value, type) {
   return { value, type };
 }
 
+// The case's legal calendar: the shared holiday data in Mato Grosso plus the case's
+// `calendar.closures`; none when the case says `"calendar": false`.
+export function calendarOf(io, c) {
+  const spec = c.calendar ?? {};
+  if (spec === false) return null;
+  return new Calendar(io.readJson("shared_rules/calendar/holidays.json"), "MT", spec.closures || []);
+}
+
 export function runCase(io, c) {
   try {
     if ("expr" in c) {
@@ -55,6 +64,8 @@ export function runCase(io, c) {
       }
       const [ctx] = factValues({ facts: decls, byId: {} }, c.facts || {});
       ctx[DATE_VAR] = parseDateArg(c.date || "2000-01-01");
+      const calendar = calendarOf(io, c);
+      if (calendar) ctx[CALENDAR_VAR] = calendar;
       addOptions(ctx, c.config);
       return exprValue(compiled.fn(ctx), compiled.type);
     }
@@ -64,7 +75,7 @@ export function runCase(io, c) {
     const history = "field_penalties" in c
       ? historyFor(c.field_penalties, c.subject, new Set(rules.infractions.map((i) => i.id)))
       : c.history || [];
-    return evaluate(rules, c.date, c.facts || {}, history);
+    return evaluate(rules, c.date, c.facts || {}, history, calendarOf(io, c));
   } catch (e) {
     if (e instanceof RulesError) return e.toJSON();
     throw e;

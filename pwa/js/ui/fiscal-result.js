@@ -6,6 +6,8 @@ import { historyFor } from '../rules/history.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
 import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { loadField } from '../fiscal/field-data.js';
+import { fieldCalendar } from '../fiscal/field-merge.js';
+import { graceNotices } from '../fiscal/grace.js';
 import { isTariffItem } from '../fiscal/tariff.js';
 import { tariffBlock } from './tariff.js';
 import { requireFiscal } from '../fiscal/guard.js';
@@ -42,6 +44,14 @@ export function lawNotices(rules, evaluation) {
       `Não aplicada: prevalece a norma específica — ${label.get(x.by)?.label_pt || x.by} (${citationLabel(rules, label.get(x.by)?.citation)}).`))) : null);
 }
 
+/** Duties the law still gives time to meet (adaptation periods): notices, not infractions. */
+export function graceSection(notices) {
+  if (!notices.length) return null;
+  return el('section', { id: 'grace-notices' },
+    el('h2', {}, 'Prazo de adequação da lei'),
+    el('ul', { class: 'list compact' }, notices.map((n) => el('li', { class: 'notice', dataset: { requirement: n.requirement } }, n.text))));
+}
+
 export async function render(root, { params, navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
   const draft = await getDraft(params.get('id'));
@@ -50,11 +60,13 @@ export async function render(root, { params, navigate }) {
   const data = await loadField();
   const rules = rulesOf(data);
   const date = localIsoDate(new Date());
+  const calendar = fieldCalendar(data.field);
   let evaluation;
   try {
     const rulesIds = new Set(rules.infractions.map((i) => i.id));
     const history = historyFor(data.field?.penalties, draft.subject, rulesIds);
-    evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history);
+    // The municipality's legal calendar (holidays and closures from the field data): the server's.
+    evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history, calendar);
   } catch (error) {
     mount(root, el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));
     return () => setBusy(false);
@@ -135,6 +147,7 @@ export async function render(root, { params, navigate }) {
     failed.length > 1 ? el('button', { type: 'button', class: 'button button-big', id: 'confirm-all', onclick: confirmAll }, `Confirmar todas (${failed.length})`) : null,
     proposals,
     lawNotices(rules, evaluation),
+    graceSection(graceNotices(rules, evaluation, calendar, citationLabel)),
     // Only the deadlines this stop opens: the defence/appeal instances, once there is an infraction.
     failed.length && instanceDeadlines(evaluation.deadlines).length
       ? el('section', { id: 'result-deadlines' }, el('h2', {}, 'Prazos de defesa e recurso'), el('ul', { class: 'list compact' }, instanceDeadlines(evaluation.deadlines).map((d, i) => el('li', {}, instanceText(d, i)))))

@@ -30,7 +30,8 @@ def reached(municipality, operator, today):
     history = [h for h in server_history(municipality.id, operator.id) if h["infraction"] in known]
     if not history:
         return None
-    result = evaluate(rules, today.isoformat(), facts, history)
+    from ..calendar.service import calendar_of
+    result = evaluate(rules, today.isoformat(), facts, history, calendar_of(municipality))
     found = [e for e in result["escalations"] if e["status"] == "reached"
              and (e.get("measure") or {}).get("kind") == "inabilitacao"]
     return (found[0], rules) if found else None

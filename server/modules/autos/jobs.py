@@ -55,8 +55,10 @@ def _cancel_for(municipality, rule, today):
     changed = 0
     for operator_id, penalties in by_operator.items():
         last = max(p.applied_on for p in penalties)
-        quiet_end = datetime.date.fromordinal(dates.add_period(_ord(last), rule["quiet_period"]))
-        if quiet_end > today or _new_infraction_since(municipality.id, operator_id, last):
+        # The engine's one function (the anniversary is inside the year: Lei 810/1949 art. 1º), so
+        # the ledger cancels on the day the rules stop counting the record, never a day before.
+        quiet_end = datetime.date.fromordinal(dates.period_end(_ord(last), rule["quiet_period"]))
+        if quiet_end >= today or _new_infraction_since(municipality.id, operator_id, last):
             continue
         for p in penalties:
             p.state, p.updated_at = "registro_cancelado", utcnow()

@@ -100,7 +100,8 @@ def checklist(municipality, permit, today=None, action=None):
     facts = {k: v for k, v in permit_facts(permit, composed.facts, today).items() if k not in LIFECYCLE_FACTS}
     # What the act yields: an existing, active permit for carrying passengers (not moto-frete).
     facts.update({k: v for k, v in ACT_FACTS.items() if k in composed.facts})
-    result = evaluate(composed, today, facts)
+    from ..calendar.service import calendar_of
+    result = evaluate(composed, today, facts, (), calendar_of(municipality))
     undecided = {u["id"]: u for u in result["undecided"] if u["kind"] == "requirement"}
     failed = {f["requirement"] for f in result["failed"]}
     passed = set(result["passed"])

@@ -309,15 +309,22 @@ def expire_due_permits(today=None):
     return len(due)
 
 
-def _grace_end(permit, rule):
-    from datetime import timedelta
-    return permit.valid_until + timedelta(days=rule.grace_days)
+def _grace_end(permit, rule, calendar=None):
+    """The last day to regularize after the validity (Sapezal art. 10 § 2º: 30 days), counted by
+    Código Civil art. 132 in the municipality's calendar — the day the roadside rule
+    `sap.req.alvara_nao_caducado` (`cc_132_days`) also takes as the last."""
+    from ...rules.legal_calendar import cc_132_days
+    from ..calendar.service import calendar_of
+    if calendar is None:
+        calendar = calendar_of(db.session.get(Municipality, permit.municipality_id))
+    return cc_132_days(calendar, permit.valid_until, rule.grace_days)
 
 
 def lapse_unrenewed_permits(today=None):
     """Daily job: where the law makes an unrenewed permit lapse after a grace period (Sapezal
     art. 10 § 2º: 30 days), it becomes 'caducado'. Idempotent: only permits still waiting."""
     from datetime import timedelta
+    from ..calendar.service import calendar_of
     from ..issuance.validity import RULES
 
     today = today or local_today()
@@ -329,9 +336,13 @@ def lapse_unrenewed_permits(today=None):
         muni = Municipality.query.filter_by(slug=slug).first()
         if muni is None:
             continue
+        # The calendar-day end is a lower bound of the CC art. 132 end (which only moves later).
         due = Permit.query.filter(Permit.municipality_id == muni.id, Permit.status.in_(("vencido", "suspenso")),
                                   Permit.valid_until < today - timedelta(days=rule.grace_days)).all()
+        calendar = calendar_of(muni) if due else None
         for permit in due:
+            if _grace_end(permit, rule, calendar) >= today:
+                continue  # the 30th day had no office hours: the period runs to the next business day
             if permit.status == "suspenso" and not _suspended_for_not_renewing(permit):
                 continue  # a penalty suspension is not the renewal's
             change_permit_status(permit, "lapse", f"Não renovada em {rule.grace_days} dias após "

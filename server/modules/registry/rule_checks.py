@@ -56,7 +56,8 @@ def registry_problems(municipality, entity, data, today=None, composed=None):
     facts = entity_facts(entity, data, composed.facts)
     if not facts:
         return {}
-    result = evaluate(composed, today or local_today(), facts)
+    from ..calendar.service import calendar_of
+    result = evaluate(composed, today or local_today(), facts, (), calendar_of(municipality))
     problems = {}
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]

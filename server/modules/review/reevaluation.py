@@ -70,7 +70,9 @@ def history_of(record, body, day, known=None):
 def server_evaluation(municipality, record, body):
     """{"result": engine output | None, "dropped": [(fact, reason)], "error": text | None, "date", "history",
     "counted": the applied entries the engine keeps on that day}."""
+    from ..calendar.service import calendar_of
     rules = composed_for(municipality)
+    calendar = calendar_of(municipality)
     day = inspection_date(record)
     facts = engine_facts(rules, body.get("answers"))
     history = history_of(record, body, day, {i["id"] for i in rules.infractions})
@@ -79,7 +81,7 @@ def server_evaluation(municipality, record, body):
     dropped = []
     for _attempt in range(len(facts) + 1):
         try:
-            result = evaluate(rules, day.isoformat(), facts, history)
+            result = evaluate(rules, day.isoformat(), facts, history, calendar)
             return {"result": result, "dropped": dropped, "error": None, "date": day, "history": history, "counted": counted}
         except FactError as exc:
             name = getattr(exc, "fact", None)

@@ -51,7 +51,8 @@ def composed(slug):
 def evaluate_facts(body):
     muni = check_municipality_slug(body["municipality"])
     try:
-        return evaluate(composed_for(muni), body["date"], body["facts"], body["history"])
+        from ..calendar.service import calendar_of
+        return evaluate(composed_for(muni), body["date"], body["facts"], body["history"], calendar_of(muni))
     except RulesError as exc:
         return _rules_error(exc)
 

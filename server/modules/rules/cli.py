@@ -60,7 +60,8 @@ def rules_evaluate(slug, on_date, facts_file, history_file):
     facts = _read_json(facts_file, "--facts")
     history = _read_json(history_file, "--history") if history_file else []
     try:
-        result = evaluate(composed_for(muni), on_date, facts, history)
+        from ..calendar.service import calendar_of
+        result = evaluate(composed_for(muni), on_date, facts, history, calendar_of(muni))
     except ApiError as exc:
         raise click.ClickException(exc.message) from exc
     except RulesError as exc:
