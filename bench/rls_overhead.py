@@ -60,7 +60,7 @@ def main(rounds=40):
     with owner.app_context():
         from flask_migrate import upgrade
         from server.extensions import db
-        from server.modules.registry.demo import load_demo
+        from server.modules.demo.dataset import load_demo
         upgrade(directory=str(ROOT / "migrations"))
         load_demo(credentials=False)
         for statement in [rls_sql.create_role(ROLE, PASSWORD), *rls_sql.grants(ROLE)]:
