@@ -1,14 +1,14 @@
 """checklist() and auto_fields() (SPEC §7, §8): what the fiscal is asked and what an auto must
 hold, on a date. The JS twin is pwa/js/rules/checklist.js."""
 from .expr import DATE_VAR, UNKNOWN
-from .inputs import _fact_values, _in_effect, _parse_date_arg, add_options
+from .inputs import fact_values, in_effect, parse_date_arg, add_options
 
 def auto_fields(rules, date):
     """The fields an auto de infração must contain on `date`, every composed law in order."""
-    d = _parse_date_arg(date)
+    d = parse_date_arg(date)
     return [{"id": f["id"], "pack": rules.packs[f["_pack"]]["id"], "citation": f.get("citation"),
              "label_pt": f["label_pt"], "required": f.get("required", True), "source": list(f["source"])}
-            for f in rules.auto_fields if _in_effect(f, d)]
+            for f in rules.auto_fields if in_effect(f, d)]
 
 
 # SPEC §8: the only sources the fiscal types; every other one comes from the registry, the
@@ -49,13 +49,13 @@ _INPUTS = {"number": "number", "enum": "choice", "date": "date", "string": "text
 
 
 def checklist(rules, date, facts_so_far=None):
-    d = _parse_date_arg(date)
-    ctx, na, _ = _fact_values(rules, facts_so_far or {})
+    d = parse_date_arg(date)
+    ctx, na, _ = fact_values(rules, facts_so_far or {})
     ctx[DATE_VAR] = d
     add_options(ctx, rules.config)
     items = {}
     for req in rules.requirements:
-        if req["_mode"] == "ignored" or not _in_effect(req, d):
+        if req["_mode"] == "ignored" or not in_effect(req, d):
             continue
         holds_refs = req["_holds"].refs
         for name in _refs(req):

@@ -4,8 +4,8 @@ checklist}.js: keep them in step, key order included."""
 from . import dates, legal_calendar, money
 from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN
 from .compose import SPEC_VERSION
-from .inputs import (PENALTIES, SELECTED, _fact_values, _history, _in_effect, _parse_date_arg,
-                     _penalties, add_options)
+from .inputs import (PENALTIES, SELECTED, fact_values, applied_history, in_effect, parse_date_arg,
+                     chosen_penalties, add_options)
 
 
 def _missing(ctx, compiled_list):
@@ -26,14 +26,14 @@ def _citation(entry):
 def evaluate(rules, date, facts, history=(), calendar=None):
     """`calendar`: the municipality's legal calendar (legal_calendar.Calendar: holidays and its
     closures), which every period counted by CC art. 132 reads (SPEC §5 "Counting")."""
-    d = _parse_date_arg(date)
-    ctx, na, selected = _fact_values(rules, facts)
+    d = parse_date_arg(date)
+    ctx, na, selected = fact_values(rules, facts)
     ctx[DATE_VAR] = d
     if calendar is not None:
         ctx[CALENDAR_VAR] = calendar
     add_options(ctx, rules.config)
-    chosen = _penalties(rules, (facts or {}).get(PENALTIES))
-    hist = _history(rules, history, d)
+    chosen = chosen_penalties(rules, (facts or {}).get(PENALTIES))
+    hist = applied_history(rules, history, d)
     cfg = rules.config
     result = {
         "spec_version": SPEC_VERSION, "municipality": rules.municipality,
@@ -49,7 +49,7 @@ def evaluate(rules, date, facts, history=(), calendar=None):
 
     grace = _grace(rules, d, rules.config, calendar)
     for req in rules.requirements:
-        if req["_mode"] == "ignored" or not _in_effect(req, d):
+        if req["_mode"] == "ignored" or not in_effect(req, d):
             continue
         if any(f in na for f in req["_na_facts"]):
             result["not_applicable"].append(req["id"])
@@ -74,7 +74,7 @@ def evaluate(rules, date, facts, history=(), calendar=None):
             proposed = []
             for ref in req.get("on_fail") or [] if in_grace is None else []:
                 inf = rules.by_id[ref]
-                if inf["_mode"] != "ignored" and _in_effect(inf, d):
+                if inf["_mode"] != "ignored" and in_effect(inf, d):
                     triggered.setdefault(ref, []).append(req["id"])
                     if inf["_mode"] == "active":
                         proposed.append(ref)
@@ -92,20 +92,20 @@ def evaluate(rules, date, facts, history=(), calendar=None):
         if inf["_mode"] == "pending":
             undecided.append({"kind": "infraction", "id": inf["id"], "reason": "vetoed_pending"})
             continue
-        if inf["_mode"] == "ignored" or not _in_effect(inf, d):
+        if inf["_mode"] == "ignored" or not in_effect(inf, d):
             continue
         result["infractions"].append(_infraction(rules, inf, d, triggered[inf["id"]], hist, cfg,
                                                  undecided, chosen.get(inf["id"]), calendar))
 
     for esc in rules.escalations:
-        if esc["_mode"] != "active" or not _in_effect(esc, d):
+        if esc["_mode"] != "active" or not in_effect(esc, d):
             continue
         out = _escalation(esc, rules.packs[esc["_pack"]]["id"], d, hist, result["infractions"], cfg, undecided, ctx)
         if out is not None:
             result["escalations"].append(out)
 
     for dl in rules.deadlines:
-        if dl["_mode"] == "ignored" or not _in_effect(dl, d):
+        if dl["_mode"] == "ignored" or not in_effect(dl, d):
             continue
         if dl.get("suspends_enforcement") and grace.get(dl["_pack"]) is not dl:
             continue  # an adaptation period is listed only while it runs
@@ -131,7 +131,7 @@ def _displace(rules, d, triggered, result):
     """Specific over general (SPEC §5): an infraction proposed with `displaces` removes the
     general infractions it lists from this evaluation, so one fact is not fined twice."""
     for inf in rules.infractions:
-        if inf["id"] not in triggered or inf["_mode"] != "active" or not _in_effect(inf, d):
+        if inf["id"] not in triggered or inf["_mode"] != "active" or not in_effect(inf, d):
             continue
         for ref in inf.get("displaces") or []:
             if ref in triggered:

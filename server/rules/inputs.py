@@ -18,11 +18,11 @@ def add_options(ctx, config):
         ctx[OPTION_PREFIX + key] = value
 
 
-def _in_effect(entry, d):
+def in_effect(entry, d):
     return entry["_from"] <= d <= entry["_to"]
 
 
-def _parse_date_arg(date):
+def parse_date_arg(date):
     if isinstance(date, datetime.date):
         return date.toordinal()
     d = dates.parse_iso(date)
@@ -31,7 +31,7 @@ def _parse_date_arg(date):
     return d
 
 
-def _fact_values(rules, facts):
+def fact_values(rules, facts):
     """Validate facts; returns (ctx, na_facts, selected)."""
     ctx, na, selected = {}, set(), []
     if facts is not None and not isinstance(facts, dict):
@@ -41,7 +41,7 @@ def _fact_values(rules, facts):
             selected = _selected(rules, value)
             continue
         if name == PENALTIES:
-            _penalties(rules, value)
+            chosen_penalties(rules, value)
             continue
         decl = rules.facts.get(name)
         if decl is None:
@@ -111,7 +111,7 @@ def _selected(rules, value):
     return value
 
 
-def _penalties(rules, value):
+def chosen_penalties(rules, value):
     """{"<infraction id>": "<kind>"}: the penalty the fiscal chose among those the law allows."""
     if value is None:
         return {}
@@ -130,7 +130,7 @@ def _penalties(rules, value):
 HISTORY_STATES = ("applied", "pending", "annulled")
 
 
-def _history(rules, history, d):
+def applied_history(rules, history, d):
     """The APPLIED penalties of the history (SPEC §5): entries whose state is "applied" (the
     default) and, when given, applied on or before D. Pending or annulled entries are validated
     but never counted by recidivism, escalation or cancellation. Each kept entry is

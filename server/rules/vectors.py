@@ -5,7 +5,7 @@ from pathlib import Path
 
 from . import dates, legal_calendar
 from .compose import compose, deep_merge, load_municipality
-from .inputs import _fact_values, _parse_date_arg, add_options
+from .inputs import fact_values, parse_date_arg, add_options
 from .errors import CompileError, PackError, RulesError
 from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN, compile_expr
 from .history import history_for
@@ -90,8 +90,8 @@ def run_case(root, case):
             class _R:
                 facts = decls
                 by_id = {}
-            ctx, _, _ = _fact_values(_R, case.get("facts") or {})
-            ctx[DATE_VAR] = _parse_date_arg(case.get("date", "2000-01-01"))
+            ctx, _, _ = fact_values(_R, case.get("facts") or {})
+            ctx[DATE_VAR] = parse_date_arg(case.get("date", "2000-01-01"))
             if calendar_of(case) is not None:
                 ctx[CALENDAR_VAR] = calendar_of(case)
             add_options(ctx, case.get("config"))

@@ -8,33 +8,33 @@ from ...core.money import MoneyError, parse_cents
 TEXT_MIN = 10
 
 
-def _invalid(field, message):
+def invalid_field(field, message):
     return ApiError(422, "validation_error", "Dados inválidos.", {field: [message]})
 
 
-def _text(value, field, minimum=TEXT_MIN):
+def form_text(value, field, minimum=TEXT_MIN):
     value = (value or "").strip()
     if len(value) < minimum:
-        raise _invalid(field, f"Escreva ao menos {minimum} caracteres.")
+        raise invalid_field(field, f"Escreva ao menos {minimum} caracteres.")
     return value
 
 
-def _date(value, field, not_after_today=True):
+def form_date(value, field, not_after_today=True):
     if isinstance(value, date):
         day = value
     else:
         try:
             day = date.fromisoformat(value or "")
         except (TypeError, ValueError):
-            raise _invalid(field, "Informe a data (dd/mm/aaaa).") from None
+            raise invalid_field(field, "Informe a data (dd/mm/aaaa).") from None
     if not_after_today and day > local_today():
-        raise _invalid(field, "A data não pode ser futura.")
+        raise invalid_field(field, "A data não pode ser futura.")
     return day
 
 
-def _money(value, field):
+def form_money(value, field):
     """Text → cents, or None when empty; 422 naming the field otherwise (core/money.py parses)."""
     try:
         return parse_cents(value if isinstance(value, str) else None)
     except MoneyError as exc:
-        raise _invalid(field, str(exc)) from None
+        raise invalid_field(field, str(exc)) from None

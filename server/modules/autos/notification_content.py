@@ -48,7 +48,7 @@ def _brl(value):
     return round(value * 100)
 
 
-def _infraction(composed, item):
+def infraction_content(composed, item):
     inf = composed.by_id.get(item["id"]) or {}
     amount = item.get("amount") if isinstance(item.get("amount"), dict) else {}
     return {"id": item["id"], "label": inf.get("label_pt") or item.get("label_pt") or item["id"],
@@ -124,7 +124,7 @@ def build_content(case, serial, issued_on) -> dict:
     sources = (municipality.settings or {}).get("rules_sources") or {}
     act = traffic_authority_act(municipality)
     own, traffic = by_authority(composed, confirmed_infractions(data), integrated=bool(act))
-    own = [_infraction(composed, i) for i in own]
+    own = [infraction_content(composed, i) for i in own]
     text, source = authority(first, settings) if first else (NOT_IN_LAW, "configuração municipal ausente")
     return {
         "v": 1,
@@ -145,7 +145,7 @@ def build_content(case, serial, issued_on) -> dict:
         "infractions": own,
         "total_cents": total_cents(own),
         # CTB infractions: applied by the traffic authority, listed apart and never summed (item 4).
-        "traffic": [_infraction(composed, i) for i in traffic],
+        "traffic": [infraction_content(composed, i) for i in traffic],
         "traffic_authority_act": act,
         "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s, sources),
                        "days": s["days"], "authority": authority(s, settings)[0],

@@ -6,14 +6,14 @@ from pathlib import Path
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
-from ..credentials.render import FONT_DIRS, _pdf_qr
+from ..credentials.render import FONT_DIRS, pdf_qr
 from .auto_data import amount_words, total_cents
 
 QR_MM = 42.0
 MARGIN = 15
 
 
-def _brl(cents):
+def brl(cents):
     if cents is None:
         return "—"
     text = f"{cents / 100:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
@@ -32,7 +32,7 @@ def _amount(inf):
                                                   inf.get("amount_unit"), inf.get("penalty_kind"))
 
 
-def _fonts(pdf):
+def register_fonts(pdf):
     for folder in FONT_DIRS:
         if (Path(folder) / "DejaVuSans.ttf").exists():
             pdf.add_font("dejavu", "", str(Path(folder) / "DejaVuSans.ttf"))
@@ -41,12 +41,12 @@ def _fonts(pdf):
     return "helvetica"
 
 
-class _Doc:
+class Doc:
     def __init__(self):
         self.pdf = FPDF(unit="mm", format="A4")
         self.pdf.set_margins(MARGIN, MARGIN, MARGIN)
         self.pdf.set_auto_page_break(True, MARGIN)
-        self.font = _fonts(self.pdf)
+        self.font = register_fonts(self.pdf)
         self.pdf.add_page()
         self.width = 210 - 2 * MARGIN
 
@@ -84,13 +84,13 @@ class _Doc:
 def notification_pdf_bytes(note) -> bytes:
     c = json.loads(note.content)
     auto, muni = c["auto"], c["municipality"]
-    doc = _Doc()
+    doc = Doc()
     pdf = doc.pdf
     pdf.set_title(f"Notificação de autuação {c['number']}")
     pdf.set_creator("Motofiscal")
     pdf.set_creation_date(note.issued_at)  # the same row prints the same bytes
     head = doc.width - QR_MM - 4
-    _pdf_qr(pdf, note.payload, MARGIN + doc.width - QR_MM, MARGIN - 2, QR_MM)
+    pdf_qr(pdf, note.payload, MARGIN + doc.width - QR_MM, MARGIN - 2, QR_MM)
     doc.text(f"PREFEITURA MUNICIPAL DE {muni['name'].upper()} — {muni['uf']}", 11, True, width=head)
     doc.text("Fiscalização do serviço de moto-táxi", 9.5, width=head)
     pdf.ln(2)
@@ -126,7 +126,7 @@ def notification_pdf_bytes(note) -> bytes:
         doc.text("Nenhuma infração municipal confirmada.")
     total = c["total_cents"] if "total_cents" in c else total_cents(c["infractions"])
     if total is not None:
-        doc.text(f"Total: {_brl(total)}", 10, True)
+        doc.text(f"Total: {brl(total)}", 10, True)
     elif any(inf.get("penalty_kind") in (None, "multa") for inf in c["infractions"]):
         doc.text("Total: não calculado enquanto houver valor a definir.", 10, True)
     if c.get("traffic"):

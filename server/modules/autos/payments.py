@@ -10,7 +10,7 @@ from ..registry.models import Municipality
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
 from .auto_data import amount_brl, auto_data, confirmed_infractions
-from .inputs import _date, _invalid, _money, _text
+from .inputs import form_date, invalid_field, form_money, form_text
 from .models import AutoCase
 from .process_models import FEE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
 from .process_settings import fee_settings
@@ -18,8 +18,8 @@ from .seizure_fees import statement
 
 
 def record_payment(case, guia_number, paid_on, amount, actor=None):
-    guia_number = _text(guia_number, "guia_number", 1)[:40]
-    paid_on = _date(paid_on, "paid_on")
+    guia_number = form_text(guia_number, "guia_number", 1)[:40]
+    paid_on = form_date(paid_on, "paid_on")
     cents = _positive(amount, "amount")
     payment = AutoPayment(municipality_id=case.municipality_id, case_id=case.id, guia_number=guia_number,
                           paid_on=paid_on, amount_cents=cents)
@@ -33,11 +33,11 @@ def record_payment(case, guia_number, paid_on, amount, actor=None):
 
 
 def _positive(amount, field):
-    cents = _money(amount if isinstance(amount, str) else str(amount), field)
+    cents = form_money(amount if isinstance(amount, str) else str(amount), field)
     if cents is None:
-        raise _invalid(field, "Informe o valor em reais (ex.: 140,46).")
+        raise invalid_field(field, "Informe o valor em reais (ex.: 140,46).")
     if not 0 < cents < 10**11:
-        raise _invalid(field, "Informe um valor positivo.")
+        raise invalid_field(field, "Informe um valor positivo.")
     return cents
 
 
@@ -46,8 +46,8 @@ def record_seizure(case, kind, seized_on, actor=None):
     removal once, the storage per day. With no fee configured nothing is charged."""
     from .process_models import SEIZURE_KINDS
     if kind not in SEIZURE_KINDS:
-        raise _invalid("kind", "Escolha apreensão ou remoção.")
-    seized_on = _date(seized_on, "seized_on")
+        raise invalid_field("kind", "Escolha apreensão ou remoção.")
+    seized_on = form_date(seized_on, "seized_on")
     seizure = Seizure(municipality_id=case.municipality_id, case_id=case.id, kind=kind, seized_on=seized_on)
     db.session.add(seizure)
     db.session.flush()
@@ -83,16 +83,16 @@ def record_fee_payment(seizure, charge_id, guia_number, paid_on, amount, actor=N
     except (TypeError, ValueError, OverflowError):
         charge = None
     if charge is None or charge.seizure_id != seizure.id:
-        raise _invalid("charge_id", "Escolha uma taxa cobrada nesta apreensão.")
-    guia_number = _text(guia_number, "guia_number", 1)[:40]
-    paid_on = _date(paid_on, "paid_on")
+        raise invalid_field("charge_id", "Escolha uma taxa cobrada nesta apreensão.")
+    guia_number = form_text(guia_number, "guia_number", 1)[:40]
+    paid_on = form_date(paid_on, "paid_on")
     if paid_on < seizure.seized_on:
-        raise _invalid("paid_on", "O pagamento não pode ser anterior à apreensão.")
+        raise invalid_field("paid_on", "O pagamento não pode ser anterior à apreensão.")
     cents = _positive(amount, "amount")
     line = next(line for line in seizure_statement(seizure)["lines"] if line["charge"].id == charge.id)
     if cents > line["balance_cents"]:
         until = "até a liberação" if line["final"] else "até hoje"
-        raise _invalid("amount", f"O valor passa do que a taxa deve ({brl_cents(max(line['balance_cents'], 0))} {until}).")
+        raise invalid_field("amount", f"O valor passa do que a taxa deve ({brl_cents(max(line['balance_cents'], 0))} {until}).")
     payment = SeizureFeePayment(municipality_id=seizure.municipality_id, seizure_id=seizure.id, charge_id=charge.id,
                                 guia_number=guia_number, paid_on=paid_on, amount_cents=cents)
     db.session.add(payment)
@@ -152,9 +152,9 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
     fees computed up to the release day must be paid too."""
     if seizure.released_on is not None:
         raise ApiError(409, "already_released", "Esta moto já foi liberada.")
-    released_on = _date(released_on, "released_on")
+    released_on = form_date(released_on, "released_on")
     if released_on < seizure.seized_on:
-        raise _invalid("released_on", "A liberação não pode ser anterior à apreensão.")
+        raise invalid_field("released_on", "A liberação não pode ser anterior à apreensão.")
     alvara = (alvara or "").strip()[:60] or None
     payment = None
     if payment_id not in (None, ""):
@@ -163,26 +163,26 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
         except (TypeError, ValueError, OverflowError):
             payment = None
         if payment is None or payment.case_id != seizure.case_id:
-            raise _invalid("payment_id", "Escolha um pagamento registrado neste auto.")
+            raise invalid_field("payment_id", "Escolha um pagamento registrado neste auto.")
     municipality = db.session.get(Municipality, seizure.municipality_id)
     fine = paid = None
     if _release_needs_alvara_and_payment(municipality):
         if not alvara:
-            raise _invalid("alvara", "Sem o alvará não há liberação. " + ART45_PT)
+            raise invalid_field("alvara", "Sem o alvará não há liberação. " + ART45_PT)
         if payment is None:
-            raise _invalid("payment_id", "Sem o comprovante de pagamento da multa não há liberação. " + ART45_PT)
+            raise invalid_field("payment_id", "Sem o comprovante de pagamento da multa não há liberação. " + ART45_PT)
         fine = _art45_fine_cents(owned(AutoCase, seizure.case_id, seizure.municipality_id))
         paid = sum(p.amount_cents for p in AutoPayment.query.filter_by(case_id=seizure.case_id)
                    if p.paid_on <= released_on)
         if fine is not None and paid < fine:
-            raise _invalid("payment_id", f"Os pagamentos deste auto até {date_br(released_on)} somam {brl_cents(paid)}; "
+            raise invalid_field("payment_id", f"Os pagamentos deste auto até {date_br(released_on)} somam {brl_cents(paid)}; "
                                          f"a multa do art. 45 é {brl_cents(fine)} (132 UFIR vigentes na apreensão, "
                                          "em dobro na reincidência). " + ART45_PT)
     fees = seizure_statement(seizure, released_on)
     if fee_settings(municipality)["release_requires_fees"] and fees["balance_cents"] > 0:
         open_fees = "; ".join(f"{FEE_KINDS[line['charge'].kind]}: {brl_cents(line['balance_cents'])}"
                               for line in fees["lines"] if line["balance_cents"] > 0)
-        raise _invalid("fees", f"Taxas em aberto até {date_br(released_on)} — {open_fees}. A configuração municipal "
+        raise invalid_field("fees", f"Taxas em aberto até {date_br(released_on)} — {open_fees}. A configuração municipal "
                                "exige o pagamento das taxas antes da liberação.")
     seizure.released_on, seizure.release_alvara = released_on, alvara
     seizure.release_payment_id = payment.id if payment else None

@@ -27,7 +27,7 @@ from .notification_content import (authority, build_content, deadline_source, in
                                    process_settings)
 from .operations import decide
 from .outcome import current_step, outcome
-from .inputs import _date, _invalid, _text
+from .inputs import form_date, invalid_field, form_text
 from .process_models import APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPenalty
 # Payments, seizures and the municipal settings live in their own modules; callers reach every
 # operation of the process through this one.
@@ -151,26 +151,26 @@ def record_service(case, via, served_on, note_text=None, actor=None):
     if note.served_on is not None:
         raise ApiError(409, "already_served", "A ciência já foi registrada; ela não se altera.")
     if via not in SERVICE_WAYS:
-        raise _invalid("via", "Escolha como o autuado foi notificado.")
+        raise invalid_field("via", "Escolha como o autuado foi notificado.")
     data = auto_data(case)
     signatures = data.get("signatures") if isinstance(data.get("signatures"), dict) else {}
     if via == "assinatura_local":
         if not signatures.get("operator"):
-            raise _invalid("via", "O autuado não assinou o auto no local (recusa ou sem assinatura): "
+            raise invalid_field("via", "O autuado não assinou o auto no local (recusa ou sem assinatura): "
                                   "use outra forma de notificação.")
         served_on = infraction_date(case, data)
     elif via == "edital":
         settings = process_settings(db.session.get(Municipality, case.municipality_id))
         if not (settings.get("edital_basis_pt") or "").strip():
-            raise _invalid("via", "A lei municipal não prevê notificação por edital; só com o ato que a "
+            raise invalid_field("via", "A lei municipal não prevê notificação por edital; só com o ato que a "
                                   "autorize registrado na configuração do processo.")
-        served_on = _date(served_on, "served_on")
+        served_on = form_date(served_on, "served_on")
     else:
-        served_on = _date(served_on, "served_on")
+        served_on = form_date(served_on, "served_on")
     if via in ("postal_ar", "edital"):
-        _text(note_text, "note", 3)  # AR number / edital's publication
+        form_text(note_text, "note", 3)  # AR number / edital's publication
     if served_on < to_local(note.issued_at).date() and via != "assinatura_local":
-        raise _invalid("served_on", "A ciência não pode ser anterior à emissão da notificação.")
+        raise invalid_field("served_on", "A ciência não pode ser anterior à emissão da notificação.")
     before = {"served_via": None, "served_on": None}
     note.served_via, note.served_on = via, served_on
     note.served_note = (note_text or "").strip() or None
@@ -188,8 +188,8 @@ def record_service(case, via, served_on, note_text=None, actor=None):
 def file_appeal(case, filed_on, summary, actor=None):
     if case.state != "homologado":
         raise ApiError(409, "not_homologated", "Só cabe defesa ou recurso num auto homologado e não anulado.")
-    filed_on = _date(filed_on, "filed_on")
-    summary = _text(summary, "summary")
+    filed_on = form_date(filed_on, "filed_on")
+    summary = form_text(summary, "summary")
     steps = steps_for(case)
     if not steps:
         raise ApiError(409, "no_instance", "A lei não prevê instância de defesa ou recurso.")
@@ -224,15 +224,15 @@ def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=
     if appeal.decision is not None:
         raise ApiError(409, "already_decided", "Este pedido já foi decidido.")
     if decision not in APPEAL_DECISIONS:
-        raise _invalid("decision", "Escolha deferido ou indeferido.")
-    text = _text(text, "decision_text")
-    decided_on = _date(decided_on, "decided_on")
+        raise invalid_field("decision", "Escolha deferido ou indeferido.")
+    text = form_text(text, "decision_text")
+    decided_on = form_date(decided_on, "decided_on")
     if decided_on < appeal.filed_on:
-        raise _invalid("decided_on", "A decisão não pode ser anterior ao protocolo.")
+        raise invalid_field("decided_on", "A decisão não pode ser anterior ao protocolo.")
     infraction_id = (infraction_id or "").strip() or None
     confirmed = {i["id"] for i in confirmed_infractions(auto_data(case))}
     if infraction_id and infraction_id not in confirmed:
-        raise _invalid("infraction_id", "Escolha uma infração deste auto.")
+        raise invalid_field("infraction_id", "Escolha uma infração deste auto.")
     if infraction_id and decision != "deferido":
         infraction_id = None  # an indeferido covers the whole request
     appeal.decision, appeal.decision_text, appeal.decided_on = decision, text, decided_on
@@ -276,9 +276,9 @@ def refresh_penalties(case, today):
     for item in items:
         row = existing.get(item["id"])
         if row is None:
-            from .notification_content import _infraction
+            from .notification_content import infraction_content
             municipality = db.session.get(Municipality, case.municipality_id)
-            info = _infraction(composed_for(municipality), item)
+            info = infraction_content(composed_for(municipality), item)
             row = AutoPenalty(municipality_id=case.municipality_id, case_id=case.id, infraction_id=item["id"],
                               penalty=info["penalty_kind"], amount_brl_cents=info["amount_brl_cents"],
                               operator_id=case.record.operator_id, permit_id=permit.id if permit else None,

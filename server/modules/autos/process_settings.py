@@ -3,7 +3,7 @@ removal and pátio fees and how their days count, whether fees are paid before a
 saved with the act that set it, audited."""
 from ...core.audit import record
 from ...extensions import db
-from .inputs import _invalid, _money
+from .inputs import invalid_field, form_money
 from .notification_content import process_settings
 from .process_models import STORAGE_DAY_COUNTS
 
@@ -46,19 +46,19 @@ def save_process_settings(municipality, form, actor=None):
         text = form.get(key)
         text = text.strip() if isinstance(text, str) else ""
         if len(text) > 300:
-            raise _invalid(key, "Use no máximo 300 caracteres.")
+            raise invalid_field(key, "Use no máximo 300 caracteres.")
         values[key] = text or None
     values["removal_fee_cents"] = _fee(form, "removal_fee")
     values["storage_fee_daily_cents"] = _fee(form, "storage_fee_daily")
     if values["removal_fee_cents"] is not None and not values["removal_fee_act"]:
-        raise _invalid("removal_fee_act", "Informe o ato (lei, decreto, Código Tributário) que fixou a taxa de remoção.")
+        raise invalid_field("removal_fee_act", "Informe o ato (lei, decreto, Código Tributário) que fixou a taxa de remoção.")
     if values["storage_fee_daily_cents"] is not None and not values["storage_fee_act"]:
-        raise _invalid("storage_fee_act", "Informe o ato (lei, decreto, Código Tributário) que fixou a diária do pátio.")
+        raise invalid_field("storage_fee_act", "Informe o ato (lei, decreto, Código Tributário) que fixou a diária do pátio.")
     day_count = form.get("storage_day_count") or None
     if day_count is not None and day_count not in STORAGE_DAY_COUNTS:
-        raise _invalid("storage_day_count", "Escolha uma das formas de contagem.")
+        raise invalid_field("storage_day_count", "Escolha uma das formas de contagem.")
     if values["storage_fee_daily_cents"] is not None and day_count is None:
-        raise _invalid("storage_day_count", "Escolha como o ato conta as diárias (por dia ou fração, ou por pernoite).")
+        raise invalid_field("storage_day_count", "Escolha como o ato conta as diárias (por dia ou fração, ou por pernoite).")
     values["storage_day_count"] = day_count if values["storage_fee_daily_cents"] is not None else None
     values["release_requires_fees"] = form.get("release_requires_fees") in ("1", "on", "sim")
     before = dict(process_settings(municipality))
@@ -71,7 +71,7 @@ def save_process_settings(municipality, form, actor=None):
 
 
 def _fee(form, key):
-    cents = _money(form.get(key), key)
+    cents = form_money(form.get(key), key)
     if cents is not None and cents <= 0:
-        raise _invalid(key, "Informe um valor positivo, ou deixe em branco se não há taxa.")
+        raise invalid_field(key, "Informe um valor positivo, ou deixe em branco se não há taxa.")
     return cents

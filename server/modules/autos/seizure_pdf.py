@@ -5,7 +5,7 @@ balance. Drawn from the rows; no personal data beyond the auto's plate and permi
 from ...core.ptbr import date_br
 from ..registry.models import Municipality
 from .auto_data import auto_data
-from .notification_pdf import _Doc, _brl
+from .notification_pdf import Doc, brl
 from .payments import seizure_law, seizure_statement
 from .process_models import FEE_KINDS, SEIZURE_KINDS, STORAGE_DAY_COUNTS, AutoPayment
 
@@ -15,7 +15,7 @@ def seizure_pdf_bytes(case, seizure, db_session) -> bytes:
     law = seizure_law(municipality)
     fees = seizure_statement(seizure)
     data = auto_data(case)
-    doc = _Doc()
+    doc = Doc()
     pdf = doc.pdf
     released = seizure.released_on is not None
     title = "TERMO DE LIBERAÇÃO DO VEÍCULO" if released else "DEMONSTRATIVO DE TAXAS — VEÍCULO RETIDO"
@@ -41,7 +41,7 @@ def seizure_pdf_bytes(case, seizure, db_session) -> bytes:
         doc.row("Liberada em", date_br(seizure.released_on))
         doc.row("Alvará exibido", seizure.release_alvara or "—")
         payment = db_session.get(AutoPayment, seizure.release_payment_id) if seizure.release_payment_id else None
-        doc.row("Pagamento da multa", f"Guia {payment.guia_number}, {date_br(payment.paid_on)}, {_brl(payment.amount_cents)}"
+        doc.row("Pagamento da multa", f"Guia {payment.guia_number}, {date_br(payment.paid_on)}, {brl(payment.amount_cents)}"
                 if payment else "—")
     else:
         doc.text("Veículo retido: as diárias correm até a liberação.", 9.5, True)
@@ -53,16 +53,16 @@ def seizure_pdf_bytes(case, seizure, db_session) -> bytes:
     for line in fees["lines"]:
         charge = line["charge"]
         if charge.kind == "estadia":
-            detail = (f"{line['days']} diária(s) de {_brl(charge.unit_cents)} até {date_br(line['until'])} "
+            detail = (f"{line['days']} diária(s) de {brl(charge.unit_cents)} até {date_br(line['until'])} "
                       f"({STORAGE_DAY_COUNTS.get(charge.day_count, charge.day_count)})")
         else:
-            detail = _brl(charge.unit_cents)
-        doc.row(FEE_KINDS[charge.kind], f"{detail}\nDevido {_brl(line['due_cents'])} · pago {_brl(line['paid_cents'])} · "
-                                         f"em aberto {_brl(line['balance_cents'])}", charge.act)
+            detail = brl(charge.unit_cents)
+        doc.row(FEE_KINDS[charge.kind], f"{detail}\nDevido {brl(line['due_cents'])} · pago {brl(line['paid_cents'])} · "
+                                         f"em aberto {brl(line['balance_cents'])}", charge.act)
     for payment in fees["payments"]:
         kind = next(FEE_KINDS[line["charge"].kind] for line in fees["lines"] if line["charge"].id == payment.charge_id)
-        doc.row(f"Guia {payment.guia_number}", f"{date_br(payment.paid_on)} — {_brl(payment.amount_cents)} ({kind})")
+        doc.row(f"Guia {payment.guia_number}", f"{date_br(payment.paid_on)} — {brl(payment.amount_cents)} ({kind})")
     if fees["lines"]:
-        doc.text(f"Total devido {_brl(fees['due_cents'])} · pago {_brl(fees['paid_cents'])} · "
-                 f"em aberto {_brl(fees['balance_cents'])}", 10, True)
+        doc.text(f"Total devido {brl(fees['due_cents'])} · pago {brl(fees['paid_cents'])} · "
+                 f"em aberto {brl(fees['balance_cents'])}", 10, True)
     return bytes(pdf.output())

@@ -10,7 +10,7 @@ from ...core.clock import local_today
 from ...rules import legal_calendar
 from ..calendar.models import CLOSURE_KINDS_PT, CalendarClosure
 from ..calendar.operations import add_closure, remove_closure
-from ..registry.schemas import LEN, _Base
+from ..registry.schemas import LEN, BaseSchema
 from ..registry.scope import municipality, staff_view
 from .blueprint import bp
 from ...core.forms import Field, form_input, load, raw_values, run, stray_errors
@@ -24,7 +24,7 @@ CLOSURE_FIELDS = [
 ]
 
 
-class ClosureForm(_Base):
+class ClosureForm(BaseSchema):
     day = fields.Date(required=True, error_messages={"invalid": "Data inválida."})
     kind = fields.String(required=True, validate=validate.OneOf(list(CLOSURE_KINDS_PT), error="Escolha um dos tipos."))
     name_pt = fields.String(required=True, validate=LEN(2, 120))

@@ -10,36 +10,36 @@ from ...core.validation import mask_cpf
 from ..registry import changes_of_life as life
 from ..registry.models import Operator, Permit, Vehicle
 from ..registry.operations import OCCUPYING
-from ..registry.schemas import LEN, ROW_ID, _Base
+from ..registry.schemas import LEN, ROW_ID, BaseSchema
 from ..registry.scope import municipality, staff_view
 from .blueprint import bp
 from ...core.forms import load, run
-from .permit_views import OPTION_LIMIT, _detail
+from .permit_views import OPTION_LIMIT, permit_detail_page
 
 REASON = lambda: fields.String(required=True, validate=LEN(5, 2000))  # noqa: E731
 
 
-class SubstituteSchema(_Base):
+class SubstituteSchema(BaseSchema):
     new_vehicle_id = ROW_ID(required=True)
     replaced_on = fields.Date(required=True)
     requested_on = fields.Date()
     reason = REASON()
 
 
-class TransferSchema(_Base):
+class TransferSchema(BaseSchema):
     heir_id = ROW_ID(required=True)
     cause = fields.String(required=True, validate=validate.OneOf(list(life.TRANSFER_CAUSES),
                                                                  error="Escolha a causa (art. 30, I)."))
     reason = REASON()
 
 
-class DesistenciaSchema(_Base):
+class DesistenciaSchema(BaseSchema):
     term_number = fields.String(required=True, validate=LEN(1, 40))
     signed_on = fields.Date(required=True)
     reason = REASON()
 
 
-class AbsenceSchema(_Base):
+class AbsenceSchema(BaseSchema):
     absent_since = fields.Date(required=True)
     reason = REASON()
 
@@ -88,7 +88,7 @@ def _after(permit, key, errors, message):
     if errors is None:
         flash(message)
         return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="historico"))
-    return _detail(get_scoped_or_404(Permit, permit.id), {f"life_{key}": {"_schema": _messages(errors)}},
+    return permit_detail_page(get_scoped_or_404(Permit, permit.id), {f"life_{key}": {"_schema": _messages(errors)}},
                    status=409 if "_schema" in errors else 422)
 
 
@@ -110,7 +110,7 @@ def permit_transfer(ident):
     permit = get_scoped_or_404(Permit, ident)
     refusal = life.transfer_refusal(municipality())
     if refusal:
-        return _detail(permit, {"life_transfer": {"_schema": [refusal]}}, status=409)
+        return permit_detail_page(permit, {"life_transfer": {"_schema": [refusal]}}, status=409)
     data, errors = _form(TransferSchema)
     if errors is None:
         _, errors = run(life.transfer_permit, permit, municipality(), data["heir_id"], data["cause"], data["reason"])

@@ -290,7 +290,7 @@ def _issuance_context(permit, today):
     }
 
 
-def _detail(permit, action_errors=None, action_values=None, status=200):
+def permit_detail_page(permit, action_errors=None, action_values=None, status=200):
     actions = [a for a in MANUAL_ACTIONS if permit.status in TRANSITIONS[a][0]]
     if permit.status == "suspenso" and (not permit.history or permit.history[-1].action != "expire_suspend"):
         actions = [a for a in actions if a != "renew"]  # a penalty suspension ends before renewing
@@ -304,7 +304,7 @@ def _detail(permit, action_errors=None, action_values=None, status=200):
 @bp.get("/bo/permissoes/<int(max=2147483647):ident>")
 @staff_view
 def permit_detail(ident):
-    return _detail(get_scoped_or_404(Permit, ident))
+    return permit_detail_page(get_scoped_or_404(Permit, ident))
 
 
 ACTION_FIELDS = [Field("reason", "Motivo"), Field("valid_until", "Nova validade", "date"),
@@ -327,7 +327,7 @@ def _remind_reissue(permit):
 def permit_action(ident, action):
     permit = get_scoped_or_404(Permit, ident)
     if action not in MANUAL_ACTIONS:
-        return _detail(permit, {action: {"_schema": ["Ação desconhecida."]}}, status=404)
+        return permit_detail_page(permit, {action: {"_schema": ["Ação desconhecida."]}}, status=404)
     data, errors = load(PermitActionSchema(), ACTION_FIELDS)
     if errors is None:
         _, errors = run(change_permit_status, permit, action, data["reason"],
@@ -340,5 +340,5 @@ def permit_action(ident, action):
             # The form posted to …#acao-x; land on the history, where the new entry shows.
             return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="historico"))
     permit = get_scoped_or_404(Permit, ident)
-    return _detail(permit, {action: errors}, {action: form_input(ACTION_FIELDS)},
+    return permit_detail_page(permit, {action: errors}, {action: form_input(ACTION_FIELDS)},
                    status=409 if "_schema" in errors else 422)

@@ -275,7 +275,7 @@ def sticker_module_mm(payload: str, size_mm: float = STICKER_QR_MM) -> float:
     return (size_mm / len(qr_matrix(payload)) // DOT_MM) * DOT_MM
 
 
-def _pdf_qr(pdf, payload, x, y, size_mm):
+def pdf_qr(pdf, payload, x, y, size_mm):
     """QR as vector squares, centred in a size_mm square, modules a whole number of dots."""
     matrix = qr_matrix(payload)
     m = sticker_module_mm(payload, size_mm)
@@ -310,7 +310,7 @@ def sticker_sheet_pdf_bytes(card: CardData, count: int = 6) -> bytes:
         pdf.set_draw_color(170, 170, 170)
         pdf.set_line_width(0.2)
         pdf.rect(x, y, *STICKER_MM)  # cut line
-        _pdf_qr(pdf, card.payload, x + (STICKER_MM[0] - STICKER_QR_MM) / 2, y + 3, STICKER_QR_MM)
+        pdf_qr(pdf, card.payload, x + (STICKER_MM[0] - STICKER_QR_MM) / 2, y + 3, STICKER_QR_MM)
         pdf.set_text_color(0, 0, 0)
         size = 26
         pdf.set_font(font, "B", size)

@@ -17,7 +17,7 @@ import functools
 import json
 from datetime import date, datetime
 
-from .changes import _insert
+from .changes import dialect_insert
 
 
 @functools.lru_cache(maxsize=None)
@@ -40,7 +40,7 @@ def insert_new(connection, table, rows, conflict, returning):
     if not rows:
         return []
     if connection.dialect.name != "postgresql":
-        statement = _insert(connection, table).on_conflict_do_nothing(index_elements=list(conflict))
+        statement = dialect_insert(connection, table).on_conflict_do_nothing(index_elements=list(conflict))
         return list(connection.execute(statement.returning(table.c[returning]), rows).scalars())
     sql = _recordset_sql(table.name, tuple(rows[0]), tuple(conflict), returning)
     cursor = connection.connection.cursor()

@@ -20,7 +20,7 @@ TRACKED = {Permit: "permit", Operator: "operator", Vehicle: "vehicle", Ponto: "p
            AppliedPenalty: "penalty"}
 
 
-def _insert(connection, table):
+def dialect_insert(connection, table):
     dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
     return dialect.insert(table)
 
@@ -28,7 +28,7 @@ def _insert(connection, table):
 def bump_version(connection, municipality_id) -> int:
     """Next version of the municipality's field data (row-locked until the transaction ends)."""
     state = FieldDataState.__table__
-    connection.execute(_insert(connection, state).values(
+    connection.execute(dialect_insert(connection, state).values(
         municipality_id=municipality_id, version=0, changed_at=utcnow()).on_conflict_do_nothing())
     connection.execute(update(state).where(state.c.municipality_id == municipality_id)
                        .values(version=state.c.version + 1, changed_at=utcnow()))
@@ -43,7 +43,7 @@ def mark_changed(connection, municipality_id, entities):
     version = bump_version(connection, municipality_id)
     table = FieldDataEntity.__table__
     for kind, entity_id, removed in entities:
-        stmt = _insert(connection, table).values(municipality_id=municipality_id, kind=kind,
+        stmt = dialect_insert(connection, table).values(municipality_id=municipality_id, kind=kind,
                                                   entity_id=entity_id, version=version, removed=removed)
         connection.execute(stmt.on_conflict_do_update(
             index_elements=["municipality_id", "kind", "entity_id"],

@@ -7,7 +7,7 @@ from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality
-from .changes import _insert
+from .changes import dialect_insert
 from .models import AutoNumber, AutoNumberBlock, AutoNumberSeries
 from .operations import utcnow
 
@@ -26,7 +26,7 @@ def reserve_numbers(device, user, count):
     year = local_today().year
     table = AutoNumberSeries.__table__
     connection = db.session.connection()
-    connection.execute(_insert(connection, table).values(
+    connection.execute(dialect_insert(connection, table).values(
         municipality_id=municipality.id, year=year, last_seq=0).on_conflict_do_nothing())
     # The UPDATE takes the row lock: concurrent reservations queue here and never overlap.
     connection.execute(update(table).where(table.c.municipality_id == municipality.id, table.c.year == year)

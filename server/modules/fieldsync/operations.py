@@ -27,7 +27,7 @@ from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
 from . import fastparse, quarantine
 from .bulk import insert_new
-from .changes import _insert
+from .changes import dialect_insert
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
 from .models import (EvidencePhoto, FieldRecord,
                      FieldRecordConflict, RecordPhoto)
@@ -236,7 +236,7 @@ def _keep_conflict(device, row):
     """Another body under a known id: kept once per distinct body, audited when new."""
     table = FieldRecordConflict.__table__
     connection = db.session.connection()
-    kept = connection.execute(_insert(connection, table).values(
+    kept = connection.execute(dialect_insert(connection, table).values(
         record_id=row["id"], municipality_id=device.municipality_id, device_id=device.id,
         body_hash=row["body_hash"], body=row["body"], signature=row["signature"], received_at=row["received_at"])
         .on_conflict_do_nothing(index_elements=["record_id", "body_hash"]).returning(table.c.id)).first()

@@ -10,7 +10,7 @@ import hashlib
 
 from ...core.audit import record as audit
 from ...extensions import db
-from .changes import _insert
+from .changes import dialect_insert
 from .models import RejectedRecord
 from .schemas import MAX_BODY_CHARS, UUID_RE
 
@@ -101,7 +101,7 @@ def keep(device, user, refused, received_at):
     connection = db.session.connection()
     kept = []
     for row in rows:  # a handful at most: a push of poison is rare
-        new = connection.execute(_insert(connection, table).values(**row).on_conflict_do_nothing(
+        new = connection.execute(dialect_insert(connection, table).values(**row).on_conflict_do_nothing(
             index_elements=["device_id", "item_hash"]).returning(table.c.id)).first()
         if new is not None:
             kept.append({"id": new[0], "record_id": row["record_id"], "kind": row["kind"],

@@ -58,13 +58,13 @@ def record_vistoria(municipality, vehicle, data, items=None, permit=None):
     db.session.flush()
     record("create", "vistoria", row.id, None, snapshot(row), municipality_id=municipality.id)
     if row.result == "aprovada":
-        _satisfy_substitution_vistorias(row)
-    _vehicle_changed(municipality, vehicle)
+        satisfy_substitution_vistorias(row)
+    vehicle_changed(municipality, vehicle)
     db.session.commit()
     return row
 
 
-def _satisfy_substitution_vistorias(vistoria):
+def satisfy_substitution_vistorias(vistoria):
     """An approved vistoria of a substitute vehicle, on or after the change of motorcycles, is the
     one its substitution was waiting for (Sapezal Lei 125/1999, art. 15: "que o veículo passe pela
     vistoria técnica competente"): link them and clear the pending flag."""
@@ -91,12 +91,12 @@ def save_policy(municipality, vehicle, data):
     db.session.add(row)
     db.session.flush()
     record("create", "insurance_policy", row.id, None, snapshot(row), municipality_id=municipality.id)
-    _vehicle_changed(municipality, vehicle)
+    vehicle_changed(municipality, vehicle)
     db.session.commit()
     return row
 
 
-def _vehicle_changed(municipality, vehicle):
+def vehicle_changed(municipality, vehicle):
     """Phones hold the vehicle's vistoria and insurance dates (fieldsync.field_data): send it again."""
     from ..fieldsync.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])

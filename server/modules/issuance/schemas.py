@@ -1,7 +1,7 @@
 """Form schemas of the issuance records (pt-BR messages next to the field)."""
 from marshmallow import fields, validate
 
-from ..registry.schemas import LEN, _Base
+from ..registry.schemas import LEN, BaseSchema
 from .models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS
 
 MONEY = lambda: fields.Decimal(places=2, validate=validate.Range(  # noqa: E731
@@ -10,7 +10,7 @@ YES_NO = lambda: fields.Boolean(truthy={"sim", "true", "1"}, falsy={"nao", "fals
                                 error_messages={"invalid": "Escolha sim ou não."})
 
 
-class VistoriaSchema(_Base):
+class VistoriaSchema(BaseSchema):
     kind = fields.String(required=True, validate=validate.OneOf(
         [k for k in VISTORIA_KINDS if k != "registro_anterior"], error="Tipo inválido."))
     inspected_on = fields.Date(required=True)
@@ -21,7 +21,7 @@ class VistoriaSchema(_Base):
     notes = fields.String(validate=LEN(1, 2000))
 
 
-class InsurancePolicySchema(_Base):
+class InsurancePolicySchema(BaseSchema):
     kind = fields.String(required=True, validate=validate.OneOf(list(INSURANCE_KINDS), error="Tipo inválido."))
     insurer = fields.String(required=True, validate=LEN(2, 160))
     policy_number = fields.String(required=True, validate=LEN(3, 60))
@@ -36,17 +36,17 @@ class InsurancePolicySchema(_Base):
     copy_filed = YES_NO()
 
 
-class DocumentChecksSchema(_Base):
+class DocumentChecksSchema(BaseSchema):
     checked_on = fields.Date(required=True)
     valid_until = fields.Date()
 
 
-class IssqnPaymentSchema(_Base):
+class IssqnPaymentSchema(BaseSchema):
     paid_on = fields.Date(required=True)
     paid_amount_brl = MONEY()
     payment_reference = fields.String(validate=LEN(1, 60))
 
 
-class VistoriaPeriodSchema(_Base):
+class VistoriaPeriodSchema(BaseSchema):
     months = fields.Integer(required=True, validate=validate.Range(min=1, max=60, error="Entre 1 e 60 meses."))
     source = fields.String(required=True, validate=LEN(3, 200))

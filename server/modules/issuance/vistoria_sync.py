@@ -21,7 +21,7 @@ from ...rules import RulesError
 from ..registry.models import Municipality, Permit, Vehicle
 from ..registry.operations import snapshot
 from .models import VISTORIA_IN_REVIEW, Vistoria
-from .operations import _satisfy_substitution_vistorias, _vehicle_changed
+from .operations import satisfy_substitution_vistorias, vehicle_changed
 from .vistoria_checklist import failed_items
 
 NOT_CHECKED = "nao_verificado"
@@ -89,8 +89,8 @@ def _file_one(municipality, user, row):
     record("create", "vistoria", vistoria.id, None, snapshot(vistoria),
            reason=f"Vistoria do aplicativo de campo (registro {record_id}).", municipality_id=municipality.id)
     if vistoria.result == "aprovada":
-        _satisfy_substitution_vistorias(vistoria)
-    _vehicle_changed(municipality, vehicle)
+        satisfy_substitution_vistorias(vistoria)
+    vehicle_changed(municipality, vehicle)
     return "vistoria_approval_failed" if result == VISTORIA_IN_REVIEW else None
 
 

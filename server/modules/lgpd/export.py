@@ -113,8 +113,8 @@ def pdf(operator, data=None):
     doc = _Doc(format="A4")
     doc.set_auto_page_break(True, margin=15)
     doc.add_page()
-    from ..autos.notification_pdf import _fonts
-    family = "Helvetica" if _fonts(doc) == "helvetica" else "dejavu"  # the notificação's font, when installed
+    from ..autos.notification_pdf import register_fonts
+    family = "Helvetica" if register_fonts(doc) == "helvetica" else "dejavu"  # the notificação's font, when installed
     doc.set_font(family, size=14)
     doc.multi_cell(0, 8, _safe(f"Dados pessoais mantidos sobre {operator.name}", family))
     doc.set_font(family, size=9)

@@ -16,7 +16,7 @@ from ...extensions import db
 from .legal import NON_TRANSFERABLE
 from .life_models import VehicleSubstitution
 from .models import Operator, Permit, PermitStatusChange, Vehicle
-from .operations import OCCUPYING, _actor_id, _field_error, _owned, _permit_snapshot, change_permit_status, snapshot
+from .operations import OCCUPYING, current_actor_id, field_error, owned_row_or_error, permit_snapshot, change_permit_status, snapshot
 
 # Vehicle substitution per law: deadline (days from the change of motorcycle to the request) and
 # the vistoria the substitute needs before it serves.
@@ -44,7 +44,7 @@ ABSENCE = {"paranatinga": ("Lei 311/2007, art. 27, § 2º", 30)}
 
 def _history(permit, action, reason):
     db.session.add(PermitStatusChange(permit=permit, from_status=permit.status, to_status=permit.status,
-                                      action=action, actor_id=_actor_id(), reason=reason,
+                                      action=action, actor_id=current_actor_id(), reason=reason,
                                       valid_until=permit.valid_until))
 
 
@@ -69,20 +69,20 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     _occupying(permit)
     rule = SUBSTITUTION.get(municipality.slug, {"days": None, "basis": "lei municipal", "vistoria": None})
     requested_on = requested_on or local_today()
-    new = _owned(Vehicle, new_vehicle_id, municipality.id, "new_vehicle_id")
+    new = owned_row_or_error(Vehicle, new_vehicle_id, municipality.id, "new_vehicle_id")
     if new.id == permit.vehicle_id:
-        raise _field_error("new_vehicle_id", "É o veículo atual desta permissão.")
+        raise field_error("new_vehicle_id", "É o veículo atual desta permissão.")
     busy = Permit.query.filter(Permit.vehicle_id == new.id, Permit.status.in_(OCCUPYING), Permit.id != permit.id)
     if db.session.query(busy.exists()).scalar():
-        raise _field_error("new_vehicle_id", "Este veículo já serve a outra permissão em vigor "
+        raise field_error("new_vehicle_id", "Este veículo já serve a outra permissão em vigor "
                                              "(um único veículo por permissão).")
     if replaced_on > requested_on:
-        raise _field_error("replaced_on", "A troca não pode ser posterior ao pedido.")
+        raise field_error("replaced_on", "A troca não pode ser posterior ao pedido.")
     if rule["days"] is not None and (requested_on - replaced_on).days > rule["days"]:
-        raise _field_error("replaced_on", f"Pedido fora do prazo: a substituição deve ser requerida em até "
+        raise field_error("replaced_on", f"Pedido fora do prazo: a substituição deve ser requerida em até "
                                           f"{rule['days']} dias da troca ({rule['basis']}); a troca foi em "
                                           f"{replaced_on:%d/%m/%Y}, o pedido em {requested_on:%d/%m/%Y}.")
-    before = _permit_snapshot(permit)
+    before = permit_snapshot(permit)
     row = VehicleSubstitution(municipality_id=municipality.id, permit=permit, old_vehicle_id=permit.vehicle_id,
                               new_vehicle=new, replaced_on=replaced_on, requested_on=requested_on,
                               vistoria_required=rule["vistoria"] is not None, basis=rule["basis"], reason=reason)
@@ -91,7 +91,7 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     pending = f" Vistoria do novo veículo pendente ({rule['vistoria']})." if rule["vistoria"] else ""
     _history(permit, "substitute_vehicle", f"{reason} — {new.plate} ({rule['basis']}).{pending}")
     db.session.flush()
-    record("substitute_vehicle", "permit", permit.id, before, _permit_snapshot(permit), reason=reason,
+    record("substitute_vehicle", "permit", permit.id, before, permit_snapshot(permit), reason=reason,
            municipality_id=municipality.id)
     record("create", "vehicle_substitution", row.id, None, snapshot(row), municipality_id=municipality.id)
     db.session.commit()
@@ -157,28 +157,28 @@ def transfer_permit(permit, municipality, heir_id, cause, reason):
         raise ApiError(409, "not_transferable", refusal)
     _occupying(permit)
     if cause not in TRANSFER_CAUSES:
-        raise _field_error("cause", "Escolha a causa: falecimento ou invalidez permanente (art. 30, I).")
-    heir = _owned(Operator, heir_id, municipality.id, "heir_id")
+        raise field_error("cause", "Escolha a causa: falecimento ou invalidez permanente (art. 30, I).")
+    heir = owned_row_or_error(Operator, heir_id, municipality.id, "heir_id")
     if heir.id == permit.holder_operator_id:
-        raise _field_error("heir_id", "O herdeiro deve ser outra pessoa que o titular.")
+        raise field_error("heir_id", "O herdeiro deve ser outra pessoa que o titular.")
     other = Permit.query.filter(Permit.holder_operator_id == heir.id, Permit.status.in_(OCCUPYING),
                                 Permit.id != permit.id)
     if db.session.query(other.exists()).scalar():
-        raise _field_error("heir_id", "O herdeiro já é titular de outra permissão em vigor "
+        raise field_error("heir_id", "O herdeiro já é titular de outra permissão em vigor "
                                       "(Lei 311/2007, art. 7º, VII, e art. 29).")
     from .rule_checks import registry_problems
     problems = registry_problems(municipality, "operator", snapshot(heir))
     if problems:
         messages = [m for msgs in problems.values() for m in msgs]
-        raise _field_error("heir_id", "O herdeiro não preenche os requisitos da lei (art. 30, I): " + " ".join(messages))
-    before = _permit_snapshot(permit)
+        raise field_error("heir_id", "O herdeiro não preenche os requisitos da lei (art. 30, I): " + " ".join(messages))
+    before = permit_snapshot(permit)
     old_name = permit.holder_name
     permit.holder_operator = heir
     permit.drivers = [d for d in permit.drivers if d.id != heir.id]
     text = f"{TRANSFER_CAUSES[cause]} de {old_name}: {reason} ({TRANSFERABLE[municipality.slug]})."
     _history(permit, "transfer", text)
     db.session.flush()
-    record("transfer", "permit", permit.id, before, _permit_snapshot(permit), reason=text,
+    record("transfer", "permit", permit.id, before, permit_snapshot(permit), reason=text,
            municipality_id=municipality.id)
     db.session.commit()
     _revoke_credentials(permit, f"Permissão transferida a {heir.name}")
@@ -192,7 +192,7 @@ def register_desistencia(permit, municipality, term_number, signed_on, reason):
     if basis is None:
         raise ApiError(409, "not_in_law", "A lei municipal não prevê termo de desistência; use Extinguir.")
     if signed_on > local_today():
-        raise _field_error("signed_on", "A data de assinatura não pode estar no futuro.")
+        raise field_error("signed_on", "A data de assinatura não pode estar no futuro.")
     text = (f"Termo de Desistência e Devolução da Permissão nº {term_number}, assinado em {signed_on:%d/%m/%Y} "
             f"({basis}). {reason}")
     change_permit_status(permit, "extinguish", text)
@@ -209,9 +209,9 @@ def declare_absence_loss(permit, municipality, absent_since, reason, today=None)
     basis, days = rule
     today = today or local_today()
     if absent_since >= today:
-        raise _field_error("absent_since", "O afastamento deve ter começado antes de hoje.")
+        raise field_error("absent_since", "O afastamento deve ter começado antes de hoje.")
     if (today - absent_since).days <= days:
-        raise _field_error("absent_since", f"Afastado há {(today - absent_since).days} dias: a perda exige mais de "
+        raise field_error("absent_since", f"Afastado há {(today - absent_since).days} dias: a perda exige mais de "
                                            f"{days} dias sem justificativa prévia ({basis}). Poderá ser declarada a "
                                            f"partir de {absent_since + timedelta(days=days + 1):%d/%m/%Y}.")
     text = f"Afastamento desde {absent_since:%d/%m/%Y}, sem justificativa prévia ao órgão gestor ({basis}). {reason}"

@@ -37,7 +37,7 @@ def snapshot(obj, exclude=("created_at", "updated_at")):
     return {c.key: getattr(obj, c.key) for c in obj.__table__.columns if c.key not in exclude}
 
 
-def _field_error(field, message, status=422):
+def field_error(field, message, status=422):
     return ApiError(status, "validation_error", "Dados inválidos.", {field: [message]})
 
 
@@ -46,16 +46,16 @@ def _check_unique(model, municipality_id, field, value, exclude_id=None, message
     if exclude_id is not None:
         query = query.filter(model.id != exclude_id)
     if db.session.query(query.exists()).scalar():
-        raise _field_error(field, message or "Já cadastrado neste município.", 409)
+        raise field_error(field, message or "Já cadastrado neste município.", 409)
 
 
-def _owned(model, ident, municipality_id, field):
+def owned_row_or_error(model, ident, municipality_id, field):
     """A referenced row must exist in the same municipality (ids from forms are untrusted)."""
     if ident is None:
         return None
     obj = owned(model, ident, municipality_id)
     if obj is None:
-        raise _field_error(field, "Registro não encontrado neste município.")
+        raise field_error(field, "Registro não encontrado neste município.")
     return obj
 
 
@@ -81,7 +81,7 @@ def save_entity(model, municipality, data, obj=None, reason=None):
         if field in data:
             _check_unique(model, municipality.id, field, data[field], getattr(obj, "id", None))
     if model is Operator and data.get("company_id") is not None:
-        _owned(Company, data["company_id"], municipality.id, "company_id")
+        owned_row_or_error(Company, data["company_id"], municipality.id, "company_id")
     if model in (Operator, Vehicle):
         # On an edit, only what changes is judged: a vehicle that ages past a limit while
         # registered is a matter for renewal, not a reason to refuse fixing its colour.
@@ -90,7 +90,7 @@ def save_entity(model, municipality, data, obj=None, reason=None):
     if model is Ponto and obj is not None and "capacity" in data:
         occupied = Permit.query.filter(Permit.ponto_id == obj.id, Permit.status.in_(OCCUPYING)).count()
         if data["capacity"] < occupied:
-            raise _field_error("capacity", f"O ponto já tem {occupied} permissões ativas; a capacidade não pode ser menor.")
+            raise field_error("capacity", f"O ponto já tem {occupied} permissões ativas; a capacidade não pode ser menor.")
     before = snapshot(obj) if obj is not None else None
     if obj is None:
         obj = model(municipality_id=municipality.id)
@@ -108,7 +108,7 @@ def add_unit_value(municipality, data):
     exists = UnitValue.query.filter_by(municipality_id=municipality.id, unit=data["unit"],
                                        valid_from=data["valid_from"]).first()
     if exists:
-        raise _field_error("valid_from", "Já existe um valor desta unidade com esta data.", 409)
+        raise field_error("valid_from", "Já existe um valor desta unidade com esta data.", 409)
     row = UnitValue(municipality_id=municipality.id, **data)
     db.session.add(row)
     db.session.flush()
@@ -125,24 +125,24 @@ def _check_capacity(municipality, ponto, exclude_permit_id=None):
         if exclude_permit_id:
             query = query.filter(Permit.id != exclude_permit_id)
         if query.count() >= ponto.capacity:
-            raise _field_error("ponto_id", f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).", 409)
+            raise field_error("ponto_id", f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).", 409)
     if exclude_permit_id is None:
         from ..selection.operations import vacancy_refusal
         refusal = vacancy_refusal(municipality)
         if refusal:
-            raise _field_error("number", refusal, 409)
+            raise field_error("number", refusal, 409)
 
 
 def _apply_permit_fields(permit, municipality, data):
-    holder = _owned(Operator, data.get("holder_operator_id"), municipality.id, "holder_operator_id")
-    company = _owned(Company, data.get("holder_company_id"), municipality.id, "holder_company_id")
-    vehicle = _owned(Vehicle, data.get("vehicle_id"), municipality.id, "vehicle_id")
-    ponto = _owned(Ponto, data.get("ponto_id"), municipality.id, "ponto_id")
-    drivers = [_owned(Operator, i, municipality.id, "driver_ids") for i in data.get("driver_ids", [])]
+    holder = owned_row_or_error(Operator, data.get("holder_operator_id"), municipality.id, "holder_operator_id")
+    company = owned_row_or_error(Company, data.get("holder_company_id"), municipality.id, "holder_company_id")
+    vehicle = owned_row_or_error(Vehicle, data.get("vehicle_id"), municipality.id, "vehicle_id")
+    ponto = owned_row_or_error(Ponto, data.get("ponto_id"), municipality.id, "ponto_id")
+    drivers = [owned_row_or_error(Operator, i, municipality.id, "driver_ids") for i in data.get("driver_ids", [])]
     if company is not None and not drivers:
-        raise _field_error("driver_ids", "Permissão de empresa exige ao menos um condutor.")
+        raise field_error("driver_ids", "Permissão de empresa exige ao menos um condutor.")
     if holder is not None and holder in drivers:
-        raise _field_error("driver_ids", f"{holder.name} é o titular da permissão; condutores auxiliares "
+        raise field_error("driver_ids", f"{holder.name} é o titular da permissão; condutores auxiliares "
                                          "são outras pessoas.")
     if ponto is not None and ponto.id != permit.ponto_id:
         _check_capacity(municipality, ponto, exclude_permit_id=permit.id)
@@ -182,9 +182,9 @@ def issue_permit(municipality, data, today=None):
         mark_permit_granted(candidate, permit)
     _record_validity_exception(permit, computed, exception_reason)
     db.session.add(PermitStatusChange(permit=permit, from_status=None, to_status="ativo", action="issue",
-                                      actor_id=_actor_id(), valid_until=permit.valid_until,
+                                      actor_id=current_actor_id(), valid_until=permit.valid_until,
                                       reason="Emissão"))
-    record("issue", "permit", permit.id, None, _permit_snapshot(permit), municipality_id=municipality.id)
+    record("issue", "permit", permit.id, None, permit_snapshot(permit), municipality_id=municipality.id)
     permit_status_changed.send(permit, old=None, new="ativo")
     db.session.commit()
     return permit
@@ -201,14 +201,14 @@ def update_permit(permit, municipality, data):
     check_holder_unchanged(municipality, permit, data)
     for field, label in LIFECYCLE_FIELDS.items():
         if field in data and data[field] != getattr(permit, field):
-            raise _field_error(field, f"Não se altera {label} por edição: use a ação Renovar (com motivo).")
+            raise field_error(field, f"Não se altera {label} por edição: use a ação Renovar (com motivo).")
     if data["number"] != permit.number:
         _check_unique(Permit, municipality.id, "number", data["number"], permit.id,
                       "Já existe uma permissão com este número neste município.")
-    before = _permit_snapshot(permit)
+    before = permit_snapshot(permit)
     _apply_permit_fields(permit, municipality, data)
     db.session.flush()
-    record("update", "permit", permit.id, before, _permit_snapshot(permit), municipality_id=municipality.id)
+    record("update", "permit", permit.id, before, permit_snapshot(permit), municipality_id=municipality.id)
     db.session.commit()
     return permit
 
@@ -222,7 +222,7 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
     if permit.status not in allowed_from:
         raise ApiError(409, "invalid_transition",
                        f"{ACTION_LABELS[action]} não é possível com a permissão {permit.status}.")
-    before = _permit_snapshot(permit)
+    before = permit_snapshot(permit)
     computed = None
     if action == "renew":
         from ..issuance.requirements import enforce
@@ -235,13 +235,13 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
                                     today or local_today())
         valid_until = _validity_with_exception(computed, valid_until, exception_reason)
         if valid_until <= permit.valid_until:
-            raise _field_error("valid_until", "A nova validade deve ser posterior à atual.")
+            raise field_error("valid_until", "A nova validade deve ser posterior à atual.")
         enforce(db.session.get(Municipality, permit.municipality_id), permit, "renew", today)
         permit.valid_until = valid_until
         permit.suspended_until = None
     if action == "suspend":
         if suspended_until is not None and suspended_until <= local_today():
-            raise _field_error("suspended_until", "O fim da suspensão deve estar no futuro.")
+            raise field_error("suspended_until", "O fim da suspensão deve estar no futuro.")
         permit.suspended_until = suspended_until
     if action == "expire_suspend":
         permit.suspended_until = suspended_until
@@ -250,11 +250,11 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
     old_status = permit.status
     permit.status = new_status
     permit.status_changed_at = utcnow()
-    actor_id = getattr(actor, "id", None) or _actor_id()
+    actor_id = getattr(actor, "id", None) or current_actor_id()
     db.session.add(PermitStatusChange(permit=permit, from_status=old_status, to_status=new_status,
                                       action=action, actor_id=actor_id, reason=reason,
                                       valid_until=permit.valid_until))
-    record(action, "permit", permit.id, before, _permit_snapshot(permit), reason=reason,
+    record(action, "permit", permit.id, before, permit_snapshot(permit), reason=reason,
            municipality_id=permit.municipality_id, actor=actor)
     if action == "renew":
         _record_validity_exception(permit, computed, exception_reason, actor=actor)
@@ -267,12 +267,12 @@ def _validity_with_exception(computed, requested, exception_reason):
     """The law's date, unless the clerk asked for another one and said why."""
     if computed is None:
         if requested is None:
-            raise _field_error("valid_until", "Informe a validade: não há regra de validade para este município.")
+            raise field_error("valid_until", "Informe a validade: não há regra de validade para este município.")
         return requested
     if requested is None or requested == computed:
         return computed
     if not exception_reason or len(exception_reason.strip()) < 10:
-        raise _field_error("validity_exception_reason",
+        raise field_error("validity_exception_reason",
                            f"A validade pela lei é {computed:%d/%m/%Y}; outra data é uma exceção: "
                            "informe o motivo (ao menos 10 caracteres).")
     return requested
@@ -351,12 +351,12 @@ def lapse_unrenewed_permits(today=None):
     return count
 
 
-def _actor_id():
+def current_actor_id():
     from ...core.audit import current_actor
     return getattr(current_actor(), "id", None)
 
 
-def _permit_snapshot(permit):
+def permit_snapshot(permit):
     data = snapshot(permit)
     data["driver_ids"] = [d.id for d in permit.drivers]
     return data

@@ -15,7 +15,7 @@ ROW_ID = lambda **kw: fields.Integer(validate=validate.Range(  # noqa: E731
 LEN = lambda lo, hi: validate.Length(min=lo, max=hi, error=f"Informe entre {lo} e {hi} caracteres.")  # noqa: E731
 
 
-class _Base(Schema):
+class BaseSchema(Schema):
     """Strips surrounding blanks and turns empty form strings into 'not given'."""
 
     @pre_load
@@ -32,7 +32,7 @@ class _Base(Schema):
         return cleaned
 
 
-class CompanySchema(_Base):
+class CompanySchema(BaseSchema):
     legal_name = fields.String(required=True, validate=LEN(2, 160))
     trade_name = fields.String(validate=LEN(1, 160))
     cnpj = fields.String(required=True, validate=v.validate_cnpj)
@@ -45,7 +45,7 @@ class CompanySchema(_Base):
         return data
 
 
-class OperatorSchema(_Base):
+class OperatorSchema(BaseSchema):
     name = fields.String(required=True, validate=LEN(3, 160))
     cpf = fields.String(required=True, validate=v.validate_cpf)
     cnh_number = fields.String(required=True, validate=v.validate_cnh_number)
@@ -78,7 +78,7 @@ class OperatorSchema(_Base):
             raise ValidationError(errors)
 
 
-class VehicleSchema(_Base):
+class VehicleSchema(BaseSchema):
     plate = fields.String(required=True, validate=v.validate_plate)
     renavam = fields.String(required=True, validate=v.validate_renavam)
     chassis = fields.String(required=True, validate=v.validate_chassis)
@@ -105,7 +105,7 @@ class VehicleSchema(_Base):
         return data
 
 
-class PontoSchema(_Base):
+class PontoSchema(BaseSchema):
     name = fields.String(required=True, validate=LEN(2, 120))
     location = fields.String(validate=LEN(2, 240))
     latitude = fields.Float(validate=validate.Range(min=-34, max=6, error="Latitude fora do Brasil."))
@@ -115,7 +115,7 @@ class PontoSchema(_Base):
     legal_basis = fields.String(validate=LEN(2, 200))
 
 
-class PermitSchema(_Base):
+class PermitSchema(BaseSchema):
     number = fields.String(required=True, validate=[
         LEN(1, PERMIT_NUMBER_MAX),
         validate.Regexp(r"^[A-Za-z0-9/.\-]+$", error="Use apenas letras, números, '/', '.' e '-'."),
@@ -160,14 +160,14 @@ class PermitSchema(_Base):
             raise ValidationError(errors)
 
 
-class PermitActionSchema(_Base):
+class PermitActionSchema(BaseSchema):
     reason = fields.String(required=True, validate=LEN(5, 2000))
     valid_until = fields.Date()  # renew (proposed from the law; another date needs exception_reason)
     exception_reason = fields.String(validate=LEN(10, 2000))  # renew with another validity
     suspended_until = fields.Date()  # suspend
 
 
-class UnitValueSchema(_Base):
+class UnitValueSchema(BaseSchema):
     unit = fields.String(required=True, validate=validate.OneOf(FISCAL_UNITS, error="Unidade inválida."))
     valid_from = fields.Date(required=True)
     value_brl = fields.Decimal(required=True, places=4, validate=validate.Range(

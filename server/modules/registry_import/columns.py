@@ -17,7 +17,7 @@ class Column:
     example: str        # shown in the template's second line ("exemplo")
 
 
-def _holder_is_company(municipality):
+def holder_is_company(municipality):
     return (municipality.settings or {}).get("holder") == "company"
 
 
@@ -25,7 +25,7 @@ def columns_for(municipality):
     """[Column] of the municipality's template, in order."""
     words = vocabulary(municipality)
     act = "Termo" if "termo_permissao" in words.kinds and "alvara" not in words.kinds else "Alvará"
-    person = "condutor" if _holder_is_company(municipality) else "titular"
+    person = "condutor" if holder_is_company(municipality) else "titular"
     cols = [
         Column("permit.number", f"Número do {act.lower()}", True, "001/2025"),
         Column("permit.status", "Situação", True, "ativo"),
@@ -37,7 +37,7 @@ def columns_for(municipality):
         # Lei 125/1999, art. 9º, III: inscrição no cadastro de contribuintes do município.
         cols.append(Column("permit.taxpayer_number", "Inscrição municipal (cadastro de contribuintes)", True, "12345-6"))
     cols.append(Column("permit.ponto", "Ponto", False, ""))
-    if _holder_is_company(municipality):
+    if holder_is_company(municipality):
         # Lei 030/1998, art. 6º: the autorização is given to a company; its drivers are linked to it.
         cols += [Column("company.cnpj", "CNPJ da empresa", True, "11.222.333/0001-81"),
                  Column("company.legal_name", "Razão social da empresa", True, "Norte Moto Táxi Ltda.")]

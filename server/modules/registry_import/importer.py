@@ -20,7 +20,7 @@ from ..registry.models import (PERMIT_STATUSES, Company, Operator, Permit, Permi
 from ..credentials.models import StatusListEntry
 from ..registry.operations import OCCUPYING
 from ..registry.rule_checks import registry_problems, registry_ruleset
-from .columns import _holder_is_company, columns_for, header_key, permit_kind
+from .columns import holder_is_company, columns_for, header_key, permit_kind
 from .reader import read_rows
 
 BATCH = 500
@@ -95,7 +95,7 @@ class RowCheck:
         self.muni = muni
         self.today = local_today()
         self.ruleset = registry_ruleset(muni)  # composed once for the whole file
-        self.company_held = _holder_is_company(muni)
+        self.company_held = holder_is_company(muni)
         self.kind = permit_kind(muni)
         self.operator_schema, self.vehicle_schema = schemas.OperatorSchema(), schemas.VehicleSchema()
         self.company_schema = schemas.CompanySchema()
@@ -201,7 +201,7 @@ class _Writer:
 
     def __init__(self, muni, state, result, file_name):
         self.muni, self.state, self.result = muni, state, result
-        self.company_held, self.kind = _holder_is_company(muni), permit_kind(muni)
+        self.company_held, self.kind = holder_is_company(muni), permit_kind(muni)
         self.reason = f"Importação do cadastro existente ({file_name})"
         self.batch = []
 

@@ -16,7 +16,7 @@ RULE_SETTING_KEYS = ("decree_amounts", "deadlines", "periods", "options")
 
 
 @lru_cache(maxsize=32)
-def _defaults(slug):
+def file_defaults(slug):
     # The file ships with the code: read once per process, not on every request.
     from ...rules.compose import CONFIG_DIR
     path = CONFIG_DIR / f"{slug}.json"
@@ -25,7 +25,7 @@ def _defaults(slug):
 
 def config_overrides(municipality):
     """The municipality's configuration as a config_overrides mapping (SPEC §6)."""
-    defaults = _defaults(municipality.slug).get("unit_values", {})
+    defaults = file_defaults(municipality.slug).get("unit_values", {})
     units = {unit: {row["valid_from"]: row for row in rows} for unit, rows in defaults.items()}
     for row in UnitValue.query.filter_by(municipality_id=municipality.id).order_by(UnitValue.valid_from):
         units.setdefault(row.unit, {})[row.valid_from.isoformat()] = {

@@ -135,8 +135,8 @@ def _fmt(n):
 def default_values(composed):
     """What the shipped configuration (shared_rules/config/<slug>.json) already sets: the declared
     default readings, shown beside an unconfigured key."""
-    from .service import _defaults
-    cfg = _defaults(composed.municipality)
+    from .service import file_defaults
+    cfg = file_defaults(composed.municipality)
     return {kind: cfg.get(kind, {}) for kind in ("decree_amounts", "deadlines", "periods", "options")}
 
 

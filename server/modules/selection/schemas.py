@@ -2,20 +2,20 @@
 from marshmallow import ValidationError, fields, post_load, validate
 
 from ...core import validation as v
-from ..registry.schemas import LEN, ROW_ID, _Base
+from ..registry.schemas import LEN, ROW_ID, BaseSchema
 from .rules import CHECKED_CONDITIONS, SCHOOLING
 
 YEAR = validate.Range(min=1950, max=2100, error="Ano inválido.")
 
 
-class PopulationSchema(_Base):
+class PopulationSchema(BaseSchema):
     population = fields.Integer(required=True, validate=validate.Range(
         min=1, max=50_000_000, error="Informe a população (número de habitantes)."))
     reference_date = fields.Date(required=True)
     source = fields.String(required=True, validate=LEN(3, 200))
 
 
-class EditalSchema(_Base):
+class EditalSchema(BaseSchema):
     number = fields.String(required=True, validate=LEN(1, 40))
     published_on = fields.Date(required=True)
     registration_until = fields.Date(required=True)
@@ -40,7 +40,7 @@ def parse_extra_criteria(text):
     return criteria
 
 
-class _CandidateFields(_Base):
+class _CandidateFields(BaseSchema):
     name = fields.String(required=True, validate=LEN(3, 160))
     cpf = fields.String(required=True, validate=v.validate_cpf)
     profession_since = fields.Date(required=True, validate=v.validate_past_date)
@@ -61,15 +61,15 @@ CandidateSchema = _CandidateFields.from_dict(
     name="CandidateSchema")
 
 
-class TieBreakSchema(_Base):
+class TieBreakSchema(BaseSchema):
     order = fields.List(ROW_ID(), required=True, validate=validate.Length(min=2, max=1000))
     reason = fields.String(required=True, validate=LEN(5, 2000))
 
 
-class ReasonSchema(_Base):
+class ReasonSchema(BaseSchema):
     reason = fields.String(required=True, validate=LEN(5, 2000))
 
 
-class MotorcycleSchema(_Base):
+class MotorcycleSchema(BaseSchema):
     vehicle_year = fields.Integer(required=True, validate=YEAR)
     reason = fields.String(required=True, validate=LEN(5, 2000))

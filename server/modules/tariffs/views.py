@@ -7,7 +7,7 @@ from ...core.auth import scoped
 from ...core.clock import local_today
 from ..registry.scope import municipality, staff_view
 from ...core.forms import Field, load, raw_values, run, stray_errors
-from ..registry.schemas import LEN, _Base
+from ..registry.schemas import LEN, BaseSchema
 from .models import TariffTable
 from .operations import record_tariff_table, tariff_summary
 from .rules import brl, law_for, parse_items
@@ -15,7 +15,7 @@ from .rules import brl, law_for, parse_items
 bp = Blueprint("tariffs_bo", __name__, url_prefix="/bo/tarifas")
 
 
-class TariffSchema(_Base):
+class TariffSchema(BaseSchema):
     act = fields.String(required=True, validate=LEN(3, 200))
     valid_from = fields.Date(required=True)
     valid_until = fields.Date()
