@@ -1,4 +1,5 @@
-"""Two gunicorn servers, A and B, over one PostgreSQL, one Redis and one storage, as behind a load
+"""Two gunicorn servers, A and B, over one PostgreSQL, one Redis and one S3-protocol object store (each with
+its own instance folder), as behind a load
 balancer that sends each request wherever it likes: a phone enrols on A and pushes to B, its
 photo arrives on A, a clerk logged in on A reviews and prints the notificação on B, the public page
 checks it on A, a key rotated on A signs a crachá on B, a login limit reached on A holds on B, and
@@ -26,7 +27,7 @@ SLUG = "paranatinga"
 
 
 @pytest.fixture(scope="module")
-def servers(database_url, tmp_path_factory):
+def servers(database_url, tmp_path_factory, s3_server):
     from server import create_app
     from server.modules.demo.dataset import load_demo
     app = create_app(_base_config(database_url, tmp_path_factory.mktemp("test-process")))
@@ -36,18 +37,19 @@ def servers(database_url, tmp_path_factory):
     redis = redis_answers()
     port_a, port_b = free_port(), free_port()
     env = shared_env(database_url, REDIS_URL if redis else "memory://", f"http://localhost:{port_a}",
-                     storage_env(tmp_path_factory.mktemp("shared-storage")))
+                     storage_env(s3_server))
     # The limits are counted per client address (X-Forwarded-For from the one trusted proxy): an
     # address of this run's own keeps the shared Redis free of other runs' counts.
     # (IPv6 documentation addresses, 2001:db8::/32: wide enough that two runs never pick the same.)
     address, other = (f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}" for _ in range(2))
     run = secrets.token_hex(6)  # in the user names tried, so the per-account counts are this run's too
-    processes = [start(port_a, env), start(port_b, env)]
+    processes = [start(port, {**env, "MOTOFISCAL_INSTANCE_PATH": str(tmp_path_factory.mktemp(f"instance-{name}"))})
+                 for port, name in ((port_a, "a"), (port_b, "b"))]
     try:
         for process, port in zip(processes, (port_a, port_b)):
             wait_healthy(process, port)
         yield SimpleNamespace(a=f"http://127.0.0.1:{port_a}", b=f"http://127.0.0.1:{port_b}", ports=(port_a, port_b),
-                              env=env, app=app, redis=redis, address=address, other=other, run=run)
+                              env=env, app=app, redis=redis, s3=s3_server, address=address, other=other, run=run)
     finally:
         for process in processes:
             stop(process)
@@ -88,6 +90,9 @@ def test_phone_clerk_and_public_pages_move_between_the_two_servers(servers):
     phone.client = a
     uploaded = a.put(f"/api/v1/sync/photos/{sha}", data=photo, headers={**phone.headers, "Content-Type": "image/jpeg"})
     assert uploaded.status_code == 201, uploaded.data
+    bucket, prefix = servers.env["STORAGE_URL"][len("s3://"):].split("/", 1)
+    stored = servers.s3.client().list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])
+    assert any(sha in item["Key"] for item in stored)  # in the object store, not a server's folder
 
     # The clerk logs in on A; the same browser (its cookies) then works on B.
     clerk_a = Http(servers.a)

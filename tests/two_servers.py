@@ -26,8 +26,10 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def storage_env(shared_folder: Path) -> dict:
-    return {"MOTOFISCAL_INSTANCE_PATH": str(shared_folder)}
+def storage_env(object_store) -> dict:
+    """The blobs in one S3-protocol store (tests/object_store.py); each server keeps its own
+    instance folder, so a photo stored through one is seen by the other only through the store."""
+    return object_store.settings()
 
 
 def shared_env(database_url, redis_url, public_base_url, storage) -> dict:
