@@ -18,8 +18,11 @@ RENDER = """async ({ facts, history, date }) => {
     const { rulesOf } = await import('./js/ui/fiscal-checklist.js');
     const { lawNotices, amountText } = await import('./js/ui/fiscal-result.js');
     const { evaluate } = await import('./js/rules/index.js');
-    const rules = rulesOf(await loadField());
-    const evaluation = evaluate(rules, date, facts, history);
+    const { fieldCalendar } = await import('./js/fiscal/field-merge.js');
+    const data = await loadField();
+    const rules = rulesOf(data);
+    // As the result screen does: periods count by the municipality's legal calendar (issue 19).
+    const evaluation = evaluate(rules, date, facts, history, fieldCalendar(data.field));
     const screen = document.querySelector('#screen');
     screen.replaceChildren(lawNotices(rules, evaluation));
     const label = (id) => rules.infractions.find((i) => i.id === id).label_pt;
