@@ -64,7 +64,13 @@ def record_requirements(app, slug, operator_id, vehicle_id, skip=(), on=None):
                                      "starts_on": today - timedelta(days=1), "ends_on": today + timedelta(days=364),
                                      "cover_temporary_disability": 2000, "cover_permanent_disability": 8000,
                                      "cover_death": 15000, "cover_personal_accidents": True,
-                                     "coverage_attested": True, "copy_filed": True})
+                                     "coverage_attested": True, "copy_filed": True, **per_person_covers()})
+
+
+def per_person_covers(persons=("third_parties", "driver", "passenger")):
+    """Sapezal art. 4º § 1º covers at the law's minimums for each of `persons` (the policy form's fields)."""
+    minimums = {"temporary_disability": 2000, "permanent_disability": 8000, "death": 15000, "personal_accidents": True}
+    return {f"{person}_{cover}": value for person in persons for cover, value in minimums.items()}
 
 
 def record_renewal_documents(app, permit_id, on=None, valid_days=60):

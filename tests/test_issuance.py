@@ -6,8 +6,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
-from backoffice_data import (free_operator_and_vehicle, muni, record_renewal_documents, record_requirements,
-                             selected_candidate_id)
+from backoffice_data import (free_operator_and_vehicle, muni, per_person_covers, record_renewal_documents,
+                             record_requirements, selected_candidate_id)
 from helpers import csrf_token, login
 
 from server.core.audit import AuditLog
@@ -146,11 +146,11 @@ def test_insurance_below_the_minimum_coverage_is_refused(app, demo):
     with app.app_context():
         save_policy(muni("sapezal"), db.session.get(Vehicle, vehicle_id), {
             "kind": "terceiros_app", "insurer": "Seguradora", "policy_number": "P-1", "starts_on": TODAY,
-            "ends_on": TODAY + timedelta(days=365), "cover_temporary_disability": Decimal("2000"),
-            "cover_permanent_disability": Decimal("8000"), "cover_death": Decimal("10000"),
-            "cover_personal_accidents": True, "copy_filed": False})
+            "ends_on": TODAY + timedelta(days=365), "copy_filed": False,
+            **per_person_covers(), "driver_death": Decimal("10000")})
     message = _refusal(app, "sapezal", op_id, vehicle_id)
     assert "coberturas mínimas" in message and "Lei 125/1999, art. 4º, §1º" in message
+    assert "não atendido — sem a cobertura mínima individual: motorista" in message
     assert "Cópia autenticada da apólice" in message and "art. 4º, § 3º" in message
 
 

@@ -5,7 +5,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from ...core.auth import get_scoped_or_404, scoped
 from ...core.clock import local_today
 from ...core.http import bounded_int
-from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS, IssqnCharge
+from ..issuance.models import COVERED_PERSONS, INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS, IssqnCharge
 from ..issuance.operations import (ISSQN_BASIS, ISSQN_MUNICIPALITIES, pay_issqn_charge, record_documents,
                                    record_vistoria, save_policy, set_vistoria_period)
 from ..issuance.records import (NORTELANDIA_LIFE_BASIS, SAPEZAL_MINIMUMS_BASIS, VISTORIA_PERIOD_SETTING,
@@ -89,7 +89,26 @@ def vistoria_new(ident):
                            items=items, answers=answers_raw), (422 if errors else 200)
 
 
-def _policy_fields(muni):
+# Sapezal art. 4º § 1º, I to IV: the form asks them once per covered person.
+SAPEZAL_COVER_FIELDS = (
+    ("temporary_disability", "Invalidez temporária (R$)", "Mínimo R$ 2.000,00 (art. 4º, § 1º, I)."),
+    ("permanent_disability", "Invalidez permanente (R$)", "Mínimo R$ 8.000,00 (art. 4º, § 1º, II)."),
+    ("death", "Morte (R$)", "Mínimo R$ 15.000,00 (art. 4º, § 1º, III)."),
+)
+PERSON_LEGENDS = {"third_parties": "Cobertura de terceiros", "driver": "Cobertura do motorista",
+                  "passenger": "Cobertura do passageiro"}
+
+
+def _person_fields(person):
+    label = COVERED_PERSONS[person]
+    fields = [Field(f"{person}_{cover}", text, attrs={"inputmode": "decimal"}, hint=hint)
+              for cover, text, hint in SAPEZAL_COVER_FIELDS]
+    return fields + [Field(f"{person}_personal_accidents", f"Cobre acidentes pessoais ({label})?", "select",
+                           options=YES_NO, hint="Art. 4º, § 1º, IV.")]
+
+
+def _policy_groups(muni):
+    """[(legend or None, [Field])]: the policy's fields, grouped per covered person in Sapezal."""
     fields = [
         Field("kind", "Tipo de seguro", "select", required=True, options=list(INSURANCE_KINDS.items())),
         Field("insurer", "Seguradora", required=True),
@@ -98,29 +117,19 @@ def _policy_fields(muni):
         Field("ends_on", "Fim da vigência", "date", required=True),
     ]
     if muni.slug == "sapezal":
-        fields += [
-            Field("cover_temporary_disability", "Invalidez temporária (R$)", attrs={"inputmode": "decimal"},
-                  hint="Mínimo R$ 2.000,00 (art. 4º, § 1º, I)."),
-            Field("cover_permanent_disability", "Invalidez permanente (R$)", attrs={"inputmode": "decimal"},
-                  hint="Mínimo R$ 8.000,00 (art. 4º, § 1º, II)."),
-            Field("cover_death", "Morte (R$)", attrs={"inputmode": "decimal"},
-                  hint="Mínimo R$ 15.000,00 (art. 4º, § 1º, III)."),
-            Field("cover_personal_accidents", "Cobre acidentes pessoais?", "select", options=YES_NO,
-                  hint="Art. 4º, § 1º, IV."),
-            Field("copy_filed", "Cópia autenticada entregue para arquivo?", "select", options=YES_NO,
-                  hint="Art. 4º, § 3º."),
-        ]
-    else:
-        basis = NORTELANDIA_LIFE_BASIS + ": 220 SM morte, 220 SM invalidez, 10 SM despesas médicas" \
-            if muni.slug == "nortelandia" else "coberturas conferidas com a lei e o edital"
-        fields += [
-            Field("cover_death", "Morte (R$)", attrs={"inputmode": "decimal"}),
-            Field("cover_permanent_disability", "Invalidez (R$)", attrs={"inputmode": "decimal"}),
-            Field("cover_medical", "Despesas médicas (R$)", attrs={"inputmode": "decimal"}),
-            Field("coverage_attested", "Coberturas mínimas conferidas?", "select", options=YES_NO, hint=basis + "."),
-            Field("copy_filed", "Cópia da apólice arquivada?", "select", options=YES_NO),
-        ]
-    return fields
+        return [(None, fields)] + [(PERSON_LEGENDS[p], _person_fields(p)) for p in COVERED_PERSONS] + [
+            (None, [Field("copy_filed", "Cópia autenticada entregue para arquivo?", "select", options=YES_NO,
+                          hint="Art. 4º, § 3º.")])]
+    basis = NORTELANDIA_LIFE_BASIS + ": 220 SM morte, 220 SM invalidez, 10 SM despesas médicas" \
+        if muni.slug == "nortelandia" else "coberturas conferidas com a lei e o edital"
+    fields += [
+        Field("cover_death", "Morte (R$)", attrs={"inputmode": "decimal"}),
+        Field("cover_permanent_disability", "Invalidez (R$)", attrs={"inputmode": "decimal"}),
+        Field("cover_medical", "Despesas médicas (R$)", attrs={"inputmode": "decimal"}),
+        Field("coverage_attested", "Coberturas mínimas conferidas?", "select", options=YES_NO, hint=basis + "."),
+        Field("copy_filed", "Cópia da apólice arquivada?", "select", options=YES_NO),
+    ]
+    return [(None, fields)]
 
 
 @bp.route("/bo/veiculos/<int(max=2147483647):ident>/seguros/novo", methods=["GET", "POST"])
@@ -129,7 +138,8 @@ def policy_new(ident):
     vehicle = get_scoped_or_404(Vehicle, ident)
     permit = _back_permit()
     muni = municipality()
-    fields = _policy_fields(muni)
+    groups = _policy_groups(muni)
+    fields = [f for _, group in groups for f in group]
     errors, values = None, {"kind": "terceiros_app" if muni.slug == "sapezal" else
                             ("vida" if muni.slug == "nortelandia" else "outro")}
     if request.method == "POST":
@@ -142,10 +152,11 @@ def policy_new(ident):
                     return redirect(url_for("backoffice.permit_detail", ident=permit.id, _anchor="requisitos"))
                 return redirect(url_for("backoffice.vehicle_detail", ident=vehicle.id))
         values = raw_values(fields)
-    note = SAPEZAL_MINIMUMS_BASIS if muni.slug == "sapezal" else None
+    note = SAPEZAL_MINIMUMS_BASIS + ", para terceiros, motorista e passageiro, individualmente" \
+        if muni.slug == "sapezal" else None
     return render_template("backoffice/issuance_form.html", title=f"Apólice de seguro — {vehicle.plate}",
-                           vehicle=vehicle, permit=permit, fields=fields, values=values, errors=errors or {},
-                           stray=stray_errors(errors, fields), note=note), (422 if errors else 200)
+                           vehicle=vehicle, permit=permit, fields=fields, groups=groups, values=values,
+                           errors=errors or {}, stray=stray_errors(errors, fields), note=note), (422 if errors else 200)
 
 
 def _document_questions(muni, subject):

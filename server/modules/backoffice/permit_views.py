@@ -284,6 +284,7 @@ def _issuance_context(permit, today):
         "requirements": checklist(muni, permit, today), "vistorias": vistorias,
         "vistoria_until": records.vistoria_valid_until(muni, vistorias[0]) if vistorias else None,
         "policies": records.policies(permit.vehicle_id)[:10], "coverage": lambda p: records.coverage_ok(muni, p),
+        "coverage_detail": lambda p: records.coverage_detail(muni, p),
         "vistoria_kinds": VISTORIA_KINDS, "vistoria_results": VISTORIA_RESULT_LABELS, "insurance_kinds": INSURANCE_KINDS,
         "proposed_renewal": renewal_validity(muni, permit, today), "validity_basis": rule.basis if rule else None,
         "renewal_documents": documents_for(muni, permit),

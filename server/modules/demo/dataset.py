@@ -241,7 +241,7 @@ def load_demo(today=None, credentials=True):
 def _issuance_records(rng, muni, operator, vehicle, issued, today):
     """What issuing needed, recorded as the secretariat would have: the documents checked, the
     vistoria before issue (and a periodic one since), the insurance policy the law asks for."""
-    from ..issuance.models import DocumentCheck, InsurancePolicy, Vistoria
+    from ..issuance.models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, Vistoria
     from ..issuance.requirements import EXTRA_CHECKS
     from ..registry.facts import DOCUMENT_CHECKS
 
@@ -260,12 +260,16 @@ def _issuance_records(rng, muni, operator, vehicle, issued, today):
                             inspector_name="Fiscal de demonstração"))
     ends = today + timedelta(days=rng.choice([10, 120, 240, 300]))
     kind = {"sapezal": "terceiros_app", "nortelandia": "vida"}.get(muni.slug, "outro")
+    covers = {"temporary_disability": 2500, "permanent_disability": 10000, "death": 20000, "personal_accidents": True}
+    if muni.slug == "sapezal":  # art. 4º § 1º: third parties, driver and passenger, each covered
+        amounts = {f"{person}_{c}": v for person in COVERED_PERSONS for c, v in covers.items()}
+    else:
+        amounts = {f"cover_{c}": v for c, v in covers.items()}
+        amounts.update(cover_medical=15000 if kind == "vida" else None, coverage_attested=True)
     db.session.add(InsurancePolicy(
         municipality_id=muni.id, vehicle_id=vehicle.id, kind=kind, insurer="Seguradora Exemplo S.A.",
         policy_number=f"APS-{rng.randint(100000, 999999)}", starts_on=ends - timedelta(days=365), ends_on=ends,
-        cover_temporary_disability=2500, cover_permanent_disability=10000, cover_death=20000,
-        cover_medical=15000 if kind == "vida" else None, cover_personal_accidents=True,
-        coverage_attested=True if muni.slug != "sapezal" else None, copy_filed=True))
+        copy_filed=True, **amounts))
 
 
 def _issqn_history(today):

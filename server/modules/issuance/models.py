@@ -14,6 +14,11 @@ VISTORIA_IN_REVIEW = "em_revisao"
 VISTORIA_RESULT_LABELS = {**VISTORIA_RESULTS, VISTORIA_IN_REVIEW: "Aprovação em revisão"}
 INSURANCE_KINDS = {"terceiros_app": "Terceiros e acidentes pessoais", "vida": "Seguro de vida",
                    "outro": "Seguro da moto / APP"}
+# Sapezal Lei 125/1999, art. 4º, § 1º: the covers are owed "tanto para os terceiros quanto para o
+# motorista e passageiro, individualmente". Column prefix → pt-BR name of the covered person.
+COVERED_PERSONS = {"third_parties": "terceiros", "driver": "motorista", "passenger": "passageiro"}
+# The § 1º benefits each covered person needs: I, II, III in reais, IV a yes/no cover.
+PERSON_COVERS = ("temporary_disability", "permanent_disability", "death", "personal_accidents")
 
 
 class Vistoria(db.Model):
@@ -58,6 +63,20 @@ class InsurancePolicy(db.Model):
     cover_death = db.Column(db.Numeric(14, 2))
     cover_medical = db.Column(db.Numeric(14, 2))
     cover_personal_accidents = db.Column(db.Boolean)
+    # Sapezal art. 4º § 1º, per covered person (COVERED_PERSONS × PERSON_COVERS). None = not
+    # recorded: policies entered before 0026 hold only the single set above and stay unknown here.
+    third_parties_temporary_disability = db.Column(db.Numeric(14, 2))
+    third_parties_permanent_disability = db.Column(db.Numeric(14, 2))
+    third_parties_death = db.Column(db.Numeric(14, 2))
+    third_parties_personal_accidents = db.Column(db.Boolean)
+    driver_temporary_disability = db.Column(db.Numeric(14, 2))
+    driver_permanent_disability = db.Column(db.Numeric(14, 2))
+    driver_death = db.Column(db.Numeric(14, 2))
+    driver_personal_accidents = db.Column(db.Boolean)
+    passenger_temporary_disability = db.Column(db.Numeric(14, 2))
+    passenger_permanent_disability = db.Column(db.Numeric(14, 2))
+    passenger_death = db.Column(db.Numeric(14, 2))
+    passenger_personal_accidents = db.Column(db.Boolean)
     # Where the law's minimum is not in reais (Nortelândia: salários mínimos) the clerk attests it.
     coverage_attested = db.Column(db.Boolean)
     copy_filed = db.Column(db.Boolean, nullable=False, default=False)  # Sapezal art. 4º § 3º

@@ -5,19 +5,20 @@ from datetime import timedelta
 from decimal import Decimal
 
 from ...core.clock import local_today
-from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
+from .models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
 from .validity import add_months
 
-# Sapezal Lei 125/1999, art. 4º, § 1º: minimum coverages in reais, for third parties and for the
-# driver and the passenger, individually; IV (personal accidents) is a yes/no cover.
-SAPEZAL_MINIMUMS = {"cover_temporary_disability": Decimal("2000"), "cover_permanent_disability": Decimal("8000"),
-                    "cover_death": Decimal("15000")}
+# Sapezal Lei 125/1999, art. 4º, § 1º: minimum coverages in reais (I, II, III), owed to third
+# parties, the driver and the passenger, individually; IV (personal accidents) is a yes/no cover.
+SAPEZAL_MINIMUMS = {"temporary_disability": Decimal("2000"), "permanent_disability": Decimal("8000"),
+                    "death": Decimal("15000")}
 SAPEZAL_MINIMUMS_BASIS = "Lei 125/1999, art. 4º, § 1º, I a IV"
 # Nortelândia Lei 030/1998, art. 11, § único: 220 SM (death), 220 SM (disability), 10 SM (medical).
 # The law counts in salários mínimos: the clerk attests the policy against the minimum wage of the day.
 NORTELANDIA_LIFE_BASIS = "Lei 030/1998, art. 11, § único"
 # No law sets how long a vistoria lasts: the municipality configures it (Municipality.settings).
 VISTORIA_PERIOD_SETTING = "vistoria_validity_months"
+MAIN_KINDS = ("terceiros_app", "outro")
 
 
 def vistoria_period_months(municipality):
@@ -56,16 +57,54 @@ def policy_in_force(vehicle_id, today, kinds=None):
     return None
 
 
+def person_covered(policy, person):
+    """Sapezal art. 4º § 1º for one covered person (a COVERED_PERSONS key): True when I to IV reach
+    the minimums, False when one recorded cover falls short, None while any is unrecorded."""
+    amounts = {cover: getattr(policy, f"{person}_{cover}") for cover in SAPEZAL_MINIMUMS}
+    accidents = getattr(policy, f"{person}_personal_accidents")
+    if accidents is False or any(a is not None and a < SAPEZAL_MINIMUMS[c] for c, a in amounts.items()):
+        return False
+    if accidents is None or any(a is None for a in amounts.values()):
+        return None
+    return True
+
+
+def sapezal_uncovered(policy):
+    """(not covered, unrecorded): pt-BR names of the persons the policy fails, and of those whose
+    covers are not recorded (a policy entered with one set of amounts before 0026: all three)."""
+    states = {label: person_covered(policy, person) for person, label in COVERED_PERSONS.items()}
+    return ([p for p, ok in states.items() if ok is False], [p for p, ok in states.items() if ok is None])
+
+
+def main_policy(vehicle_id, today):
+    """The policy in force against third parties and for personal accidents (not the life policy)."""
+    return policy_in_force(vehicle_id, today, kinds=MAIN_KINDS)
+
+
 def coverage_ok(municipality, policy):
-    """Does the policy meet the law's minimum coverages? None = cannot tell (not stated/attested)."""
+    """Does the policy meet the law's minimum coverages? None = cannot tell (not stated/attested).
+    Sapezal: True only when third parties, driver and passenger are each covered (art. 4º § 1º)."""
     if policy is None:
         return None
     if municipality.slug == "sapezal":
-        amounts = [getattr(policy, field) for field in SAPEZAL_MINIMUMS]
-        if any(a is None for a in amounts) or policy.cover_personal_accidents is None:
-            return None
-        return all(getattr(policy, f) >= m for f, m in SAPEZAL_MINIMUMS.items()) and policy.cover_personal_accidents
+        failing, unrecorded = sapezal_uncovered(policy)
+        return False if failing else (None if unrecorded else True)
     return policy.coverage_attested
+
+
+def coverage_detail(municipality, policy):
+    """pt-BR words on whom the policy leaves uncovered or unrecorded (Sapezal); "" elsewhere."""
+    if policy is None or municipality.slug != "sapezal":
+        return ""
+    failing, unrecorded = sapezal_uncovered(policy)
+    if failing:
+        return "sem a cobertura mínima individual: " + ", ".join(failing)
+    if unrecorded:
+        single = len(unrecorded) == len(COVERED_PERSONS) and any(
+            getattr(policy, f"cover_{c}") is not None for c in SAPEZAL_MINIMUMS)
+        return ("apólice registrada com um só conjunto de valores — " if single else "") + \
+            "coberturas por pessoa a confirmar: " + ", ".join(unrecorded)
+    return ""
 
 
 def renewal_filed(policy):
@@ -109,7 +148,7 @@ def record_facts(permit, today=None):
     vistoria = latest_vistoria(vehicle_id)
     approved = vistoria if vistoria is not None and vistoria.result == "aprovada" else None
     valid_until = vistoria_valid_until(municipality, vistoria)
-    main = policy_in_force(vehicle_id, today, kinds=("terceiros_app", "outro"))
+    main = main_policy(vehicle_id, today)
     life = policy_in_force(vehicle_id, today, kinds=("vida",))
     facts = {
         # A rejected latest vistoria means the vehicle has no valid one, whatever came before.
@@ -169,7 +208,7 @@ def vehicle_record_dates(municipality, vehicle_ids=None):
             out[vehicle_id]["vistoria_until"] = until
     query = (select(InsurancePolicy.vehicle_id, func.max(InsurancePolicy.ends_on))
              .where(InsurancePolicy.municipality_id == municipality.id,
-                    InsurancePolicy.kind.in_(("terceiros_app", "outro")))
+                    InsurancePolicy.kind.in_(MAIN_KINDS))
              .group_by(InsurancePolicy.vehicle_id))
     if vehicle_ids is not None:
         query = query.where(InsurancePolicy.vehicle_id.in_(vehicle_ids))

@@ -128,6 +128,9 @@ def checklist(municipality, permit, today=None, action=None):
             hint = "corrija o cadastro"
         if "vehicle.inspection_valid_until" in refs and records.vistoria_period_months(municipality) is None:
             hint = "período de validade da vistoria não definido em lei — configure"
+        if "insurance.coverage_ok" in holds and state != "ok":
+            # Sapezal art. 4º § 1º: name whom the policy leaves uncovered (or unrecorded).
+            hint = records.coverage_detail(municipality, records.main_policy(_vehicle_id(permit), today)) or hint
         if state == "vetoed":
             hint = ""
         items.append(Item(rid, requirement["label_pt"], format_citation(composed, requirement.get("citation")),
@@ -144,17 +147,21 @@ def _is_document(fact):
     return fact in DOCUMENT_CHECKS
 
 
+def _vehicle_id(permit):
+    return permit.vehicle.id if permit.vehicle is not None else permit.vehicle_id
+
+
 def _extra_items(municipality, permit, today):
     items = []
     person = permit.holder_operator or permit.main_driver
-    vehicle_id = permit.vehicle.id if permit.vehicle is not None else permit.vehicle_id
+    vehicle_id = _vehicle_id(permit)
     subjects = {"operator": getattr(person, "id", None), "vehicle": vehicle_id}
     for subject, fact, label, basis in EXTRA_CHECKS.get(municipality.slug, []):
         value = records.document_values(subject, subjects[subject], today).get(fact)
         state = "unknown" if value is None else ("ok" if value is True else "missing")
         items.append(Item(fact, label, basis, state, "" if state == "ok" else "registre o comprovante"))
     if municipality.slug == "sapezal":
-        policy = records.policy_in_force(vehicle_id, today, kinds=("terceiros_app", "outro"))
+        policy = records.main_policy(vehicle_id, today)
         state = "unknown" if policy is None else ("ok" if policy.copy_filed else "missing")
         items.append(Item("insurance.copy_filed", "Cópia autenticada da apólice entregue para arquivo",
                           "Lei 125/1999, art. 4º, § 3º", state,

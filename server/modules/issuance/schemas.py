@@ -4,8 +4,19 @@ from marshmallow import fields, validate
 from ..registry.schemas import LEN, BaseSchema
 from .models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS
 
-MONEY = lambda: fields.Decimal(places=2, validate=validate.Range(  # noqa: E731
-    min=0, max=10**11, error="Informe um valor entre 0 e 100 bilhões."))
+
+class Reais(fields.Decimal):
+    """An amount in reais as a clerk types it from the policy: "15.000,00" as well as "15000.00"."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and "," in value:
+            value = value.replace(".", "").replace(",", ".")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+MONEY = lambda: Reais(places=2, validate=validate.Range(  # noqa: E731
+    min=0, max=10**11, error="Informe um valor entre 0 e 100 bilhões."),
+    error_messages={"invalid": "Informe um valor em reais, por exemplo 15.000,00."})
 YES_NO = lambda: fields.Boolean(truthy={"sim", "true", "1"}, falsy={"nao", "false", "0"},  # noqa: E731
                                 error_messages={"invalid": "Escolha sim ou não."})
 
@@ -32,6 +43,19 @@ class InsurancePolicySchema(BaseSchema):
     cover_death = MONEY()
     cover_medical = MONEY()
     cover_personal_accidents = YES_NO()
+    # Sapezal art. 4º § 1º, per covered person (models.COVERED_PERSONS × PERSON_COVERS).
+    third_parties_temporary_disability = MONEY()
+    third_parties_permanent_disability = MONEY()
+    third_parties_death = MONEY()
+    third_parties_personal_accidents = YES_NO()
+    driver_temporary_disability = MONEY()
+    driver_permanent_disability = MONEY()
+    driver_death = MONEY()
+    driver_personal_accidents = YES_NO()
+    passenger_temporary_disability = MONEY()
+    passenger_permanent_disability = MONEY()
+    passenger_death = MONEY()
+    passenger_personal_accidents = YES_NO()
     coverage_attested = YES_NO()
     copy_filed = YES_NO()
 
