@@ -75,6 +75,49 @@ def test_other_municipality_push_under_a_held_id_is_foreign_not_a_conflict(app, 
     assert auto["id"] not in clerk.get("/bo/revisao/?conflitos=1").get_data(as_text=True)
 
 
+def test_a_foreign_record_is_kept_in_the_pushers_quarantine_revealing_nothing_of_the_holder(
+        app, sapezal, paranatinga):
+    """Issue 20, poison records: the phone sets a `foreign` record aside ("recusado", kept by the
+    server for review), so the back office of the PUSHER's municipality must see it — the item as
+    that phone sent it, with the same neutral reason — and nothing of the record holding the id."""
+    from server.core.audit import AuditLog
+    from server.extensions import db
+    from server.modules.fieldsync.models import FieldRecord, RejectedRecord
+    from server.modules.fieldsync.operations import FOREIGN_MESSAGE
+    from server.modules.registry.models import Municipality
+    held = _auto(sapezal)
+    held_body = json.loads(held["body"])
+    mine = paranatinga.body("inspection", plate="QQF0R31")  # B's own record, under A's id
+    mine["id"] = held["id"]
+    item = paranatinga.record(mine)
+    results = paranatinga.push([item, paranatinga.inspection()]).json["results"]
+    assert [r["status"] for r in results] == ["foreign", "accepted"]
+    assert paranatinga.push([item]).json["results"][0]["status"] == "foreign"  # a resend keeps nothing more
+    with app.app_context():
+        b = Municipality.query.filter_by(slug="paranatinga").one().id
+        kept = RejectedRecord.query.one()
+        assert (kept.municipality_id, kept.device_id, kept.record_id) == (b, paranatinga.device_id, held["id"])
+        assert kept.body == item["body"] and kept.signature == item["signature"] and kept.kind == "inspection"
+        assert kept.errors == {"id": [FOREIGN_MESSAGE]}
+        assert AuditLog.query.filter_by(action="sync_reject", municipality_id=b).count() == 1
+        kid = kept.id
+    clerk = _staff(app, "backoffice.paranatinga")
+    listing = clerk.get("/bo/revisao/recusados").get_data(as_text=True)
+    assert f"/bo/revisao/recusados/{kid}" in listing and "Identificador" in listing
+    page = clerk.get(f"/bo/revisao/recusados/{kid}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "QQF0R31" in html and FOREIGN_MESSAGE in html
+    for holders in (held_body["plate"], held_body["number"], held_body["public_token"], held["signature"]):
+        assert holders not in html and holders not in listing, holders
+    # The holder's municipality files nothing, cannot open it, and its record is as it was.
+    owner = _staff(app, "backoffice.sapezal")
+    assert held["id"] not in owner.get("/bo/revisao/recusados").get_data(as_text=True)
+    assert owner.get(f"/bo/revisao/recusados/{kid}").status_code == 404
+    with app.app_context():
+        stored = db.session.get(FieldRecord, held["id"])
+        assert stored.body == held["body"] and stored.device_id == sapezal.device_id
+
+
 def test_a_conflict_linked_to_another_municipality_record_is_404_there(app, sapezal, paranatinga):
     """A conflict row filed before the fix (B's conflict pointing at A's record) stays harmless:
     B's back office gets 404 on its page and cannot adopt it; A's record is untouched."""

@@ -8,10 +8,14 @@ answered (so the server committed and the phone never heard); the in-process ser
 mid-push; the network cut mid-photo upload; the page killed (closed, reopened) while a request
 is in flight. One browser, one server, one enrolled phone for the whole run.
 
-Poison records (issue 20) are signed among them: an inspection whose device clock says year 0001
-with an offset (the server's UTC arithmetic overflowed on it) and an auto whose number is longer
-than its column. The server answers them `rejected`; the phone must set them aside with the
-reason (recusado) while every other record still arrives, and the back office must list them.
+Poison records (issue 20) are signed among them, in a seeded order: an inspection whose device
+clock says year 0001 with an offset (the server's UTC arithmetic overflowed on it), an auto whose
+number is longer than its column, and an inspection the phone signs under a record id already
+held by another phone — of another municipality or another of Sapezal, picked by the seed; that
+phone pushes its own record under the id first. The server answers the first two `rejected` and
+the third `foreign`; the phone must set each aside with the reason (recusado) while every other
+record still arrives, the back office of the phone's municipality must list them (the foreign one
+without a word of the holder's record), and the holder's record stays as it was.
 
 The seed is fixed (DEFAULT_SEED, printed on every run) so a failure replays as it was;
 MOTOFISCAL_FAULT_SEED=<n> runs another one, MOTOFISCAL_FAULT_SEED=random rolls a new one (printed).
@@ -19,9 +23,12 @@ MOTOFISCAL_FAULT_RUNS is the number of iterations (default 50)."""
 import os
 import random
 import time
+import uuid
 
 import pytest
 from playwright.sync_api import expect
+
+from fieldsync_device import FakeDevice
 
 from .conftest import PHONE
 from .fiscal_helpers import StoppableServer, enroll
@@ -30,6 +37,11 @@ from .helpers import backoffice_login, check_backoffice_screen
 RUNS = int(os.environ.get("MOTOFISCAL_FAULT_RUNS", "50"))
 DEFAULT_SEED = 20_2026
 POISON_EVERY = 5  # one iteration in five also signs a poison record
+POISON_KINDS = ("bad_clock", "oversized_number", "foreign_id")
+# What the phone shows for each (the server's field name and reason, as the outbox words it).
+POISON_REASONS = {"bad_clock": "body.clock.device_at", "oversized_number": "body.number",
+                  "foreign_id": "id: Este identificador não pertence a este aparelho"}
+HOLDER_PLATE = "QQH0L99"  # on the holders' records only: never shown to the phone's municipality
 FAULTS = ["push_abort_before", "push_abort_after", "photo_abort_before", "photo_abort_after",
           "server_killed_mid_push", "network_cut_mid_photo", "page_killed_mid_push",
           "page_killed_mid_photo"]
@@ -93,13 +105,23 @@ CREATE = """async ({ inspections, salt }) => {
     return made;
 }"""
 
-# Runs in the page: one record the server must refuse for its content, sealed and queued like any
-# other (bad clock: year 0001 with +05:00; oversized: an auto number longer than its column).
-POISON = """async ({ which }) => {
+# Runs in the page: one record the server must refuse, sealed and queued like any other (bad clock:
+# year 0001 with +05:00; oversized: an auto number longer than its column; foreign id: a sound
+# inspection of this phone under `heldId`, an id another phone already stored).
+POISON = """async ({ which, heldId }) => {
     const records = await import('./js/fiscal/records.js');
     const { uuid, randomToken } = await import('./js/fiscal/bytes.js');
-    const id = uuid();
-    if (which === 'bad_clock') {
+    const id = heldId || uuid();
+    if (which === 'foreign_id') {
+        await records.commitRecord({
+            id, kind: 'inspection', photos: [], summary: { name: null, plate: 'QQP0I50', permit_number: null },
+            fields: {
+                clock: records.deviceClock(null), gps: null, no_gps_reason: 'Teste de falhas', data_age_s: 0,
+                photos: [], permit_number: null, plate: 'QQP0I50', operator_id: null, credential: null,
+                answers: {}, answer_sources: {}, item_photos: {}, evaluation: null, decisions: {}, pack_versions: {},
+            },
+        });
+    } else if (which === 'bad_clock') {
         await records.commitRecord({
             id, kind: 'inspection', photos: [], summary: { name: null, plate: 'QQP0I50', permit_number: null },
             fields: {
@@ -229,15 +251,64 @@ def _server_view(app, device_id, shas):
         }
 
 
+class Holders:
+    """The other phones whose records hold the ids of the foreign poison: one of Paranatinga and
+    another of Sapezal (enrolled through the real API, pushing signed records of their own)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.phones = {"outro_municipio": FakeDevice(app.test_client(), "fiscal.paranatinga", name="Celular vizinho"),
+                       "outro_celular": FakeDevice(app.test_client(), "fiscal.sapezal", name="Outro celular")}
+        self.held = {}  # record id → (which phone, the body it stored)
+
+    def hold(self, rng):
+        """A seeded new id, stored first by a seeded one of the phones → the id."""
+        rid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        which = rng.choice(sorted(self.phones))
+        phone = self.phones[which]
+        body = phone.body("inspection", plate=HOLDER_PLATE)
+        body["id"] = rid
+        item = phone.record(body)
+        result = phone.push([item]).json["results"][0]
+        assert result["status"] == "accepted", result
+        self.held[rid] = (which, item["body"])
+        return rid
+
+    def check_untouched(self):
+        """Each holder's record is still its own, as it sent it, and nobody filed a conflict on it."""
+        from server.extensions import db
+        from server.modules.fieldsync.models import FieldRecord, FieldRecordConflict
+
+        with self.app.app_context():
+            for rid, (which, body) in self.held.items():
+                stored = db.session.get(FieldRecord, rid)
+                assert (stored.device_id, stored.body) == (self.phones[which].device_id, body), rid
+            assert not FieldRecordConflict.query.filter(FieldRecordConflict.record_id.in_(list(self.held))).count()
+
+
 def _seqs(page):
     return page.evaluate("async () => Object.fromEntries((await (await import('./js/data/db.js')).getAll('outbox'))"
                          ".map((e) => [e.id, e.seq]))")
 
 
-def _check_quarantine(app, browser, url, device_id, poison_ids):
-    """Every poison record the phone sealed is in the server's quarantine once, and the back office
-    of its municipality lists it (screenshot and axe-core at 390 px)."""
+def _check_phone_shows(page, url, poison):
+    """The fiscal's "Hoje" lists each poison record set aside, with the server's reason."""
+    page.goto(f"{url}/app/#/fiscal/hoje")
+    for rid, which in poison.items():
+        row = page.locator(f"li[data-id='{rid}']")
+        expect(row.locator(".state")).to_have_text("Recusado pelo servidor")
+        expect(row).to_contain_text(POISON_REASONS[which])
+
+
+def _check_quarantine(app, browser, url, device_id, poison):
+    """Every poison record the phone sealed is in the server's quarantine once, with the reason it
+    was answered (a foreign one: the id), and the back office of its municipality lists it —
+    the foreign one without a word of the record holding its id (screenshot and axe-core at
+    390 px)."""
     from server.modules.fieldsync.models import RejectedRecord
+    from server.modules.fieldsync.operations import FOREIGN_MESSAGE
+
+    poison_ids = set(poison)
 
     with app.app_context():
         kept = RejectedRecord.query.filter_by(device_id=device_id).all()
@@ -246,6 +317,8 @@ def _check_quarantine(app, browser, url, device_id, poison_ids):
             by_id.setdefault(row.record_id, []).append(row)
     assert set(by_id) == poison_ids, (set(by_id), poison_ids)
     assert all(len(rows) == 1 for rows in by_id.values()), "a poison record kept twice"
+    for rid, rows in by_id.items():
+        assert (rows[0].errors == {"id": [FOREIGN_MESSAGE]}) == (poison[rid] == "foreign_id"), rows[0].errors
     context = browser.new_context(viewport=PHONE, locale="pt-BR")
     page = context.new_page()
     backoffice_login(page, url, "backoffice.sapezal")
@@ -255,8 +328,13 @@ def _check_quarantine(app, browser, url, device_id, poison_ids):
     for rows in by_id.values():
         link = page.locator(f"a[href='/bo/revisao/recusados/{rows[0].id}']")
         expect(link).to_have_count(1)
-    page.locator("table.list a").first.click()
+    assert HOLDER_PLATE not in page.content()
+    foreign = [rows[0].id for rid, rows in by_id.items() if poison[rid] == "foreign_id"]
+    page.locator(f"a[href='/bo/revisao/recusados/{foreign[0]}']" if foreign else "table.list a").first.click()
     expect(page.locator("h1")).to_contain_text("recusado")
+    if foreign:
+        expect(page.locator("#h-why + p")).to_contain_text(f"Identificador (id): {FOREIGN_MESSAGE}")
+        assert HOLDER_PLATE not in page.content()
     check_backoffice_screen("poison", page, "recusado", "390", problems)
     assert not problems, problems
     context.close()
@@ -274,6 +352,8 @@ def test_outbox_survives_random_faults(browser, server, live_app):
     page.on("pageerror", lambda error: errors.append(str(error)))
     _enroll(page, server.url)
     device_id = page.evaluate("async () => (await (await import('./js/fiscal/session.js')).session()).device_id")
+    holders = Holders(live_app)
+    poison_order = rng.sample(POISON_KINDS, len(POISON_KINDS))  # signed in turn, from a seeded start
 
     sent, fired, killed_signing, started = [], {}, 0, time.monotonic()
     poison = {}  # record id → which poison
@@ -291,8 +371,10 @@ def test_outbox_survives_random_faults(browser, server, live_app):
                 raise
             killed_signing += 1
         if iteration % POISON_EVERY == POISON_EVERY - 1 and not page.is_closed():
+            which = poison_order[iteration // POISON_EVERY % len(poison_order)]
+            held_id = holders.hold(rng) if which == "foreign_id" else None
             try:
-                made = page.evaluate(POISON, {"which": rng.choice(["bad_clock", "oversized_number"])})
+                made = page.evaluate(POISON, {"which": which, "heldId": held_id})
                 poison[made["id"]] = made["kind"]
             except Exception:  # killed while signing
                 if not page.is_closed():
@@ -331,9 +413,14 @@ def test_outbox_survives_random_faults(browser, server, live_app):
         if entry is None:
             continue  # the page was killed before it sealed it
         assert entry["state"] == "recusado", entry
-        assert ("body.clock.device_at" if which == "bad_clock" else "body.number") in entry["error"], entry
-    sealed_poison = {rid for rid in poison if rid in everything}
-    _check_quarantine(live_app, browser, server.url, device_id, sealed_poison)
+        assert POISON_REASONS[which] in entry["error"], entry
+    sealed = {rid: which for rid, which in poison.items() if rid in everything}
+    if RUNS >= POISON_EVERY * len(POISON_KINDS):
+        assert set(sealed.values()) == set(POISON_KINDS), f"a kind of poison was never sealed: {sealed}"
+    sealed_poison = set(sealed)
+    _check_phone_shows(page, server.url, sealed)
+    _check_quarantine(live_app, browser, server.url, device_id, sealed)
+    holders.check_untouched()
     phone = {rid: e for rid, e in everything.items() if rid not in poison}
     seqs = _seqs(page)
     view = _server_view(live_app, device_id, {sha for e in phone.values() for sha in e["photos"]})
@@ -350,7 +437,8 @@ def test_outbox_survives_random_faults(browser, server, live_app):
           f"{view['record_count'] - len(set(view['records']))}, records the phone does not know {len(extra)}, "
           f"duplicated photos {len(duplicated_photos)}, missing photos {len(missing_photos)}, "
           f"photo lists differing {len(photo_mismatch)}, conflicts {view['conflicts']}, flagged {len(flagged)}")
-    print(f"fault run: {len(sealed_poison)} poison records set aside on the phone and kept by the server")
+    print(f"fault run: {len(sealed_poison)} poison records ({', '.join(sorted(sealed.values()))}) set aside "
+          f"on the phone and kept by the server")
     assert sum(fired.values()) >= RUNS * 0.9, f"faults did not fire: {fired}"
     assert not lost and not extra, (lost, extra)
     assert view["record_count"] == len(phone)

@@ -359,11 +359,17 @@ def _process(device, user, records):
     if device.last_seen_at is None or received_at - as_utc(device.last_seen_at) >= SEEN_EVERY:
         connection.execute(_SEEN, {"device_id": device.id, "seen_at": received_at})
     db.session.flush()
-    refused = [r["id"] for r in results if r and r["status"] == "foreign"]
-    if refused:
-        # Said to the pusher's municipality only (its fiscal sent records that are not its own).
-        audit("sync_foreign", "device", device.id, None, {"device_id": device.id, "records": refused},
+    not_ours = [(records[index], result["errors"]) for index, result in enumerate(results)
+                if result and result["status"] == "foreign"]
+    if not_ours:
+        # Said to the pusher's municipality only (its fiscal sent records that are not its own),
+        # and kept in its quarantine like any refused record (issue 20: a poison record is visible
+        # in the back office): the item exactly as this device sent it, with the same neutral
+        # reason — nothing of the holder, whose row is never read into it.
+        audit("sync_foreign", "device", device.id, None,
+              {"device_id": device.id, "records": [raw["id"] for raw, _errors in not_ours]},
               municipality_id=device.municipality_id)
+        quarantine.keep(device, user, not_ours, received_at)
     kept = [r["id"] for r in results if r and r.pop("_keep", False)]
     missing = missing_photos(kept, device.municipality_id) if photos or len(kept) > len(new) else {}
     for result in results:

@@ -1,5 +1,6 @@
 """Poison records (issue 20): what a pushed record may carry that no column can hold, and the
-quarantine of the records the push refuses for their content.
+quarantine of the records the push refuses for their content (`rejected`) or because their id is
+not the pushing device's (`foreign`: kept as this device sent it, nothing of the holder).
 
 A refused record never fails its batch (the others are stored) and is never silently dropped:
 the phone sets it aside and shows the reason; the server keeps it here, once per device and
