@@ -75,6 +75,8 @@ def test_export_screen_admin_only_scoped_audited(app, demo, client):
     client.post("/logout", data={"csrf_token": csrf_token(client, "/bo/")})
     login(client, "admin.sapezal")
     token = csrf_token(client, f"/bo/lgpd/operadores/{own}")
+    head = client.get(f"/bo/lgpd/operadores/{own}").get_data(as_text=True).split("</title>")[0]
+    assert "Pedido LGPD" in head and "<section" not in head  # the tab's title is text, not the page
     assert client.get(f"/bo/lgpd/operadores/{other}").status_code == 404
     assert client.post(f"/bo/lgpd/operadores/{own}/exportar.zip").status_code == 400  # no CSRF
     bundle = client.post(f"/bo/lgpd/operadores/{own}/exportar.zip", data={"csrf_token": token})
