@@ -15,6 +15,7 @@ from server.extensions import db
 from server.modules.accounts.models import User
 from server.modules.fieldsync.models import FieldRecord
 from server.modules.registry.models import Municipality, Operator, Permit, permit_drivers
+from server.rules.legal_calendar import lei_810_years
 
 LONG_AGO = datetime.date(2015, 3, 2)
 SETTINGS = {"autos_years": "5", "autos_source": "Lei 9.873/1999, art. 1º (leitura do município)",
@@ -125,7 +126,7 @@ def test_operator_with_autos_still_retained_keeps_what_they_need(app, demo):
         assert (operator.name, operator.cpf, operator.cnh_number) == (name, cpf, cnh)  # the autos identify them
         assert operator.phone is None and operator.address is None and operator.photo_path is None
         # Ten years on, the autos are past their period too: then everything goes.
-        later = local_today().replace(year=local_today().year + 10)
+        later = lei_810_years(local_today(), 10)  # from 29 February: 1 March (Lei 810/1949 art. 3º)
         out = run_retention(muni, later)
         assert ident in out["total"]
         assert db.session.get(Operator, ident).cpf != cpf
