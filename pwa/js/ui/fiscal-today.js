@@ -26,6 +26,7 @@ export async function render(root, { navigate }) {
       status.textContent = error.message;
     }
     syncButton.disabled = false;
+    draw(); // the list says what the status line says, whatever order the sync's changes came in
   });
   const leave = el('button', { type: 'button', class: 'button button-link', id: 'sign-out' }, 'Sair deste celular');
   leave.addEventListener('click', async () => {
@@ -41,11 +42,17 @@ export async function render(root, { navigate }) {
   });
   mount(root, el('h1', {}, 'Hoje'), syncButton, status, list, storage, leave);
 
+  // Sync changes come in bursts (records and photos in flight together), and each draw reads
+  // IndexedDB before it paints: only the latest draw may paint, or an earlier, slower one would
+  // put back "Enviando…" after "Tudo enviado".
+  let latest = 0;
   const draw = async () => {
+    const mine = ++latest;
     const today = new Date().toDateString();
     const records = (await listRecords()).filter((r) => new Date(r.created_at).toDateString() === today || r.state !== 'enviado');
     const drafts = await listDrafts();
     const vistorias = await listVistoriaDrafts();
+    if (mine !== latest) return;
     records.sort((a, b) => b.seq - a.seq);
     list.replaceChildren(
       ...drafts.map((d) => el('li', { class: 'list-item' },
