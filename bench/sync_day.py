@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fieldapp_perf import make_app  # noqa: E402
+from fieldapp_harness import make_app  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 from tests.e2e.fiscal_helpers import StoppableServer, enroll  # noqa: E402
 
