@@ -63,7 +63,7 @@ def test_zxing_wasm_reads_the_crachá_and_the_verdict_opens_in_place(camera_brow
 
     # "Ler outro crachá" opens the scanner again, and a second verdict comes in place too.
     page.get_by_role("button", name="Ler outro crachá").click()
-    expect(page.locator("#scan-video")).to_be_attached()
+    expect(page.locator("#scan-video")).to_be_attached(timeout=10000)
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
     expect(page).not_to_have_url(re.compile(f"{draft_id}$"))
     expect(page).to_have_url(re.compile(r"#/fiscal/verificacao\?id=[0-9a-f-]{36}$"))

@@ -78,3 +78,36 @@ def test_sync_words_for_a_refused_record_and_an_unreachable_server(phone, live_s
     with live_app.app_context():
         assert {r.id for r in FieldRecord.query.filter(FieldRecord.id.in_([good, waiting]))} == {good, waiting}
         assert RejectedRecord.query.filter_by(record_id=poison).count() == 1
+
+
+def test_a_record_sealed_during_a_sync_leaves_without_another_trigger(phone, live_server, live_app):
+    """The run going when a record is sealed listed the outbox before it: the record must still
+    leave at once (one follow-up run), not wait for the next app start or network change."""
+    context, page = phone
+    enroll(page, live_server, "2468", "Celular do selo no meio")
+    held = []  # the first push is held open until the second record is sealed
+
+    def hold_first(route):
+        if not held:
+            held.append(route)
+        else:
+            route.continue_()
+    context.route("**/api/v1/sync/push", hold_first)
+    first = page.evaluate(SEAL, {"clock": None})  # its own sealing starts the run
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the sealed record's run never pushed"
+    second = page.evaluate(SEAL, {"clock": None})  # sealed while the first push is in flight
+    held[0].continue_()
+
+    from server.modules.fieldsync.models import FieldRecord
+    stored = set()
+    for _ in range(200):
+        with live_app.app_context():
+            stored = {r.id for r in FieldRecord.query.filter(FieldRecord.id.in_([first, second]))}
+        if stored == {first, second}:
+            break
+        page.wait_for_timeout(100)
+    assert stored == {first, second}

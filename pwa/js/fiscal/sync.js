@@ -10,6 +10,7 @@ import { handleUnauthorized, isUnauthorized, registerKey, session } from './sess
 
 const listeners = new Set();
 let running = null;
+let followUp = null; // the one run queued behind `running`
 let timer = null;
 
 export function onSyncChange(fn) {
@@ -49,9 +50,20 @@ function withTimeout(promise, ms = PUSH_TIMEOUT_MS) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Replay now (unless a run is already going). Resolves with the run's summary. */
+/**
+ * Replay now. A trigger that comes while a run is going (a record sealed mid-sync, "Sincronizar
+ * agora" pressed during the start's run) gets one more run after it: the going run listed the
+ * outbox before that record existed, and without the follow-up the record would wait for the next
+ * app start or network change. Triggers during a run share that one follow-up. Resolves with the
+ * summary of the run that covers the trigger.
+ */
 export function syncNow(reason = 'manual') {
-  if (running) return running;
+  if (running) {
+    if (!followUp) {
+      followUp = running.catch(() => {}).then(() => { followUp = null; return syncNow(reason); });
+    }
+    return followUp;
+  }
   clearTimeout(timer);
   const run = async () => {
     const s = await session();

@@ -3,6 +3,7 @@
 import { formatAge, loadField, operatorPhoto } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getDraft, saveDraft } from '../fiscal/records.js';
+import { afterPaint } from '../router.js';
 import { el, formatDate, formatPlate, mount } from './format.js';
 import { tariffBlock } from './tariff.js';
 import { vistoriaSlot } from './vistoria-badge.js';
@@ -16,7 +17,11 @@ export async function render(root, { params, navigate }) {
   if (!(await requireFiscal(navigate))) return undefined;
   const draft = await getDraft(params.get('id'));
   if (!draft) { navigate('/fiscal', { replace: true }); return undefined; }
-  return showVerdict(root, draft, navigate);
+  const cleanup = showVerdict(root, draft, navigate);
+  // Opened by route (a reload, back): "Ler outro crachá" is the stop's next step, so the scanner's
+  // modules load once the verdict is painted, not on the tap (in place, they are already here).
+  afterPaint().then(() => import('./fiscal-scan.js')).catch(() => {});
+  return cleanup;
 }
 
 /** Mount a draft's verdict into root; returns the cleanup. The scanner calls this in place (no
