@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from jinja2 import MemcachedBytecodeCache
 from sqlalchemy import Integer, create_engine, text
 
 from server import create_app
@@ -130,19 +131,37 @@ def ratelimit_config():
     return {}
 
 
+class _SharedBytecode(dict):
+    """Jinja's memcached-style client over a dict: the test apps of one worker share compiled
+    templates (each app has its own Jinja environment, so every test compiled every template it
+    rendered again). Jinja checks each entry against the template's source checksum."""
+
+    def set(self, key, value, timeout=None):
+        self[key] = value
+
+
+_TEMPLATE_CACHE = MemcachedBytecodeCache(_SharedBytecode())
+
+
+def _create_app(config):
+    app = create_app(config)
+    app.jinja_env.bytecode_cache = _TEMPLATE_CACHE
+    return app
+
+
 @pytest.fixture
 def app(request, database_url, tmp_path, ratelimit_config):
     """A fresh app over empty tables. No app context stays pushed while the test runs: requests
     must each get their own `g` (as in production), so use `with app.app_context():` for direct
     database access in a test."""
     as_app_role = PG_URL and (AS_APP_ROLE or request.node.get_closest_marker("app_role"))
-    app = create_app({**_base_config(database_url, tmp_path), **ratelimit_config})
+    app = _create_app({**_base_config(database_url, tmp_path), **ratelimit_config})
     with app.app_context():
         _empty_tables()  # as the owner: TRUNCATE is not the application's to run
     if as_app_role:
         with app.app_context():
             _db.engine.dispose()
-        app = create_app({**_base_config(database_url, tmp_path), **ratelimit_config,
+        app = _create_app({**_base_config(database_url, tmp_path), **ratelimit_config,
                           "TENANCY_DEFAULT_CROSSING": TEST_CROSSING,
                           "SQLALCHEMY_DATABASE_URI": request.getfixturevalue("app_role_url")})
     app.instance_path = str(tmp_path)

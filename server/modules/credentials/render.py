@@ -3,6 +3,7 @@ size, and an A4 sheet of vest stickers (QR + permit number, large). No database 
 pass a CardData. QR: alphanumeric mode, error correction Q, version <= 10, 4-module quiet zone,
 modules of a whole number of printer dots (300 dpi) and at least 0.4 mm.
 """
+import functools
 import io
 from dataclasses import dataclass
 from datetime import date
@@ -85,6 +86,7 @@ def qr_version(payload: str) -> int:
     return (len(qr_matrix(payload)) - 2 * QUIET_ZONE - 17) // 4
 
 
+@functools.lru_cache(maxsize=16)  # a pure function of the URL, checked at every app start
 def check_public_base_url(base_url: str) -> str:
     """The QR prefix for PUBLIC_BASE_URL; ValueError when the URL is unusable or its longest
     crachá (20-character permit number) would need a QR version over 10."""
