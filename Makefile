@@ -11,7 +11,8 @@ export FLASK_APP := server
 # Test workers per suite (pytest-xdist): the suites wait on browsers, servers and the database as
 # much as they compute, so a third worker on two cores still shortens the run.
 WORKERS ?= 3
-PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile
+# --durations: the slowest tests, printed at the end of each suite, are where the time goes.
+PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile --durations=20
 
 .PHONY: run test check lint setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
         test-dates test-faults-random bench clean
