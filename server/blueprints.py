@@ -17,7 +17,7 @@ def register_blueprints(app):
     from .modules.credentials.blueprint import bp as credentials_bp
     app.register_blueprint(credentials_bp)
     from .modules.fieldsync.blueprint import bp as fieldsync_bp; app.register_blueprint(fieldsync_bp)  # noqa: E702
-    from .modules.review.views import bp as review_bp; app.register_blueprint(review_bp)  # noqa: E702
+    from .modules.review.blueprint import bp as review_bp; app.register_blueprint(review_bp)  # noqa: E702
     from .modules.selection.views import bp as selection_bo_bp; app.register_blueprint(selection_bo_bp)  # noqa: E702
     from .modules.tariffs.views import bp as tariffs_bo_bp; app.register_blueprint(tariffs_bo_bp)  # noqa: E702
     from .modules.autos.blueprint import bp as autos_bp; app.register_blueprint(autos_bp)  # noqa: E702

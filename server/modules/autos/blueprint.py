@@ -1,6 +1,10 @@
-"""Back-office pages of an auto's process and the public check of a notification."""
+"""Back-office pages of an auto's process and the public check of a notification.
+
+The route table of the package: views.py records its routes (core/routes.py) and never imports
+this module back."""
 from flask import Blueprint
 
-bp = Blueprint("autos", __name__)
+from . import views
 
-from . import views  # noqa: E402,F401  (routes attach to bp)
+bp = Blueprint("autos", __name__)
+views.routes.register(bp)

@@ -9,10 +9,10 @@ from ...core.csv_export import csv_response
 from ...core.errors import ApiError
 from ...core.tenancy import crosses_municipalities, owned
 from ...core.http import bounded_int
+from ...core.routes import RouteTable
 from ...extensions import db, limiter
 from . import process_operations as ops
 from .auto_data import amount_words, auto_data, confirmed_infractions
-from .blueprint import bp
 from .models import AutoCase
 from .notification_pdf import notification_pdf_bytes
 from .outcome import current_step
@@ -21,6 +21,8 @@ from .process_models import (APPEAL_DECISIONS, FEE_KINDS, SERVICE_WAYS, SEIZURE_
 from .notification_content import process_settings
 from .public_check import check_code
 from ..registry.models import Municipality
+
+routes = RouteTable()
 
 PENALTY_STATE_PT = {"pendente": "Pendente", "suspensa": "Suspensa (efeito suspensivo)", "aplicada": "Aplicada",
                     "anulada": "Anulada", "registro_cancelado": "Registro cancelado"}
@@ -62,7 +64,7 @@ def _page(case, errors=None, values=None, status=200):
         if isinstance(data.get("signatures"), dict) else False), status
 
 
-@bp.get("/autos/<int:case_id>/processo")
+@routes.get("/autos/<int:case_id>/processo")
 @login_required(*STAFF_ROLES)
 def process_page(case_id):
     return _page(get_scoped_or_404(AutoCase, case_id))
@@ -96,7 +98,7 @@ ACTIONS = {
 }
 
 
-@bp.post("/autos/<int:case_id>/processo/<action>")
+@routes.post("/autos/<int:case_id>/processo/<action>")
 @login_required(*STAFF_ROLES)
 def process_action(case_id, action):
     case = get_scoped_or_404(AutoCase, case_id)
@@ -113,7 +115,7 @@ def process_action(case_id, action):
     return redirect(url_for("autos.process_page", case_id=case.id, _anchor=f"form-{action}"), 303)
 
 
-@bp.get("/autos/<int:case_id>/notificacao.pdf")
+@routes.get("/autos/<int:case_id>/notificacao.pdf")
 @login_required(*STAFF_ROLES)
 def notification_pdf(case_id):
     case = get_scoped_or_404(AutoCase, case_id)
@@ -125,7 +127,7 @@ def notification_pdf(case_id):
                              "Cache-Control": "no-store"})
 
 
-@bp.get("/autos/<int:case_id>/apreensao/<int:seizure_id>.pdf")
+@routes.get("/autos/<int:case_id>/apreensao/<int:seizure_id>.pdf")
 @login_required(*STAFF_ROLES)
 def seizure_pdf(case_id, seizure_id):
     """The seizure's paper: release term (or, while held, the statement of its fees)."""
@@ -137,7 +139,7 @@ def seizure_pdf(case_id, seizure_id):
                              "Cache-Control": "no-store"})
 
 
-@bp.get("/autos/<int:case_id>/processo.csv")
+@routes.get("/autos/<int:case_id>/processo.csv")
 @login_required(*STAFF_ROLES)
 def process_csv(case_id):
     case = get_scoped_or_404(AutoCase, case_id)
@@ -162,16 +164,16 @@ def _public(code):
     return response
 
 
-@bp.get("/N/", defaults={"code": ""})
-@bp.get("/N/<path:code>")
+@routes.get("/N/", defaults={"code": ""})
+@routes.get("/N/<path:code>")
 @limiter.limit("60 per minute")
 def public_notification(code):
     """The notification's QR: HTTPS://HOST/N/<base32 code>."""
     return _public(code)
 
 
-@bp.get("/n/", defaults={"code": ""})
-@bp.get("/n/<path:code>")
+@routes.get("/n/", defaults={"code": ""})
+@routes.get("/n/<path:code>")
 @limiter.limit("60 per minute")
 def public_notification_lower(code):
     """Typed by hand or lower-cased by an app: the code is case-folded only when all lower case."""
@@ -197,7 +199,7 @@ def _ledger_owner(kind, ident):
     return vocab.numbered(permit.number), sorted(people), permit.id, url_for("backoffice.permit_detail", ident=permit.id)
 
 
-@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>")
+@routes.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>")
 @login_required(*STAFF_ROLES)
 def ledger_page(kind, ident):
     from .ledger import ledger
@@ -208,7 +210,7 @@ def ledger_page(kind, ident):
                            fee_kinds=FEE_KINDS, **data)
 
 
-@bp.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes, taxas):lista>.csv")
+@routes.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes, taxas):lista>.csv")
 @login_required(*STAFF_ROLES)
 def ledger_csv(kind, ident, lista):
     from .ledger import csv_rows, ledger
@@ -220,7 +222,7 @@ def ledger_csv(kind, ident, lista):
 
 # --- settings of the process the laws leave open -------------------------------------------------
 
-@bp.route("/autos/processo/configuracao", methods=["GET", "POST"])
+@routes.route("/autos/processo/configuracao", methods=["GET", "POST"])
 @login_required(*STAFF_ROLES)
 def process_settings_page():
     from ..registry.models import Municipality

@@ -12,8 +12,10 @@ from ..calendar.models import CLOSURE_KINDS_PT, CalendarClosure
 from ..calendar.operations import add_closure, remove_closure
 from ..registry.schemas import LEN, BaseSchema
 from ..registry.scope import municipality, staff_view
-from .blueprint import bp
 from ...core.forms import Field, form_input, load, raw_values, run, stray_errors
+from ...core.routes import RouteTable
+
+routes = RouteTable()
 
 CLOSURE_FIELDS = [
     Field("day", "Dia", "date", required=True),
@@ -36,7 +38,7 @@ def _year_arg():
     return int(raw) if raw.isdigit() and 1996 <= int(raw) <= 2100 else local_today().year
 
 
-@bp.route("/bo/calendario", methods=["GET", "POST"])
+@routes.route("/bo/calendario", methods=["GET", "POST"])
 @staff_view
 def calendar_closures():
     errors, values = None, {}
@@ -60,7 +62,7 @@ def calendar_closures():
         (422 if errors else 200)
 
 
-@bp.post("/bo/calendario/<int:ident>/excluir")
+@routes.post("/bo/calendario/<int:ident>/excluir")
 @staff_view
 def calendar_closure_remove(ident):
     row = get_scoped_or_404(CalendarClosure, ident)

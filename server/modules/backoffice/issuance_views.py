@@ -17,9 +17,11 @@ from ..issuance.vistoria_checklist import vistoria_items
 from ..registry.facts import DOCUMENT_CHECKS
 from ..registry.models import Operator, Permit, Vehicle
 from ..registry.scope import municipality, staff_view
-from .blueprint import bp
 from ...core.forms import Field, load, raw_values, run, stray_errors
 from ...core.pagination import Page
+from ...core.routes import RouteTable
+
+routes = RouteTable()
 
 YES_NO = [("", "— não informado —"), ("sim", "Sim"), ("nao", "Não")]
 
@@ -61,7 +63,7 @@ VISTORIA_FIELDS = [
 ]
 
 
-@bp.route("/bo/veiculos/<int(max=2147483647):ident>/vistorias/nova", methods=["GET", "POST"])
+@routes.route("/bo/veiculos/<int(max=2147483647):ident>/vistorias/nova", methods=["GET", "POST"])
 @staff_view
 def vistoria_new(ident):
     vehicle = get_scoped_or_404(Vehicle, ident)
@@ -132,7 +134,7 @@ def _policy_groups(muni):
     return [(None, fields)]
 
 
-@bp.route("/bo/veiculos/<int(max=2147483647):ident>/seguros/novo", methods=["GET", "POST"])
+@routes.route("/bo/veiculos/<int(max=2147483647):ident>/seguros/novo", methods=["GET", "POST"])
 @staff_view
 def policy_new(ident):
     vehicle = get_scoped_or_404(Vehicle, ident)
@@ -168,7 +170,7 @@ def _document_questions(muni, subject):
     return questions
 
 
-@bp.route("/bo/documentos/<any(operator, vehicle):subject>/<int(max=2147483647):ident>", methods=["GET", "POST"])
+@routes.route("/bo/documentos/<any(operator, vehicle):subject>/<int(max=2147483647):ident>", methods=["GET", "POST"])
 @staff_view
 def documents_form(subject, ident):
     obj = get_scoped_or_404(Operator if subject == "operator" else Vehicle, ident)
@@ -227,13 +229,13 @@ def _issqn_page(errors=None, charge_id=None, status=200):
                            today=local_today(), fields=PAYMENT_FIELDS, errors=errors or {}, charge_id=charge_id), status
 
 
-@bp.get("/bo/issqn/")
+@routes.get("/bo/issqn/")
 @staff_view
 def issqn_list():
     return _issqn_page()
 
 
-@bp.post("/bo/issqn/<int(max=2147483647):ident>/pagamento")
+@routes.post("/bo/issqn/<int(max=2147483647):ident>/pagamento")
 @staff_view
 def issqn_pay(ident):
     charge = get_scoped_or_404(IssqnCharge, ident)
@@ -250,7 +252,7 @@ PERIOD_FIELDS = [Field("months", "Validade da vistoria (meses)", required=True, 
                  Field("source", "Ato que a fixa", required=True, hint="Decreto, portaria ou edital (nº e data).")]
 
 
-@bp.route("/bo/vistorias/periodo", methods=["GET", "POST"])
+@routes.route("/bo/vistorias/periodo", methods=["GET", "POST"])
 @staff_view
 def vistoria_period():
     """The period no law sets (Nortelândia art. 2º, Sapezal art. 14, Paranatinga art. 9º are silent)."""
@@ -297,7 +299,7 @@ def _renewal_answers(docs):
     return answers, errors
 
 
-@bp.route("/bo/permissoes/<int(max=2147483647):ident>/renovacao/documentos", methods=["GET", "POST"])
+@routes.route("/bo/permissoes/<int(max=2147483647):ident>/renovacao/documentos", methods=["GET", "POST"])
 @staff_view
 def renewal_documents(ident):
     """The documents a renewal is instructed with (issuance.renewal: Sapezal art. 10; Paranatinga
@@ -340,7 +342,7 @@ def _first_documents_choice(muni):
             "source": muni.setting("renewal_documents_source") or ""}
 
 
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/renovacao/exigencia")
+@routes.post("/bo/permissoes/<int(max=2147483647):ident>/renovacao/exigencia")
 @staff_view
 def renewal_first_documents(ident):
     from ..issuance.operations import set_renewal_first_documents

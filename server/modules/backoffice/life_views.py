@@ -12,9 +12,11 @@ from ..registry.models import Operator, Permit, Vehicle
 from ..registry.operations import OCCUPYING
 from ..registry.schemas import LEN, ROW_ID, BaseSchema
 from ..registry.scope import municipality, staff_view
-from .blueprint import bp
 from ...core.forms import load, run
+from ...core.routes import RouteTable
 from .permit_views import OPTION_LIMIT, permit_detail_page
+
+routes = RouteTable()
 
 REASON = lambda: fields.String(required=True, validate=LEN(5, 2000))  # noqa: E731
 
@@ -44,7 +46,7 @@ class AbsenceSchema(BaseSchema):
     reason = REASON()
 
 
-@bp.app_template_global()
+@routes.app_template_global()
 def permit_life(permit):
     """What the permit page's "Alterações" card offers for this permit under its law."""
     muni = municipality()
@@ -92,7 +94,7 @@ def _after(permit, key, errors, message):
                    status=409 if "_schema" in errors else 422)
 
 
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/substituir-veiculo")
+@routes.post("/bo/permissoes/<int(max=2147483647):ident>/substituir-veiculo")
 @staff_view
 def permit_substitute(ident):
     permit = get_scoped_or_404(Permit, ident)
@@ -104,7 +106,7 @@ def permit_substitute(ident):
                   "Veículo substituído. O crachá anterior foi revogado: emita um novo.")
 
 
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/transferir")
+@routes.post("/bo/permissoes/<int(max=2147483647):ident>/transferir")
 @staff_view
 def permit_transfer(ident):
     permit = get_scoped_or_404(Permit, ident)
@@ -117,7 +119,7 @@ def permit_transfer(ident):
     return _after(permit, "transfer", errors, "Permissão transferida. O crachá anterior foi revogado: emita um novo.")
 
 
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/desistencia")
+@routes.post("/bo/permissoes/<int(max=2147483647):ident>/desistencia")
 @staff_view
 def permit_desistencia(ident):
     permit = get_scoped_or_404(Permit, ident)
@@ -130,7 +132,7 @@ def permit_desistencia(ident):
         f"Suplente convocado: {called.name}." if called else "Não há suplente no cadastro."))
 
 
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/afastamento")
+@routes.post("/bo/permissoes/<int(max=2147483647):ident>/afastamento")
 @staff_view
 def permit_absence(ident):
     permit = get_scoped_or_404(Permit, ident)

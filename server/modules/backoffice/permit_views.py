@@ -16,12 +16,14 @@ from ..registry.vocabulary import vocabulary
 from ..registry.schemas import PermitActionSchema, PermitSchema
 from . import search
 from ..registry.scope import municipality, staff_view
-from .blueprint import bp
 from .exports import export, wants_csv
 from ...core.forms import Field, form_input, load, object_values, raw_values, run, stray_errors
 from ...core.pagination import Page, search_text
 from .registry_views import format_cnpj, ponto_occupancy
 from ...core.clock import local_today
+from ...core.routes import RouteTable
+
+routes = RouteTable()
 
 SORTS = {
     "numero": (Permit.number, Permit.id), "-numero": (Permit.number.desc(), Permit.id.desc()),
@@ -107,7 +109,7 @@ def permit_columns():
             ("Validade", lambda p: p.valid_until), ("Situação", lambda p: statuses.get(p.status, p.status))]
 
 
-@bp.get("/bo/permissoes/")
+@routes.get("/bo/permissoes/")
 @staff_view
 def permit_list():
     q, status = search_text(), request.args.get("situacao", "")
@@ -255,13 +257,13 @@ def _permit_form(permit=None):
                            errors=errors or {}, stray=stray_errors(errors, fields)), (422 if errors else 200)
 
 
-@bp.route("/bo/permissoes/nova", methods=["GET", "POST"])
+@routes.route("/bo/permissoes/nova", methods=["GET", "POST"])
 @staff_view
 def permit_new():
     return _permit_form()
 
 
-@bp.route("/bo/permissoes/<int(max=2147483647):ident>/editar", methods=["GET", "POST"])
+@routes.route("/bo/permissoes/<int(max=2147483647):ident>/editar", methods=["GET", "POST"])
 @staff_view
 def permit_edit(ident):
     return _permit_form(get_scoped_or_404(Permit, ident))
@@ -302,7 +304,7 @@ def permit_detail_page(permit, action_errors=None, action_values=None, status=20
         today=today, **_issuance_context(permit, today)), status
 
 
-@bp.get("/bo/permissoes/<int(max=2147483647):ident>")
+@routes.get("/bo/permissoes/<int(max=2147483647):ident>")
 @staff_view
 def permit_detail(ident):
     return permit_detail_page(get_scoped_or_404(Permit, ident))
@@ -323,7 +325,7 @@ def _remind_reissue(permit):
               "reemita-o com o motivo “Renovação” para a nova validade.")
 
 
-@bp.post("/bo/permissoes/<int(max=2147483647):ident>/acoes/<action>")
+@routes.post("/bo/permissoes/<int(max=2147483647):ident>/acoes/<action>")
 @staff_view
 def permit_action(ident, action):
     permit = get_scoped_or_404(Permit, ident)

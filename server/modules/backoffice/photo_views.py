@@ -4,12 +4,14 @@ from flask import abort, flash, redirect, request, url_for
 
 from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
 from ...core.errors import ApiError
+from ...core.routes import RouteTable
 from ..registry.models import Operator
 from ..registry.photos import operator_photo_response, store_operator_photo
-from .blueprint import bp
+
+routes = RouteTable()
 
 
-@bp.post("/bo/operadores/<int(max=2147483647):ident>/foto")
+@routes.post("/bo/operadores/<int(max=2147483647):ident>/foto")
 @login_required(*STAFF_ROLES)
 def operator_photo_upload(ident):
     operator = get_scoped_or_404(Operator, ident)
@@ -23,7 +25,7 @@ def operator_photo_upload(ident):
     return redirect(url_for("backoffice.operator_detail", ident=operator.id))
 
 
-@bp.get("/bo/operadores/<int(max=2147483647):ident>/foto")
+@routes.get("/bo/operadores/<int(max=2147483647):ident>/foto")
 @login_required(*STAFF_ROLES)
 def operator_photo(ident):
     operator = get_scoped_or_404(Operator, ident)
@@ -33,7 +35,7 @@ def operator_photo(ident):
     return response
 
 
-@bp.post("/bo/operadores/<int(max=2147483647):ident>/reabilitacao")
+@routes.post("/bo/operadores/<int(max=2147483647):ident>/reabilitacao")
 @login_required(*STAFF_ROLES)
 def operator_rehabilitation(ident):
     """Record the curso de reabilitação that ends an inabilitação (issue 19, point 7)."""

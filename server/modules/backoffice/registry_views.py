@@ -19,10 +19,12 @@ from ..lgpd.rectification import anonymized_details, correction_reason
 from ..registry.operations import OCCUPYING, save_entity
 from . import search
 from ..registry.scope import municipality, staff_view
-from .blueprint import bp
 from .exports import export, wants_csv
 from ...core.forms import Field, load, object_values, raw_values, run, stray_errors
 from ...core.pagination import Page, search_text
+from ...core.routes import RouteTable
+
+routes = RouteTable()
 
 
 def format_cnpj(value):
@@ -237,11 +239,11 @@ def _register(entity):
                                values=values, errors=errors or {},
                                stray=stray_errors(errors, fields)), (422 if errors else 200)
 
-    bp.add_url_rule(f"/bo/{entity.url}/", f"{name}_list", list_view)
-    bp.add_url_rule(f"/bo/{entity.url}/<int(max=2147483647):ident>", f"{name}_detail", detail_view)
-    bp.add_url_rule(f"/bo/{entity.url}/novo", f"{name}_new", staff_view(form_view), methods=["GET", "POST"])
-    bp.add_url_rule(f"/bo/{entity.url}/<int(max=2147483647):ident>/editar", f"{name}_edit", staff_view(form_view),
-                    methods=["GET", "POST"])
+    routes.add_url_rule(f"/bo/{entity.url}/", f"{name}_list", list_view)
+    routes.add_url_rule(f"/bo/{entity.url}/<int(max=2147483647):ident>", f"{name}_detail", detail_view)
+    routes.add_url_rule(f"/bo/{entity.url}/novo", f"{name}_new", staff_view(form_view), methods=["GET", "POST"])
+    routes.add_url_rule(f"/bo/{entity.url}/<int(max=2147483647):ident>/editar", f"{name}_edit",
+                        staff_view(form_view), methods=["GET", "POST"])
 
 
 for _entity in ENTITIES:

@@ -13,10 +13,12 @@ from ..registry.operations import add_unit_value
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import UnitValueSchema
 from ..registry.scope import municipality, staff_view
-from .blueprint import bp
 from .exports import export, wants_csv
 from ...core.forms import Field, form_input, load, raw_values, run, stray_errors
 from ...core.pagination import Page
+from ...core.routes import RouteTable
+
+routes = RouteTable()
 
 UNIT_FIELDS = [
     Field("unit", "Unidade", "select", required=True,
@@ -47,7 +49,7 @@ AUDIT_LINKS = {"permit": "backoffice.permit_detail", "operator": "backoffice.ope
                "ponto": "backoffice.ponto_detail"}
 
 
-@bp.route("/bo/unidades", methods=["GET", "POST"])
+@routes.route("/bo/unidades", methods=["GET", "POST"])
 @staff_view
 def unit_values():
     errors, values = None, {}
@@ -94,7 +96,7 @@ def audit_columns(entities):
             ("Alterações", _changes)]
 
 
-@bp.get("/bo/auditoria")
+@routes.get("/bo/auditoria")
 @staff_view
 def audit_log():
     entity = request.args.get("entidade", "")

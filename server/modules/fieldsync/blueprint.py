@@ -1,6 +1,8 @@
-"""Field sync URL table. Routes are attached by views.py (imported below), so views never
-import this module back at import time of the app: no import circle."""
+"""Field sync URL table: views.py and photo_settings_views.py record their routes
+(core/routes.py) and never import this module back, so there is no import circle."""
 from flask import Blueprint
+
+from . import photo_settings_views, views
 
 bp = Blueprint("fieldsync", __name__, template_folder="templates")
 
@@ -11,5 +13,6 @@ def _track_changes(_state):
     from .changes import init_tracking
     init_tracking()
 
-from . import views  # noqa: E402,F401  (routes attach to bp)
-from . import photo_settings_views  # noqa: E402,F401
+
+views.routes.register(bp)
+photo_settings_views.routes.register(bp)

@@ -3,13 +3,15 @@ from flask import g, redirect, render_template, request, url_for
 
 from ...core.auth import STAFF_ROLES, login_required, require_municipality_id
 from ...core.errors import ApiError
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.models import Municipality
 from . import photo_size as ps
-from .blueprint import bp
+
+routes = RouteTable()
 
 
-@bp.route("/bo/fotos-de-evidencia", methods=["GET", "POST"])
+@routes.route("/bo/fotos-de-evidencia", methods=["GET", "POST"])
 @login_required(*STAFF_ROLES)
 def photo_settings():
     municipality = db.session.get(Municipality, require_municipality_id())

@@ -24,13 +24,13 @@ from ...core.auth import api_auth, get_scoped_or_404, require_municipality_id
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, NoContent, api_doc
 from ...core.tenancy import crosses_municipalities
+from ...core.routes import RouteTable
 from ...extensions import db, limiter
 from ..registry.models import Municipality, Operator
 from . import field_data as fd
 from . import operations as ops
 from . import numbers as auto_numbers
 from . import photos
-from .blueprint import bp
 from .public import device_keys, operator_autos, public_auto, public_auto_json
 from .schemas import (DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
                       FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
@@ -39,6 +39,8 @@ from .schemas import (DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySc
                       PublicIbgePathSchema, PublicTokenPathSchema, PushResponseSchema, PushSchema,
                       VoidNumberSchema, VoidResponseSchema)
 from .thumbnails import thumbnail
+
+routes = RouteTable()
 
 
 def json_dumps(data):
@@ -56,7 +58,7 @@ def current_device():
 
 # --- device key and numbers -------------------------------------------------------------------
 
-@bp.put("/api/v1/devices/me/key")
+@routes.put("/api/v1/devices/me/key")
 @api_auth("fiscal")
 @api_doc(summary="Registrar a chave de assinatura do aparelho", tags=["sync"], body=DeviceKeySchema,
          description="Ed25519, 32 bytes em base64url. A mesma chave de novo: 200; outra chave: 409.",
@@ -67,7 +69,7 @@ def device_key(body):
     return {"device_id": device.id, "key_fingerprint": fingerprint}
 
 
-@bp.get("/api/v1/autos/numbers")
+@routes.get("/api/v1/autos/numbers")
 @api_auth("fiscal")
 @api_doc(summary="Números de auto deste aparelho e sua situação", tags=["sync"],
          responses={200: NumbersListResponseSchema})
@@ -79,7 +81,7 @@ def list_numbers():
          "void_reason": r.void_reason} for r in rows]})
 
 
-@bp.post("/api/v1/autos/numbers")
+@routes.post("/api/v1/autos/numbers")
 @api_auth("fiscal")
 @api_doc(summary="Reservar um bloco de números de auto", tags=["sync"], body=NumberRequestSchema,
          description="Série por município e ano; números nunca reutilizados, reservados a este aparelho.",
@@ -90,7 +92,7 @@ def reserve_numbers(body):
     return {"block_id": block.id, "numbers": numbers}, 201
 
 
-@bp.post("/api/v1/autos/numbers/void")
+@routes.post("/api/v1/autos/numbers/void")
 @api_auth("fiscal")
 @api_doc(summary="Inutilizar um número não usado", tags=["sync"], body=VoidNumberSchema,
          responses={200: VoidResponseSchema, 404: ERROR, 409: ERROR})
@@ -104,7 +106,7 @@ def void_number(body):
 
 # Schema instances, not classes: the push is the hot path, and marshmallow deep-copies every
 # field when a schema is instantiated (load and dump keep no state on the instance).
-@bp.post("/api/v1/sync/push")
+@routes.post("/api/v1/sync/push")
 @api_auth("fiscal")
 @api_doc(summary="Enviar registros assinados (lote de até 100)", tags=["sync"], body=PushSchema(),
          description="Um resultado por registro, na ordem enviada: accepted, duplicate, conflict ou "
@@ -121,7 +123,7 @@ def push(body):
 push.nul_refused_per_item = "records"  # core/security.py: a NUL refuses its record, not the batch
 
 
-@bp.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
+@routes.route("/api/v1/sync/photos/<sha256>", methods=["HEAD"])
 @api_auth("fiscal")
 # The same path schema as PUT: a hash in upper case is refused by both (422), never read as
 # another spelling of a lower-case one by one and refused by the other (issue 20).
@@ -133,7 +135,7 @@ def photo_head(sha256):
     return "", 200 if found else 404
 
 
-@bp.put("/api/v1/sync/photos/<sha256>")
+@routes.put("/api/v1/sync/photos/<sha256>")
 @api_auth("fiscal")
 @api_doc(summary="Enviar uma foto de evidência (endereçada pelo SHA-256)", tags=["sync"], path=PhotoPathSchema,
          description="Corpo: os bytes da foto, Content-Type image/jpeg ou image/png. 201 nova, 200 já existia "
@@ -152,7 +154,7 @@ def _accepts_gzip():
     return request.accept_encodings["gzip"] > 0
 
 
-@bp.get("/api/v1/field/data")
+@routes.get("/api/v1/field/data")
 @api_auth("fiscal", "backoffice", "admin")
 @api_doc(summary="Dados de campo: instantâneo (cursor 0) e depois só as mudanças", tags=["sync"],
          query=FieldDataQuerySchema,
@@ -185,7 +187,7 @@ def field_data(query):
     return response
 
 
-@bp.get("/api/v1/field/photos/<int:operator_id>")
+@routes.get("/api/v1/field/photos/<int:operator_id>")
 @api_auth("fiscal", "backoffice", "admin")
 @api_doc(summary="Miniatura da foto do operador (JPEG ≤ 8 KB)", tags=["sync"], path=OperatorPhotoPathSchema,
          responses={200: Binary("image/jpeg"), 304: NoContent, 409: ERROR})
@@ -208,7 +210,7 @@ def operator_thumbnail(operator_id):
 
 # --- operator and public ----------------------------------------------------------------------
 
-@bp.get("/api/v1/operator/autos")
+@routes.get("/api/v1/operator/autos")
 @api_auth("operator")
 @api_doc(summary="Autos de infração do operador recebidos pelo servidor", tags=["operator"],
          responses={200: OperatorAutosResponseSchema})
@@ -216,7 +218,7 @@ def my_autos():
     return {"autos": operator_autos(g.user)}
 
 
-@bp.get("/a/<token>")
+@routes.get("/a/<token>")
 @limiter.limit("60 per minute")
 @crosses_municipalities("public look-up: the auto's unguessable token names its municipality")
 def public_page(token):
@@ -229,7 +231,7 @@ def public_page(token):
     return response
 
 
-@bp.get("/a/")
+@routes.get("/a/")
 @limiter.limit("60 per minute")
 def copy_page():
     """The operator's signed copy: the auto travels in the fragment (never sent here); the static
@@ -241,7 +243,7 @@ def copy_page():
     return response
 
 
-@bp.get("/api/v1/public/municipalities/<ibge>/device-keys")
+@routes.get("/api/v1/public/municipalities/<ibge>/device-keys")
 @limiter.limit("120 per minute")
 @api_doc(summary="Chaves públicas dos aparelhos dos fiscais do município", tags=["public"],
          path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR},
@@ -255,7 +257,7 @@ def public_device_keys(ibge):
     return _public_json(data, "public, max-age=300")
 
 
-@bp.get("/api/v1/public/autos/<token>")
+@routes.get("/api/v1/public/autos/<token>")
 @limiter.limit("60 per minute")
 @api_doc(summary="Auto recebido pelo servidor, para a cópia do autuado", tags=["public"],
          path=PublicTokenPathSchema, responses={200: PublicAutoStatusSchema, 404: ERROR},

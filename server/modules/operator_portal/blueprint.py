@@ -1,6 +1,10 @@
-"""Operator API: /api/v1/operator (first access, own crachá, own photo)."""
+"""Operator API: /api/v1/operator (first access, own crachá, own photo).
+
+The route table of the package: views.py records its routes (core/routes.py) and never imports
+this module back."""
 from flask import Blueprint
 
-bp = Blueprint("operator_portal", __name__, url_prefix="/api/v1/operator")
+from . import views
 
-from . import views  # noqa: E402,F401  (routes attach to bp)
+bp = Blueprint("operator_portal", __name__, url_prefix="/api/v1/operator")
+views.routes.register(bp)

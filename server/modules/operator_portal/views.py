@@ -6,14 +6,16 @@ from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, api_doc
 from ...core.ratelimit import login_limits
 from ...core.tenancy import crosses_municipalities
+from ...core.routes import RouteTable
 from ..registry.models import Municipality
 from ..registry.photos import operator_photo_response
 from . import operations
-from .blueprint import bp
 from .schemas import ActivatedSchema, ActivateSchema, BadgeSchema, MunicipalityPublicSchema
 
+routes = RouteTable()
 
-@bp.get("/municipalities")
+
+@routes.get("/municipalities")
 @api_doc(summary="Municípios atendidos (lista pública para o primeiro acesso)",
          responses={200: MunicipalityPublicSchema(many=True)})
 def municipalities():
@@ -22,7 +24,7 @@ def municipalities():
     return [{"slug": m.slug, "name": m.name, "uf": m.uf} for m in rows]
 
 
-@bp.post("/activate")
+@routes.post("/activate")
 # Per address and per code, never per municipality: random codes sent by someone else must not
 # lock an operator out of a first access with a valid one (operations.CODE_LENGTH: 76 bits).
 @login_limits("code", "activation", normalize=operations.normalize_code)
@@ -34,14 +36,14 @@ def activate(body):
     return {"token": text, "expires_at": token.expires_at}
 
 
-@bp.get("/me")
+@routes.get("/me")
 @api_auth("operator")
 @api_doc(summary="O crachá digital do operador", responses={200: BadgeSchema})
 def me():
     return operations.badge_for(g.user)
 
 
-@bp.get("/photo")
+@routes.get("/photo")
 @api_auth("operator")
 @api_doc(summary="A foto do operador (JPEG)", responses={200: Binary("image/jpeg"), 404: ERROR})
 def photo():

@@ -2,11 +2,13 @@
 listed with their reasons, in the staff user's municipality only (another's is 404)."""
 from flask import abort, render_template
 
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.scope import municipality, staff_view
 from ..fieldsync.models import RejectedRecord
 from . import details
-from .views import bp
+
+routes = RouteTable()
 
 LIST_LIMIT = 200
 # The fields a refusal names, in words (the rest are shown by their name in the record).
@@ -30,7 +32,7 @@ def _rejected_or_404(rid):
     return row
 
 
-@bp.get("/recusados")
+@routes.get("/recusados")
 @staff_view
 def rejected_list():
     mid = municipality().id
@@ -41,7 +43,7 @@ def rejected_list():
                            field_label=field_label)
 
 
-@bp.get("/recusados/<int(max=2147483647):rid>")
+@routes.get("/recusados/<int(max=2147483647):rid>")
 @staff_view
 def rejected_page(rid):
     row = _rejected_or_404(rid)

@@ -2,10 +2,11 @@
 Staff only (backoffice, admin of the chosen municipality); another municipality's record is 404."""
 import re
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
 from ...core.csv_export import csv_response
 from ...core.errors import ApiError
+from ...core.routes import RouteTable
 from ...core.tenancy import in_scope, owned
 from ...extensions import db
 from ..autos.models import AutoCase
@@ -16,7 +17,7 @@ from ..accounts.models import Device
 from . import details, operations, photos, queue, reevaluation, versions
 from .flags import FILTERABLE, explained, label as flag_label
 
-bp = Blueprint("review", __name__, url_prefix="/bo/revisao")
+routes = RouteTable()
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 SHA_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -25,7 +26,7 @@ KIND_LABELS = {"inspection": "Inspeção", "auto": "Auto de infração", "cancel
 STATE_LABELS = {"recebido": "Recebido", "homologado": "Homologado", "insubsistente": "Insubsistente"}
 
 
-@bp.app_context_processor
+@routes.app_context_processor
 def _labels():
     return {"review_kind_label": KIND_LABELS, "review_state_label": STATE_LABELS}
 
@@ -47,7 +48,7 @@ def _case_or_404(rid):
     return record, case
 
 
-@bp.get("/")
+@routes.get("/")
 @staff_view
 def queue_page():
     mid = municipality().id
@@ -111,7 +112,7 @@ def _render_record(record, case=None, errors=None, status=200):
     return render_template("review/record.html", errors=errors or {}, form=request.form, **ctx), status
 
 
-@bp.get("/registros/<rid>")
+@routes.get("/registros/<rid>")
 @staff_view
 def record_page(rid):
     record = _record_or_404(rid)
@@ -133,7 +134,7 @@ def _run(record, case, operation, message):
     return redirect(url_for("review.record_page", rid=record.id))
 
 
-@bp.post("/registros/<rid>/decisao")
+@routes.post("/registros/<rid>/decisao")
 @staff_view
 def decide(rid):
     record, case = _case_or_404(rid)
@@ -145,7 +146,7 @@ def decide(rid):
                 "Auto homologado." if action == "auto_homologate" else "Auto declarado insubsistente.")
 
 
-@bp.post("/registros/<rid>/correcao")
+@routes.post("/registros/<rid>/correcao")
 @staff_view
 def correct(rid):
     record, case = _case_or_404(rid)
@@ -163,7 +164,7 @@ def correct(rid):
                 "Correção registrada como nova versão.")
 
 
-@bp.post("/registros/<rid>/cancelamento/<req_id>")
+@routes.post("/registros/<rid>/cancelamento/<req_id>")
 @staff_view
 def cancel_request(rid, req_id):
     record, case = _case_or_404(rid)
@@ -226,7 +227,7 @@ def _show(value):
     return details.json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
-@bp.route("/conflitos/<int(max=2147483647):cid>", methods=["GET", "POST"])
+@routes.route("/conflitos/<int(max=2147483647):cid>", methods=["GET", "POST"])
 @staff_view
 def conflict_page(cid):
     conflict = _conflict_or_404(cid)
@@ -244,7 +245,7 @@ def conflict_page(cid):
     return _render_conflict(conflict)
 
 
-@bp.get("/fotos/<sha256>")
+@routes.get("/fotos/<sha256>")
 @staff_view
 def photo(sha256):
     if not SHA_RE.match(sha256 or ""):
@@ -259,4 +260,3 @@ def photo(sha256):
         abort(404)
     return Response(data, mimetype="image/jpeg",
                     headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
-from . import quarantine  # noqa: E402,F401  (the refused records screens, on this blueprint)
