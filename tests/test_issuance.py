@@ -393,7 +393,7 @@ def test_migration_moves_insurance_and_vistoria_into_records(tmp_path):
 
 def test_field_data_carries_vistoria_and_insurance_dates_and_a_new_vistoria_resends_the_vehicle(app, demo):
     from server.modules.fieldsync.field_data import vehicle_rows
-    from server.modules.fieldsync.models import FieldDataEntity
+    from server.modules.registry.change_models import FieldDataEntity
     from server.modules.issuance.operations import record_vistoria
     with app.app_context():
         m = muni("sapezal")

@@ -98,7 +98,7 @@ def save_policy(municipality, vehicle, data):
 
 def vehicle_changed(municipality, vehicle):
     """Phones hold the vehicle's vistoria and insurance dates (fieldsync.field_data): send it again."""
-    from ..fieldsync.changes import mark_changed
+    from ..registry.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])
 
 
