@@ -17,7 +17,7 @@ from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.issuance.models import InsurancePolicy, IssqnCharge, Vistoria
 from server.modules.registry.models import Company, Operator, Permit, PermitStatusChange, Vehicle
-from server.modules.registry.operations import change_permit_status, issue_permit
+from server.modules.permits.operations import change_permit_status, issue_permit
 
 TODAY = local_today()
 
@@ -222,7 +222,7 @@ def test_sapezal_caducidade_30_days_after_by_the_daily_job_twice(app, demo):
 
 
 def test_a_penalty_suspension_does_not_lapse_nor_renew(app, demo):
-    from server.modules.registry.operations import lapse_unrenewed_permits
+    from server.modules.permits.operations import lapse_unrenewed_permits
     year = TODAY.year - 1
     ident, _, _ = _sapezal_permit_until(app, date(year, 3, 31))
     with app.app_context():

@@ -2,13 +2,12 @@
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from ...core.audit import current_actor, record
+from ...core.audit import current_actor, record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
 from ..registry.models import Company, Municipality, Operator, Permit, UnitValue, Vehicle
-from ..registry.operations import snapshot
 from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
 
 # Nortelândia Lei 030/1998, art. 14: 0,500 UFM per motorcycle in activity, by the 10th of the next month;

@@ -1,9 +1,8 @@
 """Tariff tables: record one (audited) and find the one in force on a day."""
-from ...core.audit import record
+from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.operations import snapshot
 from .models import TariffTable
 
 

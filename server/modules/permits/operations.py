@@ -1,16 +1,14 @@
 """Every registry state change: validated data in, audited change out. No request parsing here."""
 
-from ...core.audit import record
+from ...core.audit import record, snapshot
+from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
-from .legal import check_holder_unchanged
-from .models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle, utcnow
-from .signals import permit_status_changed
-from ...core.clock import local_today
-
-# Statuses that still hold a vacancy and a place at a ponto.
-OCCUPYING = ("ativo", "suspenso", "vencido")
+from ..registry.legal import check_holder_unchanged
+from ..registry.models import (OCCUPYING, Company, Municipality, Operator, Permit, PermitStatusChange, Ponto,
+                               UnitValue, Vehicle, utcnow)
+from ..registry.signals import permit_status_changed
 
 # action -> (statuses it may start from, status it leads to)
 TRANSITIONS = {
@@ -30,11 +28,6 @@ ACTION_LABELS = {
     "cassar": "Cassação", "extinguish": "Extinção", "expire": "Vencimento", "lapse": "Caducidade",
     "expire_suspend": "Suspensão por falta de renovação",
 }
-
-
-def snapshot(obj, exclude=("created_at", "updated_at")):
-    """Column values of a row, for the audit log's before/after."""
-    return {c.key: getattr(obj, c.key) for c in obj.__table__.columns if c.key not in exclude}
 
 
 def field_error(field, message, status=422):
