@@ -113,7 +113,7 @@ def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fisca
 
 
 def test_rules_travel_again_when_the_configuration_changes(app, client, fiscal):
-    from server.modules.permits.operations import add_unit_value
+    from server.modules.permits.entities import add_unit_value
     cursor = get(client, fiscal).json["cursor"]
     with app.app_context():
         add_unit_value(_muni(), {"unit": "UFM", "valid_from": date(2030, 1, 1), "value_brl": 9.99,

@@ -10,7 +10,7 @@ from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.registry import facts as registry_facts
 from server.modules.registry.models import Municipality, Vehicle
-from server.modules.permits.operations import save_entity
+from server.modules.permits.entities import save_entity
 from server.modules.rules.service import composed_for
 
 TODAY = local_today()

@@ -3,7 +3,7 @@ uses (audit log, permit history). Every code passed to core.audit.record() anywh
 must have a label here; tests/test_backoffice_audit_labels.py collects them from the source."""
 
 ACTION_LABELS = {
-    # Registry records (permits.operations.save_entity, add_unit_value, photos)
+    # Registry records (permits.entities.save_entity, add_unit_value, photos)
     "create": "Cadastro",
     "update": "Alteração",
     "view": "Consulta do cadastro completo (CPF)",

@@ -14,7 +14,8 @@ from ...extensions import db
 from ..registry.legal import NON_TRANSFERABLE
 from ..registry.life_models import VehicleSubstitution
 from ..registry.models import OCCUPYING, Operator, Permit, PermitStatusChange, Vehicle
-from .operations import current_actor_id, field_error, owned_row_or_error, permit_snapshot, change_permit_status
+from .entities import field_error, owned_row_or_error
+from .operations import change_permit_status, current_actor_id, permit_snapshot
 
 # Vehicle substitution per law: deadline (days from the change of motorcycle to the request) and
 # the vistoria the substitute needs before it serves.
