@@ -5,7 +5,7 @@ Builds Sapezal (its real rule packs) with N permits, each with its own holder (n
 path, CNH and birth dates) and vehicle, with realistic variety (random names, dates, models), in
 a temporary SQLite file migrated by the real Alembic migrations. A fiscal's phone then pulls
 through the Flask test client (auth, scoping, query, JSON, gzip: the whole request):
-snapshot (plain and gzip), a 304 poll, one permit suspended through registry.operations, the
+snapshot (plain and gzip), a 304 poll, one permit suspended through permits.operations, the
 delta. Sizes are the body bytes on the wire (headers aside), each part and column also gzipped
 alone; times are medians of R runs, with the load and the same-run ratio to GET /healthz.
 Results: docs/benchmarks/field-data.md.
@@ -177,7 +177,7 @@ def main(count=10_000, runs=5):
     rules = client.get(f"/api/v1/rules/{data['municipality']['slug']}", headers=auth).get_data()
 
     from server.modules.registry.models import Permit
-    from server.modules.registry.operations import change_permit_status
+    from server.modules.permits.operations import change_permit_status
     with app.app_context():
         permit = Permit.query.filter_by(municipality_id=mid, status="ativo").order_by(Permit.id).first()
         change_permit_status(permit, "suspend", "Bancada")

@@ -3,7 +3,7 @@
 
 def register_cli(app):
     from .modules.demo.cli import demo_cli
-    from .modules.registry.cli import registry_cli
+    from .modules.permits.cli import registry_cli
     from .modules.rules.cli import rules_cli
 
     for command in (demo_cli, registry_cli, rules_cli):

@@ -3,7 +3,7 @@ the audit log shows the labels, never the codes.
 
 The codes are collected from the source: each call to record(...) gives its first argument (or
 `action=`) as a string literal or a conditional of literals. The one call that passes a variable
-(the permit transitions) is resolved from registry.operations.TRANSITIONS; any other variable
+(the permit transitions) is resolved from permits.operations.TRANSITIONS; any other variable
 fails the test, so a new dynamic call must be taught here.
 """
 import ast
@@ -11,11 +11,11 @@ from pathlib import Path
 
 from server.core.audit_labels import ACTION_LABELS, ENTITY_LABELS
 from server.modules.autos.operations import TRANSITIONS as AUTO_TRANSITIONS
-from server.modules.registry.operations import TRANSITIONS
+from server.modules.permits.operations import TRANSITIONS
 
 SERVER = Path(__file__).resolve().parents[1] / "server"
 # Calls whose action is a variable, and where its values come from.
-DYNAMIC = {("modules/registry/operations.py", "change_permit_status"): set(TRANSITIONS),
+DYNAMIC = {("modules/permits/operations.py", "change_permit_status"): set(TRANSITIONS),
            ("modules/autos/operations.py", "decide"): set(AUTO_TRANSITIONS)}
 
 

@@ -148,7 +148,7 @@ def test_csv_is_scoped_to_the_municipality(app, client, demo):
 
 def test_csv_of_a_hostile_search_is_a_csv_not_an_error(app, client, demo):
     from server.modules.registry.models import Operator
-    from server.modules.registry.operations import save_entity
+    from server.modules.permits.entities import save_entity
     with app.app_context():
         muni = _muni("sapezal")
         op = Operator.query.filter_by(municipality_id=muni.id).first()

@@ -17,7 +17,7 @@ from server.modules.credentials import operations as ops
 from server.modules.credentials.models import Credential, IssuerKey, StatusListEntry
 from server.modules.credentials.verifier import prepare_trust, verify
 from server.modules.registry.models import Municipality, Permit
-from server.modules.registry.operations import change_permit_status
+from server.modules.permits.operations import change_permit_status
 
 
 def _verify_now(app, payload, slug="paranatinga"):

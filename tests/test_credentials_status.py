@@ -10,7 +10,7 @@ from server.modules.credentials import operations as ops
 from server.modules.credentials.base32 import b32decode, b32encode
 from server.modules.credentials.codec import make_payload, split_payload
 from server.modules.registry.models import Municipality, Permit
-from server.modules.registry.operations import change_permit_status
+from server.modules.permits.operations import change_permit_status
 
 DAMAGED = "O código do QR está danificado ou foi falsificado"
 

@@ -73,7 +73,7 @@ def test_snapshot_holds_the_latest_state_and_minimal_personal_data(app, client, 
 def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fiscal):
     from server.modules.fieldsync.models import AppliedPenalty
     from server.modules.registry.models import Permit
-    from server.modules.registry.operations import change_permit_status
+    from server.modules.permits.operations import change_permit_status
     snapshot = get(client, fiscal)
     cursor, etag = snapshot.json["cursor"], snapshot.headers["ETag"]
     again = get(client, fiscal, If_None_Match=etag)
@@ -113,7 +113,7 @@ def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fisca
 
 
 def test_rules_travel_again_when_the_configuration_changes(app, client, fiscal):
-    from server.modules.registry.operations import add_unit_value
+    from server.modules.permits.entities import add_unit_value
     cursor = get(client, fiscal).json["cursor"]
     with app.app_context():
         add_unit_value(_muni(), {"unit": "UFM", "valid_from": date(2030, 1, 1), "value_brl": 9.99,

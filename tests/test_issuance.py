@@ -17,7 +17,7 @@ from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.issuance.models import InsurancePolicy, IssqnCharge, Vistoria
 from server.modules.registry.models import Company, Operator, Permit, PermitStatusChange, Vehicle
-from server.modules.registry.operations import change_permit_status, issue_permit
+from server.modules.permits.operations import change_permit_status, issue_permit
 
 TODAY = local_today()
 
@@ -222,7 +222,7 @@ def test_sapezal_caducidade_30_days_after_by_the_daily_job_twice(app, demo):
 
 
 def test_a_penalty_suspension_does_not_lapse_nor_renew(app, demo):
-    from server.modules.registry.operations import lapse_unrenewed_permits
+    from server.modules.permits.operations import lapse_unrenewed_permits
     year = TODAY.year - 1
     ident, _, _ = _sapezal_permit_until(app, date(year, 3, 31))
     with app.app_context():
@@ -393,7 +393,7 @@ def test_migration_moves_insurance_and_vistoria_into_records(tmp_path):
 
 def test_field_data_carries_vistoria_and_insurance_dates_and_a_new_vistoria_resends_the_vehicle(app, demo):
     from server.modules.fieldsync.field_data import vehicle_rows
-    from server.modules.fieldsync.models import FieldDataEntity
+    from server.modules.registry.change_models import FieldDataEntity
     from server.modules.issuance.operations import record_vistoria
     with app.app_context():
         m = muni("sapezal")

@@ -13,7 +13,7 @@ from server.core.clock import local_today
 from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.registry.models import Permit
-from server.modules.registry.operations import issue_permit
+from server.modules.permits.operations import issue_permit
 from server.modules.selection.models import Candidate
 
 TODAY = local_today()
@@ -99,7 +99,7 @@ def test_substitution_vistoria_is_satisfied_by_an_approved_vistoria_of_the_new_v
     from server.modules.issuance.alerts import permit_alerts
     from server.modules.issuance.operations import record_vistoria
     from server.modules.issuance.requirements import checklist
-    from server.modules.registry.changes_of_life import substitute_vehicle
+    from server.modules.permits.changes_of_life import substitute_vehicle
     from server.modules.registry.life_models import VehicleSubstitution
     from server.modules.registry.models import Vehicle
 
@@ -130,7 +130,8 @@ def test_substitution_vistoria_is_satisfied_by_an_approved_vistoria_of_the_new_v
 
 def test_a_vistoria_before_the_change_of_motorcycles_does_not_count(app, demo):
     from server.modules.issuance.operations import record_vistoria
-    from server.modules.registry.changes_of_life import pending_substitution_vistorias, substitute_vehicle
+    from server.modules.issuance.substitutions import pending_substitution_vistorias
+    from server.modules.permits.changes_of_life import substitute_vehicle
     from server.modules.registry.models import Vehicle
 
     _, new_vehicle_id = free_operator_and_vehicle(app, "sapezal", 4)
@@ -146,7 +147,8 @@ def test_a_vistoria_before_the_change_of_motorcycles_does_not_count(app, demo):
 
 
 def test_a_substitute_replaced_again_before_its_vistoria_is_no_longer_pending(app, demo):
-    from server.modules.registry.changes_of_life import pending_substitution_vistorias, substitute_vehicle
+    from server.modules.issuance.substitutions import pending_substitution_vistorias
+    from server.modules.permits.changes_of_life import substitute_vehicle
 
     _, first = free_operator_and_vehicle(app, "sapezal", 5)
     _, second = free_operator_and_vehicle(app, "sapezal", 6)

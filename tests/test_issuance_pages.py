@@ -6,7 +6,7 @@ from helpers import csrf_token, login
 from server.core.audit import AuditLog
 from server.extensions import db
 from server.modules.registry.models import Permit
-from server.modules.registry.operations import change_permit_status
+from server.modules.permits.operations import change_permit_status
 
 
 def test_vistoria_period_is_not_in_the_law_and_is_configured_with_its_act(app, client, demo):

@@ -17,7 +17,7 @@ from server.modules.issuance.operations import record_renewal_documents as recor
 from server.modules.issuance.renewal import documents_for
 from server.modules.issuance.requirements import checklist
 from server.modules.registry.models import Permit, Vehicle
-from server.modules.registry.operations import change_permit_status, issue_permit
+from server.modules.permits.operations import change_permit_status, issue_permit
 
 TODAY = local_today()
 SAPEZAL_DOCS = ["operator.criminal_certificate_ok", "operator.electoral_ok", "vehicle.ownership_certificate_copy",

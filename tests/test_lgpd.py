@@ -103,7 +103,7 @@ def test_rectification_trail_shows_each_correction(app, demo, client):
     from helpers import DEMO_PASSWORD
     from server.modules.accounts.models import User
     from server.modules.registry.models import Municipality
-    from server.modules.registry.operations import save_entity
+    from server.modules.permits.entities import save_entity
 
     with app.app_context():
         sapezal = Municipality.query.filter_by(slug="sapezal").one()

@@ -67,7 +67,7 @@ def test_lapsed_operator_anonymised_export_and_registry_show_it(app, demo, clien
         ident, name, cpf, phone = operator.id, operator.name, operator.cpf, operator.phone
         _end_links(ident)
         # A correction made while the record was alive: its values go, the entry (who, when, why) stays.
-        from server.modules.registry.operations import save_entity
+        from server.modules.permits.entities import save_entity
         save_entity(Operator, muni, {"phone": "(65) 91234-5678"}, operator, reason="Pedido do titular")
         account = User(username=f"op{cpf}", name=name, role="operator", operator_id=ident, municipality_id=muni.id)
         db.session.add(account)

@@ -6,7 +6,7 @@ import pytest
 from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.registry.models import Municipality, Permit
-from server.modules.registry.operations import change_permit_status, update_permit
+from server.modules.permits.operations import change_permit_status, update_permit
 
 
 def _data(permit, **over):

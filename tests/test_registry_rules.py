@@ -10,7 +10,7 @@ from server.core.errors import ApiError
 from server.extensions import db
 from server.modules.registry import facts as registry_facts
 from server.modules.registry.models import Municipality, Vehicle
-from server.modules.registry.operations import save_entity
+from server.modules.permits.entities import save_entity
 from server.modules.rules.service import composed_for
 
 TODAY = local_today()
@@ -229,13 +229,14 @@ def test_every_registry_or_document_fact_is_declared_as_registry(app, demo):
 
 
 def test_paranatinga_termo_and_sapezal_taxpayer_number_reach_the_rules(app, demo):
+    from server.modules.issuance.records import permit_facts
     from server.modules.registry.models import Permit
     from server.rules import evaluate
     with app.app_context():
         par = _muni("paranatinga")
         permit = Permit.query.filter_by(municipality_id=par.id, status="ativo").first()
         composed = composed_for(par)
-        facts = registry_facts.permit_facts(permit, composed.facts)
+        facts = permit_facts(permit, composed.facts)
         assert permit.kind == "termo_permissao"
         assert facts["permit.term_valid_until"] == permit.valid_until.isoformat()
         assert facts["permit.exists"] is True and facts["permit.status"] == "ativo"
@@ -243,11 +244,11 @@ def test_paranatinga_termo_and_sapezal_taxpayer_number_reach_the_rules(app, demo
         permit = Permit.query.filter_by(municipality_id=sap.id, status="ativo").first()
         composed = composed_for(sap)
         permit.taxpayer_number = None
-        facts = registry_facts.permit_facts(permit, composed.facts)
+        facts = permit_facts(permit, composed.facts)
         result = evaluate(composed, TODAY, facts)
         assert "sap.req.alvara_inscricao_contribuinte" in [f["requirement"] for f in result["failed"]]
         permit.taxpayer_number = "12.345-6"
-        facts = registry_facts.permit_facts(permit, composed.facts)
+        facts = permit_facts(permit, composed.facts)
         assert "sap.req.alvara_inscricao_contribuinte" in evaluate(composed, TODAY, facts)["passed"]
         db.session.rollback()
 
@@ -279,7 +280,7 @@ def test_taxpayer_number_is_saved_from_the_permit_form(client, app, demo):
 @pytest.mark.parametrize("slug, article", [("sapezal", "Lei 125/1999, art. 3º"), ("nortelandia", "Lei 030/1998, art. 6º, § 1º")])
 def test_permit_holder_cannot_be_changed_by_an_edit_where_the_law_forbids_transfer(app, demo, slug, article):
     from server.modules.registry.models import Company, Operator, Permit
-    from server.modules.registry.operations import update_permit
+    from server.modules.permits.operations import update_permit
     with app.app_context():
         muni = _muni(slug)
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()

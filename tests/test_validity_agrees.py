@@ -50,7 +50,7 @@ def test_nortelandia_year_from_29_february_ends_on_1_march():
 def test_roadside_engines_and_back_office_agree_on_the_last_valid_day(app, demo):
     from server.extensions import db
     from server.modules.registry.models import Municipality, Permit
-    from server.modules.registry.operations import expire_due_permits
+    from server.modules.permits.operations import expire_due_permits
     until = issue_validity(SAPEZAL, "alvara", date(2026, 1, 15))
     composed = load_municipality("sapezal")
     days = ["2026-03-31", "2026-04-01"]
@@ -78,7 +78,7 @@ def test_caducidade_last_day_by_cc_132_agrees_in_both_engines_and_the_back_offic
     from server.modules.calendar.operations import add_closure
     from server.modules.calendar.service import calendar_of
     from server.modules.registry.models import Municipality, Permit
-    from server.modules.registry.operations import expire_due_permits, lapse_unrenewed_permits
+    from server.modules.permits.operations import expire_due_permits, lapse_unrenewed_permits
     facts = {"permit.exists": True, "permit.valid_until": "2028-03-31", "permit.issued_on": "2027-04-01"}
     composed = load_municipality("sapezal")
     days = ["2028-05-02", "2028-05-03", "2028-05-04"]

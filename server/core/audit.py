@@ -33,6 +33,11 @@ def _jsonable(value):
     return str(value)
 
 
+def snapshot(obj, exclude=("created_at", "updated_at")):
+    """Column values of a row, for the audit log's before/after."""
+    return {c.key: getattr(obj, c.key) for c in obj.__table__.columns if c.key not in exclude}
+
+
 def current_actor():
     return getattr(g, "user", None) if has_request_context() else None
 

@@ -3,12 +3,12 @@ uses (audit log, permit history). Every code passed to core.audit.record() anywh
 must have a label here; tests/test_backoffice_audit_labels.py collects them from the source."""
 
 ACTION_LABELS = {
-    # Registry records (registry.operations.save_entity, add_unit_value, photos)
+    # Registry records (permits.entities.save_entity, add_unit_value, photos)
     "create": "Cadastro",
     "update": "Alteração",
     "view": "Consulta do cadastro completo (CPF)",
     "photo": "Foto do operador enviada",
-    # Permit lifecycle (registry.operations.TRANSITIONS and issue_permit)
+    # Permit lifecycle (permits.operations.TRANSITIONS and issue_permit)
     "issue": "Emissão",
     "renew": "Renovação",
     "suspend": "Suspensão",
@@ -71,7 +71,7 @@ ACTION_LABELS = {
     "cancel_request_accept": "Pedido de cancelamento aceito",
     "cancel_request_refuse": "Pedido de cancelamento recusado",
     "conflict_resolve": "Conflito de registro resolvido",
-    # Changes during a permit's life (registry.changes_of_life)
+    # Changes during a permit's life (permits.changes_of_life)
     "substitute_vehicle": "Substituição de veículo",
     "transfer": "Transferência a herdeiro",
     "substitution_vistoria": "Vistoria do veículo substituto",

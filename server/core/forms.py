@@ -2,8 +2,8 @@
 
 Views describe their fields once (Field); the same list renders the form (templates/backoffice/
 _form.html), turns a model row into form values and parses a submission with the registry schema.
-Errors from the schema (422) and from registry.operations (409 duplicates, lotado, foreign ids)
-come back as {field: [pt-BR reason]} so the template can show them next to the field.
+Errors from the schema (422) and from permits.entities and permits.operations (409 duplicates,
+lotado, foreign ids) come back as {field: [pt-BR reason]} so the template can show them next to the field.
 """
 from dataclasses import dataclass, field as dc_field
 from datetime import date

@@ -19,7 +19,7 @@ def _setup(live_app, size):
     """A Paranatinga operator with a selected candidacy; a Sapezal permit whose motorcycle was
     substituted (vistoria pending). Per viewport, so each run has its own rows."""
     from backoffice_data import free_operator_and_vehicle, selected_candidate_id
-    from server.modules.registry.changes_of_life import substitute_vehicle
+    from server.modules.permits.changes_of_life import substitute_vehicle
 
     n = 500 + int(size)
     op_id, _ = free_operator_and_vehicle(live_app, "paranatinga", n)

@@ -29,7 +29,7 @@ def _sapezal_permit_without_renewal_documents(live_app, skip):
 def _substituted_paranatinga_permit(live_app, size):
     """The last active Paranatinga permit gets a new motorcycle, not yet inspected."""
     from server.extensions import db
-    from server.modules.registry.changes_of_life import substitute_vehicle
+    from server.modules.permits.changes_of_life import substitute_vehicle
     from server.modules.registry.models import Vehicle
     with live_app.app_context():
         muni = Municipality.query.filter_by(slug="paranatinga").one()

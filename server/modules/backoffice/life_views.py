@@ -1,4 +1,4 @@
-"""Permit page actions for changes during the permit's life (registry.changes_of_life):
+"""Permit page actions for changes during the permit's life (permits.changes_of_life):
 "Substituir veículo", "Transferir", "Registrar desistência", loss for absence, and the vistoria
 a substitution left pending. Errors come back on the permit page, next to its actions."""
 from flask import flash, redirect, request, url_for
@@ -7,9 +7,9 @@ from sqlalchemy import exists
 
 from ...core.auth import get_scoped_or_404, scoped
 from ...core.validation import mask_cpf
-from ..registry import changes_of_life as life
-from ..registry.models import Operator, Permit, Vehicle
-from ..registry.operations import OCCUPYING
+from ..issuance.substitutions import pending_substitution_vistorias, satisfied_substitution_vistorias
+from ..permits import changes_of_life as life
+from ..registry.models import OCCUPYING, Operator, Permit, Vehicle
 from ..registry.schemas import LEN, ROW_ID, BaseSchema
 from ..registry.scope import municipality, staff_view
 from ...core.forms import load, run
@@ -64,8 +64,8 @@ def permit_life(permit):
         "heirs": [(o.id, f"{o.name} — CPF {mask_cpf(o.cpf)}") for o in heirs],
         "causes": life.TRANSFER_CAUSES,
         "desistencia": life.DESISTENCIA.get(muni.slug), "absence": life.ABSENCE.get(muni.slug),
-        "pending": life.pending_substitution_vistorias(permit),
-        "satisfied": life.satisfied_substitution_vistorias(permit),
+        "pending": pending_substitution_vistorias(permit),
+        "satisfied": satisfied_substitution_vistorias(permit),
     }
 
 

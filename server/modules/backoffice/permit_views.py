@@ -11,7 +11,8 @@ from ...core.validation import mask_cpf
 from ...core.audit_labels import action_label
 from ..registry.models import (ISSQN_STATUSES, PERMIT_KINDS, PERMIT_STATUSES, Company, Operator, Permit,
                                Ponto, Vehicle)
-from ..registry.operations import OCCUPYING, TRANSITIONS, change_permit_status, issue_permit, update_permit
+from ..permits.operations import TRANSITIONS, change_permit_status, issue_permit, update_permit
+from ..registry.models import OCCUPYING
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import PermitActionSchema, PermitSchema
 from . import search
@@ -67,7 +68,7 @@ def alert_condition(alert, today=None, vistoria_months=None):
                                InsurancePolicy.ends_on > today + timedelta(days=15))
         return occupying & in_force & ~later
     if alert == "substituicao":
-        from ..registry.changes_of_life import substituted_without_vistoria
+        from ..issuance.substitutions import substituted_without_vistoria
         return substituted_without_vistoria()
     if alert in ("vistoria", "vistoria30"):
         if not vistoria_months:

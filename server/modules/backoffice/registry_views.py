@@ -1,7 +1,7 @@
 """Operators, companies, vehicles and pontos: list with search, detail, create and edit.
 
 The four entities share one set of handlers driven by an Entity description; each handler is
-parse → access (scoped / get_scoped_or_404) → registry.operations.save_entity → render.
+parse → access (scoped / get_scoped_or_404) → permits.entities.save_entity → render.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -16,7 +16,8 @@ from ...extensions import db
 from ..registry import schemas
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
 from ..lgpd.rectification import anonymized_details, correction_reason
-from ..registry.operations import OCCUPYING, save_entity
+from ..permits.entities import save_entity
+from ..registry.models import OCCUPYING
 from . import search
 from ..registry.scope import municipality, staff_view
 from .exports import export, wants_csv

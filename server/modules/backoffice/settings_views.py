@@ -9,7 +9,7 @@ from ...core.audit_labels import ENTITY_LABELS, action_label, field_label
 from ...core.auth import scoped
 from ...core.validation import mask_cpf
 from ..registry.models import FISCAL_UNITS, UnitValue
-from ..registry.operations import add_unit_value
+from ..permits.entities import add_unit_value
 from ..registry.vocabulary import vocabulary
 from ..registry.schemas import UnitValueSchema
 from ..registry.scope import municipality, staff_view

@@ -2,7 +2,7 @@
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
-from ..fieldsync.changes import mark_changed
+from ..registry.changes import mark_changed
 from .models import CLOSURE_KINDS_PT, CalendarClosure
 
 

@@ -364,7 +364,7 @@ def _credentials_and_lifecycle(muni, today, credentials=True):
     """Issuer key, crachás for permits still valid, then the planned status changes — all through
     the real operations, so history, audit log and the devices' status list are consistent."""
     from ..credentials.operations import create_key, issue_credential
-    from ..registry.operations import change_permit_status
+    from ..permits.operations import change_permit_status
 
     if credentials:
         from ..registry.models import Operator

@@ -6,7 +6,7 @@ closest to lapsing have presented nothing yet (the renewal is refused, naming th
 from datetime import timedelta
 
 from ..registry.models import Municipality, Permit
-from ..registry.operations import OCCUPYING
+from ..registry.models import OCCUPYING
 from ..issuance.operations import record_renewal_documents
 from ..issuance.renewal import documents_for
 

@@ -9,8 +9,11 @@ bp = Blueprint("fieldsync", __name__, template_folder="templates")
 
 @bp.record_once
 def _track_changes(_state):
-    # Field-data versions follow every ORM write to the registry (changes.py), CLI included.
-    from .changes import init_tracking
+    # Field-data versions follow every ORM write to the registry (registry/changes.py), CLI
+    # included, and to the applied penalties phones count recidivism from.
+    from ..registry.changes import init_tracking, track
+    from .models import AppliedPenalty
+    track(AppliedPenalty, "penalty")
     init_tracking()
 
 

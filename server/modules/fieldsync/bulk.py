@@ -17,7 +17,7 @@ import functools
 import json
 from datetime import date, datetime
 
-from .changes import dialect_insert
+from ...core.upsert import dialect_insert
 
 
 @functools.lru_cache(maxsize=None)

@@ -3,8 +3,8 @@ import click
 from flask.cli import with_appcontext
 
 from ...extensions import db
+from ..registry.changes import mark_changed
 from ..registry.models import Municipality
-from .changes import mark_changed
 from .field_data import KINDS, ROWS
 
 fieldsync_cli = click.Group("fieldsync", help="Sincronização com os aparelhos de campo.")

@@ -17,11 +17,12 @@ from sqlalchemy import select
 
 from ...core.clock import local_now
 from ...extensions import db
+from ..registry.change_models import FieldDataEntity, FieldDataState
+from ..registry.changes import mark_changed
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
 from ..rules.service import composed_for
-from .changes import mark_changed
 from .field_codec import pack_table, to_columns
-from .models import AppliedPenalty, FieldDataEntity, FieldDataState
+from .models import AppliedPenalty
 
 KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
 PLURAL = {"permit": "permits", "operator": "operators", "vehicle": "vehicles", "ponto": "pontos",

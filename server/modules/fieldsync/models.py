@@ -1,5 +1,6 @@
 """Field sync: what phones send (signed records, evidence photos), what they reserve (auto
-numbers) and what tells them what changed in the field data (versions per entity).
+numbers) and the penalties applied (their recidivism history). What tells them what changed in
+the field data (versions per entity) is the registry's change feed (registry/change_models.py).
 
 Nothing here is ever deleted. A record's body is stored exactly as the device signed it; what
 the server concludes about it (flags, operator, completeness) lives in other columns.
@@ -167,27 +168,3 @@ class AppliedPenalty(db.Model):
     decision_ref = db.Column(db.String(120))  # the act or process number behind it
     cancelled = db.Column(db.Boolean, nullable=False, default=False)  # annulled on appeal
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
-
-
-class FieldDataState(db.Model):
-    """Field-data version of a municipality. Every registry change bumps it under a row lock, so
-    versions commit in order and a device's cursor never skips a change."""
-    __tablename__ = "field_data_state"
-    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), primary_key=True,
-                                autoincrement=False)
-    version = db.Column(db.BigInteger, nullable=False, default=0)
-    rules_etag = db.Column(db.String(80))  # the composed rules last sent (a change bumps version)
-    changed_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
-
-
-class FieldDataEntity(db.Model):
-    """Latest version at which an entity changed: one row per entity, so a delta is compacted
-    (each changed entity once, in its current state) and the table never grows with history."""
-    __tablename__ = "field_data_entity"
-    __table_args__ = (db.Index("ix_field_data_entity_delta", "municipality_id", "version"),)
-    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), primary_key=True,
-                                autoincrement=False)
-    kind = db.Column(db.String(12), primary_key=True)  # permit | operator | vehicle | ponto | penalty | rules
-    entity_id = db.Column(db.Integer, primary_key=True, autoincrement=False)
-    version = db.Column(db.BigInteger, nullable=False)
-    removed = db.Column(db.Boolean, nullable=False, default=False)

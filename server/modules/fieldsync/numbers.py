@@ -5,9 +5,9 @@ from sqlalchemy import select, update
 from ...core.audit import record as audit
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.upsert import dialect_insert
 from ...extensions import db
 from ..registry.models import Municipality
-from .changes import dialect_insert
 from .models import AutoNumber, AutoNumberBlock, AutoNumberSeries
 from .operations import utcnow
 

@@ -19,6 +19,7 @@ from ...core.audit import record as audit
 from ...core.clock import as_utc
 from ...core.errors import ApiError, flatten_fields
 from ...core.sql_lists import in_list
+from ...core.upsert import dialect_insert
 from ...extensions import db
 from ..accounts.models import Device
 from .checks import body_hash, chain_flags, clock_flags, key_fingerprint, load_public_key, signature_flags
@@ -27,7 +28,6 @@ from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
 from . import fastparse, quarantine
 from .bulk import insert_new
-from .changes import dialect_insert
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
 from .models import (EvidencePhoto, FieldRecord,
                      FieldRecordConflict, RecordPhoto)

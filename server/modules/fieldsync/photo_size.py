@@ -10,7 +10,7 @@ carries the new size."""
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...extensions import db
-from .changes import mark_changed
+from ..registry.changes import mark_changed
 
 DEFAULT = {"long_edge": 1600, "quality": 0.8}
 LONG_EDGES = (1280, 1600, 2048, 2560)

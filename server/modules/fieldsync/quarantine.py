@@ -10,8 +10,8 @@ it cannot be filed.
 import hashlib
 
 from ...core.audit import record as audit
+from ...core.upsert import dialect_insert
 from ...extensions import db
-from .changes import dialect_insert
 from .models import RejectedRecord
 from .schemas import MAX_BODY_CHARS, UUID_RE
 

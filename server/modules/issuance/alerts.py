@@ -45,7 +45,7 @@ def permit_alerts(permit, today):
         verb = "venceu" if until < today else "vence"
         out.append({"code": "vistoria_expiring", "due_on": until,
                     "message": f"A vistoria da moto {verb} em {_br(until)}: agende a próxima."})
-    from ..registry.changes_of_life import pending_substitution_vistorias
+    from .substitutions import pending_substitution_vistorias
     for sub in pending_substitution_vistorias(permit):
         out.append({"code": "substitution_vistoria_pending", "due_on": None,
                     "message": f"A moto substituta {sub.new_vehicle.plate} ainda não passou pela vistoria "

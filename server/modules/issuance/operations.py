@@ -2,13 +2,12 @@
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from ...core.audit import current_actor, record
+from ...core.audit import current_actor, record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
 from ..registry.models import Company, Municipality, Operator, Permit, UnitValue, Vehicle
-from ..registry.operations import snapshot
 from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
 
 # Nortelândia Lei 030/1998, art. 14: 0,500 UFM per motorcycle in activity, by the 10th of the next month;
@@ -98,7 +97,7 @@ def save_policy(municipality, vehicle, data):
 
 def vehicle_changed(municipality, vehicle):
     """Phones hold the vehicle's vistoria and insurance dates (fieldsync.field_data): send it again."""
-    from ..fieldsync.changes import mark_changed
+    from ..registry.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])
 
 

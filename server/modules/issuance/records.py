@@ -5,6 +5,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from ...core.clock import local_today
+from ..registry.facts import permit_row_facts
 from .models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
 from .validity import add_months
 
@@ -168,6 +169,14 @@ def record_facts(permit, today=None):
     facts.update(document_values("vehicle", vehicle_id, today))
     if person is not None:
         facts.update(document_values("operator", person.id, today))
+    return facts
+
+
+def permit_facts(permit, declared, today=None):
+    """Registry facts of a permit row (and of its vehicle and holder when a person), with what
+    the back office recorded about them: documents checked, vistorias, insurance."""
+    facts = permit_row_facts(permit, declared)
+    facts.update({k: v for k, v in record_facts(permit, today).items() if k in declared and v is not None})
     return facts
 
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...rules import evaluate
-from ..registry.facts import permit_facts
 from . import records
 
 # Facts the act itself sets: requirements that read only these are not preconditions.
@@ -97,7 +96,7 @@ def checklist(municipality, permit, today=None, action=None):
         composed = composed_for(municipality)
     except ApiError:
         return []
-    facts = {k: v for k, v in permit_facts(permit, composed.facts, today).items() if k not in LIFECYCLE_FACTS}
+    facts = {k: v for k, v in records.permit_facts(permit, composed.facts, today).items() if k not in LIFECYCLE_FACTS}
     # What the act yields: an existing, active permit for carrying passengers (not moto-frete).
     facts.update({k: v for k, v in ACT_FACTS.items() if k in composed.facts})
     from ..calendar.service import calendar_of
@@ -167,7 +166,7 @@ def _extra_items(municipality, permit, today):
                           "Lei 125/1999, art. 4º, § 3º", state,
                           "" if state == "ok" else "marque a cópia entregue na apólice"))
     if permit.id is not None:
-        from ..registry.changes_of_life import pending_substitution_vistorias
+        from .substitutions import pending_substitution_vistorias
         for sub in pending_substitution_vistorias(permit):
             items.append(Item(f"substitution.{sub.id}.vistoria",
                               f"Vistoria do veículo substituto {sub.new_vehicle.plate} (troca em {sub.replaced_on:%d/%m/%Y})",

@@ -14,12 +14,11 @@ issuance Vistoria.
   `vistoria_vehicle_unknown` (the signed record itself is kept, as every accepted record is).
 """
 
-from ...core.audit import record
+from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...extensions import db
 from ...rules import RulesError
 from ..registry.models import Municipality, Permit, Vehicle
-from ..registry.operations import snapshot
 from .models import VISTORIA_IN_REVIEW, Vistoria
 from .operations import satisfy_substitution_vistorias, vehicle_changed
 from .vistoria_checklist import failed_items

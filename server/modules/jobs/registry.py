@@ -13,7 +13,7 @@ from ...extensions import db
 
 # Feature modules that register daily tasks. Add one line for yours; order is run order.
 TASK_MODULES = [
-    "server.modules.registry.jobs",
+    "server.modules.permits.jobs",
     "server.modules.selection.jobs",
     "server.modules.tariffs.jobs",
     "server.modules.autos.jobs",

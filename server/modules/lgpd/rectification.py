@@ -1,5 +1,5 @@
 """LGPD art. 18, III: the trail of corrections of the titular's record, as the audit log kept it
-(registry.operations.save_entity records each change with who, when, before, after and the
+(permits.entities.save_entity records each change with who, when, before, after and the
 reason the clerk gave). Shown on the request page and included in the export."""
 from ...core.audit import AuditLog
 

@@ -3,13 +3,12 @@ issuer key and the pontos its law names, then its first administrator. Audited."
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ...core.audit import record
+from ...core.audit import record, snapshot
 from ...core.errors import ApiError
 from ...core.validation import fold
 from ...extensions import db
 from ..registry.legal import create_legal_pontos
 from ..registry.models import Municipality
-from ..registry.operations import snapshot
 from ..rules.service import FEDERAL_PACK
 
 # The value chosen when the municipality's law has no pack yet: it runs on the federal layer alone.

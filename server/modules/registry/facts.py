@@ -29,13 +29,13 @@ VEHICLE_FACTS = {
     "vehicle.manufacture_year": lambda d: d.get("year_manufacture"),
 }
 
-# Facts about the driver as the permit's operator (fed by permit_facts only, never used to refuse
+# Facts about the driver as the permit's operator (fed by permit_row_facts only, never used to refuse
 # an operator's own registration): Nortelândia art. 10 V binds drivers to the company.
 DRIVER_FACTS = {
     "operator.linked_to_company": lambda d: d.get("company_id") is not None if "company_id" in d else None,
 }
 
-# A permit given as a dict of its column values (see permit_facts). The enum permit.status is the
+# A permit given as a dict of its column values (see permit_row_facts). The enum permit.status is the
 # state of the act (suspended or revoked); expiry and lapse come from the dates, not from the
 # registry's "vencido"/"caducado", so the packs judge them by the law's own deadlines.
 _ACT_STATUS = {"ativo": "ativo", "vencido": "ativo", "caducado": "ativo", "suspenso": "suspenso",
@@ -110,10 +110,9 @@ def entity_facts(entity, data, declared):
     return _collect(mapping, data, declared)
 
 
-def permit_facts(permit, declared, today=None):
-    """Registry facts of a permit row (and of its vehicle and holder when a person), with what
-    the back office recorded about them: documents checked, vistorias, insurance."""
-    from ..issuance.records import record_facts
+def permit_row_facts(permit, declared):
+    """Registry facts of a permit row (and of its vehicle and holder when a person), from their
+    columns only: issuance.records.permit_facts adds what the back office recorded about them."""
     columns = {c.key: getattr(permit, c.key) for c in permit.__table__.columns}
     facts = entity_facts("permit", columns, declared)
     if permit.vehicle is not None:
@@ -124,7 +123,6 @@ def permit_facts(permit, declared, today=None):
         columns = {c.key: getattr(person, c.key) for c in person.__table__.columns}
         facts.update(entity_facts("operator", columns, declared))
         facts.update(_collect(DRIVER_FACTS, columns, declared))
-    facts.update({k: v for k, v in record_facts(permit, today).items() if k in declared and v is not None})
     return facts
 
 

@@ -1,6 +1,7 @@
 """Records of changes during a permit's life that are not status changes: the vehicle
-substitutions (with the vistoria a law demands for the new vehicle). Written only by
-registry.changes_of_life."""
+substitutions (with the vistoria a law demands for the new vehicle). Written by
+permits.changes_of_life; the vistoria pending or done is read and cleared by issuance
+(substitutions.py, operations.satisfy_substitution_vistorias)."""
 from ...extensions import db
 from .models import utcnow
 

@@ -158,8 +158,12 @@ permit_drivers = db.Table(
 )
 
 
+# Statuses that still hold a vacancy and a place at a ponto.
+OCCUPYING = ("ativo", "suspenso", "vencido")
+
+
 class Permit(db.Model):
-    """Alvará / termo de permissão. Status changes only through registry.operations."""
+    """Alvará / termo de permissão. Status changes only through permits.operations."""
     __table_args__ = (db.UniqueConstraint("municipality_id", "number"),)
     id = db.Column(db.Integer, primary_key=True)
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)

@@ -1,5 +1,5 @@
 """Import of an existing registry: every row checked by the registry's own schemas and the law
-checks of the forms (registry.schemas, registry.rule_checks), then — on commit — written in one
+checks of the forms (registry.schemas, permits.rule_checks), then — on commit — written in one
 transaction in batches (bounded memory), matched by natural keys (permit number, CPF, CNPJ,
 plate) so importing the same file again changes nothing. Audited as one import entry."""
 import hashlib
@@ -15,11 +15,10 @@ from ...core.clock import local_today
 from ...core.errors import flatten_fields
 from ...extensions import db
 from ..registry import schemas
-from ..registry.models import (PERMIT_STATUSES, Company, Operator, Permit, PermitStatusChange, Ponto, Vehicle,
-                               permit_drivers, utcnow)
+from ..registry.models import (OCCUPYING, PERMIT_STATUSES, Company, Operator, Permit, PermitStatusChange, Ponto,
+                               Vehicle, permit_drivers, utcnow)
 from ..credentials.models import StatusListEntry
-from ..registry.operations import OCCUPYING
-from ..registry.rule_checks import registry_problems, registry_ruleset
+from ..permits.rule_checks import registry_problems, registry_ruleset
 from .columns import holder_is_company, columns_for, header_key, permit_kind
 from .reader import read_rows
 

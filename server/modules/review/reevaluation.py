@@ -1,6 +1,6 @@
 """The server's own evaluation of an inspection's facts, next to what the phone proposed.
 
-Same entry point as `POST /api/v1/rules/evaluate` and registry/rule_checks.py:
+Same entry point as `POST /api/v1/rules/evaluate` and permits/rule_checks.py:
 `rules.evaluate(composed_for(municipality), date, facts, history)`, with
 - facts: the inspection's answers as the field app turns them into engine facts (`engineFacts`
   in pwa/js/fiscal/checklist-model.js: "não verificado" and empty answers dropped, numbers read

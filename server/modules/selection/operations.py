@@ -3,13 +3,12 @@ breaks, the call of suplentes and the two windows the daily job closes. Audited,
 each. Citations are Paranatinga Lei 311/2007."""
 from datetime import timedelta
 
-from ...core.audit import record
+from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
-from ..registry.models import Municipality, Permit, utcnow
-from ..registry.operations import OCCUPYING, snapshot
+from ..registry.models import OCCUPYING, Municipality, Permit, utcnow
 from . import rules
 from .models import Candidate, Edital, PopulationFigure
 

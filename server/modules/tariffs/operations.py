@@ -1,9 +1,8 @@
 """Tariff tables: record one (audited) and find the one in force on a day."""
-from ...core.audit import record
+from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.operations import snapshot
 from .models import TariffTable
 
 
@@ -27,7 +26,7 @@ def record_tariff_table(municipality, data):
 
 def _tell_phones(municipality, table):
     """A new field-data version, so phones polling with an ETag get the new tariff."""
-    from ..fieldsync.changes import mark_changed
+    from ..registry.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("tariff", table.id, False)])
     _mark_in_force(municipality, local_today(), force=True)
 
@@ -42,8 +41,8 @@ IN_FORCE_KIND = "tariff_now"
 def _mark_in_force(municipality, today, force=False):
     from sqlalchemy import select
 
-    from ..fieldsync.changes import mark_changed
-    from ..fieldsync.models import FieldDataEntity
+    from ..registry.change_models import FieldDataEntity
+    from ..registry.changes import mark_changed
     table = current_tariff(municipality, today)
     marker = table.id if table is not None else 0
     told = db.session.execute(select(FieldDataEntity.entity_id).where(

@@ -8,21 +8,24 @@ cursor N gets every entity whose version is above N, each once and in its curren
 The row lock serializes registry writes per municipality until commit: versions therefore
 become visible in order, and a reader that saw version N has seen everything up to N. Writes
 that bypass the ORM (raw SQL, bulk inserts) are not seen: `mark_changed` is there for them.
+
+The feed lives with the registry, below every feature that writes registry rows (calendar,
+issuance…). Features above that own a tracked entity of their own (fieldsync's applied
+penalties) add it with `track`, so the feed never imports them.
 """
 from sqlalchemy import event, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
+from ...core.upsert import dialect_insert
 from ...extensions import db
-from ..registry.models import Company, Operator, Permit, Ponto, Vehicle
-from .models import AppliedPenalty, FieldDataEntity, FieldDataState, utcnow
+from .change_models import FieldDataEntity, FieldDataState
+from .models import Company, Operator, Permit, Ponto, Vehicle, utcnow
 
-TRACKED = {Permit: "permit", Operator: "operator", Vehicle: "vehicle", Ponto: "ponto",
-           AppliedPenalty: "penalty"}
+TRACKED = {Permit: "permit", Operator: "operator", Vehicle: "vehicle", Ponto: "ponto"}
 
 
-def dialect_insert(connection, table):
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table)
+def track(model, kind):
+    """Follow writes to `model` as entities of `kind` (a feature above the registry's own)."""
+    TRACKED[model] = kind
 
 
 def bump_version(connection, municipality_id) -> int:

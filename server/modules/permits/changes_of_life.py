@@ -7,16 +7,15 @@ Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/
 """
 from datetime import timedelta
 
-from sqlalchemy import exists
-
-from ...core.audit import record
+from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
-from .legal import NON_TRANSFERABLE
-from .life_models import VehicleSubstitution
-from .models import Operator, Permit, PermitStatusChange, Vehicle
-from .operations import OCCUPYING, current_actor_id, field_error, owned_row_or_error, permit_snapshot, change_permit_status, snapshot
+from ..registry.legal import NON_TRANSFERABLE
+from ..registry.life_models import VehicleSubstitution
+from ..registry.models import OCCUPYING, Operator, Permit, PermitStatusChange, Vehicle
+from .entities import field_error, owned_row_or_error
+from .operations import change_permit_status, current_actor_id, permit_snapshot
 
 # Vehicle substitution per law: deadline (days from the change of motorcycle to the request) and
 # the vistoria the substitute needs before it serves.
@@ -97,45 +96,6 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     db.session.commit()
     _revoke_credentials(permit, f"Veículo substituído por {new.plate}")
     return row
-
-
-def _without_vistoria_since_change():
-    """SQL condition on VehicleSubstitution: the law wants a vistoria of the substitute and no
-    approved vistoria of it is dated on or after the change (whatever path recorded it)."""
-    from ..issuance.models import Vistoria
-
-    approved_since = exists().where(Vistoria.vehicle_id == VehicleSubstitution.new_vehicle_id,
-                                    Vistoria.result == "aprovada",
-                                    Vistoria.inspected_on >= VehicleSubstitution.replaced_on)
-    return (VehicleSubstitution.vistoria_required.is_(True) & VehicleSubstitution.vistoria_done_on.is_(None)
-            & ~approved_since)
-
-
-def substituted_without_vistoria():
-    """SQL condition on Permit, for the permit list's filter and the dashboard: in force, its
-    current vehicle came by a substitution that still lacks the vistoria the law demands
-    (Sapezal art. 15; Paranatinga arts. 9º and 32; Nortelândia art. 2º)."""
-    pending = exists().where(VehicleSubstitution.permit_id == Permit.id,
-                             VehicleSubstitution.new_vehicle_id == Permit.vehicle_id,
-                             _without_vistoria_since_change())
-    return Permit.status.in_(OCCUPYING) & pending
-
-
-def pending_substitution_vistorias(permit):
-    """Substitutions still waiting for the new vehicle's vistoria: cleared only by an approved
-    Vistoria record of that vehicle dated on or after the change (issuance.operations.record_vistoria
-    also links it). A substitute replaced again before its vistoria no longer serves the permit:
-    only the current vehicle's counts."""
-    return (VehicleSubstitution.query.filter(VehicleSubstitution.permit_id == permit.id,
-                                             VehicleSubstitution.new_vehicle_id == permit.vehicle_id,
-                                             _without_vistoria_since_change())
-            .order_by(VehicleSubstitution.id).all())
-
-
-def satisfied_substitution_vistorias(permit):
-    return (VehicleSubstitution.query.filter(VehicleSubstitution.permit_id == permit.id,
-                                             VehicleSubstitution.vistoria_id.isnot(None))
-            .order_by(VehicleSubstitution.id).all())
 
 
 def transfer_refusal(municipality):

@@ -9,7 +9,7 @@ pending never refuse anything (the engine reports them as undecided).
 
 from ...core.errors import ApiError
 from ...rules import evaluate
-from .facts import FACT_FIELDS, entity_facts
+from ..registry.facts import FACT_FIELDS, entity_facts
 from ...core.clock import local_today
 
 
@@ -27,7 +27,7 @@ def registry_ruleset(municipality):
     import copy
 
     from ..rules.service import composed_for
-    from .facts import OPERATOR_FACTS, VEHICLE_FACTS
+    from ..registry.facts import OPERATOR_FACTS, VEHICLE_FACTS
 
     try:
         composed = composed_for(municipality)
