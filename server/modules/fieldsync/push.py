@@ -17,6 +17,8 @@ answers the items it decides (`_Push.results`, by the item's place in the batch)
   6. classify       accepted, or, for an id already held: duplicate, conflict (kept apart) or foreign
   7. side effects   audit, photo links, settled chain flags, last contact, foreign quarantine,
                     missing photos, the dashboard's figures — then the one commit.
+Autos and the dashboard sit above fieldsync: the push announces to them (signals.py) and they
+write in its transaction, at the same points as when it called them.
 The statement budget (a fixed number per batch, never one per record): docs/ARCHITECTURE.md.
 """
 from dataclasses import dataclass
@@ -29,8 +31,6 @@ from ...core.audit import record as audit
 from ...core.clock import as_utc
 from ...extensions import db
 from ..accounts.models import Device
-from ..autos.operations import open_cases
-from ..dashboard.operations import record_stats
 from ..issuance.vistoria_sync import file_vistorias
 from . import quarantine
 from .bulk import insert_new
@@ -42,6 +42,7 @@ from .ownership import foreign_answer, same_phone
 from .push_items import Rejected, parse_item, rejected_answer
 from .record_photos import missing_photos, referenced_photos
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
+from .signals import announce, autos_accepted, records_accepted
 
 DEFAULT_CLOCK_LIMIT_S = 600
 # The device's "último contato" (back office, minute precision) is written at most this often:
@@ -72,7 +73,8 @@ def _accept_inspections(device, user, rows):
 
 def _accept_autos(device, user, rows):
     flags = claim_numbers(device, [(r["id"], r["auto_number"]) for r in rows])
-    open_cases(device.municipality_id, [{"id": r["id"], "number": r["auto_number"]} for r in rows])
+    # One auto case each (autos subscribes: server/subscriptions.py), here, before the vistorias.
+    announce(autos_accepted, device, autos=[{"id": r["id"], "number": r["auto_number"]} for r in rows])
     return flags
 
 
@@ -129,9 +131,10 @@ def process(device, user, records):
     _keep_foreign(push)
     _attach_missing_photos(push, stored.new, photos)
     if stored.new:
-        # The dashboard's figures (dashboard/models.py), last: its daily rollup rows are shared by
-        # every push of the day, and their row locks are held from here to the commit.
-        record_stats(device.municipality_id, accepted_rows, judged.permit_pontos)
+        # The dashboard's figures (dashboard subscribes: server/subscriptions.py), last: its daily
+        # rollup rows are shared by every push of the day, and their row locks are held from here
+        # to the commit.
+        announce(records_accepted, device, records=accepted_rows, permit_pontos=judged.permit_pontos)
     db.session.commit()
     return push.results
 
