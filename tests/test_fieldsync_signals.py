@@ -1,8 +1,9 @@
 """The sync push announces what it accepted (fieldsync/signals.py) instead of calling autos and the
-dashboard above it; server/subscriptions.py connects them when the app is built. What they write
-belongs to the push's transaction: committed with the records, or not at all."""
+dashboard above it, and the field data asks tariffs for its section; server/subscriptions.py
+connects them when the app is built. What the push's receivers write belongs to its transaction:
+committed with the records, or not at all."""
 from fieldsync_device import FakeDevice
-from server.modules.fieldsync.signals import autos_accepted, records_accepted
+from server.modules.fieldsync.signals import autos_accepted, field_data_sections, records_accepted
 
 
 def test_the_app_connects_the_push_subscribers(app):
@@ -10,6 +11,8 @@ def test_the_app_connects_the_push_subscribers(app):
     from server.modules.dashboard.operations import count_push
     assert list(autos_accepted.receivers_for(object())) == [open_cases_of_push]
     assert list(records_accepted.receivers_for(object())) == [count_push]
+    from server.modules.tariffs.operations import field_data_section
+    assert list(field_data_sections.receivers_for(object())) == [field_data_section]
 
 
 def test_a_failing_subscriber_takes_the_whole_push_back(app, client, demo):

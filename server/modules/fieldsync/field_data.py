@@ -22,6 +22,7 @@ from ..rules.service import composed_for
 from .changes import mark_changed
 from .field_codec import pack_table, to_columns
 from .models import AppliedPenalty, FieldDataEntity, FieldDataState
+from .signals import field_data_sections, gather
 
 KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
 PLURAL = {"permit": "permits", "operator": "operators", "vehicle": "vehicles", "ponto": "pontos",
@@ -206,10 +207,9 @@ def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
     # (ETag) in the same download, and compares rules_etag.
     out["rules"] = rules.to_json() if include_rules and fmt != "packed" else None
     out["rules_etag"] = rules.etag.strip('"')
-    # The tariff table in force (tariffs module), for the fiscal to check "cobrar tarifa superior
-    # ou inferior"; sent whole in every response (a few lines), null when none is recorded.
-    from ..tariffs.operations import tariff_summary
-    out["tariff"] = tariff_summary(municipality)
+    # What features above fieldsync add (signals.field_data_sections, server/subscriptions.py):
+    # "tariff", the table in force (tariffs.operations.field_data_section).
+    out.update(gather(field_data_sections, municipality))
     # The legal calendar (holiday data and the municipality's closures), so the phone counts
     # deadlines and due dates on the same days as the server: whole (a few kilobytes) in a
     # snapshot, when a closure changed or with the rules; null otherwise (the phone keeps its copy).
