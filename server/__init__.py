@@ -19,6 +19,7 @@ def create_app(test_config=None):
     from .modules.accounts import identity, sessions
     from .blueprints import register_blueprints
     from .cli import register_cli
+    from .subscriptions import connect_subscribers
 
     init_extensions(app)
     errors.init_app(app)
@@ -27,6 +28,7 @@ def create_app(test_config=None):
     sessions.init_app(app)
     compressed.init_app(app)
     register_blueprints(app)
+    connect_subscribers()
     register_cli(app)
     proxy.init_app(app)
 

@@ -83,7 +83,7 @@ def test_a_foreign_record_is_kept_in_the_pushers_quarantine_revealing_nothing_of
     from server.core.audit import AuditLog
     from server.extensions import db
     from server.modules.fieldsync.models import FieldRecord, RejectedRecord
-    from server.modules.fieldsync.operations import FOREIGN_MESSAGE
+    from server.modules.fieldsync.ownership import FOREIGN_MESSAGE
     from server.modules.registry.models import Municipality
     held = _auto(sapezal)
     held_body = json.loads(held["body"])

@@ -54,7 +54,7 @@ ACTION_LABELS = {
     "token_revoked": "Acesso ao aplicativo encerrado",
     # Rules (rules.settings)
     "configure_rules": "Configuração das regras alterada",
-    # Field sync (fieldsync.operations)
+    # Field sync (fieldsync: operations, push, numbers)
     "register_key": "Chave de assinatura do celular registrada",
     "reserve_numbers": "Números de auto reservados para o celular",
     "void_number": "Número de auto inutilizado",

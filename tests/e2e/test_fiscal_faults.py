@@ -306,7 +306,7 @@ def _check_quarantine(app, browser, url, device_id, poison):
     the foreign one without a word of the record holding its id (screenshot and axe-core at
     390 px)."""
     from server.modules.fieldsync.models import RejectedRecord
-    from server.modules.fieldsync.operations import FOREIGN_MESSAGE
+    from server.modules.fieldsync.ownership import FOREIGN_MESSAGE
 
     poison_ids = set(poison)
 

@@ -14,9 +14,15 @@ TRANSITIONS = {
 REASON_MIN = 10
 
 
+def open_cases_of_push(device, autos, **_):
+    """Receiver of fieldsync.signals.autos_accepted (server/subscriptions.py), in the push's
+    transaction."""
+    open_cases(device.municipality_id, autos)
+
+
 def open_cases(municipality_id, autos):
-    """Called by the sync push for the autos it just accepted ([{"id", "number"}]): one case
-    each, set-based, idempotent (a replayed record never opens a second case)."""
+    """The autos the sync push just accepted ([{"id", "number"}]): one case each, set-based,
+    idempotent (a replayed record never opens a second case)."""
     if not autos:
         return
     now = utcnow()

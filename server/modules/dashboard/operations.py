@@ -1,6 +1,7 @@
-"""Fills the dashboard's derived tables; called by the sync push for the records it accepted,
-in the push's transaction (set-based: the pontos the push read with the permits, at most two
-queries for the others, two INSERTs, two rollup upserts)."""
+"""Fills the dashboard's derived tables from the records the sync push accepted (its
+records_accepted signal, connected by server/subscriptions.py), in the push's transaction
+(set-based: the pontos the push read with the permits, at most two queries for the others, two
+INSERTs, two rollup upserts)."""
 import functools
 
 from sqlalchemy import and_, bindparam, case, func, literal, or_, select, update
@@ -21,6 +22,11 @@ _PERMIT_PONTOS = select(Permit.number, Permit.ponto_id).where(
     Permit.municipality_id == bindparam("mid"), in_list(Permit.number, "numbers"))
 _COUNTED_PONTOS = select(FieldStat.record_id, FieldStat.ponto_id).where(
     FieldStat.municipality_id == bindparam("mid"), in_list(FieldStat.record_id, "ids"))
+
+
+def count_push(device, records, permit_pontos, **_):
+    """Receiver of fieldsync.signals.records_accepted (server/subscriptions.py)."""
+    record_stats(device.municipality_id, records, permit_pontos)
 
 
 def record_stats(municipality_id, records, permit_pontos=None):

@@ -23,6 +23,7 @@ from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_
 from ..rules.service import composed_for
 from .field_codec import pack_table, to_columns
 from .models import AppliedPenalty
+from .signals import field_data_sections, gather
 
 KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
 PLURAL = {"permit": "permits", "operator": "operators", "vehicle": "vehicles", "ponto": "pontos",
@@ -207,10 +208,9 @@ def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
     # (ETag) in the same download, and compares rules_etag.
     out["rules"] = rules.to_json() if include_rules and fmt != "packed" else None
     out["rules_etag"] = rules.etag.strip('"')
-    # The tariff table in force (tariffs module), for the fiscal to check "cobrar tarifa superior
-    # ou inferior"; sent whole in every response (a few lines), null when none is recorded.
-    from ..tariffs.operations import tariff_summary
-    out["tariff"] = tariff_summary(municipality)
+    # What features above fieldsync add (signals.field_data_sections, server/subscriptions.py):
+    # "tariff", the table in force (tariffs.operations.field_data_section).
+    out.update(gather(field_data_sections, municipality))
     # The legal calendar (holiday data and the municipality's closures), so the phone counts
     # deadlines and due dates on the same days as the server: whole (a few kilobytes) in a
     # snapshot, when a closure changed or with the rules; null otherwise (the phone keeps its copy).

@@ -8,8 +8,7 @@ from ...core.errors import ApiError
 from ...core.upsert import dialect_insert
 from ...extensions import db
 from ..registry.models import Municipality
-from .models import AutoNumber, AutoNumberBlock, AutoNumberSeries
-from .operations import utcnow
+from .models import AutoNumber, AutoNumberBlock, AutoNumberSeries, utcnow
 
 
 def series_prefix(municipality):

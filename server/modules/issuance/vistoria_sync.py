@@ -1,5 +1,5 @@
 """Vistorias run on the field app: a signed record of kind "vistoria" accepted by the sync push
-(fieldsync/operations.py calls `file_vistorias` in the push's transaction) becomes exactly one
+(fieldsync/push.py calls `file_vistorias` in the push's transaction) becomes exactly one
 issuance Vistoria.
 
 - Once per record: the push files only records it has just inserted (a replay is a duplicate
@@ -96,7 +96,7 @@ def _file_one(municipality, user, row):
 def file_vistorias(device, user, accepted_rows):
     """accepted_rows: the push's newly inserted vistoria records ({id, kind, flags, body: dict}),
     filed in the caller's transaction. Returns {record id: [flag]} for the push to add
-    (fieldsync/operations.py ON_ACCEPT shape)."""
+    (fieldsync/push.py ON_ACCEPT shape)."""
     rows = [r for r in accepted_rows if r["kind"] == "vistoria"]
     if not rows:
         return {}

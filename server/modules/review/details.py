@@ -12,7 +12,7 @@ from ..accounts.models import Device, User
 from ..autos.models import AutoCase
 from ..fieldsync.checks import signature_flags
 from ..fieldsync.models import EvidencePhoto, FieldRecord, FieldRecordConflict
-from ..fieldsync.operations import referenced_photos
+from ..fieldsync.record_photos import referenced_photos
 from ..registry.models import Operator
 from ..rules.citations import format_citation, penalty_label
 from ..rules.service import composed_for

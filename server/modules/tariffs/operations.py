@@ -75,6 +75,13 @@ def current_tariff(municipality, on=None):
             .order_by(TariffTable.valid_from.desc(), TariffTable.id.desc()).first())
 
 
+def field_data_section(municipality, **_):
+    """Receiver of fieldsync.signals.field_data_sections (server/subscriptions.py): the table in
+    force, for the fiscal to check "cobrar tarifa superior ou inferior"; sent whole in every
+    field-data answer (a few lines), null when none is recorded."""
+    return {"tariff": tariff_summary(municipality)}
+
+
 def tariff_summary(municipality, on=None):
     """The table in force as plain data (public page, field data), or None."""
     from .rules import OVERCHARGE_INFRACTION, law_for
