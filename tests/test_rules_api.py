@@ -18,6 +18,31 @@ def test_composed_rules_etag_and_304(client, demo):
     assert again.status_code == 304
 
 
+def test_composed_rules_go_compressed_with_an_etag_per_encoding(client, demo):
+    """The phone downloads the packs on 3G: gzip or Brotli when it accepts them, the same JSON
+    inside, an ETag of its own per encoding (a cache must never answer one with the other), and
+    a 304 for the encoding it holds."""
+    import gzip
+
+    import brotli
+    headers = api_token(client, "fiscal.sapezal")
+    plain = client.get("/api/v1/rules/sapezal", headers={**headers, "Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers
+    seen = {plain.headers["ETag"]}
+    for encoding, decode in (("gzip", gzip.decompress), ("br", brotli.decompress)):
+        answer = client.get("/api/v1/rules/sapezal", headers={**headers, "Accept-Encoding": encoding})
+        assert answer.headers["Content-Encoding"] == encoding
+        assert "Accept-Encoding" in answer.headers["Vary"]
+        assert answer.headers["Cache-Control"] == "no-cache"
+        assert len(answer.data) * 3 < len(plain.data)
+        assert json.loads(decode(answer.data)) == plain.json
+        seen.add(answer.headers["ETag"])
+        again = client.get("/api/v1/rules/sapezal", headers={
+            **headers, "Accept-Encoding": encoding, "If-None-Match": answer.headers["ETag"]})
+        assert again.status_code == 304
+    assert len(seen) == 3
+
+
 def test_rules_need_auth_and_own_municipality(client, demo):
     assert client.get("/api/v1/rules/sapezal").status_code == 401
     headers = api_token(client, "fiscal.sapezal")

@@ -2,9 +2,11 @@
 
 Used for the field app's shell (/app/: page, modules, vendor/ modules, the WebAssembly decoder)
 and the back office's static files: a phone on 3G downloads the shell once and small (the 2.2 MB
-shell is ≈0.8 MB in Brotli, docs/benchmarks/shell-compression.md). Never used for pages or API
-answers: those may hold a CSRF token or a credential beside text an attacker can make the page
-repeat, and compressing them over HTTPS leaks such secrets byte by byte (BREACH).
+shell is ≈0.8 MB in Brotli, docs/benchmarks/shell-compression.md), and for the one API answer
+that holds no secret and echoes nothing of the request: the composed rules (GET
+/api/v1/rules/<slug>, public law and settings). Never for pages or other API answers: those may
+hold a CSRF token or a credential beside text an attacker can make the page repeat, and
+compressing them over HTTPS leaks such secrets byte by byte (BREACH).
 
 - Encoding from the request's Accept-Encoding with its q-values (werkzeug's parser): br, then
   gzip, then the bytes as they are; `Vary: Accept-Encoding` on every answer.
