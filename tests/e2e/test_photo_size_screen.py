@@ -19,6 +19,10 @@ def test_photo_size_screen(browser, live_server, viewport):
         backoffice_login(page, live_server, "backoffice.nortelandia")
         page.goto(f"{live_server}{PAGE}")
         assert page.locator("#photo-size-table td.current").inner_text().endswith("(em uso)")
+        # The caption reads as a line across the card, not one word per line (seen at 390 px).
+        widths = page.evaluate("""() => { const t = document.getElementById('photo-size-table');
+            return [t.caption.getBoundingClientRect().width, t.getBoundingClientRect().width]; }""")
+        assert widths[0] >= 0.8 * widths[1], widths
         check_backoffice_screen("photo-size", page, "form", size, problems)
         page.select_option("#photo-long_edge", "2048")
         page.select_option("#photo-quality", "0.7")
