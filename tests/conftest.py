@@ -17,6 +17,7 @@ from sqlalchemy import Integer, create_engine, text
 from server import create_app
 from server.extensions import db as _db
 
+import xdist_order
 from helpers import DEMO_PASSWORD, login  # noqa: F401  (shared by the fixtures below)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +53,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.db)
         if _reads_the_clock(item):
             item.add_marker(pytest.mark.calendar)
+    xdist_order.order(items)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: absent without it
+def pytest_xdist_make_scheduler(config, log):
+    return xdist_order.make_scheduler(config, log)
 
 
 def _base_config(url, instance):
