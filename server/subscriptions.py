@@ -2,20 +2,34 @@
 
 A feature lower in the order (docs/ARCHITECTURE.md, "Package dependencies") that must have a
 higher one act — the sync push, whose accepted autos open cases and whose records feed the
-dashboard — announces it with a blinker signal sent inside its transaction, and names nobody;
+dashboard, the calendar whose new closure moves issuance's ISSQN due dates — announces it with a
+blinker signal sent inside its transaction, and names nobody;
 one that must have a higher one contribute (the field data's tariff) asks through a signal the
-same way. The receivers are connected here. Connecting is idempotent (blinker keys a receiver by its
+same way; a case's state change (auto_case_changed) and a permit's status change
+(permit_status_changed) are announced the same way. The receivers are connected here, all of
+them, so every app — tests' included — has the same ones. Connecting is idempotent (blinker keys a receiver by its
 identity), so every create_app may call this.
 """
 
 
 def connect_subscribers():
     from .modules.autos.operations import open_cases_of_push
-    from .modules.dashboard.operations import count_push
+    from .modules.autos.process_operations import case_voided
+    from .modules.autos.signals import auto_case_changed
+    from .modules.calendar.signals import closure_added
+    from .modules.credentials.operations import on_permit_status_changed
+    from .modules.dashboard.operations import case_changed, count_push
     from .modules.fieldsync.signals import autos_accepted, field_data_sections, records_accepted
+    from .modules.issuance.operations import move_issqn_due_dates
+    from .modules.registry.signals import permit_status_changed
     from .modules.tariffs.operations import field_data_section
 
     # weak=False: held here for the process's life, whoever else keeps a reference.
     autos_accepted.connect(open_cases_of_push, weak=False)
     records_accepted.connect(count_push, weak=False)
     field_data_sections.connect(field_data_section, weak=False)
+    closure_added.connect(move_issqn_due_dates, weak=False)
+    # The order they had when each module connected itself at import: autos first, then the dashboard.
+    auto_case_changed.connect(case_voided, weak=False)
+    auto_case_changed.connect(case_changed, weak=False)
+    permit_status_changed.connect(on_permit_status_changed, weak=False)

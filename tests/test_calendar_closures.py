@@ -114,3 +114,25 @@ def test_a_delta_carries_the_calendar_only_when_a_closure_changed(client, demo):
     _add(client, day="2026-02-16", kind="ponto_facultativo", name_pt="Carnaval", act="Decreto 1/2026")
     delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers=headers).get_json()
     assert [c["date"] for c in delta["calendar"]["closures"]] == ["2026-02-16"]
+
+
+def test_the_app_connects_the_closure_receiver_and_none_fails_the_closure(app, demo):
+    """The calendar announces a closure (calendar/signals.py) instead of importing issuance above
+    it; server/subscriptions.py connects issuance's move of the ISSQN due dates. Disconnected, a
+    closure is refused rather than recorded without moving them."""
+    import pytest
+
+    from server.modules.calendar.operations import add_closure
+    from server.modules.calendar.signals import closure_added
+    from server.modules.issuance.operations import move_issqn_due_dates
+    assert list(closure_added.receivers_for(object())) == [move_issqn_due_dates]
+    closure_added.disconnect(move_issqn_due_dates)
+    try:
+        with app.app_context():
+            muni = Municipality.query.filter_by(slug="sapezal").one()
+            with pytest.raises(RuntimeError, match="Nobody receives calendar-closure-added"):
+                add_closure(muni, {"day": date(2026, 6, 15), "kind": "fechamento", "name_pt": "Fechada", "act": "x"})
+    finally:
+        closure_added.connect(move_issqn_due_dates, weak=False)
+    with app.app_context():
+        assert CalendarClosure.query.count() == 0

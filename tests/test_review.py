@@ -205,7 +205,7 @@ def test_cancel_request_accepted_and_refused(app, clerk, phone):
 def test_correction_creates_versions_and_keeps_the_original(app, clerk, phone):
     from server.extensions import db
     from server.modules.autos.models import AutoCase
-    from server.modules.review.versions import current_data
+    from server.modules.autos.versions import current_data
     _i, auto, _n = _auto_with_inspection(phone, place="Av. Brasil 100")
     path = f"/bo/revisao/registros/{auto['id']}/correcao"
     bad = _post(clerk, path, {"plate": "XX", "reason": "Placa digitada errada no local."})
@@ -250,7 +250,7 @@ def test_conflict_resolution_both_ways(app, clerk, phone, choice):
     from server.extensions import db
     from server.modules.autos.models import AutoCase
     from server.modules.fieldsync.models import FieldRecordConflict
-    from server.modules.review.versions import current_data
+    from server.modules.autos.versions import current_data
     _i, auto, _n = _auto_with_inspection(phone)
     _conflict(phone, auto)
     cid = _conflict_id(app, auto["id"])

@@ -48,7 +48,7 @@ def _auto(phone):
 
 def _counts(app):
     from server.modules.fieldsync.models import FieldRecord, FieldRecordConflict
-    from server.modules.review.models import AutoCaseVersion
+    from server.modules.autos.models import AutoCaseVersion
     with app.app_context():
         return FieldRecord.query.count(), FieldRecordConflict.query.count(), AutoCaseVersion.query.count()
 

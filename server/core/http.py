@@ -6,13 +6,15 @@ Each turns a client's mistake into a clear 4xx naming the field, never a 500:
   encode) and NaN/Infinity (not JSON, though Python reads them) are refused before any view
   sees the data;
 - safe_redirect_target(): the one check for every `next` parameter and referrer we follow.
+public_json() is the one shape of an unauthenticated JSON answer (fieldsync's device keys, autos'
+public auto status).
 """
 import json
 import math
 import re
 from urllib.parse import urlsplit
 
-from flask import request
+from flask import current_app, request
 
 from .errors import ApiError
 
@@ -108,3 +110,13 @@ def safe_redirect_target(target, default):
     if not target.startswith("/") or target.startswith("//") or parts.netloc:
         return default
     return target
+
+
+def public_json(data, cache_control):
+    """A public (unauthenticated) JSON answer: compact, never indexed, never sent on as a referrer."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    response = current_app.response_class(body, mimetype="application/json")
+    response.headers["Cache-Control"] = cache_control
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response

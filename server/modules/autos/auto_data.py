@@ -1,10 +1,10 @@
 """The one place the process reads an auto's content: the auto as the municipality now holds it
-(review.versions.current_data: the signed body with the reviewer's latest correction applied,
+(versions.current_data: the signed body with the reviewer's latest correction applied,
 `_version` = its number, 0 when as signed), so every document drawn from it follows corrections."""
+from .versions import current_data
 
 
 def auto_data(case) -> dict:
-    from ..review.versions import current_data  # review imports autos: resolved at call time
     return current_data(case)
 
 

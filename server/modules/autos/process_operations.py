@@ -338,12 +338,9 @@ def server_history(municipality_id, operator_id) -> list[dict]:
              **({"auto": p.auto_record_id} if p.auto_record_id else {})} for p in rows]
 
 
-# A reviewer who declares a notified auto void (autos.operations.decide) annuls its penalties in
-# the same transaction, not at the next daily run.
-from .signals import auto_case_changed  # noqa: E402
-
-
-@auto_case_changed.connect
-def _case_voided(case, old=None, new=None, **_):
+def case_voided(case, old=None, new=None, **_):
+    """auto_case_changed receiver (server/subscriptions.py): a reviewer who declares a notified
+    auto void (autos.operations.decide) annuls its penalties in the same transaction, not at the
+    next daily run."""
     if new == "insubsistente":
         refresh_penalties(case, local_today())

@@ -1,9 +1,11 @@
 """Recording and removing closures (audited, scoped to the municipality)."""
 from ...core.audit import record
 from ...core.errors import ApiError
+from ...core.signals import announce
 from ...extensions import db
 from ..registry.changes import mark_changed
 from .models import CLOSURE_KINDS_PT, CalendarClosure
+from .signals import closure_added
 
 
 def _field_error(field, message, status=422):
@@ -22,8 +24,7 @@ def add_closure(municipality, data, actor=None):
     mark_changed(db.session.connection(), municipality.id, [("calendar", row.id, False)])
     record("calendar_closure_add", "calendar_closure", row.id, None, row.as_dict(),
            municipality_id=municipality.id, actor=actor)
-    from ..issuance.operations import move_issqn_due_dates
-    move_issqn_due_dates(municipality, row.day)
+    announce(closure_added, municipality, closed_day=row.day)
     db.session.commit()
     return row
 

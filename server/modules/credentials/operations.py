@@ -16,7 +16,6 @@ from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality, Permit
 from ..registry.photos import read_operator_photo
-from ..registry.signals import permit_status_changed
 from ..registry.vocabulary import vocabulary
 from . import keys as keystore
 from . import signing
@@ -52,8 +51,8 @@ def credential_list_status(permit_status) -> str:
     return "active" if permit_status == "ativo" else permit_status
 
 
-def on_permit_status_changed(permit, old, new):
-    """Registry hook: every permit status change (including issue and renewal) enters the list,
+def on_permit_status_changed(permit, old=None, new=None, **_):
+    """permit_status_changed receiver (server/subscriptions.py): every permit status change (including issue and renewal) enters the list,
     and so does the new state of the permit's active crachás, which follow their permit."""
     append_status(permit.municipality_id, "permit", permit.number, new)
     if old is None or old == new:
@@ -109,11 +108,6 @@ def backfill_status_list(municipality) -> int:
             append_status(municipality.id, "permit", permit.number, permit.status)
             added += 1
     return added
-
-
-@permit_status_changed.connect
-def _permit_signal(permit, old=None, new=None, **_):
-    on_permit_status_changed(permit, old, new)
 
 
 # --- keys -------------------------------------------------------------------------------------

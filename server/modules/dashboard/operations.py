@@ -11,7 +11,6 @@ from ...core.clock import to_local
 from ...core.sql_lists import in_list
 from ...extensions import db
 from ..fieldsync.bulk import insert_new
-from ..autos.signals import auto_case_changed
 from ..registry.models import Permit
 from .derive import derive, filing_moment, permit_number
 from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
@@ -77,10 +76,10 @@ def _pontos(municipality_id, derived, known):
     return pontos
 
 
-@auto_case_changed.connect
-def _case_changed(case, old=None, new=None, **_):
-    """An auto declared insubsistente stops counting in amounts (and back, should a later
-    decision reopen it); same transaction as the decision."""
+def case_changed(case, old=None, new=None, **_):
+    """auto_case_changed receiver (server/subscriptions.py): an auto declared insubsistente stops
+    counting in amounts (and back, should a later decision reopen it); same transaction as the
+    decision."""
     void = new == "insubsistente"
     connection = db.session.connection()
     _roll(connection, [case.record_id], -1)  # take the record out of the rollup as it was …

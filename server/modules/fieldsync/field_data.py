@@ -16,6 +16,7 @@ measured per part in bench/field_data.py).
 from sqlalchemy import select
 
 from ...core.clock import local_now
+from ...core.signals import gather
 from ...extensions import db
 from ..registry.change_models import FieldDataEntity, FieldDataState
 from ..registry.changes import mark_changed
@@ -23,7 +24,7 @@ from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_
 from ..rules.service import composed_for
 from .field_codec import pack_table, to_columns
 from .models import AppliedPenalty
-from .signals import field_data_sections, gather
+from .signals import field_data_sections
 
 KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
 PLURAL = {"permit": "permits", "operator": "operators", "vehicle": "vehicles", "ponto": "pontos",

@@ -29,6 +29,7 @@ from sqlalchemy import bindparam, update
 
 from ...core.audit import record as audit
 from ...core.clock import as_utc
+from ...core.signals import announce
 from ...extensions import db
 from ..accounts.models import Device
 from ..issuance.vistoria_sync import file_vistorias
@@ -42,7 +43,7 @@ from .ownership import foreign_answer, same_phone
 from .push_items import Rejected, parse_item, rejected_answer
 from .record_photos import missing_photos, referenced_photos
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
-from .signals import announce, autos_accepted, records_accepted
+from .signals import autos_accepted, records_accepted
 
 DEFAULT_CLOCK_LIMIT_S = 600
 # The device's "último contato" (back office, minute precision) is written at most this often:

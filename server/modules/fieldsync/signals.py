@@ -2,7 +2,7 @@
 "feature packages depend downwards only"): the sync push announces what it accepted (autos opens
 a case per auto, the dashboard counts the records), and the field-data download asks for the
 sections other features add to it (tariffs: the table in force). The app's assembly connects the
-receivers (server/subscriptions.py).
+receivers (server/subscriptions.py); they are sent through core/signals.py (at least one receiver).
 
 The push's two are sent synchronously inside its transaction, where the push used to call
 those features itself: a receiver writes through db.session and never commits, so what it writes is
@@ -24,25 +24,3 @@ _signals = Namespace()
 autos_accepted = _signals.signal("sync-autos-accepted")
 records_accepted = _signals.signal("sync-records-accepted")
 field_data_sections = _signals.signal("field-data-sections")
-
-
-def _require_receivers(signal):
-    # None at all means the app was assembled without them: what they keep (a case, the figures)
-    # or say (a section of the phones' data) would be silently missing. Refused instead.
-    if not signal.receivers:
-        raise RuntimeError(f"Nobody receives {signal.name}: server/subscriptions.py connects it at create_app.")
-
-
-def announce(signal, device, **data):
-    """Send `signal` to its receivers (at least one)."""
-    _require_receivers(signal)
-    signal.send(device, **data)
-
-
-def gather(signal, sender):
-    """The receivers' {key: value} merged, in the order they were connected (at least one)."""
-    _require_receivers(signal)
-    out = {}
-    for _receiver, section in signal.send(sender):
-        out.update(section)
-    return out

@@ -8,20 +8,19 @@
   PUT|HEAD /api/v1/sync/photos/<sha256>      evidence photo, addressed by its hash
   GET  /api/v1/field/data?cursor=N           field data: snapshot, then deltas (ETag, gzip)
   GET  /api/v1/field/photos/<operator_id>    operator thumbnail, ≤ 8 KB JPEG
-  GET  /api/v1/operator/autos                the operator's autos held by the server
-  GET  /a/<public_token>                     public page of an auto (pt-BR, minimal data)
   GET  /a/#<signed copy>                     the operator's copy, verified in the browser
   GET  /api/v1/public/municipalities/<ibge>/device-keys   enrolled device keys (public, cached)
-  GET  /api/v1/public/autos/<public_token>   the auto as the server holds it (for that page)
+(The operator's autos, /a/<public_token> and /api/v1/public/autos/<public_token> are autos'
+routes: autos/public_views.py.)
 """
 import gzip
 import hashlib
-import json
 
 from flask import current_app, g, render_template, request
 
 from ...core.auth import api_auth, get_scoped_or_404, require_municipality_id
 from ...core.errors import ApiError
+from ...core.http import public_json
 from ...core.openapi import ERROR, Binary, NoContent, api_doc
 from ...core.tenancy import crosses_municipalities
 from ...core.routes import RouteTable
@@ -31,20 +30,16 @@ from . import field_data as fd
 from . import operations as ops
 from . import numbers as auto_numbers
 from . import photos
-from .public import device_keys, operator_autos, public_auto, public_auto_json
+from .public_keys import device_keys
 from .schemas import (DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
                       FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
-                      NumbersListResponseSchema, OperatorAutosResponseSchema, OperatorPhotoPathSchema,
-                      PhotoPathSchema, PhotoResponseSchema, PublicAutoStatusSchema, PublicDeviceKeysSchema,
-                      PublicIbgePathSchema, PublicTokenPathSchema, PushResponseSchema, PushSchema,
+                      NumbersListResponseSchema, OperatorPhotoPathSchema,
+                      PhotoPathSchema, PhotoResponseSchema, PublicDeviceKeysSchema,
+                      PublicIbgePathSchema, PushResponseSchema, PushSchema,
                       VoidNumberSchema, VoidResponseSchema)
 from .thumbnails import thumbnail
 
 routes = RouteTable()
-
-
-def json_dumps(data):
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def current_device():
@@ -208,28 +203,9 @@ def operator_thumbnail(operator_id):
     return response
 
 
-# --- operator and public ----------------------------------------------------------------------
-
-@routes.get("/api/v1/operator/autos")
-@api_auth("operator")
-@api_doc(summary="Autos de infração do operador recebidos pelo servidor", tags=["operator"],
-         responses={200: OperatorAutosResponseSchema})
-def my_autos():
-    return {"autos": operator_autos(g.user)}
-
-
-@routes.get("/a/<token>")
-@limiter.limit("60 per minute")
-@crosses_municipalities("public look-up: the auto's unguessable token names its municipality")
-def public_page(token):
-    auto = public_auto(token)
-    response = current_app.make_response((render_template("fieldsync/public_auto.html", auto=auto),
-                                          200 if auto else 404))
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Robots-Tag"] = "noindex"
-    response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the URL
-    return response
-
+# --- the operator's signed copy ----------------------------------------------------------------
+# The operator's autos and the public auto page (/a/<token>) read the auto's case and process:
+# they are autos' routes (autos/public_views.py), autos being above fieldsync.
 
 @routes.get("/a/")
 @limiter.limit("60 per minute")
@@ -254,26 +230,4 @@ def public_device_keys(ibge):
     if data is None:
         raise ApiError(404, "not_found", "Município não encontrado.")
     # A key is registered before the device signs anything: a short public cache is enough.
-    return _public_json(data, "public, max-age=300")
-
-
-@routes.get("/api/v1/public/autos/<token>")
-@limiter.limit("60 per minute")
-@api_doc(summary="Auto recebido pelo servidor, para a cópia do autuado", tags=["public"],
-         path=PublicTokenPathSchema, responses={200: PublicAutoStatusSchema, 404: ERROR},
-         description="Pelo token público do auto (o mesmo do endereço /a/<token>); 404 enquanto não recebido.")
-@crosses_municipalities("public look-up: the auto's unguessable token names its municipality")
-def public_auto_status(token):
-    data = public_auto_json(token)
-    if data is None:
-        raise ApiError(404, "not_received", "Auto ainda não recebido pelo servidor.")
-    return _public_json(data, "no-store")
-
-
-def _public_json(data, cache_control):
-    """A public (unauthenticated) JSON answer: never indexed, never sent on as a referrer."""
-    response = current_app.response_class(json_dumps(data), mimetype="application/json")
-    response.headers["Cache-Control"] = cache_control
-    response.headers["X-Robots-Tag"] = "noindex"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+    return public_json(data, "public, max-age=300")

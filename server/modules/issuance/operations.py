@@ -199,7 +199,8 @@ def issqn_due(municipality, month_after):
 
 
 def move_issqn_due_dates(municipality, closed_day):
-    """A closure recorded (and flushed) on an unpaid charge's due date moves it to the next
+    """The calendar's closure_added receiver (server/subscriptions.py), inside its transaction:
+    a closure recorded (and flushed) on an unpaid charge's due date moves it to the next
     business day (CTN art. 210 § único); audited. Returns the count."""
     from ...rules.legal_calendar import ctn_210_due
     from ..calendar.service import calendar_of

@@ -1,4 +1,5 @@
-"""Signals other features listen to (e.g. credentials append permit changes to the status list)."""
+"""Signals other features listen to (credentials append permit changes to the status list), their
+receivers connected in server/subscriptions.py."""
 from blinker import Namespace
 
 _signals = Namespace()

@@ -1,6 +1,6 @@
-"""What the review adds to a received auto: corrections as versions, and decisions on the
-cancellation requests fiscais send from the field. The signed record (fieldsync.FieldRecord)
-never changes; everything here points at it."""
+"""What the review adds to a received auto: decisions on the cancellation requests fiscais send
+from the field (its corrections are the auto's versions, autos.models.AutoCaseVersion). The
+signed record (fieldsync.FieldRecord) never changes; everything here points at it."""
 from datetime import datetime, timezone
 
 from ...extensions import db
@@ -8,26 +8,6 @@ from ...extensions import db
 
 def utcnow():
     return datetime.now(timezone.utc)
-
-
-class AutoCaseVersion(db.Model):
-    """One correction of an auto's data (version n = 1, 2, …; the signed body is version 0).
-    `data` holds every correctable field as corrected (versions.CORRECTABLE), so a version reads
-    alone and diffs against the previous one without replaying the chain."""
-    __tablename__ = "auto_case_version"
-    __table_args__ = (db.UniqueConstraint("case_id", "n"),)
-    id = db.Column(db.Integer, primary_key=True)
-    case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
-    n = db.Column(db.Integer, nullable=False)
-    data = db.Column(db.JSON, nullable=False)
-    reason = db.Column(db.Text, nullable=False)
-    # "correction" (typed by a clerk) or "conflict" (a divergent body adopted on review)
-    source = db.Column(db.String(16), nullable=False, default="correction")
-    conflict_id = db.Column(db.Integer, db.ForeignKey("field_record_conflict.id"), nullable=True)
-    author_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
-    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
-
-    author = db.relationship("User", foreign_keys=[author_id])
 
 
 class CancelRequestDecision(db.Model):

@@ -8,11 +8,11 @@ from ...core.errors import ApiError
 from ...core.tenancy import in_scope, owned
 from ...core.validation import normalize_plate, plate_is_valid
 from ...extensions import db
-from ..autos.models import AutoCase, utcnow
+from ..autos import versions
+from ..autos.models import AutoCase, AutoCaseVersion, utcnow
 from ..autos.operations import REASON_MIN, decide
 from ..fieldsync.models import FieldRecord
-from . import versions
-from .models import AutoCaseVersion, CancelRequestDecision
+from .models import CancelRequestDecision
 
 MAX_TEXT = 2000
 

@@ -9,12 +9,13 @@ from ...core.errors import ApiError
 from ...core.routes import RouteTable
 from ...core.tenancy import in_scope, owned
 from ...extensions import db
+from ..autos import versions
 from ..autos.models import AutoCase
 from ..registry.scope import municipality, staff_view
 from ..fieldsync.models import FieldRecord, FieldRecordConflict
 from ..fieldsync.checks import signature_flags
 from ..accounts.models import Device
-from . import details, operations, photos, queue, reevaluation, versions
+from . import details, operations, photos, queue, reevaluation
 from .flags import FILTERABLE, explained, label as flag_label
 
 routes = RouteTable()

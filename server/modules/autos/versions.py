@@ -12,7 +12,8 @@ What may be corrected (CORRECTABLE) and why:
 Never corrected: the number, the clocks, GPS, signatures, public token, device, chain (they are
 the proof the signature covers), and amounts (the server's re-evaluation computes them).
 
-`current_data(case)` is the one reader for other features (the notification uses it).
+The versions belong to the auto (autos); the review writes them (review/operations.py) and shows
+them. `current_data(case)` is the one reader (autos/auto_data.py: the notification and the process).
 """
 import json
 

@@ -1,6 +1,7 @@
 """What the operator sees of their autos: the API list and the public page behind the QR the
-fiscal shows at the roadside. Minimal data: no names, no CPF, nothing the link holder does not
-already know from the paper copy."""
+fiscal shows at the roadside (routes in public_views.py). Minimal data: no names, no CPF, nothing
+the link holder does not already know from the paper copy. Read from fieldsync's signed records
+and this package's case and process."""
 import hashlib
 import json
 
@@ -9,13 +10,16 @@ from sqlalchemy import select
 from ...core.clock import timezone as local_tz
 from ...core.tenancy import owned
 from ...extensions import db
-from ..accounts.models import Device
-from ..autos.auto_data import amount_brl
+from ..fieldsync.models import FieldRecord
+from ..fieldsync.schemas import TOKEN_RE
 from ..registry.models import Municipality
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
-from .models import FieldRecord
-from .schemas import TOKEN_RE
+from .auto_data import amount_brl
+from .instances import due
+from .models import AutoCase
+from .process_operations import notification_of, steps_for
+from .views import CASE_STATE_PT
 
 
 def _body(record):
@@ -96,10 +100,6 @@ def process_status(record) -> dict:
     """Where the auto stands in the municipality's process, for the operator: the review state,
     the notificação (number, when issued and served) and the defence/appeal deadlines as the law
     and the configuration set them (a due date once the notificação was served)."""
-    from ..autos.instances import due
-    from ..autos.models import AutoCase
-    from ..autos.process_operations import notification_of, steps_for
-    from ..autos.views import CASE_STATE_PT
     case = AutoCase.query.filter_by(record_id=record.id, municipality_id=record.municipality_id).first()
     if case is None:
         return {"state": "recebido", "state_pt": "Recebido pelo servidor (aguarda revisão)",
@@ -121,21 +121,6 @@ def process_status(record) -> dict:
                           "due_on": due_on.isoformat() if due_on else None})
     return {"state": case.state, "state_pt": CASE_STATE_PT.get(case.state, case.state),
             "notification": notification, "deadlines": deadlines}
-
-
-def device_keys(ibge_code):
-    """The municipality's enrolled device keys, for the operator's copy page: id, key and status
-    only — no device name, no fiscal. None for an unknown municipality."""
-    if not (isinstance(ibge_code, str) and ibge_code.isdigit() and len(ibge_code) <= 7):
-        return None
-    municipality = Municipality.query.filter_by(ibge_code=f"{int(ibge_code):07d}").first()
-    if municipality is None:
-        return None
-    rows = (Device.query.filter(Device.municipality_id == municipality.id, Device.public_key.isnot(None))
-            .order_by(Device.id).all())
-    return {"municipality": {"ibge": municipality.ibge_code, "name": municipality.name, "uf": municipality.uf},
-            "keys": [{"device_id": d.id, "algorithm": "Ed25519", "public_key": d.public_key, "status": d.status}
-                     for d in rows]}
 
 
 def _citation_text(composed, citation):
