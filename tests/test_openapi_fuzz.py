@@ -91,7 +91,8 @@ def _fresh_token(app, role):
           suppress_health_check=list(HealthCheck))
 def test_every_operation_keeps_its_contract(case, role, app):
     # The in-process WSGI transport offers gzip like a browser but does not decode it; the
-    # compressed answers (field data) are checked by tests/test_fieldsync_field_data.py.
+    # compressed answers are checked by tests/test_fieldsync_field_data.py (field data) and
+    # tests/test_rules_api.py (rules).
     headers = {"Accept-Encoding": "identity"}
     if role != "anonymous":
         token = app.config["OPENAPI_FUZZ_TOKENS"][role]
@@ -129,7 +130,11 @@ def test_success_answers_match_their_schemas(app, full_demo):
         db.session.commit()
 
     def call(path, method, role=None, status=200, **kwargs):
-        headers = {"Authorization": f"Bearer {tokens[role]}"} if role else {}
+        # The WSGI transport offers gzip and br but does not decode them (see above); the
+        # compressed answers (field data, rules) are checked by their own tests.
+        headers = {"Accept-Encoding": "identity"}
+        if role:
+            headers["Authorization"] = f"Bearer {tokens[role]}"
         headers.update(kwargs.pop("headers", {}))
         response = api[path][method].Case(headers=headers, **kwargs).call_and_validate()
         assert response.status_code == status, (path, method, response.status_code, response.text[:300])
