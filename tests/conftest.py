@@ -175,6 +175,10 @@ def app(request, database_url, tmp_path, ratelimit_config):
     yield app
     with app.app_context():
         _db.session.remove()
+        # Close this app's pooled connections now: left to the garbage collector (a Flask app is
+        # full of reference cycles), three workers' finished apps held PostgreSQL's 100
+        # connections at once ("too many clients already" in a full run).
+        _db.engine.dispose()
 
 
 @pytest.fixture
