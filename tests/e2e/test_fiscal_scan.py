@@ -62,10 +62,14 @@ def test_zxing_wasm_reads_the_crachá_and_the_verdict_opens_in_place(camera_brow
     assert page.evaluate("() => new URLSearchParams(location.hash.split('?')[1]).get('id')") == draft_id
 
     # "Ler outro crachá" opens the scanner again, and a second verdict comes in place too.
+    # The fake camera films the crachá without pause, so the scanner may read it and draw the new
+    # verdict before a poll could see its video (a test of "#scan-video attached" failed in CI on
+    # exactly that): what must hold is that the scanner drew its screen after the reload and that
+    # a new verdict, from a new draft, replaced the old one in place.
     page.get_by_role("button", name="Ler outro crachá").click()
-    expect(page.locator("#scan-video")).to_be_attached(timeout=10000)
+    expect(page).not_to_have_url(re.compile(f"{draft_id}$"), timeout=20000)
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
-    expect(page).not_to_have_url(re.compile(f"{draft_id}$"))
+    assert page.evaluate("() => performance.getEntriesByName('scan-screen').length") == 1
     expect(page).to_have_url(re.compile(r"#/fiscal/verificacao\?id=[0-9a-f-]{36}$"))
 
     # Back leaves the verdict for the fiscal home (the scanner entry was replaced, as before).
