@@ -43,7 +43,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	@test -x $(BIN)/python || tools/step "Python virtualenv" $(PYTHON) -m venv $(VENV)
 	@tools/step "pip" $(BIN)/pip install --upgrade pip
-	@tools/step "Python packages" $(BIN)/pip install -e '.[dev]'
+	@tools/step "Python packages" $(BIN)/pip install --no-compile -e '.[dev]'
 	@touch $@
 
 # Third-party browser modules arrive through npm and are copied into pwa/vendor/ (never committed).

@@ -8,6 +8,7 @@ without touching this file. Each hostile value below once broke a public server 
 built with real ids of the caller's municipality (so the view itself runs) and with garbage ids.
 """
 import json
+import os
 import re
 from urllib.parse import quote, urlencode
 
@@ -151,7 +152,17 @@ def _field_names(caller, rules, ids):
     return sorted(names)
 
 
-@pytest.mark.parametrize("who", ["anonymous", "fiscal", "backoffice", "admin"])
+# Every caller on PostgreSQL, the production database and the stricter of the two (an unbounded
+# integer fails there beyond 2**31, on SQLite only beyond 2**63; text beyond its column's length
+# and NUL fail there only): a view that leaks a database error as a 500 fails there first. On
+# SQLite (the embedded default) the public and phone surface again; the back-office callers'
+# ~4,000 requests each, already sent to PostgreSQL, are not sent twice (issue 23: expensive
+# fuzzing scoped, not dropped).
+CALLERS = (["anonymous", "fiscal", "backoffice", "admin"] if os.environ.get("MOTOFISCAL_TEST_DATABASE_URL")
+           else ["anonymous", "fiscal"])
+
+
+@pytest.mark.parametrize("who", CALLERS)
 def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who):
     caller = _caller(app, client, who)
     ids = _real_ids(app)
