@@ -217,7 +217,7 @@ def main():
         "→ first frame with the \"Ler crachá\" button visible. The 2 s case holds every server "
         "response 2 s, the service worker's navigation request included.",
         "",
-        "Issue 24 (2026-12-01, this file's figures): the home's start-up graph is 10 modules "
+        "Issue 24 (2026-12-01; the figures in this paragraph are from that day's runs at load 19–30, not the table above): the home's start-up graph is 10 modules "
         "instead of 22 (field data, sync, outbox, drafts and the service worker bridge import "
         "after the first paint; index.html modulepreloads exactly that graph, checked by "
         "tests/js/fieldapp_preload.test.mjs), the camera and the decoder's worker start at the "
