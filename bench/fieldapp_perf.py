@@ -181,7 +181,7 @@ def main():
         f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {version}, headless, CDP "
         f"`Emulation.setCPUThrottlingRate` 4 on the page, {worker}, phone viewport 390×844. "
         f"Shared 2-core machine, load average (1 min) {min(loads):.1f}–{max(loads):.1f} during "
-        f"the run (other sessions running). Median of {RUNS} runs (merge: 21), range in ms; "
+        f"the run. Median of {RUNS} runs (merge: 21), range in ms; "
         "\"÷ floor\": the median ÷ the floor page's median in the same run, interleaved run by run "
         "(cold start: the floor's start; frame → verdict: the floor's frame round trip; tap → "
         "verdict: the floor's start).",
