@@ -182,9 +182,9 @@ def _memoize_url_builders():
     """Werkzeug compiles two URL-builder functions for every rule of every new app (generated
     Python, parsed and compiled): 75 of the 80 ms a test's app took to build, for ~3,000 apps a
     run. The generated function depends only on the rule's parsed parts, its defaults and the
-    converters (it reaches the rule through its `.self` argument), so a worker's apps share them; the converters'
-    settings are in the key, their map is not (each app has its own).
-    Test-only: production builds one app."""
+    converters (it reaches the rule through its `.self` argument), so a worker's apps share them;
+    the converters' settings are in the key, their map is not (each app has its own). Test-only:
+    production builds one app."""
     from werkzeug.routing import Rule
     compile_builder = Rule._compile_builder
     builders = {}
@@ -253,9 +253,10 @@ def app(request, database_url, tmp_path, ratelimit_config):
     yield app
     with app.app_context():
         _db.session.remove()
-        # Close this app's pooled connections now: left to the garbage collector (a Flask app is
-        # full of reference cycles), three workers' finished apps held PostgreSQL's 100
-        # connections at once ("too many clients already" in a full run).
+        # No connection stays open behind a test (the engine is shared by a worker's apps,
+        # `_share_engines`, and a later test may create or restore a database). Before the engines
+        # were shared, finished apps' pools waited for the garbage collector and three workers
+        # held PostgreSQL's 100 connections ("too many clients already").
         _db.engine.dispose()
 
 

@@ -8,13 +8,13 @@ without touching this file. Each hostile value below once broke a public server 
 built with real ids of the caller's municipality (so the view itself runs) and with garbage ids.
 """
 import json
-import os
 import re
 from urllib.parse import quote, urlencode
 
 import marshmallow
 import pytest
 
+from conftest import PG_URL
 from helpers import api_token, csrf_token, login
 from server.extensions import db
 
@@ -158,8 +158,7 @@ def _field_names(caller, rules, ids):
 # SQLite (the embedded default) the public and phone surface again; the back-office callers'
 # ~4,000 requests each, already sent to PostgreSQL, are not sent twice (issue 23: expensive
 # fuzzing scoped, not dropped).
-CALLERS = (["anonymous", "fiscal", "backoffice", "admin"] if os.environ.get("MOTOFISCAL_TEST_DATABASE_URL")
-           else ["anonymous", "fiscal"])
+CALLERS = ["anonymous", "fiscal", "backoffice", "admin"] if PG_URL else ["anonymous", "fiscal"]
 
 
 @pytest.mark.parametrize("who", CALLERS)

@@ -7,7 +7,6 @@ Bounded and reproducible: a fixed number of examples per operation and Hypothesi
 so a CI run repeats what ran here (runtime in docs/ARCHITECTURE.md, "API contract").
 """
 import io
-import os
 
 import pytest
 import schemathesis
@@ -19,13 +18,14 @@ from server.core.auth import utcnow
 from server.modules.accounts.identity import issue_api_token
 from server.extensions import db
 
+from conftest import PG_URL
 from helpers import DEMO_PASSWORD
 
 ROLES = ["admin", "backoffice", "fiscal", "operator", "anonymous"]
 # Every role on PostgreSQL (production's database, the stricter one: see tests/test_no_500.py); on
 # SQLite the phone's, the operator's and the public API again, not the two back-office roles'
 # (issue 23: expensive fuzzing scoped, not dropped).
-FUZZED_ROLES = ROLES if os.environ.get("MOTOFISCAL_TEST_DATABASE_URL") else ["fiscal", "operator", "anonymous"]
+FUZZED_ROLES = ROLES if PG_URL else ["fiscal", "operator", "anonymous"]
 MAX_EXAMPLES = 30
 # Operations whose every schema-valid request the server accepts (2xx, or 404/409 by the data):
 # here the positive-data check runs too, so the document cannot again be looser or stricter than
