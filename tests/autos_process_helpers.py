@@ -95,3 +95,14 @@ def plain_monday(today, at_least=21, span=22):
                    for x in days):
             return d
         d -= timedelta(days=1)
+
+
+def art48_due(app, served):
+    """The last day of Paranatinga's 3-day defence from `served` on the municipality's calendar
+    (the legal calendar is checked against hand-computed dates in test_legal_calendar.py; here
+    it only tells a test that starts today where the weekend pushes the deadline)."""
+    from server.modules.calendar.service import calendar_of
+    from server.modules.registry.models import Municipality
+    from server.rules.legal_calendar import cc_132_days
+    with app.app_context():
+        return cc_132_days(calendar_of(Municipality.query.filter_by(slug="paranatinga").one()), served, 3)

@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from autos_process_helpers import backdate_notification, first_operator_and_permit, homologated_case, plain_monday
+from autos_process_helpers import (art48_due, backdate_notification, first_operator_and_permit, homologated_case,
+                                   plain_monday)
 from server.core.errors import ApiError
 
 
@@ -19,17 +20,6 @@ def _served():
     """A Monday at least three weeks ago with no holiday in the next three weeks, so each deadline
     below ends on the weekday plain arithmetic gives."""
     return plain_monday(_today())
-
-
-def _art48_due(app, served):
-    """The last day of Paranatinga's 3-day defence from `served` on the municipality's calendar
-    (the legal calendar is checked against hand-computed dates in test_legal_calendar.py; here
-    it only tells a test that starts today where the weekend pushes the deadline)."""
-    from server.modules.calendar.service import calendar_of
-    from server.modules.registry.models import Municipality
-    from server.rules.legal_calendar import cc_132_days
-    with app.app_context():
-        return cc_132_days(calendar_of(Municipality.query.filter_by(slug="paranatinga").one()), served, 3)
 
 
 def _ago(day):
@@ -306,7 +296,7 @@ def test_daily_job_applies_once_and_the_server_counts_it_as_recidivism(app, clie
     served = _today() - timedelta(days=1)  # the deadline still runs when the AR comes back
     notify(app, case_id, "postal_ar", served)
     assert penalties(app, case_id)[0][1] == "pendente"
-    due_passed = _art48_due(app, served) + timedelta(days=1)
+    due_passed = art48_due(app, served) + timedelta(days=1)
     first = run_daily(app, due_passed)
     second = run_daily(app, due_passed)
     assert first["autos.penalties"] >= 1 and second["autos.penalties"] == 0
@@ -331,7 +321,7 @@ def test_field_data_delta_carries_the_applied_penalty_to_phones(app, client, dem
     served = _today() - timedelta(days=1)
     notify(app, case_id, "pessoal", served)
     cursor = client.get("/api/v1/field/data?cursor=0", headers=phone.headers).json["cursor"]
-    applied_on = _art48_due(app, served) + timedelta(days=1)
+    applied_on = art48_due(app, served) + timedelta(days=1)
     run_daily(app, applied_on)
     delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers=phone.headers).json
     assert delta["snapshot"] is False

@@ -6,13 +6,12 @@ import re
 import shutil
 import subprocess
 from urllib.parse import quote
-from datetime import timedelta
 
 import pytest
 import zxingcpp
 from PIL import Image
 
-from autos_process_helpers import homologated_case
+from autos_process_helpers import art48_due, homologated_case
 from helpers import csrf_token, login
 from server.core.clock import local_today
 
@@ -114,7 +113,7 @@ def test_clerk_records_service_and_appeals_through_the_page(app, client, demo):
     ok = _post(client, case_id, "ciencia", via="postal_ar", served_on=today.isoformat(), note="AR JT1BR")
     assert ok.status_code == 303
     page = _page(client, case_id).get_data(as_text=True)
-    assert "Correio com aviso de recebimento (AR)" in page and "Prazo até " + (today + timedelta(days=3)).strftime("%d/%m/%Y") in page
+    assert "Correio com aviso de recebimento (AR)" in page and "Prazo até " + art48_due(app, today).strftime("%d/%m/%Y") in page
     assert _post(client, case_id, "defesa", filed_on=today.isoformat(), summary="curto").status_code == 422
     assert _post(client, case_id, "defesa", filed_on=today.isoformat(),
                  summary="Nega a infração; junta declaração de passageiro.").status_code == 303
