@@ -7,6 +7,12 @@ PG_TEST_URL ?= postgresql://postgres@127.0.0.1:5432/test
 HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := server
+# Python's compiled modules are kept (__pycache__, ignored by git) even where the environment says
+# not to write them (PYTHONDONTWRITEBYTECODE, set on this project's machines): otherwise every
+# process of a test run — pytest and its workers, the date sweep's five, the servers the tests
+# start — compiled Flask, SQLAlchemy, Playwright and the app from source again (collection alone
+# 15 s instead of 5.5 s here), and pytest rewrote every test module's asserts again.
+unexport PYTHONDONTWRITEBYTECODE
 
 # Test workers per suite (pytest-xdist): the suites wait on browsers, servers and the database as
 # much as they compute, so a third worker on two cores still shortens the run.
@@ -15,7 +21,7 @@ WORKERS ?= 3
 PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile --durations=20
 
 .PHONY: run test check lint setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
-        test-dates test-faults-random bench clean
+        test-dates test-faults-random shots bench clean
 
 # Crachás and notificações print PUBLIC_BASE_URL in their QR: it follows HOST/PORT unless set.
 run db: export PUBLIC_BASE_URL ?= http://$(if $(filter 127.0.0.1 0.0.0.0 ::,$(HOST)),localhost,$(HOST)):$(PORT)
@@ -92,6 +98,13 @@ test-js:
 # UTC and in Cuiabá (UTC−4). libfaketime starts the clock of every process at that moment.
 test-dates:
 	@tools/date-sweep
+
+# The browser tests again, saving a screenshot of every screen they visit for a person to look at
+# (make test takes none: nobody looks at a CI machine's files).
+SHOTS ?= /tmp/motofiscal-shots
+shots: setup test-deps browser-deps
+	MOTOFISCAL_SCREENSHOTS=$(SHOTS) $(BIN)/pytest -q -m browser $(PYTEST_PARALLEL)
+	@echo "Screenshots in $(SHOTS)"
 
 # The fault-injection browser run with a new random seed (make test uses the fixed one).
 test-faults-random:

@@ -1,6 +1,5 @@
 """Helpers for the fiscal browser tests: a stoppable server on a fixed port, a fake camera that
 shows a crachá, axe-core and screenshots."""
-import os
 import threading
 from io import BytesIO
 from pathlib import Path
@@ -9,10 +8,9 @@ from PIL import Image
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from .helpers import serious_violations
+from .helpers import save_shot, serious_violations
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 PASSWORD = "demo-motofiscal"  # every demo user's password
 
 
@@ -72,8 +70,7 @@ def write_y4m(png_bytes, path, width=640, height=480, frames=10):
 
 
 def shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"fiscal-{name}.png"), full_page=False)
+    save_shot(page, f"fiscal-{name}", full_page=False)
 
 
 def check_screen(page, name):

@@ -2,7 +2,12 @@
 import os
 from pathlib import Path
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
+# Screenshots are for a person to look at: `make shots` (MOTOFISCAL_SCREENSHOTS=<directory>) saves
+# them. `make test` does not — nobody looks at a CI machine's /tmp, and each one cost the browser a
+# (full-page) render and a PNG encoding. Screenshots that a test reads (a QR decoded from the
+# screen) are taken by the test itself, always.
+SHOTS_WANTED = bool(os.environ.get("MOTOFISCAL_SCREENSHOTS"))
+SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS") or "/tmp/motofiscal-shots")
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
 
 
@@ -59,11 +64,17 @@ def screen_problems(page):
     return found
 
 
+def save_shot(target, name, **options):
+    """Save a screenshot of a page or an element as SHOTS/<name>.png, when screenshots are wanted."""
+    if SHOTS_WANTED:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(SHOTS / f"{name}.png"), **options)
+
+
 def check_backoffice_screen(prefix, page, name, size, problems):
     """Screenshot the whole page as SHOTS/<prefix>-<name>-<size>.png and note in problems what a
     user would hit: serious axe violations and a page wider than its window."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{prefix}-{name}-{size}.png"), full_page=True)
+    save_shot(page, f"{prefix}-{name}-{size}", full_page=True)
     found = screen_problems(page)
     if found:
         problems[f"{name} {size}"] = found

@@ -3,16 +3,13 @@ until its law's open deadline is configured, with a link to Prazos e autoridades
 what the law fixes and what it leaves open (with the act once configured); the process page reads
 what was configured — axe-core without serious violations, no sideways scrolling, screenshots."""
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from .helpers import backoffice_login
+from .helpers import backoffice_login, save_shot
 from .test_backoffice_accessibility import VIEWPORTS, _check, _note, _report
-
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/shots-autowords"))
 
 
 @pytest.mark.browser
@@ -24,7 +21,6 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
     from server.modules.rules.settings import save_value
 
     case_id, _ = homologated_case(live_app, live_app.test_client(), "sapezal", days_ago=1)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
     # The live app is shared by every browser test of this worker: put Sapezal's settings back
     # (its defence deadline and authority stay unconfigured, as the journey tests expect).
@@ -45,14 +41,14 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
                     refusal = page.locator("#form-notificar")
                     assert "sapezal.prazo_defesa" in refusal.inner_text()
                     _note(page, f"refusal {size}", problems)
-                    refusal.screenshot(path=str(SHOTS / f"sapezal-notificacao-recusada-{size}.png"))
+                    save_shot(refusal, f"sapezal-notificacao-recusada-{size}")
                     page.click("#notificar-config-link a")
                     page.wait_for_load_state("load")
                     assert page.url.endswith("/autos/processo/configuracao")
                     steps = page.locator("#law-steps").inner_text()
                     assert "a lei não fixa (Lei 125/1999, art. 28, VI)" in steps and "não configurado" in steps
                     _note(page, f"settings unconfigured {size}", problems)
-                    page.screenshot(path=str(SHOTS / f"sapezal-prazos-nao-configurados-{size}.png"), full_page=True)
+                    save_shot(page, f"sapezal-prazos-nao-configurados-{size}", full_page=True)
                     page.click("#law-steps a")
                     page.wait_for_load_state("load")
                     assert "/bo/regras/configuracao#cfg-deadlines-sapezal-prazo-defesa" in page.url
@@ -65,12 +61,12 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
                 steps = page.locator("#law-steps").inner_text()
                 assert "15 dias" in steps and "fixado por Decreto nº 40/2026" in steps
                 assert "Diretor de Trânsito (configuração municipal" in steps
-                page.screenshot(path=str(SHOTS / f"sapezal-prazos-configurados-{size}.png"), full_page=True)
+                save_shot(page, f"sapezal-prazos-configurados-{size}", full_page=True)
                 _check(page, f"{live_server}/autos/{case_id}/processo", problems)
                 table = page.locator("#h-prazos").locator("xpath=..").inner_text()
                 assert "Diretor de Trânsito" in table and "fixado por Decreto nº 40/2026" in table
                 assert "configure" not in table.lower().replace("configuração", "")
-                page.locator("#h-prazos").locator("xpath=..").screenshot(path=str(SHOTS / f"sapezal-processo-prazos-{size}.png"))
+                save_shot(page.locator("#h-prazos").locator("xpath=.."), f"sapezal-processo-prazos-{size}")
             finally:
                 context.close()
     finally:

@@ -2,12 +2,16 @@
 sizes: no serious or critical violation (colour contrast, labels, names, landmarks…), and no
 page wider than the window (no sideways scrolling on a 390 px phone).
 
+Each screen is loaded once, at the phone's size, checked, then widened to the laptop's and
+checked again, as a window resized by its user: the stylesheet's media queries apply on resize,
+and one load and one axe injection serve both sizes (half the page loads of a run per size).
+
 axe-core comes from npm (tests/e2e/package.json, installed by `make test-deps`) and is evaluated
 in the page through the DevTools protocol, so the app's strict CSP stays on while it runs.
 """
 import pytest
 
-from .helpers import backoffice_login, screen_problems
+from .helpers import backoffice_login, save_shot, screen_problems
 from server.modules.registry.models import Company, Municipality, Permit, Ponto, Vehicle
 
 VIEWPORTS = [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
@@ -62,6 +66,7 @@ def _report(problems):
 
 
 def _note(page, label, problems):
+    """Note what a user would hit on the page as it stands, at the window's current size."""
     found = screen_problems(page)
     if found:
         problems[label] = found
@@ -72,66 +77,79 @@ def _check(page, url, problems):
     _note(page, url, problems)
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
+def _note_sizes(page, label, problems, shot=None):
+    """Note what a user would hit at each size (phone first, as the page was loaded), saving a
+    screenshot per size when `shot` names one; the window is left at the phone's size."""
+    for viewport in VIEWPORTS:
+        page.set_viewport_size(viewport)
+        _note(page, f"{label} ({viewport['width']} px)", problems)
+        if shot:
+            save_shot(page, f"{shot}-{viewport['width']}", full_page=True)
+    page.set_viewport_size(VIEWPORTS[0])
+
+
+def _check_sizes(page, url, problems, shot=None):
+    page.goto(url)
+    _note_sizes(page, url, problems, shot)
+
+
 @pytest.mark.parametrize("slug", ["paranatinga", "nortelandia"])
-def test_staff_screens_have_no_serious_violation(browser, live_server, live_app, viewport, slug):
+def test_staff_screens_have_no_serious_violation(browser, live_server, live_app, slug):
     ids = _ids(live_app, slug)
-    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    context = browser.new_context(viewport=VIEWPORTS[0], locale="pt-BR")
     page = context.new_page()
     problems = {}
     try:
         backoffice_login(page, live_server, f"backoffice.{slug}")
         for path in _pages(ids, slug == "nortelandia"):
-            _check(page, live_server + path, problems)
+            _check_sizes(page, live_server + path, problems)
         # Form pages after a refused submit: errors next to the fields, the action's error box.
         page.goto(f"{live_server}/bo/operadores/novo")
         page.click("form.form-grid button[type=submit]")
         page.wait_for_load_state("load")
-        _note(page, "operator form with errors", problems)
+        _note_sizes(page, "operator form with errors", problems)
         page.goto(f"{live_server}/bo/permissoes/{ids['permit']}")
         page.click("form.action-renew button[type=submit]")
         page.wait_for_load_state("load")
-        _note(page, "permit action with errors", problems)
+        _note_sizes(page, "permit action with errors", problems)
         # The first-access code page (after the POST that makes the code).
         page.goto(f"{live_server}/bo/operadores/{ids['operator']}")
         page.click("text=Gerar código de primeiro acesso")
         page.wait_for_load_state("load")
         assert page.locator(".access-code").count() == 1
-        _note(page, "first-access code", problems)
+        _note_sizes(page, "first-access code", problems)
     finally:
         context.close()
     assert not problems, _report(problems)
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
-def test_admin_and_anonymous_screens_have_no_serious_violation(browser, live_server, live_app, viewport,
-                                                               operator_access):
+def test_admin_and_anonymous_screens_have_no_serious_violation(browser, live_server, live_app, operator_access):
     access = operator_access("sapezal")
-    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    context = browser.new_context(viewport=VIEWPORTS[0], locale="pt-BR")
     page = context.new_page()
     problems = {}
     try:
-        _check(page, f"{live_server}/login", problems)
+        _check_sizes(page, f"{live_server}/login", problems)
         page.fill("input[name=username]", "admin")
         page.fill("input[name=password]", "wrong-password")
         page.click("main button[type=submit]")
         page.wait_for_load_state("load")
-        _note(page, "login refused", problems)
-        _check(page, f"{live_server}/v/{access['payload']}", problems)  # the public crachá page
-        _check(page, f"{live_server}/v/NOT-A-CRACHA", problems)
+        _note_sizes(page, "login refused", problems)
+        _check_sizes(page, f"{live_server}/v/{access['payload']}", problems)  # the public crachá page
+        _check_sizes(page, f"{live_server}/v/NOT-A-CRACHA", problems)
 
         backoffice_login(page, live_server, "admin")  # platform admin: chooses a municipality first
         assert page.url.endswith("/bo/municipio")
-        _note(page, "choose municipality", problems)
+        _note_sizes(page, "choose municipality", problems)
         page.select_option("select[name=municipality_id]", label="Sapezal/MT")
         page.click("main button[type=submit]")
         page.wait_for_url(f"{live_server}/bo/")
-        _check(page, f"{live_server}/bo/", problems)
-        _check(page, f"{live_server}/bo/usuarios/", problems)
+        _check_sizes(page, f"{live_server}/bo/", problems)
+        _check_sizes(page, f"{live_server}/bo/usuarios/", problems)
         page.click("text=Criar usuário")  # the new-user form refused: errors next to the fields
         page.wait_for_load_state("load")
         assert page.locator(".field-error").count() > 0
-        _note(page, "new user refused", problems)
+        _note_sizes(page, "new user refused", problems)
     finally:
         context.close()
     assert not problems, _report(problems)
@@ -154,33 +172,27 @@ def _review_pages(live_app):
                 "conflict": f"/bo/revisao/conflitos/{conflict.id}"}
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
-def test_review_screens_have_no_serious_violation(browser, live_server, live_app, viewport):
-    import os
-    from pathlib import Path
-    shots = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
-    shots.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport=viewport, locale="pt-BR")
+def test_review_screens_have_no_serious_violation(browser, live_server, live_app):
+    context = browser.new_context(viewport=VIEWPORTS[0], locale="pt-BR")
     page = context.new_page()
     problems = {}
     try:
         backoffice_login(page, live_server, "backoffice.sapezal")
         for name, path in _review_pages(live_app).items():
-            _check(page, live_server + path, problems)
+            page.goto(live_server + path)
             assert page.locator("main h1").count() == 1, path
-            page.screenshot(path=str(shots / f"review-{name}-{viewport['width']}.png"), full_page=True)
+            _note_sizes(page, path, problems, shot=f"review-{name}")
         # The correction form, opened.
         page.goto(live_server + _review_pages(live_app)["auto"])
         page.click("text=Corrigir dados do auto")
-        _note(page, "review correction form", problems)
-        page.screenshot(path=str(shots / f"review-correction-{viewport['width']}.png"), full_page=True)
+        _note_sizes(page, "review correction form", problems, shot="review-correction")
         # A decision refused (no justification): the error box on the auto page.
         page.goto(live_server + _review_pages(live_app)["auto-conflict"])
         page.evaluate("document.getElementById('reason').removeAttribute('required')")
         page.click("button[value=homologar]")
         page.wait_for_load_state("load")
         assert page.locator(".alert").count() > 0
-        _note(page, "review decision refused", problems)
+        _note_sizes(page, "review decision refused", problems)
     finally:
         context.close()
     assert not problems, _report(problems)
@@ -215,15 +227,10 @@ def _auto_process(live_app, slug):
         return {"case": case_id, "code": code, "operator": operator_id, "permit": permit_id, "payment": payment.id}
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["phone", "laptop"])
 @pytest.mark.parametrize("slug", ["paranatinga", "nortelandia"])
-def test_auto_process_screens_have_no_serious_violation(browser, live_server, live_app, viewport, slug):
-    import os
+def test_auto_process_screens_have_no_serious_violation(browser, live_server, live_app, slug):
     ids = _auto_process(live_app, slug)
-    shots = os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots")
-    os.makedirs(shots, exist_ok=True)
-    size = f"{viewport['width']}x{viewport['height']}"
-    context = browser.new_context(viewport=viewport, locale="pt-BR")
+    context = browser.new_context(viewport=VIEWPORTS[0], locale="pt-BR")
     page = context.new_page()
     problems = {}
     try:
@@ -232,22 +239,20 @@ def test_auto_process_screens_have_no_serious_violation(browser, live_server, li
                            ("ficha-operador", f"/autos/ficha/operador/{ids['operator']}"),
                            ("ficha-permissao", f"/autos/ficha/permissao/{ids['permit']}"),
                            ("configuracao", "/autos/processo/configuracao")):
-            _check(page, live_server + path, problems)
-            page.screenshot(path=f"{shots}/{slug}-{name}-{size}.png", full_page=True)
+            _check_sizes(page, live_server + path, problems, shot=f"{slug}-{name}")
         # The release refused (Paranatinga art. 45: no alvará): the error next to the field.
         page.goto(f"{live_server}/autos/{ids['case']}/processo")
         page.click("#form-apreensao form:has(input[name=seizure_id]) button[type=submit]")
         page.wait_for_load_state("load")
-        _note(page, "release refused", problems)
-        page.screenshot(path=f"{shots}/{slug}-liberacao-recusada-{size}.png", full_page=True)
+        _note_sizes(page, "release refused", problems, shot=f"{slug}-liberacao-recusada")
         page.context.clear_cookies()
         code = ids["code"]
         forged = code[:40] + ("B" if code[40] != "B" else "C") + code[41:]  # one character changed
         for name, path, verdict in (("publica", f"/N/{code}", "Documento autêntico"),
                                     ("publica-adulterada", f"/N/{forged}", "Documento não autêntico")):
-            _check(page, live_server + path, problems)
+            page.goto(live_server + path)
             assert page.locator("h1").inner_text() == verdict
-            page.screenshot(path=f"{shots}/{slug}-{name}-{size}.png", full_page=True)
+            _note_sizes(page, path, problems, shot=f"{slug}-{name}")
     finally:
         context.close()
     assert not problems, _report(problems)

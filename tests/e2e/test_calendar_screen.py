@@ -1,20 +1,15 @@
 """The back-office Calendário screen (issue 19) in headless Chromium at phone and laptop sizes: a
 suggested Carnival date prefills the form, the closure is recorded and listed with its act —
 axe-core without serious violations, no sideways scrolling, screenshots to look at."""
-import os
-from pathlib import Path
 
 import pytest
 
-from .helpers import backoffice_login
+from .helpers import backoffice_login, save_shot
 from .test_backoffice_accessibility import VIEWPORTS, _check, _note, _report
-
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
 
 @pytest.mark.browser
 def test_calendar_screen(browser, live_server, live_app):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
     for n, viewport in enumerate(VIEWPORTS):
         size = f"{viewport['width']}x{viewport['height']}"
@@ -33,7 +28,7 @@ def test_calendar_screen(browser, live_server, live_app):
             page.wait_for_load_state("load")
             assert "Decreto municipal nº 3/2027" in page.inner_text("main")
             _note(page, f"after add {size}", problems)
-            page.screenshot(path=str(SHOTS / f"nortelandia-calendario-{size}.png"), full_page=True)
+            save_shot(page, f"nortelandia-calendario-{size}", full_page=True)
         finally:
             context.close()
     assert not problems, _report(problems)

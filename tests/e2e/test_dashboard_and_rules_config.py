@@ -1,16 +1,13 @@
 """The dashboard's charts and the rules configuration page in a real browser: charts drawn from
 their data tables under the strict CSP, saving a rule in place (the page does not jump, the
 result is announced), the filter box, the no-JavaScript fallback, and axe on both pages at
-phone and laptop sizes. Screenshots go to $MOTOFISCAL_SCREENSHOTS (default /tmp/motofiscal-shots)."""
-import os
+phone and laptop sizes. Screenshots go to $MOTOFISCAL_SCREENSHOTS (`make shots`)."""
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
-from .helpers import backoffice_login, screen_problems
+from .helpers import backoffice_login, save_shot, screen_problems
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 URL = "/bo/regras/configuracao"
 
@@ -56,10 +53,9 @@ def test_dashboard_draws_charts_from_its_tables(browser, live_server, field_data
         assert page.locator("#total-autos").inner_text() == str(field_data)  # all within 12 months
         page.locator("#por-infracao-title").scroll_into_view_if_needed()
         assert screen_problems(page) == []
-        SHOTS.mkdir(parents=True, exist_ok=True)
         page.goto(f"{live_server}/bo/?periodo=12m")
         page.wait_for_selector(".chart-box:not([hidden]) canvas")
-        page.screenshot(path=str(SHOTS / f"dashboard-{size}.png"), full_page=True)
+        save_shot(page, f"dashboard-{size}", full_page=True)
     finally:
         context.close()
     assert errors == []
@@ -99,8 +95,7 @@ def test_configuration_saves_in_place_without_jumping(browser, live_server, live
         page.wait_for_function("() => document.getElementById('config-status').textContent.includes('Não salvo')")
         assert row.locator("input[name=source]").get_attribute("aria-invalid") == "true"
         assert "Informe o ato" in row.locator(f"#{row_id}-err-source").inner_text()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "configuration-saved-laptop.png"))
+        save_shot(page, "configuration-saved-laptop")
     finally:
         context.close()
     from server.modules.registry.models import Municipality
@@ -158,11 +153,10 @@ def test_configuration_page_passes_axe_and_is_photographed(browser, live_server,
         backoffice_login(page, live_server, "backoffice.sapezal")
         page.goto(live_server + URL)
         assert screen_problems(page) == []
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"configuration-{size}.png"), full_page=False)
+        save_shot(page, f"configuration-{size}", full_page=False)
         page.fill("#config-q", "capacete")
         page.wait_for_timeout(400)
-        page.screenshot(path=str(SHOTS / f"configuration-filtered-{size}.png"), full_page=False)
+        save_shot(page, f"configuration-filtered-{size}", full_page=False)
     finally:
         context.close()
 
@@ -191,8 +185,6 @@ def test_dashboard_without_a_total_while_an_amount_is_unconfigured(browser, live
         assert chart.locator("td.unpriced", has_text="a definir (decreto não configurado)").count() >= 1
         assert "R$ 0,00" not in page.locator("section.stats").first.inner_text()
         assert screen_problems(page) == []
-        shots = Path("/tmp/shots-amounts")
-        shots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shots / "dashboard-unpriced-390.png"), full_page=False)
+        save_shot(page, "dashboard-unpriced-390", full_page=False)
     finally:
         context.close()

@@ -5,11 +5,13 @@ Chromium at 390×844 whose fake camera films the crachá; every screen changed i
 (screenshot) and checked with axe-core. The checklist's height in screens of 844 px is measured
 on the way (a number, not an assertion: docs/benchmarks/checklist-scroll.md)."""
 import json
+
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from .fiscal_helpers import SHOTS, check_screen, enroll, shot, write_y4m
+from .fiscal_helpers import check_screen, enroll, shot, write_y4m
+from .helpers import SHOTS
 from .test_fiscal_journey import server  # noqa: F401 (fixture)
 
 PLACE = "Av. Brasil, em frente ao nº 100"   # 30 characters: the only thing typed

@@ -1,17 +1,14 @@
 """The tariff table in force on the fiscal's phone: downloaded with the field data, shown
 collapsed ("Tarifa oficial") on the verdict screen after a real scan, with the act, validity and
 lines the clerk recorded (Sapezal Lei 125/1999 art. 19: the amounts come from a decree)."""
-import os
 from datetime import timedelta
-from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .fiscal_helpers import check_screen
+from .fiscal_helpers import check_screen, save_shot
 from .test_fiscal_journey import _context, _enroll, _page, camera_browser, crachá, server  # noqa: F401
 from server.core.clock import local_today
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
 
 def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, crachá):  # noqa: F811
@@ -43,8 +40,7 @@ def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, cra
         expect(tariff).to_contain_text(description)
         expect(tariff).to_contain_text(f"R$ {whole},{cents[:2]}")
     tariff.scroll_into_view_if_needed()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "verdict-tariff-390.png"))
+    save_shot(page, "verdict-tariff-390")
     check_screen(page, "verdict-tariff")
     assert not errors, errors
     context.close()
@@ -83,8 +79,7 @@ def test_checklist_asks_the_fare_question_with_the_table_next_to_it(browser, ser
     expect(fare).to_contain_text(act)
     expect(fare).to_contain_text("art. 50, Grupo VI, c")
     fare.scroll_into_view_if_needed()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "checklist-fare-390.png"))
+    save_shot(page, "checklist-fare-390")
     check_screen(page, "checklist-fare-question")
     fare.get_by_text("Não conforme", exact=True).click()  # charged off the table
     page.locator("#go-result").click()

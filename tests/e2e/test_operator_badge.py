@@ -1,20 +1,16 @@
 """The operator's digital crachá in a real browser: first access, offline reload, updates."""
-import os
 from io import BytesIO
-from pathlib import Path
 
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from .helpers import shell_version, wait_for_service_worker
+from .helpers import save_shot, shell_version, wait_for_service_worker
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
 
 def _shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    save_shot(page, name)
 
 
 def _decode_qr(page):

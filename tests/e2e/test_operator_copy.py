@@ -4,10 +4,8 @@ screenshot, it opens — in a fresh browser, while the auto has never reached th
 that shows and verifies the copy; a changed byte says "Assinatura inválida"; once the phone syncs,
 the same address says the server received it and shows where the auto stands."""
 import base64
-import os
 import subprocess
 from io import BytesIO
-from pathlib import Path
 
 import zxingcpp
 from PIL import Image
@@ -15,11 +13,11 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import enroll
+from .helpers import SHOTS, SHOTS_WANTED, save_shot
 from .helpers import serious_violations, wait_for_service_worker
 from .test_fiscal_faults import SETTLE
 from .test_operator_badge import _first_access
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 NOT_YET = "Cópia assinada pelo aparelho do fiscal — ainda não recebida pelo servidor"
 
 # An auto sealed exactly as the auto screen seals one (fiscal-auto.js): two confirmed infractions
@@ -70,8 +68,7 @@ def _tampered(url, at):
 
 
 def _shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"operator-copy-{name}.png"), full_page=True)
+    save_shot(page, f"operator-copy-{name}", full_page=True)
 
 
 def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_server, live_app, operator_access, tmp_path):
@@ -106,8 +103,9 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
     px_per_module = box["width"] / (modules + 8)
     shot = page.screenshot()  # the 390×844 viewport, device scale 1: the worst screen there is
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    (SHOTS / "operator-copy-fiscal-issued.png").write_bytes(shot)
+    if SHOTS_WANTED:  # the screenshot the decoder reads, kept for a person too
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / "operator-copy-fiscal-issued.png").write_bytes(shot)
     assert Image.open(BytesIO(shot)).size == (390, 844)
     result = _decode(shot)
     url = result.text
@@ -134,7 +132,8 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     assert "Cópia assinada pelo aparelho do fiscal" in text and "Sapezal" in text
     subprocess.run(["pdftoppm", "-r", "110", "-png", "-singlefile", str(pdf), str(tmp_path / "copy")], check=True)
     assert _decode((tmp_path / "copy.png").read_bytes()).text == url
-    (SHOTS / "operator-copy-pdf.png").write_bytes((tmp_path / "copy.png").read_bytes())
+    if SHOTS_WANTED:
+        (SHOTS / "operator-copy-pdf.png").write_bytes((tmp_path / "copy.png").read_bytes())
 
     with live_app.app_context():
         assert db.session.get(FieldRecord, auto["id"]) is None  # never pushed

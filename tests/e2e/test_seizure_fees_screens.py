@@ -2,17 +2,15 @@
 settings with each fee's act, the auto's process page with the charges of a seizure, a fee paid
 and the release refused while fees are open (the municipal setting on), and the ledger's fees —
 axe-core without serious violations, no sideways scrolling, screenshots to look at."""
-import os
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from .helpers import backoffice_login
+from .helpers import backoffice_login, save_shot
 from .test_backoffice_accessibility import VIEWPORTS, _check, _note, _report
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/motofiscal-shots"))
 
 
 def _seizure_with_fees(live_app):
@@ -47,7 +45,6 @@ def _seizure_with_fees(live_app):
 @pytest.mark.browser
 def test_seizure_fee_screens(browser, live_server, live_app):
     ids = _seizure_with_fees(live_app)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
     for viewport in VIEWPORTS:
         size = f"{viewport['width']}x{viewport['height']}"
@@ -58,13 +55,13 @@ def test_seizure_fee_screens(browser, live_server, live_app):
             _check(page, f"{live_server}/autos/processo/configuracao", problems)
             assert page.locator("#cfg-removal_fee_act").input_value() == "Código Tributário Municipal, art. 120"
             page.locator("#h-fees").scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"sapezal-taxas-configuracao-{size}.png"), full_page=True)
+            save_shot(page, f"sapezal-taxas-configuracao-{size}", full_page=True)
 
             _check(page, f"{live_server}/autos/{ids['case']}/processo", problems)
             fees = page.locator("#form-apreensao")
             assert "4 diária(s) até" in fees.inner_text() and "GUIA-REM-0007" in fees.inner_text()
-            page.screenshot(path=str(SHOTS / f"sapezal-taxas-processo-{size}.png"), full_page=True)
-            fees.screenshot(path=str(SHOTS / f"sapezal-taxas-apreensao-{size}.png"))
+            save_shot(page, f"sapezal-taxas-processo-{size}", full_page=True)
+            save_shot(fees, f"sapezal-taxas-apreensao-{size}")
 
             from server.core.clock import local_today
             page.fill("#liberacao-released_on", local_today().isoformat())
@@ -73,11 +70,11 @@ def test_seizure_fee_screens(browser, live_server, live_app):
             alert = page.locator("#form-apreensao p.field-error").first
             assert "Taxas em aberto" in alert.inner_text() and "R$ 50,00" in alert.inner_text()
             _note(page, f"release refused {size}", problems)
-            page.locator("#form-apreensao").screenshot(path=str(SHOTS / f"sapezal-liberacao-taxas-recusada-{size}.png"))
+            save_shot(page.locator("#form-apreensao"), f"sapezal-liberacao-taxas-recusada-{size}")
 
             _check(page, f"{live_server}/autos/ficha/operador/{ids['operator']}", problems)
             page.locator("#h-taxas").scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"sapezal-taxas-ficha-{size}.png"), full_page=True)
+            save_shot(page, f"sapezal-taxas-ficha-{size}", full_page=True)
         finally:
             context.close()
     assert not problems, _report(problems)
@@ -102,7 +99,6 @@ def test_paranatinga_release_refused_while_the_art45_fine_is_not_paid_in_full(br
         ops.record_seizure(case, "apreensao", today)
         payment = ops.record_payment(case, "GUIA-045", today, "100,00")
         payment_id = payment.id
-    SHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
     for viewport in VIEWPORTS:
         size = f"{viewport['width']}x{viewport['height']}"
@@ -120,8 +116,7 @@ def test_paranatinga_release_refused_while_the_art45_fine_is_not_paid_in_full(br
             error = page.locator("#liberacao-payment_id-err")
             assert "R$ 100,00" in error.inner_text() and "R$ 140,46" in error.inner_text()
             _note(page, f"art45 release refused {size}", problems)
-            page.locator("form[action$='/liberacao']").screenshot(
-                path=str(SHOTS / f"paranatinga-liberacao-art45-recusada-{size}.png"))
+            save_shot(page.locator("form[action$='/liberacao']"), f"paranatinga-liberacao-art45-recusada-{size}")
         finally:
             context.close()
     assert not problems, _report(problems)

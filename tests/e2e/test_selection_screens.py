@@ -1,17 +1,14 @@
 """The selection, permit-life and tariff screens in Chromium: axe-core (no serious or critical
 violation, no sideways scrolling) at phone and laptop sizes, with screenshots to look at
-($MOTOFISCAL_SCREENSHOTS or /tmp/shots-selection)."""
-import os
+($MOTOFISCAL_SCREENSHOTS, `make shots`)."""
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
-from .helpers import backoffice_login, screen_problems
+from .helpers import backoffice_login, save_shot, screen_problems
 from .test_backoffice_accessibility import VIEWPORTS
 from server.core.clock import local_today
 
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS", "/tmp/shots-selection"))
 
 
 def _seed(live_app):
@@ -61,8 +58,7 @@ def _look(page, name, viewport, problems):
     found = screen_problems(page)
     if found:
         problems[name] = found
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{viewport['width']}.png"), full_page=True)
+    save_shot(page, f"{name}-{viewport['width']}", full_page=True)
 
 
 @pytest.mark.browser
