@@ -152,6 +152,22 @@ def _field_names(caller, rules, ids):
     return sorted(names)
 
 
+def _door_roles(app, rule):
+    """The roles a route's door lets in, as its view declares them (login_required, api_auth), or
+    None when the view does not say (public, or guarded some other way)."""
+    view = app.view_functions.get(rule.endpoint)
+    roles = getattr(view, "roles", None)
+    return roles if roles is not None else getattr(view, "api_roles", None)
+
+
+def _fuzzed_by_backoffice(app, rule):
+    """A route whose door lets the back office in as it lets the municipal admin in: the
+    back-office caller's run already sent it every value through the same view (the views
+    differ by role only in the links they show, never in what they read)."""
+    roles = _door_roles(app, rule)
+    return bool(roles) and "backoffice" in roles and "admin" in roles
+
+
 # Every caller on PostgreSQL, the production database and the stricter of the two (an unbounded
 # integer fails there beyond 2**31, on SQLite only beyond 2**63; text beyond its column's length
 # and NUL fail there only): a view that leaks a database error as a 500 fails there first. On
@@ -167,6 +183,8 @@ def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who)
     ids = _real_ids(app)
     rules = [rule for rule in app.url_map.iter_rules() if rule.endpoint not in SESSION_ENDING]
     names = _field_names(caller, rules, ids)
+    if who == "admin":  # the admin's own routes (users, LGPD, retention…) and those without a declared door
+        rules = [rule for rule in rules if not _fuzzed_by_backoffice(app, rule)]
     csrf = {"csrf_token": caller.token} if caller.token else {}
     # Every route gets the same bodies: encoded once per value, not once per route (the encoding of
     # 289 fields × 600 characters was a tenth of the back-office callers' time).

@@ -57,6 +57,7 @@ def login_required(*roles):
             if not _check_roles(g.user, roles):
                 raise ApiError(403, "forbidden")
             return view(*args, **kwargs)
+        wrapped.roles = roles  # who passes the door (kept by functools.wraps up the decorator chain)
         return wrapped
     return decorator
 
