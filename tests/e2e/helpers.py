@@ -7,7 +7,7 @@ from pathlib import Path
 # (full-page) render and a PNG encoding. Screenshots that a test reads (a QR decoded from the
 # screen) are taken by the test itself, always.
 SHOTS_WANTED = bool(os.environ.get("MOTOFISCAL_SCREENSHOTS"))
-SHOTS = Path(os.environ.get("MOTOFISCAL_SCREENSHOTS") or "/tmp/motofiscal-shots")
+SHOTS = Path(os.environ["MOTOFISCAL_SCREENSHOTS"] if SHOTS_WANTED else "/tmp/motofiscal-shots")
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
 
 
@@ -64,11 +64,19 @@ def screen_problems(page):
     return found
 
 
-def save_shot(target, name, **options):
-    """Save a screenshot of a page or an element as SHOTS/<name>.png, when screenshots are wanted."""
+def save_png(name, png):
+    """Keep PNG bytes (a screenshot a test read, a rendered PDF page) as SHOTS/<name>.png, when
+    screenshots are wanted."""
     if SHOTS_WANTED:
         SHOTS.mkdir(parents=True, exist_ok=True)
-        target.screenshot(path=str(SHOTS / f"{name}.png"), **options)
+        (SHOTS / f"{name}.png").write_bytes(png)
+
+
+def save_shot(target, name, **options):
+    """Save a screenshot of a page or an element as SHOTS/<name>.png, when screenshots are wanted
+    (only then is it taken)."""
+    if SHOTS_WANTED:
+        save_png(name, target.screenshot(**options))
 
 
 def check_backoffice_screen(prefix, page, name, size, problems):

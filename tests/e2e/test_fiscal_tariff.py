@@ -5,7 +5,8 @@ from datetime import timedelta
 
 from playwright.sync_api import expect
 
-from .fiscal_helpers import check_screen, save_shot
+from .fiscal_helpers import check_screen
+from .helpers import save_shot
 from .test_fiscal_journey import _context, _enroll, _page, camera_browser, crachá, server  # noqa: F401
 from server.core.clock import local_today
 

@@ -8,11 +8,6 @@ from playwright.sync_api import expect
 from .helpers import save_shot, shell_version, wait_for_service_worker
 
 
-
-def _shot(page, name):
-    save_shot(page, name)
-
-
 def _decode_qr(page):
     """Read the crachá's QR from a screenshot with a real decoder, as a fiscal's phone would."""
     image = Image.open(BytesIO(page.locator("#badge-qr").screenshot()))
@@ -27,7 +22,7 @@ def _first_access(page, live_server, access):
     page.wait_for_selector("#access-code")
     page.select_option("#municipality", access["slug"])
     page.fill("#access-code", access["code"])
-    _shot(page, "operator-login")
+    save_shot(page, "operator-login")
     page.get_by_role("button", name="Entrar").click()
     expect(page.locator("#badge-name")).to_have_text(access["name"])
 
@@ -39,7 +34,7 @@ def test_badge_shows_offline_after_reload(page, context, live_server, operator_a
     expect(page.locator("#badge-status")).to_have_text("Ativo")
     expect(page.locator("#badge-sync")).to_contain_text("Atualizado agora")
     wait_for_service_worker(page)
-    _shot(page, "operator-badge")
+    save_shot(page, "operator-badge")
     assert _decode_qr(page) == access["payload"]
 
     context.set_offline(True)
@@ -53,11 +48,11 @@ def test_badge_shows_offline_after_reload(page, context, live_server, operator_a
     expect(photo).to_be_visible()
     assert photo.evaluate("img => img.complete && img.naturalWidth") == 240
     assert _decode_qr(page) == access["payload"]  # the QR is drawn on the phone, offline
-    _shot(page, "operator-badge-offline")
+    save_shot(page, "operator-badge-offline")
 
     page.get_by_role("button", name="Minhas autuações").click()
     expect(page.locator("#autos-empty")).to_be_visible()
-    _shot(page, "operator-autos")
+    save_shot(page, "operator-autos")
 
     # API answers (personal data) never land in the shell cache.
     cached = page.evaluate("""async () => {
@@ -78,7 +73,7 @@ def test_suspended_permit_shows_its_status_and_no_valid_badge(page, live_server,
     expect(status).to_have_class("status status-suspenso")
     expect(page.locator("#badge-qr")).to_have_count(0)
     expect(page.locator("#badge-no-qr")).to_contain_text("Situação: suspenso — sem crachá válido")
-    _shot(page, "operator-badge-suspended")
+    save_shot(page, "operator-badge-suspended")
 
 
 def test_spent_code_with_a_failed_download_retries_with_the_token(page, live_server, operator_access):
@@ -100,7 +95,7 @@ def test_spent_code_with_a_failed_download_retries_with_the_token(page, live_ser
     page.get_by_role("button", name="Entrar").click()
     expect(page.get_by_role("alert").first).to_contain_text("Não foi possível baixar o crachá")
     assert len(failures) == 2
-    _shot(page, "operator-badge-download-failed")
+    save_shot(page, "operator-badge-download-failed")
     page.get_by_role("button", name="Tentar novamente").click()
     expect(page.locator("#badge-name")).to_have_text(access["name"])
 
@@ -115,7 +110,7 @@ def test_a_used_code_is_refused_in_the_form(page, live_server, operator_access, 
         expect(second.locator("#access-code")).to_have_value(access["code"])
         second.get_by_role("button", name="Entrar").click()
         expect(second.get_by_role("alert").first).to_contain_text("Código inválido")
-        _shot(second, "operator-login-error")
+        save_shot(second, "operator-login-error")
     finally:
         other.close()
 
@@ -124,7 +119,7 @@ def test_new_version_prompts_and_never_reloads_by_itself(page, live_server, pwa_
     page.goto(f"{live_server}/app/")
     wait_for_service_worker(page)
     first = shell_version(page)
-    _shot(page, "home")
+    save_shot(page, "home")
     page.evaluate("() => { window.__sameDocument = true; }")
 
     css = pwa_root / "css" / "app.css"
@@ -135,7 +130,7 @@ def test_new_version_prompts_and_never_reloads_by_itself(page, live_server, pwa_
         prompt = page.locator("#update-prompt")
         expect(prompt).to_be_visible()
         expect(prompt).to_contain_text("Nova versão disponível")
-        _shot(page, "update-prompt")
+        save_shot(page, "update-prompt")
 
         # Installed but waiting: same document, same controlling version, until the user agrees.
         page.wait_for_timeout(1000)

@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import enroll
-from .helpers import SHOTS, SHOTS_WANTED, save_shot
-from .helpers import serious_violations, wait_for_service_worker
+from .helpers import save_png, save_shot, serious_violations, wait_for_service_worker
 from .test_fiscal_faults import SETTLE
 from .test_operator_badge import _first_access
 
@@ -103,9 +102,7 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
     px_per_module = box["width"] / (modules + 8)
     shot = page.screenshot()  # the 390×844 viewport, device scale 1: the worst screen there is
-    if SHOTS_WANTED:  # the screenshot the decoder reads, kept for a person too
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        (SHOTS / "operator-copy-fiscal-issued.png").write_bytes(shot)
+    save_png("operator-copy-fiscal-issued", shot)  # the screenshot the decoder reads, for a person too
     assert Image.open(BytesIO(shot)).size == (390, 844)
     result = _decode(shot)
     url = result.text
@@ -132,8 +129,7 @@ def test_copy_qr_verifies_before_the_auto_reaches_the_server(browser, live_serve
     assert "Cópia assinada pelo aparelho do fiscal" in text and "Sapezal" in text
     subprocess.run(["pdftoppm", "-r", "110", "-png", "-singlefile", str(pdf), str(tmp_path / "copy")], check=True)
     assert _decode((tmp_path / "copy.png").read_bytes()).text == url
-    if SHOTS_WANTED:
-        (SHOTS / "operator-copy-pdf.png").write_bytes((tmp_path / "copy.png").read_bytes())
+    save_png("operator-copy-pdf", (tmp_path / "copy.png").read_bytes())
 
     with live_app.app_context():
         assert db.session.get(FieldRecord, auto["id"]) is None  # never pushed
