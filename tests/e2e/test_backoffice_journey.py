@@ -1,6 +1,7 @@
 """The newcomer's journey in a real browser, at phone and laptop sizes: log in with a demo login,
 find a permit by plate, edit it, see a field error next to the field, and no CSP violation."""
 import pytest
+from playwright.sync_api import expect
 
 from server.modules.registry.models import Municipality, Permit
 
@@ -31,7 +32,7 @@ def test_find_and_edit_a_permit(browser, live_server, live_app, viewport):
         page.fill("#q", plate.lower())  # the dashboard search goes to the permit list
         page.click("form[role=search] button")
         rows = page.locator("table.list tbody tr")
-        assert rows.count() == 1
+        expect(rows).to_have_count(1)  # waits for the list page: count() alone raced its load in CI
         rows.first.locator("a").click()
         page.wait_for_url(f"{live_server}/bo/permissoes/{ident}")
         assert number in page.locator("h1").inner_text()
