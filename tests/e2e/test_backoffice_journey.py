@@ -42,13 +42,13 @@ def test_find_and_edit_a_permit(browser, live_server, live_app, viewport):
         original_until = page.input_value("#f-valid_until")
         page.fill("#f-valid_until", "2000-01-01")
         page.click("form.form-grid button[type=submit]")
-        assert page.locator("#f-valid_until-err").inner_text() == "A validade deve terminar depois do início."
+        expect(page.locator("#f-valid_until-err")).to_have_text("A validade deve terminar depois do início.")
         assert page.locator("#f-valid_until").get_attribute("aria-invalid") == "true"
 
         # Validity changes only through "Renovar" (with a reason), never by editing.
         page.fill("#f-valid_until", "2031-12-31")
         page.click("form.form-grid button[type=submit]")
-        assert "use a ação Renovar" in page.locator("#f-valid_until-err").inner_text()
+        expect(page.locator("#f-valid_until-err")).to_contain_text("use a ação Renovar")  # the new page's
 
         page.fill("#f-valid_until", original_until)
         policy = f"Processo APS-{viewport['width']}"  # insurance has its own records now (issue 11)
