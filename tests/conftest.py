@@ -12,13 +12,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from jinja2 import MemcachedBytecodeCache
 from sqlalchemy import Integer, create_engine, event, text
 from sqlalchemy.engine import Engine
 
 from server import create_app
 from server.extensions import db as _db
 
+import app_reuse
 import xdist_order
 from helpers import DEMO_PASSWORD, login  # noqa: F401  (shared by the fixtures below)
 
@@ -166,73 +166,9 @@ def ratelimit_config():
     return {}
 
 
-class _SharedBytecode(dict):
-    """Jinja's memcached-style client over a dict: the test apps of one worker share compiled
-    templates (each app has its own Jinja environment, so every test compiled every template it
-    rendered again). Jinja checks each entry against the template's source checksum."""
-
-    def set(self, key, value, timeout=None):
-        self[key] = value
-
-
-_TEMPLATE_CACHE = MemcachedBytecodeCache(_SharedBytecode())
-
-
-def _memoize_url_builders():
-    """Werkzeug compiles two URL-builder functions for every rule of every new app (generated
-    Python, parsed and compiled): 75 of the 80 ms a test's app took to build, for ~3,000 apps a
-    run. The generated function depends only on the rule's parsed parts, its defaults and the
-    converters (it reaches the rule through its `.self` argument), so a worker's apps share them;
-    the converters' settings are in the key, their map is not (each app has its own). Test-only:
-    production builds one app."""
-    from werkzeug.routing import Rule
-    compile_builder = Rule._compile_builder
-    builders = {}
-
-    def shared_builder(self, append_unknown=True):
-        converters = tuple(sorted((name, type(c).__qualname__, repr({k: v for k, v in vars(c).items() if k != "map"}))
-                                  for name, c in self._converters.items()))
-        defaults = tuple(sorted((str(k), repr(v)) for k, v in (self.defaults or {}).items()))
-        key = (self.rule, tuple(self._trace), defaults, converters, append_unknown)
-        if key not in builders:
-            builders[key] = compile_builder(self, append_unknown)
-        return builders[key]
-    Rule._compile_builder = shared_builder
-
-
-_memoize_url_builders()
-
-
-def _share_engines():
-    """Each test builds its own app, and Flask-SQLAlchemy gave each app a new engine — and
-    SQLAlchemy's cache of compiled statements is per engine (its key holds the dialect object), so
-    every test compiled every statement again: a fifth of the date-sensitive tests' profile. Apps
-    with the same database settings share one engine here (events are registered on the Engine
-    class, none on an engine). In-memory SQLite is left alone: there the engine is the database."""
-    from flask_sqlalchemy import SQLAlchemy
-    make_engine = SQLAlchemy._make_engine
-
-    def shared_engine(self, bind_key, options, app):
-        url = str(options.get("url", ""))
-        if url in ("sqlite://", "sqlite:///:memory:") or ":memory:" in url or "mode=memory" in url:
-            return make_engine(self, bind_key, options, app)
-        key = repr(sorted((k, v.render_as_string(hide_password=False) if hasattr(v, "render_as_string") else repr(v))
-                          for k, v in options.items()))
-        if key not in _SHARED_ENGINES:
-            _SHARED_ENGINES[key] = make_engine(self, bind_key, options, app)
-        return _SHARED_ENGINES[key]
-    SQLAlchemy._make_engine = shared_engine
-
-
-_SHARED_ENGINES = {}
-
-
-_share_engines()
-
-
 def _create_app(config):
     app = create_app(config)
-    app.jinja_env.bytecode_cache = _TEMPLATE_CACHE
+    app.jinja_env.bytecode_cache = app_reuse.TEMPLATE_CACHE
     return app
 
 
@@ -255,14 +191,14 @@ def app(request, database_url, tmp_path, ratelimit_config):
     yield app
     with app.app_context():
         _db.session.remove()
-        # A shared engine (`_share_engines`) keeps its pooled connections for the worker's next
+        # A shared engine (`app_reuse._share_engines`) keeps its pooled connections for the worker's next
         # test: a new PostgreSQL backend per test read the catalog again for every table the test
         # touched (about 30 ms a test, 95 ms with the demo set; SQLite re-read its schema, 10 ms).
         # Pooled connections are idle, outside any transaction, and hold no lock; each worker keeps
         # at most pool_size of them per engine (a few engines), well under PostgreSQL's 100
         # connections. A test that needs a database to itself disposes its engine (test_backup,
         # test_migrations). An engine of its own (in-memory SQLite) goes with its test.
-        if _db.engine not in _SHARED_ENGINES.values():
+        if not app_reuse.is_shared(_db.engine):
             _db.engine.dispose()
 
 
