@@ -7,7 +7,6 @@ empty tables. Any test that uses the `app` fixture is marked `db` automatically.
 import functools
 import inspect
 import os
-import re
 import sqlite3
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from server import create_app
 from server.extensions import db as _db
 
 import app_reuse
+import clock_words
 import xdist_order
 from helpers import DEMO_PASSWORD, login  # noqa: F401  (shared by the fixtures below)
 
@@ -37,14 +37,12 @@ TEST_CROSSING = "tests: set-up and checks outside requests read every municipali
 # A test whose body reads "today" or counts days is date-sensitive: `make test` runs it again under
 # libfaketime at year ends, 29 February, 31 March and the edges of the day (tools/date-sweep), so
 # that a time bomb goes off today rather than on New Year's Day. Found by reading the test's own
-# source, so a new test of that kind joins the sweep without anyone remembering to mark it.
-_READS_THE_CLOCK = re.compile(r"\b(TODAY|NOW|local_today|local_now|date\.today|datetime\.now|days_ago|timedelta)\b")
-
-
+# source (tests/clock_words.py), so a new test of that kind joins the sweep without anyone
+# remembering to mark it.
 def _reads_the_clock(item):
     function = getattr(item, "function", None)
     try:
-        return function is not None and bool(_READS_THE_CLOCK.search(inspect.getsource(function)))
+        return function is not None and bool(clock_words.READS_THE_CLOCK.search(inspect.getsource(function)))
     except (OSError, TypeError):
         return False
 
