@@ -6,7 +6,8 @@ pages are fetched and their `name="…"` attributes read), so new endpoints and 
 without touching this file. Each hostile value below once broke a public server somewhere
 (issue 8): it is sent in every query parameter, every form field and every JSON field, on paths
 built with real ids of the caller's municipality (so the view itself runs) and with garbage ids.
-"""
+As a query, every value goes to the routes whose own code reads the query, the first to every
+route (`_QueryReads`: the others ran the same code whatever the query held)."""
 import json
 import re
 from urllib.parse import quote, urlencode
@@ -152,6 +153,47 @@ def _field_names(caller, rules, ids):
     return sorted(names)
 
 
+class _QueryReads(set):
+    """Which views of the query string a route's own code read: its view, the templates it renders,
+    its error handlers and after-request hooks. Werkzeug derives each view of the query (args,
+    values, url, full_path) from the environ on first use, and the app reads no other (no
+    `query_string` or environ in server/). A route whose code read none of them while handling a
+    hostile query ran the same code whatever the query said, so the other values are not sent to
+    it as queries (they still go in its forms and JSON). The before-request hooks every route
+    shares (the NUL check reads every query) still get every value through the routes that read."""
+
+    def watch(self, monkeypatch):
+        from flask import Flask
+        from werkzeug.sansio.request import Request as BaseRequest
+        from werkzeug.wrappers import Request
+        self.inside = False
+        for cls, name in ((BaseRequest, "args"), (BaseRequest, "full_path"), (BaseRequest, "url"), (Request, "values")):
+            derive = cls.__dict__[name].fget
+
+            def read(request, name=name, derive=derive):
+                if self.inside:
+                    self.add(name)
+                derived = request.__dict__.setdefault("_query_views", {})
+                if name not in derived:
+                    derived[name] = derive(request)
+                return derived[name]
+            # A plain property, seen on every read (werkzeug's cached_property is seen on the first
+            # only: the before-request hooks' read would hide the view's).
+            monkeypatch.setattr(cls, name, property(read))
+        for step in ("dispatch_request", "handle_user_exception", "process_response"):
+            monkeypatch.setattr(Flask, step, self._route_code(getattr(Flask, step)))
+        return self
+
+    def _route_code(self, step):
+        def run(app, *args, **kwargs):
+            outer, self.inside = self.inside, True
+            try:
+                return step(app, *args, **kwargs)
+            finally:
+                self.inside = outer
+        return run
+
+
 def _door_roles(app, rule):
     """The roles a route's door lets in, as its view declares them (login_required, api_auth), or
     None when the view does not say (public, or guarded some other way)."""
@@ -177,8 +219,13 @@ def _fuzzed_by_backoffice(app, rule):
 CALLERS = ["anonymous", "fiscal", "backoffice", "admin"] if PG_URL else ["anonymous", "fiscal"]
 
 
+READS_ITS_QUERY = {"backoffice": "/bo/permissoes/", "fiscal": "/api/v1/field/data", "admin": "/bo/usuarios/",
+                   "anonymous": "/bo/permissoes/"}
+
+
 @pytest.mark.parametrize("who", CALLERS)
-def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who):
+def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who, monkeypatch):
+    reads, readers = _QueryReads().watch(monkeypatch), []
     caller = _caller(app, client, who)
     ids = _real_ids(app)
     rules = [rule for rule in app.url_map.iter_rules() if rule.endpoint not in SESSION_ENDING]
@@ -202,9 +249,13 @@ def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who)
         # test the door again, which the values below still do once.
         shut = probe.status_code in (401, 403) or (probe.status_code == 302 and "/login" in probe.location)
         strings = {k: HOSTILE_STRINGS[k] for k in PATH_HOSTILE} if shut else HOSTILE_STRINGS
+        reads_query = True
         for label in strings:
-            if "GET" in methods:
+            if "GET" in methods and reads_query:
+                reads.clear()
                 caller.send("GET", f"{path}?{queries[label]}", f"query {label}")
+                reads_query = bool(reads)  # decided by the first value: is the query read at all?
+                readers.extend([rule.rule] if reads_query else [])
             for method in (m for m in methods if m != "GET"):
                 caller.send(method, f"{path}?{queries[label]}", f"form {label}", data=forms[label],
                             content_type="application/x-www-form-urlencoded")
@@ -217,3 +268,6 @@ def test_no_route_answers_500_to_generated_hostile_input(app, client, demo, who)
                 caller.send(method, path, f"json {body[:30]}", data=body, content_type="application/json")
             caller.send(method, path, "bad json", data=b"\xff\xfe not json", content_type="application/json")
     assert caller.count > 500  # the generator did generate
+    # The watch does see a route that reads its query: the permit list's filters, the phone's
+    # cursor, the admin's user list, the login redirect's `next` (taken from the path and query).
+    assert READS_ITS_QUERY[who] in readers, readers
