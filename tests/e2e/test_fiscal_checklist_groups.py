@@ -15,6 +15,18 @@ DRAFT = """async () => {
 }"""
 
 
+def _saved_when(page, fact, value):
+    """The draft's saved answers once `fact` holds `value` there: a tap's save reaches IndexedDB a
+    moment after the tap (behind an earlier write still in flight), so the test waits for it rather
+    than reading at once."""
+    for _ in range(100):  # up to ~5 s (wait_for_function would not await DRAFT's promise)
+        answers = page.evaluate(DRAFT)
+        if answers.get(fact) is value:
+            break
+        page.wait_for_timeout(50)
+    return answers
+
+
 def test_group_all_ok_keeps_the_exception_and_one_polarity(browser, server):  # noqa: F811
     errors = []
     context = _context(browser, server)
@@ -31,7 +43,7 @@ def test_group_all_ok_keeps_the_exception_and_one_polarity(browser, server):  # 
     driver.locator('fieldset[data-fact="driver.vest"]').get_by_text("Não conforme", exact=True).click()
     driver.locator('fieldset[data-fact="driver.helmet_inmetro"]').get_by_text("Não verificado", exact=True).click()
     page.locator("#all-ok-condutor").click()
-    answers = page.evaluate(DRAFT)
+    answers = _saved_when(page, "driver.helmet", True)
     assert answers["driver.vest"] is False              # the exception tapped is kept
     assert answers["driver.helmet_inmetro"] == "nao_verificado"
     assert answers["driver.helmet"] is True and answers["driver.vest_retroreflective"] is True
@@ -41,7 +53,7 @@ def test_group_all_ok_keeps_the_exception_and_one_polarity(browser, server):  # 
     rude = page.locator('fieldset[data-fact="conduct.rude"]')
     expect(rude).to_contain_text("Não conforme")
     rude.get_by_text("Conforme", exact=True).click()
-    assert page.evaluate(DRAFT)["conduct.rude"] is False  # phrased as a violation: compliant = "no"
+    assert _saved_when(page, "conduct.rude", False)["conduct.rude"] is False  # phrased as a violation: compliant = "no"
     rude.scroll_into_view_if_needed()
     check_screen(page, "checklist-conduct")
 
