@@ -148,7 +148,7 @@ def test_create_and_edit_operator_write_audit_with_before_and_after(app, client,
 
 def test_edit_form_shows_current_values(app, client, demo):
     with app.app_context():
-        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").order_by(Permit.id).first()
         ident, number, plate = permit.id, permit.number, permit.vehicle.plate
     login(client, "backoffice.sapezal")
     html = client.get(f"/bo/permissoes/{ident}/editar").get_data(as_text=True)
@@ -158,7 +158,7 @@ def test_edit_form_shows_current_values(app, client, demo):
 
 def test_edit_permit_and_audit(app, client, demo):
     with app.app_context():
-        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").order_by(Permit.id).first()
         ident, old_until = permit.id, permit.valid_until
     login(client, "backoffice.sapezal")
     form_html = client.get(f"/bo/permissoes/{ident}/editar").get_data(as_text=True)
@@ -177,7 +177,7 @@ def test_edit_permit_and_audit(app, client, demo):
 
 def test_missing_csrf_is_rejected_and_changes_nothing(app, client, demo):
     with app.app_context():
-        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").order_by(Permit.id).first()
         ident = permit.id
     login(client, "backoffice.sapezal")
     assert client.post("/bo/operadores/novo", data=VALID_OPERATOR).status_code == 400
@@ -191,7 +191,7 @@ def test_missing_csrf_is_rejected_and_changes_nothing(app, client, demo):
 
 def test_suspend_changes_status_history_and_audit(app, client, demo):
     with app.app_context():
-        ident = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").first().id
+        ident = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").order_by(Permit.id).first().id
     until = (local_today() + timedelta(days=20)).isoformat()
     login(client, "backoffice.sapezal")
     response = _post(client, f"/bo/permissoes/{ident}/acoes/suspend",
@@ -214,7 +214,7 @@ def test_suspend_changes_status_history_and_audit(app, client, demo):
 
 def test_action_needs_a_reason_and_a_valid_renewal_date(app, client, demo):
     with app.app_context():
-        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni("sapezal").id, status="ativo").order_by(Permit.id).first()
         ident, until = permit.id, permit.valid_until
     login(client, "backoffice.sapezal")
     page = f"/bo/permissoes/{ident}"

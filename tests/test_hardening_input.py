@@ -90,7 +90,7 @@ def test_credential_form_back_link_ignores_foreign_and_tab_referrers(client, app
     with app.app_context():
         from server.modules.registry.models import Municipality, Permit
         muni = Municipality.query.filter_by(slug="sapezal").one()
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         permit_id = permit.id
     for referrer in ("https://evil.example/x", "http://localhost/\t/evil.example"):
         response = client.post(f"/bo/permits/{permit_id}/credential", data={"csrf_token": token},

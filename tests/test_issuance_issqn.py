@@ -51,7 +51,7 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
         for earlier in IssqnCharge.query.filter(IssqnCharge.company_id == charge.company_id,
                                                 IssqnCharge.paid_on.is_(None), IssqnCharge.id != charge.id).all():
             pay_issqn_charge(m, earlier, {"paid_on": TODAY, "payment_reference": "DAM anterior"})
-        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
+        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").order_by(Permit.id).first()
         late = due_10th + timedelta(days=1)
         item = {i.key: i for i in checklist(m, permit, late)}["issqn.monthly"]
         assert item.state == "missing" and item.citation == "Lei 030/1998, art. 14"
@@ -79,7 +79,7 @@ def test_issqn_due_on_a_saturday_is_payable_on_monday_without_arrears(app, demo)
         db.session.commit()
         assert issqn_arrears(charge.company_id, date(2026, 1, 12)) == []
         assert [c.id for c in issqn_arrears(charge.company_id, date(2026, 1, 13))] == [charge.id]
-        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").first()
+        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").order_by(Permit.id).first()
         assert {i.key: i for i in checklist(m, permit, date(2026, 1, 12))}["issqn.monthly"].state != "missing"
         assert {i.key: i for i in checklist(m, permit, date(2026, 1, 13))}["issqn.monthly"].state == "missing"
         add_closure(m, {"day": date(2026, 1, 12), "kind": "fechamento", "name_pt": "Repartição fechada",

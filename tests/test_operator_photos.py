@@ -75,7 +75,7 @@ def test_the_crachá_prints_the_stored_photo(client, app, demo):
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
         create_key(muni)
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         store_operator_photo(permit.main_driver, _jpeg_with_gps())
         card = card_data(issue_credential(permit))
         assert card.photo is not None and card.photo == read_operator_photo(permit.main_driver)

@@ -21,7 +21,7 @@ def _data(permit, **over):
 def test_edit_cannot_move_validity_but_renew_can(app, demo):
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         old_until = permit.valid_until
         with pytest.raises(ApiError) as err:
             update_permit(permit, muni, _data(permit, valid_until=old_until + timedelta(days=365)))
@@ -42,7 +42,7 @@ def test_renewal_reminds_to_reissue_the_crachá(client, app, demo):
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
         create_key(muni)
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         issue_credential(permit)
         ident = permit.id
     login(client, "backoffice.sapezal")

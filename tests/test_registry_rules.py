@@ -234,14 +234,14 @@ def test_paranatinga_termo_and_sapezal_taxpayer_number_reach_the_rules(app, demo
     from server.rules import evaluate
     with app.app_context():
         par = _muni("paranatinga")
-        permit = Permit.query.filter_by(municipality_id=par.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=par.id, status="ativo").order_by(Permit.id).first()
         composed = composed_for(par)
         facts = permit_facts(permit, composed.facts)
         assert permit.kind == "termo_permissao"
         assert facts["permit.term_valid_until"] == permit.valid_until.isoformat()
         assert facts["permit.exists"] is True and facts["permit.status"] == "ativo"
         sap = _muni("sapezal")
-        permit = Permit.query.filter_by(municipality_id=sap.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=sap.id, status="ativo").order_by(Permit.id).first()
         composed = composed_for(sap)
         permit.taxpayer_number = None
         facts = permit_facts(permit, composed.facts)
@@ -257,7 +257,7 @@ def test_taxpayer_number_is_saved_from_the_permit_form(client, app, demo):
     from server.modules.registry.models import Permit
     login(client, "backoffice.sapezal")
     with app.app_context():
-        permit = Permit.query.filter_by(municipality_id=_muni("sapezal").id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=_muni("sapezal").id, status="ativo").order_by(Permit.id).first()
         ident = permit.id
         data = {"number": permit.number, "kind": permit.kind, "holder_operator_id": str(permit.holder_operator_id),
                 "vehicle_id": str(permit.vehicle_id), "issued_on": permit.issued_on.isoformat(),
@@ -283,7 +283,7 @@ def test_permit_holder_cannot_be_changed_by_an_edit_where_the_law_forbids_transf
     from server.modules.permits.operations import update_permit
     with app.app_context():
         muni = _muni(slug)
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         data = {"number": permit.number, "kind": permit.kind, "vehicle_id": permit.vehicle_id,
                 "issued_on": permit.issued_on, "valid_from": permit.valid_from, "valid_until": permit.valid_until,
                 "driver_ids": [d.id for d in permit.drivers]}

@@ -59,7 +59,7 @@ def test_roadside_engines_and_back_office_agree_on_the_last_valid_day(app, demo)
     assert _js_failed(composed.to_json(), days, _facts(until)) == python
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         permit.valid_from, permit.valid_until = date(2026, 1, 15), until
         db.session.commit()
         pid = permit.id
@@ -92,7 +92,7 @@ def test_caducidade_last_day_by_cc_132_agrees_in_both_engines_and_the_back_offic
         python = [[f["requirement"] for f in evaluate(composed, d, facts, [], calendar_of(muni))["failed"]] for d in days]
         assert lapsed(python) == [False, True, True]
         assert _js_failed(composed.to_json(), days, facts) == python
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").first()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         permit.valid_from, permit.valid_until = date(2027, 4, 1), date(2028, 3, 31)
         db.session.commit()
         pid = permit.id
