@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from helpers import api_token
+from server.core.clock import local_today
 
 
 @pytest.fixture
@@ -52,13 +53,23 @@ def test_snapshot_holds_the_latest_state_and_minimal_personal_data(app, client, 
         assert first["photo"] == 1 and "photo" not in data["operators"][1]
         assert data["photo_url"] == "/api/v1/field/photos/{id}"
         raw = response.get_data(as_text=True)
-        for operator in operators:  # no CPF (not even masked), address or phone on the phone
+        for operator in operators:  # no CPF (not even masked), CNH number, address or phone on the phone
             assert operator.cpf not in raw and operator.cpf[3:9] not in raw.replace(".", "")
+            assert not operator.cnh_number or operator.cnh_number not in raw
             assert not operator.address or operator.address not in raw
         # Only the columns the phone reads (issue 24): nothing else leaves the server.
         assert {k for o in data["operators"] for k in o} <= {
-            "id", "name", "cnh", "photo", "cnh_category", "cnh_first_issue_date", "birth_date", "residence_since",
+            "id", "name", "photo", "cnh_category", "cnh_first_issue_date", "birth_date", "residence_since",
             "disqualified_on", "disqualified_basis", "rehabilitation_course_on"}
+        # Birth and first-CNH dates past the federal minimums (Lei 12.009/2009 art. 2º I: 21 years,
+        # II: 2 years) travel as 1 January of (this year − minimum − 1); later ones exactly.
+        year = local_today().year
+        for operator, row in zip(operators, data["operators"]):
+            assert row["id"] == operator.id
+            for column, years in (("birth_date", 21), ("cnh_first_issue_date", 2)):
+                real = getattr(operator, column)
+                assert row.get(column) == (max(real, date(year - years - 1, 1, 1)).isoformat() if real else None)
+        assert any(o.birth_date and o.birth_date < date(year - 22, 1, 1) for o in operators)  # some were floored
         assert {k for p in data["pontos"] for k in p} == {"id", "name"}
         permit = Permit.query.filter_by(municipality_id=muni.id).order_by(Permit.id).first()
         row = data["permits"][0]
@@ -120,6 +131,11 @@ def test_rules_travel_again_when_the_configuration_changes(app, client, fiscal):
                                  "source": "Decreto de teste"})
     delta = get(client, fiscal, cursor).json
     assert delta["rules"] is not None
+    # New rules may floor the operators' dates differently (fact_floors.py): every row travels again.
+    with app.app_context():
+        from server.modules.registry.models import Operator
+        assert sorted(o["id"] for o in delta["operators"]) == sorted(
+            o.id for o in Operator.query.filter_by(municipality_id=_muni().id))
     assert any(row["valid_from"] == "2030-01-01" for row in delta["rules"]["config"]["unit_values"]["UFM"])
     assert get(client, fiscal, delta["cursor"]).json["rules"] is None
 

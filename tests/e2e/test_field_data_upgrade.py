@@ -48,7 +48,7 @@ REBUILD_AS_V2 = """async () => {
     old.close();
     const permit = field.data.permits.find((p) => p.status === 'ativo' && p.holder_operator_id);
     return { cursor: field.data.cursor, permits: field.data.permits.length, permit,
-             cnh: field.data.operators.find((o) => o.id === permit.holder_operator_id).cnh };
+             name: field.data.operators.find((o) => o.id === permit.holder_operator_id).name };
 }"""
 
 AFTER_UPGRADE = """async () => {
@@ -81,9 +81,10 @@ def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(pag
     page.get_by_role("button", name="Buscar").click()
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
     expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
-    # Name, face and CNH identify the driver; no CPF travels to the phone any more.
-    expect(page.locator("#verdict-cnh")).to_have_text(f"CNH {old['cnh']}")
+    # Name and face identify the driver; no CPF or CNH number travels to the phone any more.
+    expect(page.locator("#verdict-name")).to_have_text(old["name"])
     expect(page.locator("main")).not_to_contain_text("CPF")
+    expect(page.locator("main")).not_to_contain_text("CNH")
     check_screen(page, "verdict-after-upgrade")
     context.set_offline(False)
 

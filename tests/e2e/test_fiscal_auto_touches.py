@@ -109,6 +109,9 @@ def test_auto_in_twelve_touches_and_only_the_place_typed(browser, server, live_a
     expect(page.locator("#auto-missing")).to_have_text("Tudo preenchido: pode assinar e emitir.")
     place_row = page.locator('#auto-fields dd[data-sources~="place"]')
     expect(place_row).to_contain_text(PLACE)
+    # The CNH number is not on the phone (issue 24): the screen says who fills it in.
+    expect(page.locator('#auto-fields dd[data-sources~="subject_cnh"]')).to_have_text(
+        "Do cadastro municipal: o servidor completa na notificação")
     empty = page.locator("#auto-fields dd").evaluate_all("els => els.filter((e) => e.textContent.startsWith('—')).map((e) => e.dataset.field)")
     check_screen(page, f"{slug}-auto")
     walk.tap(page.locator("#sign-auto"))
@@ -174,4 +177,9 @@ def _notification_prints_each_field_once(app, auto_id, tmp_path):
             continue  # printed once as the header's CNH line and the signature statement
         assert text.count(group["label_pt"]) == 1, (group["label_pt"], text)
     assert text.count("CNH (prontuário)") == 1, text
+    with app.app_context():  # the registry's CNH number, which the phone never held
+        from server.modules.registry.models import Operator
+        record = AutoCase.query.filter_by(record_id=auto_id).one().record
+        cnh = db.session.get(Operator, record.operator_id).cnh_number
+    assert cnh and text.count(cnh) == 1, (cnh, text)
     (SHOTS / f"notificacao-{content['municipality']['name']}.txt").write_text(text)

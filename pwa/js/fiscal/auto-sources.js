@@ -34,6 +34,8 @@ export function autoAtoms({ rules, draft, confirmed, fiscal, municipality, place
     place: (place || '').trim(),
     date_time: at ? localDateTime(at) : '',
     subject_name: s.name || '',
+    // The CNH number no longer travels to the phone (issue 24): data kept from an older download
+    // may still hold it; otherwise the server prints the registry's on the notificação.
     subject_cnh: s.cnh ? `CNH nº ${s.cnh}` : '',
     permit_number: (s.permit_number || draft.permit_number) ? `nº ${s.permit_number || draft.permit_number}` : '',
     plate: draft.plate ? `placa ${plateText(draft.plate)}` : '',
@@ -50,6 +52,10 @@ export function autoAtoms({ rules, draft, confirmed, fiscal, municipality, place
     observations: (observations || '').trim(),
   };
 }
+
+/** Sources the phone leaves empty for a registered operator because the server fills them in
+ *  from the registry on the notificação (autos/notification_content.py), as the auto screen says. */
+export const SERVER_FILLED_PT = { subject_cnh: 'Do cadastro municipal: o servidor completa na notificação' };
 
 /** What keeps the auto from being signed, in the fiscal's words. */
 export const SOURCE_MISSING_PT = {

@@ -42,7 +42,6 @@ function subjectOf(view) {
     valid_until: view.permit.valid_until || null, issued_on: view.permit.issued_on || null,
     holder_company: view.permit.holder_company || null, operator_id: view.operator?.id ?? null,
     name: view.operator?.name || view.permit.holder_company || null,
-    cnh: view.operator?.cnh || null,
     vehicle: view.vehicle ? { make: view.vehicle.make || null, model: view.vehicle.model || null, plate_category: view.vehicle.plate_category || null } : null,
     plate: view.plate || null, ponto: view.ponto?.name || null, facts: registryFactsOf(view),
     disqualified_on: view.operator?.disqualified_on || null, disqualified_basis: view.operator?.disqualified_basis || null,

@@ -6,7 +6,7 @@
 // device key and chained: immutable afterwards.
 import { autoForm } from '../rules/index.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
-import { autoAtoms, SOURCE_MISSING_PT } from '../fiscal/auto-sources.js';
+import { autoAtoms, SERVER_FILLED_PT, SOURCE_MISSING_PT } from '../fiscal/auto-sources.js';
 import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
 import { formatAge, loadField, numbers, NUMBERS_WARN_AT, takeNumber, voidLater } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
@@ -58,6 +58,9 @@ export async function render(root, { params, navigate }) {
   const list = el('dl', { class: 'auto-fields', id: 'auto-fields' });
   const missingBox = el('p', { class: 'notice notice-warn', id: 'auto-missing', role: 'status', 'aria-live': 'polite' });
   let atoms = {};
+  // A registered operator's CNH comes from the registry on the server (SERVER_FILLED_PT).
+  const serverFilled = (g) => (draft.subject?.operator_id && g.missing.length && g.missing.every((src) => src in SERVER_FILLED_PT)
+    ? SERVER_FILLED_PT[g.missing[0]] : null);
   let form = [];
   const missingNow = () => {
     const missing = [];
@@ -87,7 +90,7 @@ export async function render(root, { params, navigate }) {
     form = autoForm(rules, date, atoms);
     list.replaceChildren(...form.flatMap((g) => [
       el('dt', {}, g.label_pt, el('span', { class: 'hint' }, ` — ${g.citations.filter(Boolean).map((c) => citationLabel(rules, c)).join('; ')}`)),
-      el('dd', { dataset: { field: g.id, sources: g.source.join(' ') } }, g.value || (g.required ? '—' : '— (se possível)')),
+      el('dd', { dataset: { field: g.id, sources: g.source.join(' ') } }, g.value || serverFilled(g) || (g.required ? '—' : '— (se possível)')),
     ]));
     const missing = missingNow();
     missingBox.textContent = missing.length ? `Falta: ${missing.join('; ')}.` : 'Tudo preenchido: pode assinar e emitir.';

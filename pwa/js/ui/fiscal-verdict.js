@@ -45,9 +45,9 @@ export function showVerdict(root, draft, navigate) {
       `${s.disqualified_basis || 'Penalidades aplicadas'}. Não pode conduzir moto-táxi até concluir o curso de reabilitação.`) : null,
     el('div', { class: 'badge-identity' },
       photo,
-      el('div', {}, el('p', { class: 'badge-name', id: 'verdict-name' }, s.name || 'Nome não consta nos dados'),
-        // The CNH to compare with the document shown (no CPF on the phone, issue 24).
-        s.cnh ? el('p', { class: 'hint', id: 'verdict-cnh' }, `CNH ${s.cnh}`) : null)),
+      // Name and face identify; no CPF or CNH number on the phone (issue 24: the server puts the
+      // CNH on the notificação from the registry).
+      el('div', {}, el('p', { class: 'badge-name', id: 'verdict-name' }, s.name || 'Nome não consta nos dados'))),
     el('dl', { class: 'badge-facts' },
       el('div', {}, el('dt', { id: 'verdict-permit-word' }, permitTitle(draft.permit_word)), el('dd', { id: 'verdict-permit' }, s.permit_number || draft.permit_number || '—')),
       el('div', {}, el('dt', {}, 'Placa'), el('dd', { id: 'verdict-plate', class: 'plate' }, formatPlate(s.plate))),

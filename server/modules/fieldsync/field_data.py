@@ -15,13 +15,14 @@ measured per part in bench/field_data.py).
 """
 from sqlalchemy import select
 
-from ...core.clock import local_now
+from ...core.clock import local_now, local_today
 from ...core.signals import gather
 from ...extensions import db
 from ..registry.change_models import FieldDataEntity, FieldDataState
 from ..registry.changes import mark_changed
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
 from ..rules.service import composed_for
+from .fact_floors import apply_floors, date_floors
 from .field_codec import pack_table, to_columns
 from .models import AppliedPenalty
 from .signals import field_data_sections
@@ -73,10 +74,13 @@ def permit_rows(municipality_id, ids=None):
 
 
 def operator_rows(municipality_id, ids=None):
-    """Only what the roadside needs: name and face, the CNH number the auto prints (CTB art. 280
-    IV) and the rule facts (CNH category and first issue, age, residence). No CPF (not even
-    masked: name, face and CNH identify), CNH expiry, address, phone or blood type."""
-    query = (select(Operator.id, Operator.name, Operator.cnh_number, Operator.photo_path, Operator.cnh_category,
+    """Only what the roadside needs: name and face, and the rule facts (CNH category and first
+    issue, age, residence; the dates floored by field_data() where the rules allow, fact_floors.py).
+    No CPF, CNH number, CNH expiry, address, phone or blood type: name and face identify at the
+    roadside, and the server puts the CNH number (CTB art. 280 IV, "sempre que possível") on the
+    notificação from the registry (autos/notification_content.py), so 10,000 CNH numbers do not
+    ride on every phone (LGPD art. 6º III; 52 KB of the 10,000-permit download, issue 24)."""
+    query = (select(Operator.id, Operator.name, Operator.photo_path, Operator.cnh_category,
                     Operator.cnh_first_issue_date, Operator.birth_date,
                     Operator.residence_since, Operator.disqualified_on, Operator.disqualified_basis,
                     Operator.rehabilitation_course_on)
@@ -84,7 +88,7 @@ def operator_rows(municipality_id, ids=None):
     if ids is not None:
         query = query.where(Operator.id.in_(ids))
     return [_compact({
-        "id": r.id, "name": r.name, "cnh": r.cnh_number, "photo": 1 if r.photo_path else None,
+        "id": r.id, "name": r.name, "photo": 1 if r.photo_path else None,
         "cnh_category": r.cnh_category, "cnh_first_issue_date": _iso(r.cnh_first_issue_date), "birth_date": _iso(r.birth_date),
         "residence_since": _iso(r.residence_since),
         # inabilitação reached by applied penalties, until the curso de reabilitação (issue 19)
@@ -149,7 +153,12 @@ def current_state(municipality):
     state = db.session.get(FieldDataState, municipality.id)
     if state is None or state.rules_etag != rules_etag:
         connection = db.session.connection()
-        mark_changed(connection, municipality.id, [("rules", 0, False)])
+        # New rules may read the floored dates differently (fact_floors.py): every operator row
+        # travels again, floored by the new rules (the next delta then weighs about a snapshot's
+        # operators; rule changes are a configuration change or a pack release).
+        operators = db.session.scalars(select(Operator.id).where(Operator.municipality_id == municipality.id))
+        mark_changed(connection, municipality.id,
+                     [("rules", 0, False)] + [("operator", operator_id, False) for operator_id in operators])
         db.session.execute(FieldDataState.__table__.update()
                            .where(FieldDataState.municipality_id == municipality.id)
                            .values(rules_etag=rules_etag))
@@ -201,6 +210,7 @@ def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
                 (removed[PLURAL[kind]] if is_removed else changed[kind]).append(entity_id)
         for kind in KINDS:
             out[PLURAL[kind]] = ROWS[kind](mid, changed[kind]) if changed[kind] else []
+    apply_floors(out["operators"], date_floors(rules.to_json(), local_today()))
     for kind in KINDS:
         out[PLURAL[kind]] = ENCODE[fmt](kind, out[PLURAL[kind]])
     out["format"] = fmt

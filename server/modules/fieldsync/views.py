@@ -167,7 +167,9 @@ def field_data(query):
     if request.if_none_match.contains(etag) or request.if_none_match.contains(base):
         response = current_app.response_class(status=304)
     else:
-        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules, fmt))
+        # No spaces after separators, UTF-8 as is: ~7 KB less gzip on 10,000 permits (issue 24).
+        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules, fmt),
+                                      separators=(",", ":"), ensure_ascii=False)
         data = body.encode("utf-8")
         if gzipped:
             # mtime 0: the same bytes every time (strong ETag). Level 9 costs ~0.1 s more on a

@@ -44,13 +44,13 @@ def mark_changed(connection, municipality_id, entities):
     if not entities:
         return None
     version = bump_version(connection, municipality_id)
-    table = FieldDataEntity.__table__
-    for kind, entity_id, removed in entities:
-        stmt = dialect_insert(connection, table).values(municipality_id=municipality_id, kind=kind,
-                                                  entity_id=entity_id, version=version, removed=removed)
-        connection.execute(stmt.on_conflict_do_update(
-            index_elements=["municipality_id", "kind", "entity_id"],
-            set_={"version": version, "removed": removed}))
+    stmt = dialect_insert(connection, FieldDataEntity.__table__)
+    # One statement for all of them (executemany): a rule change marks every operator.
+    connection.execute(stmt.on_conflict_do_update(
+        index_elements=["municipality_id", "kind", "entity_id"],
+        set_={"version": stmt.excluded.version, "removed": stmt.excluded.removed}),
+        [{"municipality_id": municipality_id, "kind": kind, "entity_id": entity_id, "version": version,
+          "removed": removed} for kind, entity_id, removed in entities])
     return version
 
 
