@@ -1,5 +1,6 @@
 """Benchmark: field data for a municipality of 10,000 permits (issue 24 targets: first download
-≤ 150 KB gzip on the wire with format=packed, one-change delta ≤ 1 KB; issue 9's were 400 KB).
+≤ 150 KB gzip on the wire with format=packed2, the field app's, one-change delta ≤ 1 KB; issue 9's
+were 400 KB).
 
 Builds Sapezal (its real rule packs) with N permits, each with its own holder (name, CPF, photo
 path, CNH and birth dates) and vehicle, with realistic variety (random names, dates, models), in
@@ -104,14 +105,23 @@ def populate(app, count):
         return mid
 
 
-# The columns the phone needs and how many equally likely values populate() draws for each.
+# The columns the phone read before issue 24's last step, how many equally likely values
+# populate() draws for each, and how many of them still reach the phone: the CNH number stays on
+# the server, and every drawn birth (1974–1995) and first-CNH (2001–2014) date is before its
+# floor (fieldsync/fact_floors.py), so each travels as one value.
 INFORMATION = [
-    ("operators.cnh (11 random digits)", 10 ** 11), ("vehicles.plate (3 letters, digit, letter, 2 digits)", 26 ** 4 * 10 ** 3),
-    ("operators.name (first + 2 last names)", len(FIRST) * len(LAST) ** 2), ("operators.birth_date (± 4000 days)", 8001),
-    ("operators.cnh_first_issue_date (± 2500 days)", 5001), ("permits.issued_on (± 800 days)", 1601),
-    ("permits.valid_until (± 400 days)", 801), ("permits.ponto_id", 40), ("vehicles.year_manufacture", 15),
-    ("vehicles make + model", len(MODELS)), ("vehicles.engine_cc", 5),
+    ("operators.cnh (11 random digits)", 10 ** 11, 1),
+    ("vehicles.plate (3 letters, digit, letter, 2 digits)", 26 ** 4 * 10 ** 3, 26 ** 4 * 10 ** 3),
+    ("operators.name (first + 2 last names)", len(FIRST) * len(LAST) ** 2, len(FIRST) * len(LAST) ** 2),
+    ("operators.birth_date (± 4000 days)", 8001, 1), ("operators.cnh_first_issue_date (± 2500 days)", 5001, 1),
+    ("permits.issued_on (± 800 days)", 1601, 1601), ("permits.valid_until (± 400 days)", 801, 801),
+    ("permits.ponto_id", 40, 40), ("vehicles.year_manufacture", 15, 15), ("vehicles make + model", len(MODELS), len(MODELS)),
+    ("vehicles.engine_cc", 5, 5),
 ]
+
+
+def _kb(bits_per_permit, count):
+    return bits_per_permit * count / 8 / 1024
 
 
 def _encoding(data, name):
@@ -119,7 +129,11 @@ def _encoding(data, name):
     value = data[kind][column]
     if isinstance(value, list):
         return "plain"
-    return next(k for k in ("delta", "dict", "days", "words", "text", "serial") if k in value).replace("text", "fixed")
+    if "dict" in value:
+        return "dict (characters)" if "text" in value else "dict"
+    return {"delta": "delta", "days": "days", "b62": "days (base 62)", "words": "words", "text": "fixed",
+            "serial": "serial", "shape": "split"}[next(k for k in ("delta", "days", "b62", "words", "text", "serial",
+                                                                    "shape") if k in value)]
 
 
 def median_ms(samples):
@@ -140,7 +154,7 @@ def main(count=10_000, runs=5):
                                                     "device_name": "Bancada"}).json
     auth = {"Authorization": f"Bearer {login['token']}"}
 
-    def pull(cursor, gz, etag=None, fmt="packed"):
+    def pull(cursor, gz, etag=None, fmt="packed2"):
         headers = {**auth, **({"Accept-Encoding": "gzip"} if gz else {}), **({"If-None-Match": etag} if etag else {})}
         started = time.perf_counter()
         response = client.get(f"/api/v1/field/data?cursor={cursor}&format={fmt}", headers=headers)
@@ -165,6 +179,7 @@ def main(count=10_000, runs=5):
     load_after = os.getloadavg()[0]
     as_rows, _ = pull(0, True, fmt="rows")
     as_columns, _ = pull(0, True, fmt="columns")
+    as_packed, _ = pull(0, True, fmt="packed")
 
     def gz(value):
         return len(gzip.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(), 9))
@@ -193,7 +208,7 @@ def main(count=10_000, runs=5):
         "# Field data benchmark (`bench/field_data.py`)", "",
         f"Run {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()} "
         f"({platform.python_version()}), SQLite, Flask test client (whole request: auth, scoping, queries, "
-        f"JSON, gzip level 9), `format=packed` unless said otherwise. One municipality (Sapezal's rule packs) with **{count:,} permits**, "
+        f"JSON, gzip level 9), `format=packed2` (the field app's) unless said otherwise. One municipality (Sapezal's rule packs) with **{count:,} permits**, "
         f"{count:,} operators (each with a photo) and {count:,} vehicles, random names, dates and models. "
         f"The machine is shared (2 cores, other sessions running; load average {load_before:.2f} → {load_after:.2f} "
         f"during the timed runs): times are indicative, with their ratio to `GET /healthz` in the same run "
@@ -202,7 +217,8 @@ def main(count=10_000, runs=5):
         f"| First download (snapshot), gzip body | ≤ 150 KB | **{len(snap.get_data()) / 1024:.0f} KB** "
         f"({'meets' if len(snap.get_data()) <= 150 * 1024 else 'MISSES'} the target) |",
         f"| Same, uncompressed | — | {len(plain.get_data()) / 1024:.0f} KB |",
-        f"| Same snapshot with `format=columns` (the previous app's), gzip | — | {len(as_columns.get_data()) / 1024:.0f} KB |",
+        f"| Same snapshot with `format=packed` (the previous shell's), gzip | — | {len(as_packed.get_data()) / 1024:.0f} KB |",
+        f"| Same snapshot with `format=columns` (an older shell's), gzip | — | {len(as_columns.get_data()) / 1024:.0f} KB |",
         f"| Same snapshot with `format=rows` (lists of objects), gzip | — | {len(as_rows.get_data()) / 1024:.0f} KB |",
         f"| Composed rules, `GET /api/v1/rules/<slug>` (the same download's step before; no longer repeated "
         f"in the field data), plain / as gzip would send them | — | {len(rules) / 1024:.0f} KB / "
@@ -225,17 +241,18 @@ def main(count=10_000, runs=5):
         "| Column | encoding | gzip |", "|---|---|---|",
         *[f"| {name} | {_encoding(data, name)} | {size / 1024:.1f} KB |"
           for name, size in sorted(columns.items(), key=lambda kv: -kv[1])],
-        "", "What the generator puts into each column the phone needs, in bits per permit (log2 of its "
-            "equally likely choices; below this no encoding can go):", "",
-        "| Column | choices | bits |", "|---|---|---|",
-        *[f"| {name} | {choices:,} | {math.log2(choices):.1f} |" for name, choices in INFORMATION],
-        f"| **total for {count:,} permits** | | **{sum(math.log2(c) for _, c in INFORMATION) * count / 8 / 1024:.0f} KB** |",
-        "", "So this population cannot travel in 150 KB with every column the phone now reads: the CNH number "
-            "(printed on the auto, CTB art. 280 IV), the plate (search, verdict), the name (search), the birth "
-            "and first-CNH dates (federal requirements, Lei 12.009/2009 art. 2º) and the permit dates (Sapezal's "
-            "rules) alone exceed it: reaching the target means carrying less of one of them, a product "
-            "decision left open (docs/sync-api.md, Field data).",
-        "", "Only what the phone reads travels (no CPF, CNH expiry, permit kind or ponto address); rows leave "
+        "", "What the generator puts into each column, in bits per permit (log2 of its equally likely "
+            "choices; below this no encoding can go), drawn and as it reaches the phone now:", "",
+        "| Column | choices drawn | bits drawn | bits on the phone |", "|---|---|---|---|",
+        *[f"| {name} | {choices:,} | {math.log2(choices):.1f} | {math.log2(now):.1f} |" for name, choices, now in INFORMATION],
+        f"| **total for {count:,} permits** | | **{_kb(sum(math.log2(c) for _, c, _ in INFORMATION), count):.0f} KB** "
+        f"| **{_kb(sum(math.log2(n) for _, _, n in INFORMATION), count):.0f} KB** |",
+        "", "With every column the phone read before, this population could not travel in 150 KB (the drawn "
+            "total). It does now because less of it travels, not only because it is coded tighter: the CNH "
+            "number stays on the server, which prints it on the notificação (CTB art. 280 IV), and birth and "
+            "first-CNH dates past the rules' largest \"at least N years\" (Lei 12.009/2009 art. 2º I and II) "
+            "travel as that floor (docs/sync-api.md, Field data).",
+        "", "Only what the phone reads travels (no CPF, CNH number, CNH expiry, permit kind or ponto address); rows leave "
             "out null values and empty lists; operators carry `photo: 1` (thumbnails, ≤ 8 KB each, travel "
             "separately from `photo_url`). Encodings: `server/modules/fieldsync/field_codec.py`.",
     ]

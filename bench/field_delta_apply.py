@@ -5,7 +5,7 @@ The phone holds 10,000 permits, 10,000 operators and 10,000 vehicles (stored by 
 `field-store.js` from a snapshot, untimed). Timed, in the page (`performance.now()`), each run a
 new cursor:
 
-- apply: `storeAnswer(delta)` — decode the `format=packed` answer of one suspended permit (made
+- apply: `storeAnswer(delta)` — decode the `format=packed2` answer of one suspended permit (made
   by the server's own encoder, `fieldsync/field_codec.py`) and write its row and the new cursor
   in one IndexedDB transaction, resolved once durable;
 - before issue 24, for reference on the same page: the whole extract as one record —
@@ -97,10 +97,10 @@ def packed_delta():
     permit = {"id": 4321, "number": "04321", "status": "suspenso", "issued_on": "2022-05-02",
               "valid_until": "2027-01-31", "holder_operator_id": 4321, "vehicle_id": 4321, "ponto_id": 12}
     empty = {"operator": [], "vehicle": [], "ponto": [], "penalty": []}
-    out = {"cursor": 2, "snapshot": False, "format": "packed", "permits": pack_table("permit", [permit]),
+    out = {"cursor": 2, "snapshot": False, "format": "packed2", "permits": pack_table("permit", [permit], "packed2"),
            "removed": {k: [] for k in ("permits", "operators", "vehicles", "pontos", "penalties")},
            "rules": None, "tariff": None, "calendar": None}
-    out.update({kind + "s" if kind != "penalty" else "penalties": pack_table(kind, rows) for kind, rows in empty.items()})
+    out.update({kind + "s" if kind != "penalty" else "penalties": pack_table(kind, rows, "packed2") for kind, rows in empty.items()})
     return out
 
 
@@ -143,7 +143,7 @@ def main():
         "# Applying a field-data delta on the phone (`bench/field_delta_apply.py`)", "",
         f"Run {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, headless Chromium, CDP "
         f"`Emulation.setCPUThrottlingRate` 4, {PERMITS:,} permits + {PERMITS:,} operators + {PERMITS:,} vehicles "
-        f"held by the phone, a delta of one suspended permit (`format=packed`, the server's encoder), "
+        f"held by the phone, a delta of one suspended permit (`format=packed2`, the server's encoder), "
         f"{RUNS} runs. Shared 2-core machine: load average (1/5/15 min) "
         f"{'/'.join(f'{x:.2f}' for x in load_before)} before, {'/'.join(f'{x:.2f}' for x in load_after)} after.", "",
         "| What | median ms | range | target | |", "|---|---|---|---|---|",

@@ -195,10 +195,18 @@ def decode_columns(table):
 
 
 EPOCH = date(1970, 1, 1)
+B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # docs/sync-api.md, packed2
+
+
+def from_b62(text):
+    n = 0
+    for c in text:
+        n = n * 62 + B62.index(c)
+    return n
 
 
 def decode_packed(table):
-    """What the phone does with format=packed (pwa/js/fiscal/field-codec.js, docs/sync-api.md):
+    """What the phone does with format=packed and packed2 (pwa/js/fiscal/field-merge.js, docs/sync-api.md):
     written apart from server/modules/fieldsync/field_codec.py, from the documented shapes."""
     def column(encoded):
         if isinstance(encoded, list):
@@ -209,13 +217,20 @@ def decode_packed(table):
                 last = last + d if d is not None else last
                 out.append(None if d is None else last)
             return out
+        if "dict" in encoded and "text" in encoded:  # packed2: one character per code
+            return [None if c == "-" else encoded["dict"][B62.index(c)] for c in encoded["text"]]
         if "dict" in encoded:
             return [None if c is None else encoded["dict"][c] for c in encoded["codes"]]
-        if "days" in encoded:
-            w, text = encoded["width"], encoded["days"]
+        if "days" in encoded or "b62" in encoded:
+            w, text = encoded["width"], encoded.get("days", encoded.get("b62"))
+            number = int if "days" in encoded else from_b62
             return [None if text[i] == "-" else
-                    date.fromordinal(EPOCH.toordinal() + encoded["base"] + int(text[i:i + w])).isoformat()
+                    date.fromordinal(EPOCH.toordinal() + encoded["base"] + number(text[i:i + w])).isoformat()
                     for i in range(0, len(text), w)]
+        if "shape" in encoded:  # packed2 plates: shapes, then all letters, then all digits
+            letters, digits = iter(encoded["letters"]), iter(encoded["digits"])
+            return [None if shape is None else "".join(next(letters if k == "L" else digits) for k in shape)
+                    for shape in column(encoded["shape"])]
         if "text" in encoded:
             return [encoded["text"][i:i + encoded["width"]] for i in range(0, len(encoded["text"]), encoded["width"])]
         if "serial" in encoded:
@@ -254,6 +269,16 @@ def test_packed_format_carries_the_same_rows_in_fewer_bytes(app, client, fiscal)
     delta = client.get(f"/api/v1/field/data?cursor={packed['cursor']}&format=packed", headers=fiscal).json
     assert delta["snapshot"] is False and delta["permits"] == {} and delta["rules"] is None
 
+    # packed2 (the field app's): the same rows, denser codes, its own ETag.
+    response2 = client.get("/api/v1/field/data?cursor=0&format=packed2", headers=fiscal)
+    packed2 = response2.json
+    assert packed2["format"] == "packed2" and response2.headers["ETag"] != response.headers["ETag"]
+    for kind in ("permits", "operators", "vehicles", "pontos", "penalties"):
+        assert decode_packed(packed2[kind]) == rows[kind], kind
+    assert packed2["permits"]["status"]["text"] and packed2["operators"]["birth_date"]["b62"]
+    assert packed2["vehicles"]["plate"]["letters"].isalpha() and packed2["vehicles"]["plate"]["digits"].isdigit()
+    assert packed2["rules"] is None and len(response2.get_data()) < len(response.get_data())
+
 
 def test_columns_format_carries_the_same_rows(client, fiscal):
     rows = get(client, fiscal).json
@@ -282,3 +307,21 @@ def test_packed_penalty_keeps_the_auto_record_code():
             {"id": 5, "permit_id": 2, "infraction_id": "sap.inf.x", "penalty": "advertencia",
              "committed_on": "2026-02-03", "applied_on": "2026-02-27"}]
     assert decode_packed(pack_table("penalty", rows)) == rows
+
+
+def test_packed2_round_trips_mixed_plates_nulls_and_large_tables():
+    """Old and Mercosul plates, a missing plate, a lower-case one (not plate-like: sent fixed or
+    plain), more than 62 distinct values (codes, not characters), dates far apart."""
+    from server.modules.fieldsync.field_codec import pack_table
+    vehicles = [{"id": 1, "plate": "ABC1D23", "make": "Honda"}, {"id": 2, "plate": "XYZ1234", "make": "Yamaha"},
+                {"id": 4, "make": "Honda"}, {"id": 9, "plate": "QBX2A45"}]
+    packed = pack_table("vehicle", vehicles, "packed2")
+    assert packed["plate"]["letters"] == "ABCDXYZQBXA"
+    assert decode_packed(packed) == vehicles
+    odd = [{"id": 1, "plate": "abc1234"}, {"id": 2, "plate": "XYZ1234"}]
+    assert decode_packed(pack_table("vehicle", odd, "packed2")) == odd
+    many = [{"id": i, "model": f"Modelo {i}", "vistoria_until": f"{1990 + i % 60}-0{1 + i % 9}-1{i % 9}"}
+            for i in range(1, 80)]
+    packed = pack_table("vehicle", many, "packed2")
+    assert "codes" in packed["model"] and packed["vistoria_until"]["width"] == 3
+    assert decode_packed(packed) == many

@@ -137,3 +137,21 @@ test('format=packed decodes every column encoding to the rows (server/modules/fi
   ]);
   assert.deepEqual(decodeColumns({}), []);
 });
+
+test('format=packed2 decodes its denser codes to the same rows (docs/sync-api.md)', async () => {
+  const { decodeColumns } = await import('../../pwa/js/fiscal/field-merge.js');
+  // By hand: codes as characters ("-" null), base-62 days (20454 = 2026-01-01; "5u" = 5×62+56 = 366),
+  // plates as shapes + every letter + every digit, and a table over 62 values still as codes.
+  const table = {
+    id: { delta: [3, 1, 5] },
+    status: { dict: ['ativo', 'suspenso'], text: '01-' },
+    valid_until: { base: 20454, width: 2, b62: '00--5u' },
+    plate: { shape: { dict: ['LLLDLDD', 'LLLDDDD'], text: '0-1' }, letters: 'ABCDXYZ', digits: '1231234' },
+    model: { dict: ['CG 160'], codes: [0, null, 0] },
+  };
+  assert.deepEqual(decodeColumns(table), [
+    { id: 3, status: 'ativo', valid_until: '2026-01-01', plate: 'ABC1D23', model: 'CG 160' },
+    { id: 4, status: 'suspenso' },
+    { id: 9, valid_until: '2027-01-02', plate: 'XYZ1234', model: 'CG 160' },
+  ]);
+});

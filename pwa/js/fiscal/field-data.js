@@ -74,13 +74,13 @@ async function syncRules(s, slug) {
 async function syncField(s) {
   const saved = await get('reference', 'field'); // the meta only: the rows are in their stores
   const cursor = saved?.data?.cursor ?? 0;
-  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=packed`, s.token, saved);
+  const { response, notModified, etag } = await conditional(`/field/data?cursor=${cursor}&format=packed2`, s.token, saved);
   if (notModified) {
     await touchField(new Date().toISOString());
     forgetField();
     return 'unchanged';
   }
-  // format=packed carries no rules: syncRules, the step before, fetched them.
+  // format=packed2 carries no rules: syncRules, the step before, fetched them.
   const answer = await response.json();
   const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
   keepRows(saved, answer, rows, etag);

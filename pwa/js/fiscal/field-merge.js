@@ -6,23 +6,54 @@ export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties']
 
 const DAY_MS = 86400000;
 
-/** One encoded column of format=packed (server/modules/fieldsync/field_codec.py) → its values. */
+// format=packed2's one-character codes and base-62 digits (field_codec.py ALPHABET).
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const DIGIT = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));
+
+const isoDay = (n) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+function base62(text) {
+  let n = 0;
+  for (const c of text) n = n * 62 + DIGIT[c];
+  return n;
+}
+
+/** Fixed-width numbers in `text` (`w` "-" for null) → ISO dates from 1970-01-01 + `base`. */
+function fixedDays(text, width, base, parse) {
+  const out = new Array(width ? text.length / width : 0);
+  for (let i = 0; i < out.length; i += 1) {
+    const digits = text.slice(i * width, (i + 1) * width);
+    out[i] = digits[0] === '-' ? null : isoDay(base + parse(digits));
+  }
+  return out;
+}
+
+/** Plates split in shapes ("LLLDLDD"), letters and digits (packed2) → the plates. */
+function joinSplit(shapes, letters, digits) {
+  let l = 0;
+  let d = 0;
+  return shapes.map((shape) => {
+    if (shape === null) return null;
+    let value = '';
+    for (const kind of shape) value += kind === 'L' ? letters[l++] : digits[d++];
+    return value;
+  });
+}
+
+/** One encoded column of format=packed or packed2 (server/modules/fieldsync/field_codec.py) → its values. */
 function decodeColumn(encoded) {
   if (Array.isArray(encoded)) return encoded;
   if (encoded.delta) {
     let last = 0;
     return encoded.delta.map((d) => (d === null ? null : (last += d)));
   }
-  if (encoded.dict) return encoded.codes.map((c) => (c === null ? null : encoded.dict[c]));
-  if (encoded.days !== undefined) {
-    const { base, width, days } = encoded;
-    const out = new Array(width ? days.length / width : 0);
-    for (let i = 0; i < out.length; i += 1) {
-      const text = days.slice(i * width, (i + 1) * width);
-      out[i] = text[0] === '-' ? null : new Date((base + Number(text)) * DAY_MS).toISOString().slice(0, 10);
-    }
-    return out;
+  if (encoded.dict) {
+    if (encoded.text !== undefined) return Array.from(encoded.text, (c) => (c === '-' ? null : encoded.dict[DIGIT[c]]));
+    return encoded.codes.map((c) => (c === null ? null : encoded.dict[c]));
   }
+  if (encoded.days !== undefined) return fixedDays(encoded.days, encoded.width, encoded.base, Number);
+  if (encoded.b62 !== undefined) return fixedDays(encoded.b62, encoded.width, encoded.base, base62);
+  if (encoded.shape) return joinSplit(decodeColumn(encoded.shape), encoded.letters, encoded.digits);
   if (encoded.words) return encoded.codes.map((c) => (c === null ? null : c.map((i) => encoded.words[i]).join(' ')));
   if (encoded.text !== undefined) {
     const out = new Array(encoded.width ? encoded.text.length / encoded.width : 0);
@@ -39,7 +70,7 @@ function decodeColumn(encoded) {
 }
 
 /** An entity table as rows: format=rows as is; format=columns ({column: [values]}, ids
- *  delta-encoded) and format=packed ({column: encoded column}) decoded, nulls dropped. */
+ *  delta-encoded) and format=packed/packed2 ({column: encoded column}) decoded, nulls dropped. */
 export function decodeColumns(table) {
   if (Array.isArray(table)) return table; // format=rows
   const columns = {};

@@ -16,6 +16,18 @@ for what it holds, so gzip gets only the information (sizes per column: bench/fi
            "42/2026" = the serial's digits, zero-padded to width, then the suffix (permit numbers
            mostly follow one another); plain when a value does not start with digits
 
+`format=packed2` (issue 24, the field app from this version on): the same plan, three encodings
+denser still (10,000 permits: ~11 KB less gzip than packed, bench/field_data.py):
+
+- dict     codes as one character each, {"dict": [...], "text": "0a3-…"}: the code's position in
+           ALPHABET ("-" for null), when the table has at most 62 values (else as in packed)
+- split    {"shape": dict, "letters": "…", "digits": "…"}: values of capital letters and digits
+           only (plates): each row's shape ("LLLDLDD"), then every letter of every row, then
+           every digit — gzip codes a letters-only and a digits-only text each at its own entropy
+           (~29 bits a plate instead of ~36 mixed); fixed otherwise
+- days     {"base": b, "width": w, "b62": "…"}: w ALPHABET digits (base 62) per row, "-" × w
+           for null: two characters where decimal took four
+
 Decoder: pwa/js/fiscal/field-merge.js `decodeColumns` (tests/js/fieldapp_field.test.mjs;
 tests/test_fieldsync_field_data.py decodes a real answer and compares it with format=rows).
 """
@@ -114,8 +126,52 @@ def _words(values):
 ENCODINGS = {"delta": lambda values: {"delta": _deltas(values)}, "dict": _dict, "days": _days, "words": _words,
              "fixed": _fixed, "serial": _serial, "plain": lambda values: values}
 
+# --- format=packed2 ----------------------------------------------------------------------------
 
-def pack_table(kind, rows):
-    """Rows of one kind (sorted by id) → {column: encoded column} (format=packed)."""
-    plan = PACKED[kind]
-    return {name: ENCODINGS[plan.get(name, "plain")]([row.get(name) for row in rows]) for name in column_names(rows)}
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_PLATE_LIKE = re.compile(r"[A-Z0-9]+")
+
+
+def _dict_text(values):
+    encoded = _dict(values)
+    if len(encoded["dict"]) > len(ALPHABET):
+        return encoded
+    return {"dict": encoded["dict"], "text": "".join("-" if c is None else ALPHABET[c] for c in encoded["codes"])}
+
+
+def _split(values):
+    if not all(v is None or (isinstance(v, str) and _PLATE_LIKE.fullmatch(v)) for v in values):
+        return _fixed(values)
+    present = [v for v in values if v is not None]
+    return {"shape": _dict_text([None if v is None else "".join("L" if c.isalpha() else "D" for c in v)
+                                 for v in values]),
+            "letters": "".join(c for v in present for c in v if c.isalpha()),
+            "digits": "".join(c for v in present for c in v if c.isdigit())}
+
+
+def _base62(n, width):
+    digits = []
+    for _ in range(width):
+        n, r = divmod(n, len(ALPHABET))
+        digits.append(ALPHABET[r])
+    return "".join(reversed(digits))
+
+
+def _days62(values):
+    numbers = [None if v is None else (date.fromisoformat(v) - EPOCH).days for v in values]
+    base = min((n for n in numbers if n is not None), default=0)
+    span, width = max((n - base for n in numbers if n is not None), default=0), 1
+    while len(ALPHABET) ** width <= span:
+        width += 1
+    return {"base": base, "width": width,
+            "b62": "".join("-" * width if n is None else _base62(n - base, width) for n in numbers)}
+
+
+ENCODINGS_2 = {**ENCODINGS, "dict": _dict_text, "fixed": _split, "days": _days62}
+VERSIONS = {"packed": ENCODINGS, "packed2": ENCODINGS_2}
+
+
+def pack_table(kind, rows, fmt="packed"):
+    """Rows of one kind (sorted by id) → {column: encoded column} (format=packed or packed2)."""
+    plan, encodings = PACKED[kind], VERSIONS[fmt]
+    return {name: encodings[plan.get(name, "plain")]([row.get(name) for row in rows]) for name in column_names(rows)}

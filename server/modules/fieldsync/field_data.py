@@ -167,10 +167,14 @@ def current_state(municipality):
     return state.version, state.changed_at, rules, rules_etag
 
 
+FORMAT_TAG = {"rows": "r", "columns": "c", "packed": "p", "packed2": "p2"}  # one ETag per representation
+PACKED_FORMATS = ("packed", "packed2")  # no rules inside: GET /api/v1/rules/<slug>
+
+
 def data_tag(municipality, version, cursor, rules_etag, fmt="rows"):
     """The strong validator of one response body (before content coding)."""
     snapshot = cursor == 0 or cursor > version
-    return (f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{fmt[0]}-"
+    return (f"fd-{municipality.id}-{version}-{'s' if snapshot else cursor}-{FORMAT_TAG[fmt]}-"
             f"{rules_etag.strip(chr(34))[:16]}")
 
 
@@ -180,7 +184,8 @@ def _municipality(municipality):
             "timezone_offset": int(offset)}
 
 
-ENCODE = {"rows": lambda kind, rows: rows, "columns": lambda kind, rows: to_columns(rows), "packed": pack_table}
+ENCODE = {"rows": lambda kind, rows: rows, "columns": lambda kind, rows: to_columns(rows),
+          "packed": pack_table, "packed2": lambda kind, rows: pack_table(kind, rows, "packed2")}
 
 
 def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
@@ -215,9 +220,9 @@ def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
         out[PLURAL[kind]] = ENCODE[fmt](kind, out[PLURAL[kind]])
     out["format"] = fmt
     out["removed"] = removed
-    # format=packed never repeats the rules: the phone takes them from GET /api/v1/rules/<slug>
+    # format=packed(2) never repeats the rules: the phone takes them from GET /api/v1/rules/<slug>
     # (ETag) in the same download, and compares rules_etag.
-    out["rules"] = rules.to_json() if include_rules and fmt != "packed" else None
+    out["rules"] = rules.to_json() if include_rules and fmt not in PACKED_FORMATS else None
     out["rules_etag"] = rules.etag.strip('"')
     # What features above fieldsync add (signals.field_data_sections, server/subscriptions.py):
     # "tariff", the table in force (tariffs.operations.field_data_section).

@@ -207,7 +207,7 @@ class FieldDataQuerySchema(Schema):
     cursor = fields.Integer(load_default=0, validate=validate.Range(0, 2**62, error="Deve ser ≥ 0."))
     # packed: the field app's (docs/sync-api.md); columns: phones on an older shell; rows: readable.
     format = fields.String(load_default="rows", validate=validate.OneOf(
-        ["rows", "columns", "packed"], error="Use rows, columns ou packed."))
+        ["rows", "columns", "packed", "packed2"], error="Use rows, columns, packed ou packed2."))
 
 
 # --- responses --------------------------------------------------------------------------------
@@ -314,6 +314,12 @@ _COLUMN = {"oneOf": [
     _closed(width=_I, text=_S),
     _closed(serial=_closed(delta=_INTS), width=_closed(dict={"type": "array", "items": _I}, codes=_INTS),
             suffix=_closed(dict={"type": "array", "items": _S}, codes=_INTS)),
+    # packed2 only: dict codes as characters, plates split in letters and digits, base-62 days
+    _closed(dict={"type": "array", "items": {}}, text={"type": "string", "pattern": "^[0-9A-Za-z-]*$"}),
+    _closed(shape={"oneOf": [_closed(dict={"type": "array", "items": _S}, text=_S),
+                             _closed(dict={"type": "array", "items": _S}, codes=_INTS)]},
+            letters={"type": "string", "pattern": "^[A-Z]*$"}, digits={"type": "string", "pattern": "^[0-9]*$"}),
+    _closed(base=_I, width=_I, b62={"type": "string", "pattern": "^[0-9A-Za-z-]*$"}),
 ]}
 
 
@@ -331,7 +337,7 @@ class FieldDataResponseSchema(Schema):
     snapshot = fields.Boolean()
     generated_at = fields.String(allow_none=True)
     municipality = fields.Dict()
-    format = fields.String(validate=validate.OneOf(["rows", "columns", "packed"]))
+    format = fields.String(validate=validate.OneOf(["rows", "columns", "packed", "packed2"]))
     permits = _table("permits")
     operators = _table("operators")
     vehicles = _table("vehicles")
