@@ -15,8 +15,11 @@
 - Tap → verdict: a real mouse tap on "Ler crachá" (CDP input, the pointerdown's timeStamp) →
   the verdict's first visible frame; the fake camera (Chromium's
   `--use-file-for-fake-video-capture`, a .y4m of the crachá's QR held in the yellow guide box, as
-  a fiscal aims it) films the QR. Then "Ler outro
-  crachá" → verdict, on the camera kept warm for the stop.
+  a fiscal aims it) films the QR. The tap comes 1 s after the home shows (a fiscal reads it
+  first; the home starts the decoder's worker when idle, so it is usually ready by then — the
+  "decoder ready" row says when, relative to the tap). Then "Ler outro crachá" → verdict, on the
+  camera kept warm for the stop. Then, on a new page, "Ler crachá" tapped the moment the home
+  shows: the decoder then compiles and warms up after the tap (reported, no target).
 - Frame → verdict: from the performance mark `scan-frame` of the frame that was decoded.
 - Floor page (same run, same throttling, served by this bench outside the app): one module that
   paints a button and starts its own worker (cold start floor); then a 640×480 canvas read,
@@ -83,7 +86,7 @@ def tap(page, selector):
     ENGINES.add(engine)
     # (None: a build without these marks, e.g. an older pwa/ under BENCH_PWA_ROOT)
     screen, camera, ready = (float("nan") if at is None else at - tapped for at in page.evaluate(
-        "() => ['scan-screen', 'scan-camera', 'scan-ready'].map((n) => performance.getEntriesByName(n).pop()?.startTime ?? null)"))
+        "() => ['scan-screen', 'scan-camera', 'decoder-ready'].map((n) => performance.getEntriesByName(n).pop()?.startTime ?? null)"))
     return {"screen": screen, "camera": camera, "ready": ready,
             "tap": verdict - tapped, "frame": verdict - frame, "decoded": decoded - frame,
             "verify": verified - decoded, "paint": verdict - verified, "full": bool(full),
@@ -92,7 +95,7 @@ def tap(page, selector):
 
 def scan(context, url):
     """Home → tap "Ler crachá" → verdict (camera starting), then "Ler outro crachá" → verdict
-    (camera warm)."""
+    (camera warm); and, on a new page, "Ler crachá" tapped the moment the home shows."""
     page = throttled_page(context)
     with wait_for(page, "home"):
         page.goto(f"{url}/app/#/fiscal")
@@ -101,7 +104,12 @@ def scan(context, url):
     page.wait_for_timeout(300)
     again = tap(page, "text=Ler outro crachá")
     page.close()
-    return first, again
+    page = throttled_page(context)
+    with wait_for(page, "home"):
+        page.goto(f"{url}/app/#/fiscal")
+    hasty = tap(page, "#go-scan")  # before the home's idle work: the decoder starts at the tap
+    page.close()
+    return first, again, hasty
 
 
 def stats(values):
@@ -170,8 +178,9 @@ def main():
     trip_floor = [f[1] for f in floors]
     first = [s[0] for s in scans]
     again = [s[1] for s in scans]
-    both = first + again
-    whole = sum(1 for s in both if s["full"])
+    hasty = [s[2] for s in scans]
+    scanned = first + again + hasty
+    whole = sum(1 for s in scanned if s["full"])
     worker = (f"workers stretched {WORKER_RATE}× (see the bench's docstring)" if WORKER_RATE > 1
               else "workers NOT slowed")
     lines = [
@@ -190,22 +199,26 @@ def main():
         "| --- | ---: | ---: | ---: | ---: | --- |",
         row("cold start offline → home visible", offline, 500, start_floor),
         row("cold start, 2 s round trips → home visible", rtt, 500, start_floor),
-        row("tap \"Ler crachá\" → verdict visible (camera and decoder starting)", [s["tap"] for s in first], 400, start_floor),
-        row("tap \"Ler outro crachá\" → verdict visible (camera and decoder warm)", [s["tap"] for s in again], 400, start_floor),
+        row("tap \"Ler crachá\" 1 s after the home shows → verdict visible (camera starting)", [s["tap"] for s in first], 400, start_floor),
         row("  of which: tap → scanner screen drawn", [s["screen"] for s in first]),
         row("  of which: tap → camera playing", [s["camera"] for s in first]),
-        row("  of which: tap → decoder ready (zxing compiled and warmed up)", [s["ready"] for s in first]),
-        row("frame captured → verdict visible (both scans)", [s["frame"] for s in both], 100, trip_floor),
-        row(f"  of which: frame → QR decoded (worker: {engines})", [s["decoded"] for s in both], None, trip_floor),
-        row(f"    the decode alone, inside the worker (its own time × {WORKER_RATE})", [s["decode"] for s in both]),
-        row("  of which: decoded → verified (signature check, registry look-up)", [s["verify"] for s in both]),
-        row("  of which: verified → verdict visible (drawn in the scanner screen)", [s["paint"] for s in both]),
+        row("  of which: tap → decoder ready (negative: ready before the tap, started by the home when idle)", [s["ready"] for s in first]),
+        row("tap \"Ler outro crachá\" → verdict visible (camera warm)", [s["tap"] for s in again], 400, start_floor),
+        row("tap \"Ler crachá\" as soon as the home shows → verdict visible (camera and decoder starting)", [s["tap"] for s in hasty], None, start_floor),
+        row("  of which: tap → decoder ready (zxing compiled and warmed up)", [s["ready"] for s in hasty]),
+        row("frame captured → verdict visible, first crachá of the page", [s["frame"] for s in first], 100, trip_floor),
+        row("frame captured → verdict visible, \"Ler outro crachá\"", [s["frame"] for s in again], 100, trip_floor),
+        row("frame captured → verdict visible, tapped as soon as the home shows", [s["frame"] for s in hasty], None, trip_floor),
+        row(f"  of which (all three): frame → QR decoded (worker: {engines})", [s["decoded"] for s in scanned], None, trip_floor),
+        row(f"    the decode alone, inside the worker (its own time × {WORKER_RATE})", [s["decode"] for s in scanned]),
+        row("  of which (all three): decoded → verified (signature check, registry look-up)", [s["verify"] for s in scanned]),
+        row("  of which (all three): verified → verdict visible (drawn in the scanner screen)", [s["paint"] for s in scanned]),
         row("floor page: cold start → button visible", start_floor),
         row("floor page: 640×480 canvas read → its worker → painted", trip_floor),
         row("merge one-change delta into 10,000 permits", merged["merge"], 10),
         row("re-index after the merge (look-ups by number/plate/name)", merged["index"]),
         "",
-        f"Decoded frames: {len(both) - whole} of {len(both)} were the guide box's crop "
+        f"Decoded frames: {len(scanned) - whole} of {len(scanned)} were the guide box's crop "
         f"(320 px, zxing's global-histogram binarizer), {whole} the whole frame (640 px, local-average) "
         "after the crop missed. Workers stretched: "
         f"{sum(1 for w in WRAPPED if w is True)} with their request handler wrapped, "
@@ -216,6 +229,22 @@ def main():
         "process already running, as on a phone with the browser in memory): navigation start "
         "→ first frame with the \"Ler crachá\" button visible. The 2 s case holds every server "
         "response 2 s, the service worker's navigation request included.",
+        "",
+        "Issue 24, second pass (2026-12-03; the table above is its result). Before it, the same "
+        "bench (5 runs, 11:42 UTC, load 1.9–2.8) gave tap → verdict 621 ms (555–714) and frame → "
+        "verdict 148 over both scans, and 6-run probes split the first scan of a page from the "
+        "next: frame → verdict 219 against 64 ms, of which the worker's decode × 4 132 against "
+        "27, decoded → verified 22 against 8, verified → visible 40 against 14. The first real "
+        "frame ran zxing cold: its warm-up read a checkerboard, which finds no QR, so only the "
+        "binarizer had been optimized by V8. What changed: the worker warms up on an embedded "
+        "version-7 QR read as the scanner reads (crop with the global histogram, whole frame with "
+        "the local average, once inverted; first-scan decode × 4 132 → 13 ms), the home starts "
+        "the worker when idle and it lives until the page is hidden (tap → verdict 556 → 326 ms "
+        "in the probes; decoder ready before the tap), the scanner hands its prepared field data "
+        "and trusted keys to the verification (no IndexedDB read at the decoded frame) after one "
+        "throw-away signature check, and the verdict's tariff, vistoria and photo fill after its "
+        "first frame. The row \"as soon as the home shows\" is the case the idle start cannot "
+        "help: a tap before the compile has finished.",
         "",
         "Issue 24 (2026-12-01; the figures in this paragraph are from that day's runs at load 19–30, not the table above): the home's start-up graph is 10 modules "
         "instead of 22 (field data, sync, outbox, drafts and the service worker bridge import "

@@ -190,3 +190,49 @@ def test_a_hidden_page_turns_the_camera_off_and_back_in_view_the_scanner_opens_i
     assert page.evaluate(CAMERAS) == ["ended", "live"]
     assert errors == []
     context.close()
+
+
+def _decoders(page):
+    return [w for w in page.workers if w.url.endswith("/qr-worker.js")]
+
+
+def _until(page, condition, seconds):
+    """Polls a condition on the test's side (Playwright for Python has no expect.poll)."""
+    for _ in range(int(seconds * 10)):
+        if condition():
+            return
+        page.wait_for_timeout(100)
+    assert condition()
+
+
+def test_the_home_readies_the_decoder_before_the_tap_and_it_lives_until_the_page_is_hidden(camera_browser, server, crachá):  # noqa: F811
+    # The home starts the decoder's worker when idle; zxing compiles and reads its warm-up QR
+    # before "Ler crachá" is tapped, the same worker serves every scan of the page, and only a
+    # hidden page (screen off, another app) terminates it.
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    _enroll(page, server)
+    _until(page, lambda: len(_decoders(page)) == 1, 20)  # no tap yet: the home's idle work
+    worker = _decoders(page)[0]
+    closed = []
+    worker.on("close", lambda w: closed.append(w.url))
+
+    _scan(page, crachá)
+    ready = page.evaluate("() => performance.getEntriesByName('scan-ready').pop().detail")
+    assert ready == {"engine": "zxing", "warm": True}  # the warm-up QR decoded: its hot paths ran
+    # The checklist leaves the stop: the camera stops, the decoder stays for the next crachá.
+    page.get_by_role("button", name="Fiscalizar").click()
+    expect(page.locator("#verdict-word")).to_be_hidden()
+    page.goto(f"{server.url}/app/#/fiscal")  # the same page, back to the home
+    expect(page.locator("#go-scan")).to_be_visible()
+    page.locator("#go-scan").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    assert _decoders(page) == [worker] and closed == []
+
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    _until(page, lambda: closed == [worker.url], 10)
+    assert errors == []
+    context.close()

@@ -9,7 +9,6 @@ const IDLE_MS = 60000;
 let stream = null;
 let opening = null; // getUserMedia in flight: a second caller (the tap, then the screen) shares it
 let idle = null;
-const stopListeners = new Set();
 
 function live(s) {
   return s && s.getVideoTracks().some((track) => track.readyState === 'live');
@@ -46,18 +45,12 @@ export function releaseCamera() {
   idle = setTimeout(stopCamera, IDLE_MS);
 }
 
-/** Camera off now (and whatever keeps warm with it: the QR decoder's worker). */
+/** Camera off now. */
 export function stopCamera() {
   clearTimeout(idle);
   opening = null; // one still starting is stopped as soon as it arrives
   if (stream) stream.getTracks().forEach((track) => track.stop());
   stream = null;
-  stopListeners.forEach((listener) => listener());
-}
-
-/** Called each time the camera stops (the decoder worker terminates with it). */
-export function onCameraStop(listener) {
-  stopListeners.add(listener);
 }
 
 function currentScreen() {

@@ -177,6 +177,9 @@ async function rowsOf() {
 /** Drop the in-memory copy: the next loadField() reads IndexedDB again. */
 export function forgetField() { generation += 1; }
 
+/** This tab's write generation: a copy read under another one is out of date. */
+export function fieldGeneration() { return generation; }
+
 /**
  * {trust, rules, field, index, syncedAt} as saved; index answers permit/plate/name look-ups.
  * Kept in memory: reading the registry rows out of IndexedDB (structured clone of every row:

@@ -1,19 +1,23 @@
 // The scanner's QR decoder: the native BarcodeDetector where present, else the worker
-// (qr-worker.js: zxing-wasm, jsQR as its fallback). Kept with the warm camera (camera.js), so
-// the stop's next crachá finds zxing compiled and warmed up; terminated when the camera stops.
-import { onCameraStop } from './camera.js';
-
+// (qr-worker.js: zxing-wasm, jsQR as its fallback). The worker lives while the page is visible:
+// the fiscal home starts it when idle (fiscal-home.js), so the first "Ler crachá" finds zxing
+// compiled and warmed up instead of waiting ~400 ms at 4× CPU for both (bench/fieldapp_perf.py);
+// an idle worker costs memory, not CPU. The page hidden (screen off, another app), it is
+// terminated to give that memory back; the next home or scanner starts it again.
 let current = null;
 
-onCameraStop(() => {
+function stopDecoder() {
   const stopping = current;
   current = null;
   if (stopping) stopping.then((d) => { if (d.worker) d.worker.terminate(); }, () => {});
-});
+}
+
+document.addEventListener('visibilitychange', () => { if (document.hidden) stopDecoder(); });
+window.addEventListener('pagehide', stopDecoder);
 
 /**
  * { engine, ready, read(canvas, ctx, { cheap }) → text|null, ms }: the same decoder until the
- * camera stops. cheap: the quicker binarizer (the guide box's read; qr-worker.js).
+ * page is hidden. cheap: the quicker binarizer (the guide box's read; qr-worker.js).
  */
 export function qrDecoder() {
   if (!current) current = start();
@@ -36,6 +40,7 @@ async function start() {
   const api = {
     worker,
     engine: null, // 'zxing' or 'jsqr', from the worker's first message
+    warm: false, // its warm-up QR decoded (qr-worker.js)
     ready: new Promise((resolve) => { isReady = resolve; }),
     read: (canvas, ctx, { cheap = false } = {}) => new Promise((resolve) => {
       const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
@@ -45,7 +50,13 @@ async function start() {
     }),
   };
   worker.onmessage = (event) => {
-    if (event.data.ready) { api.engine = event.data.ready; isReady(); return; }
+    if (event.data.ready) {
+      api.engine = event.data.ready;
+      api.warm = event.data.warm;
+      performance.mark('decoder-ready'); // bench/fieldapp_perf.py: before or after the tap
+      isReady();
+      return;
+    }
     api.engine = event.data.engine || api.engine;
     api.ms = event.data.ms; // the worker's own decode time, for bench/fieldapp_perf.py
     if (pending) { pending(event.data.text); pending = null; }

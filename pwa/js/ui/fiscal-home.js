@@ -71,8 +71,15 @@ export async function render(root, { navigate }) {
     }, `Continuar vistoria: ${d.plate || 'moto'}`)));
   };
   fill().catch((error) => console.error('home data', error))
-    // Then, when the phone is idle, the scanner's modules: "Ler crachá" is the next tap.
-    .finally(() => { if (!gone) whenIdle(() => import('./fiscal-scan.js').catch(() => {})); });
+    // Then, when the phone is idle, the scanner's modules and its decoder (the worker compiles
+    // and warms zxing up on its own thread): "Ler crachá" is the next tap.
+    .finally(() => {
+      if (gone) return;
+      whenIdle(() => {
+        import('./fiscal-scan.js').catch(() => {});
+        import('../fiscal/qr-decoder.js').then((d) => d.qrDecoder()).catch(() => {});
+      });
+    });
   return () => { gone = true; if (typeof stop === 'function') stop(); };
 }
 

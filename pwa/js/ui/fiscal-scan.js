@@ -43,9 +43,10 @@ export async function render(root, { navigate }) {
   );
   performance.mark('scan-screen'); // bench: tap → screen drawn → camera playing → decoder ready
 
-  // While the camera starts: field data, index and trusted keys (the verdict screen is a static
-  // import), so a decoded frame goes straight to a verdict (bench/fieldapp_perf.py).
-  prepareVerification().catch(() => {});
+  // While the camera starts: field data, index and trusted keys, the signature check warmed up
+  // (the verdict screen is a static import), so a decoded frame goes straight to a verdict
+  // (bench/fieldapp_perf.py).
+  const prepared = prepareVerification().catch(() => null);
   let stopped = false; // no more frames: a verdict is up or the screen was left
   let left = false; // the router moved on (this screen's cleanup ran)
   let verdictCleanup = null;
@@ -70,7 +71,7 @@ export async function render(root, { navigate }) {
     frame.hidden = true;
     message.className = 'notice notice-warn';
     message.textContent = 'Câmera indisponível (sem permissão ou em uso). Digite o número do alvará ou a placa.';
-    stopCamera(); // and the decoder's worker
+    stopCamera();
     return cleanup;
   }
   if (left) return cleanup;
@@ -91,7 +92,7 @@ export async function render(root, { navigate }) {
 
   const decoder = await decode;
   await decoder.ready; // zxing compiled (or jsQR loaded): the first frame grabbed is decoded at once
-  performance.mark('scan-ready');
+  performance.mark('scan-ready', { detail: { engine: decoder.engine, warm: decoder.warm } });
   if (stopped) return cleanup;
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
@@ -101,7 +102,7 @@ export async function render(root, { navigate }) {
   const found = async (text) => {
     stopped = true;
     message.textContent = 'Verificando…';
-    const draft = await startFromPayload(text);
+    const draft = await startFromPayload(text, await prepared);
     performance.mark('scan-verified'); // bench: decoded → verified → verdict visible
     if (left) return;
     root.replaceChildren();

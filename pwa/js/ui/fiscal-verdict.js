@@ -29,7 +29,8 @@ export async function render(root, { params, navigate }) {
 export function showVerdict(root, draft, navigate) {
   const c = draft.credential;
   const s = draft.subject || {};
-  // The verdict first, the photo (an IndexedDB read) a moment later into its reserved box.
+  // The verdict first; the photo (an IndexedDB read), the tariff and the vistoria a moment later,
+  // into their reserved boxes.
   const photo = el('div', { class: 'badge-photo badge-photo-missing', id: 'verdict-photo' }, s.operator_id != null ? '' : 'Sem foto');
   const tariff = el('div', { id: 'tariff-slot' });
   let url = null;
@@ -60,9 +61,11 @@ export function showVerdict(root, draft, navigate) {
       el('button', { type: 'button', class: 'button button-primary button-big', id: 'start-checklist', onclick: async () => { await saveDraft({ ...draft, step: 'checklist' }); navigate(`/fiscal/checklist?id=${draft.id}`, { replace: true }); } }, 'Fiscalizar'),
       el('button', { type: 'button', class: 'button button-big', onclick: () => navigate('/fiscal/ler', { replace: true }) }, 'Ler outro crachá')),
   );
-  loadField().then((data) => { if (!gone) tariff.replaceChildren(tariffBlock(data.field?.tariff)); }).catch(() => {});
+  // The slots fill after the verdict's first frame: their renders ran before it otherwise (the
+  // field data is in memory, so its promise resolves within the same task).
+  afterPaint().then(loadField).then((data) => { if (!gone) tariff.replaceChildren(tariffBlock(data.field?.tariff)); }).catch(() => {});
   if (s.operator_id != null) {
-    operatorPhoto(s.operator_id).catch(() => null).then((blob) => {
+    afterPaint().then(() => operatorPhoto(s.operator_id)).catch(() => null).then((blob) => {
       if (gone) return;
       if (!blob) { photo.textContent = 'Sem foto'; return; }
       url = URL.createObjectURL(blob);

@@ -3,13 +3,14 @@
 import { loadField } from '../fiscal/field-data.js';
 import { vistoriaState } from '../fiscal/vistoria-model.js';
 import { localIsoDate } from '../data/operator.js';
+import { afterPaint } from '../router.js';
 import { el } from './format.js';
 
-/** A slot filled once the field data is read; empty when the permit is not on the phone. */
+/** A slot filled after the verdict's first frame; empty when the permit is not on the phone. */
 export function vistoriaSlot(permitNumber) {
   const slot = el('div', { id: 'verdict-vistoria' });
   if (!permitNumber) return slot;
-  loadField().then((data) => {
+  afterPaint().then(loadField).then((data) => {
     const view = data.index.byNumber(permitNumber);
     if (!view?.vehicle) return;
     const state = vistoriaState(view.vehicle, localIsoDate(new Date()));
