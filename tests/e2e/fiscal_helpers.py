@@ -53,8 +53,9 @@ class StoppableServer:
         return f"http://localhost:{self.port}"
 
 
-def write_y4m(png_bytes, path, width=640, height=480, frames=10):
-    """A looping fake-camera video (YUV4MPEG2, 4:2:0) of the crachá centred on a grey desk."""
+def write_y4m(png_bytes, path, width=640, height=480, frames=10, fps=10):
+    """A looping fake-camera video (YUV4MPEG2, 4:2:0) of the crachá centred on a grey desk, at
+    fps frames per second (the fake device delivers them at that rate)."""
     card = Image.open(BytesIO(png_bytes)).convert("RGB")
     card.thumbnail((int(width * 0.95), int(height * 0.95)))
     frame = Image.new("RGB", (width, height), (128, 128, 128))
@@ -63,7 +64,7 @@ def write_y4m(png_bytes, path, width=640, height=480, frames=10):
     half = (width // 2, height // 2)
     planes = y.tobytes() + cb.resize(half).tobytes() + cr.resize(half).tobytes()
     with open(path, "wb") as out:
-        out.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+        out.write(f"YUV4MPEG2 W{width} H{height} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
         for _ in range(frames):
             out.write(b"FRAME\n" + planes)
     return path

@@ -236,3 +236,36 @@ def test_the_home_readies_the_decoder_before_the_tap_and_it_lives_until_the_page
     _until(page, lambda: closed == [worker.url], 10)
     assert errors == []
     context.close()
+
+
+# Every .rehearsal node ever added to the page, and whether any frame could have drawn one.
+REHEARSALS = """(() => {
+  window.__rehearsals = { added: 0, seenInAFrame: false };
+  new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+    if (n.classList?.contains('rehearsal')) window.__rehearsals.added += 1;
+  }))).observe(document, { childList: true, subtree: true });
+  const tick = () => {
+    if (document.querySelector('.rehearsal')) window.__rehearsals.seenInAFrame = true;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();"""
+
+
+def test_the_scanner_rehearses_the_verdict_once_and_no_frame_shows_it(camera_browser, server, crachá):  # noqa: F811
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    context.add_init_script(REHEARSALS)
+    context.route("**/qr-worker.js", lambda route: route.abort())  # no decoder: the scanner stays up
+    _enroll(page, server)
+    page.locator("#go-scan").click()
+    page.wait_for_function("() => window.__rehearsals.added === 1")
+    expect(page.locator("#scan-video")).to_be_attached()
+    assert page.locator(".rehearsal, #verdict-word, #verdict").count() == 0  # drawn and taken away in one task
+    page.goto(f"{server.url}/app/#/fiscal")
+    page.locator("#go-scan").click()  # the second scanner of the page: no second rehearsal
+    expect(page.locator("#scan-video")).to_be_attached()
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.__rehearsals") == {"added": 1, "seenInAFrame": False}
+    assert errors == []
+    context.close()

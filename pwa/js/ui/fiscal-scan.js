@@ -5,10 +5,10 @@ import { openCamera, releaseCamera, stopCamera } from '../fiscal/camera.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { prepareVerification, startFromPayload } from '../fiscal/inspection.js';
 import { qrDecoder } from '../fiscal/qr-decoder.js';
-import { adoptRoute } from '../router.js';
+import { adoptRoute, afterPaint } from '../router.js';
 import { el, mount } from './format.js';
 import { searchForm } from './fiscal-search.js';
-import { showVerdict } from './fiscal-verdict.js';
+import { rehearseVerdict, showVerdict } from './fiscal-verdict.js';
 
 const MAX_EDGE = 640; // full frames are decoded downscaled to ~640 px (ARCHITECTURE.md measurements)
 const CROP_EDGE = 320; // the guide box alone, at ~320 px: a quarter of the whole frame's pixels (zxing ~4× faster)
@@ -47,6 +47,13 @@ export async function render(root, { navigate }) {
   // (the verdict screen is a static import), so a decoded frame goes straight to a verdict
   // (bench/fieldapp_perf.py).
   const prepared = prepareVerification().catch(() => null);
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  afterPaint().then(() => {
+    if (left) return;
+    rehearseVerdict();
+    ctx.getImageData(0, 0, 1, 1); // the canvas read-back's first call, off the first frame's path
+  });
   let stopped = false; // no more frames: a verdict is up or the screen was left
   let left = false; // the router moved on (this screen's cleanup ran)
   let verdictCleanup = null;
@@ -94,8 +101,6 @@ export async function render(root, { navigate }) {
   await decoder.ready; // zxing compiled (or jsQR loaded): the first frame grabbed is decoded at once
   performance.mark('scan-ready', { detail: { engine: decoder.engine, warm: decoder.warm } });
   if (stopped) return cleanup;
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d', { willReadFrequently: true });
   // The verdict is drawn here, in place of the scanner: a route change would re-run the guard's
   // IndexedDB reads (session, PIN) and the draft's, ~160 ms at 4× CPU. The URL still becomes the
   // verdict route (replaceState, no hashchange), so back and reload behave as before.
