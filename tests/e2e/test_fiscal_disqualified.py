@@ -15,7 +15,7 @@ VECTORS = Path(__file__).resolve().parents[2] / "shared_rules" / "vectors" / "la
 
 NOTICES = """async ({ facts, history, date, options }) => {
     const { loadField } = await import('./js/fiscal/field-data.js');
-    const { rulesOf } = await import('./js/ui/fiscal-checklist.js');
+    const { rulesOf } = await import('./js/fiscal/rules-of.js');
     const { lawNotices } = await import('./js/ui/fiscal-result.js');
     const { evaluate } = await import('./js/rules/index.js');
     const rules = rulesOf(await loadField());

@@ -15,7 +15,7 @@ VECTORS = Path(__file__).resolve().parents[2] / "shared_rules" / "vectors" / "la
 
 RENDER = """async ({ facts, history, date }) => {
     const { loadField } = await import('./js/fiscal/field-data.js');
-    const { rulesOf } = await import('./js/ui/fiscal-checklist.js');
+    const { rulesOf } = await import('./js/fiscal/rules-of.js');
     const { lawNotices, amountText } = await import('./js/ui/fiscal-result.js');
     const { evaluate } = await import('./js/rules/index.js');
     const { fieldCalendar } = await import('./js/fiscal/field-merge.js');

@@ -6,7 +6,7 @@ import { send } from '../data/api.js';
 import { get, getAll, put } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
 import { indexField, mergeField } from './field-merge.js';
-import { readField, storeAnswer, touchField } from './field-store.js';
+import { readField, readPermitView, storeAnswer, touchField } from './field-store.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
@@ -146,7 +146,8 @@ export async function flushVoids(token) {
 
 // --- what the screens read -------------------------------------------------------------------
 
-let cache = { key: null, value: null };
+let cache = { key: null, value: null, settled: null };
+let head = { key: null, value: null }; // trust and rules, shared by loadField and loadFieldHead
 let generation = 0; // bumped by every write of trust/rules/field in this tab
 
 // The rows as this tab last read or wrote them ({cursor, etag, field, index}): reading 30,000
@@ -194,12 +195,41 @@ export async function loadField() {
   // The promise is kept, not only its value: screens asking at once (the home's age, the
   // scanner's preparation) share one read of the rows instead of each reading them all.
   if (cache.key !== key) {
-    const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), rowsOf()])
-      .then(([trust, rules, field]) => ({ trust: trust?.data || null, rules: rules?.data || null, field: field.field || null, fieldCheckedAt: field.fetched_at || null, index: field.index, syncedAt: last?.at || null }));
-    cache = { key, value: reading };
-    reading.catch(() => { if (cache.value === reading) cache = { key: null, value: null }; });
+    const reading = Promise.all([headOf(key), rowsOf()])
+      .then(([{ trust, rules }, field]) => ({ trust, rules, field: field.field || null, fieldCheckedAt: field.fetched_at || null, index: field.index, syncedAt: last?.at || null }));
+    cache = { key, value: reading, settled: null };
+    reading.then((value) => { if (cache.value === reading) cache.settled = value; },
+      () => { if (cache.value === reading) cache = { key: null, value: null, settled: null }; });
   }
   return cache.value;
+}
+
+// The trust and rules records under one key, read once: the same objects for both loaders, so
+// what was prepared from them (the verifier's keys) is not prepared again.
+function headOf(key) {
+  if (head.key !== key) {
+    const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field')])
+      .then(([trust, rules, meta]) => ({ trust: trust?.data || null, rules: rules?.data || null, fieldCheckedAt: meta?.fetched_at || null }));
+    head = { key, value: reading };
+    reading.catch(() => { if (head.value === reading) head = { key: null, value: null }; });
+  }
+  return head.value;
+}
+
+/**
+ * loadField without waiting for the registry's rows — {trust, rules, fieldCheckedAt, syncedAt,
+ * index: {byNumber}} — for the home (data age, first-run check) and a crachá's verdict: right
+ * after a start the rows take ~1 s at 4× CPU to read with 10,000 permits
+ * (docs/benchmarks/field-delta.md), and neither must wait for them. Once loadField's copy is
+ * read and current, that copy; before, byNumber reads the one permit through IndexedDB
+ * (`readPermitView`, a promise: callers await it either way).
+ */
+export async function loadFieldHead() {
+  const last = await get('meta', 'fiscal-sync');
+  const key = `${generation}|${last?.at}`;
+  if (cache.key === key && cache.settled) return cache.settled;
+  const { trust, rules, fieldCheckedAt } = await headOf(key);
+  return { trust, rules, fieldCheckedAt, syncedAt: last?.at || null, index: { byNumber: readPermitView } };
 }
 
 /** Seconds since the field data was generated on the server (the age every verdict shows). */

@@ -140,6 +140,14 @@ export function normalisePlate(text) {
 
 export const isPlate = (text) => /^[A-Z]{3}\d[A-Z0-9]\d{2}$/.test(normalisePlate(text));
 
+/** The operator a permit's crachá names: the holder, or (company permits) its first driver. */
+export const permitOperatorId = (p) => p.holder_operator_id ?? (p.driver_ids || [])[0] ?? p.operator_id;
+
+/** A permit with its rows, as the verdict, the search and the checklist read it. */
+export function permitView(p, { operator = null, vehicle = null, ponto = null }) {
+  return { permit: p, operator, vehicle, ponto, plate: normalisePlate(p.plate || vehicle?.plate) };
+}
+
 /** Indexes for the roadside look-ups: permit number, plate, operator name. */
 export function indexField(field) {
   const byId = (kind) => new Map((field?.[kind] || []).map((r) => [r.id, r]));
@@ -147,19 +155,11 @@ export function indexField(field) {
   const vehicles = byId('vehicles');
   const pontos = byId('pontos');
   const permits = field?.permits || [];
-  const view = (p) => {
-    const vehicle = vehicles.get(p.vehicle_id) || null;
-    // The crachá names the permit's driver: the holder, or (company permits) its first driver.
-    const operatorId = p.holder_operator_id ?? (p.driver_ids || [])[0] ?? p.operator_id;
-    return {
-      permit: p,
-      operator: operators.get(operatorId) || null,
-      vehicle,
-      ponto: pontos.get(p.ponto_id) || null,
-      plate: normalisePlate(p.plate || vehicle?.plate),
-    };
-  };
-  const views = permits.map(view);
+  const views = permits.map((p) => permitView(p, {
+    operator: operators.get(permitOperatorId(p)) || null,
+    vehicle: vehicles.get(p.vehicle_id) || null,
+    ponto: pontos.get(p.ponto_id) || null,
+  }));
   return {
     byNumber: (n) => views.find((v) => String(v.permit.number).toUpperCase() === String(n).trim().toUpperCase()) || null,
     byPlate: (plate) => views.filter((v) => v.plate && v.plate === normalisePlate(plate)),

@@ -1,7 +1,7 @@
 // Starting an inspection: from a scanned crachá (verified offline), from the registry (permit
 // number, plate or name typed in), or with nobody identified (the no-alvará case).
 import { prepareTrust, verify, worded, CADUCADO, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
-import { dataAgeSeconds, fieldGeneration, loadField } from './field-data.js';
+import { dataAgeSeconds, fieldGeneration, loadField, loadFieldHead } from './field-data.js';
 import { newDraft } from './records.js';
 import { localIsoDate } from '../data/operator.js';
 
@@ -55,7 +55,7 @@ function subjectOf(view) {
  */
 export async function prepareVerification() {
   const generation = fieldGeneration();
-  const data = await loadField();
+  const data = await loadFieldHead();
   if (!data.trust) return { data, generation };
   const trust = await trustOf(data);
   // One verify of nothing warms the signature check up: the first real one took ~10 ms more
@@ -68,7 +68,7 @@ export async function prepareVerification() {
 /** Verify a scanned crachá text and open a draft showing its verdict (prepared: what
  * prepareVerification returned, when the scanner has it). */
 export async function startFromPayload(text, prepared = null) {
-  const data = prepared?.generation === fieldGeneration() ? prepared.data : await loadField();
+  const data = prepared?.generation === fieldGeneration() ? prepared.data : await loadFieldHead();
   let result;
   if (!data.trust) {
     result = { verdict: DESCONHECIDO, reason_code: 'no_data', reason_pt: 'Sem dados de crachás neste aparelho: atualize os dados.', data_age_seconds: null, credential: null };
@@ -76,7 +76,7 @@ export async function startFromPayload(text, prepared = null) {
     result = await verify(text, await trustOf(data), Date.now());
   }
   const body = result.credential || {};
-  const view = body.permit_number ? data.index.byNumber(body.permit_number) : null;
+  const view = body.permit_number ? await data.index.byNumber(body.permit_number) : null;
   const subject = subjectOf(view) || (body.permit_number ? { permit_number: body.permit_number, facts: {} } : null);
   return newDraft({
     source: 'cracha', permit_number: body.permit_number || null, plate: subject?.plate || null, subject,

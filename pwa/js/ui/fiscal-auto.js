@@ -16,9 +16,9 @@ import { randomToken, uuid } from '../fiscal/bytes.js';
 import { signaturePad } from '../fiscal/signature-pad.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
-import { rulesOf } from './fiscal-checklist.js';
+import { rulesOf } from '../fiscal/rules-of.js';
 import { el, mount } from './format.js';
-import { amountText } from './fiscal-result.js';
+import { amountText } from '../fiscal/amounts.js';
 
 // A registry source the phone does not hold for this stop (nobody identified, no vehicle on
 // file): then, and only then, the fiscal types it.

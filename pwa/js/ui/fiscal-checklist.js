@@ -6,7 +6,8 @@
 // are tapped; "não verificado" is never a failure. Citation (tap for the article's text),
 // registry facts prefilled and marked, evidence photos on a non-conformity. Every answer is
 // written to IndexedDB at once.
-import { checklist, compileComposed } from '../rules/index.js';
+import { checklist } from '../rules/index.js';
+import { rulesOf } from '../fiscal/rules-of.js';
 import { citationLabel, compliantAnswers, engineFacts, groupItems, isCompliance, NOT_CHECKED, registryFacts } from '../fiscal/checklist-model.js';
 import { loadField } from '../fiscal/field-data.js';
 import { isTariffItem } from '../fiscal/tariff.js';
@@ -25,12 +26,6 @@ function typed(input, text) {
   if (input !== 'number') return value;
   const n = Number(value.replace(',', '.'));
   return Number.isFinite(n) ? n : value;
-}
-
-let compiled = { source: null, rules: null };
-export function rulesOf(data) {
-  if (compiled.source !== data.rules) compiled = { source: data.rules, rules: compileComposed(data.rules) };
-  return compiled.rules;
 }
 
 export async function render(root, { params, navigate }) {

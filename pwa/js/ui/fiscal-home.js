@@ -38,7 +38,7 @@ export async function render(root, { navigate }) {
   let stop = null;
   const fill = async () => {
     await afterPaint();
-    const [{ dataAgeSeconds, formatAge, loadField, numbers, NUMBERS_WARN_AT }, { listDrafts }, { onSyncChange, outboxCounts }, { listVistoriaDrafts }] = await Promise.all([
+    const [{ dataAgeSeconds, formatAge, loadFieldHead, numbers, NUMBERS_WARN_AT }, { listDrafts }, { onSyncChange, outboxCounts }, { listVistoriaDrafts }] = await Promise.all([
       import('../fiscal/field-data.js'), import('../fiscal/records.js'), import('../fiscal/sync.js'), import('../fiscal/vistoria-drafts.js')]);
     if (gone) return;
     const showCounts = async () => {
@@ -49,7 +49,7 @@ export async function render(root, { navigate }) {
     };
     showCounts();
     stop = onSyncChange(showCounts);
-    const data = await loadField();
+    const data = await loadFieldHead(); // not the registry's rows: read below, when idle
     if (gone) return;
     if (!data.trust && !data.rules) { navigate('/fiscal/dados?primeira=1', { replace: true }); return; }
     const seconds = dataAgeSeconds(data);
@@ -70,14 +70,17 @@ export async function render(root, { navigate }) {
       type: 'button', class: 'button button-big button-warn', onclick: go(`/fiscal/vistoria/checklist?id=${d.id}`),
     }, `Continuar vistoria: ${d.plate || 'moto'}`)));
   };
+  // Right after the first paint, the scanner's decoder: its worker compiles and warms zxing up
+  // on its own thread while this thread reads the field data ("Ler crachá" is the next tap).
+  afterPaint().then(() => { if (!gone) import('../fiscal/qr-decoder.js').then((d) => d.qrDecoder()); }).catch(() => {});
   fill().catch((error) => console.error('home data', error))
-    // Then, when the phone is idle, the scanner's modules and its decoder (the worker compiles
-    // and warms zxing up on its own thread): "Ler crachá" is the next tap.
+    // Then, when the phone is idle, the scanner's modules and the registry's rows (read page by
+    // page, so a tap meanwhile is not kept waiting), which search and checklist read.
     .finally(() => {
       if (gone) return;
       whenIdle(() => {
         import('./fiscal-scan.js').catch(() => {});
-        import('../fiscal/qr-decoder.js').then((d) => d.qrDecoder()).catch(() => {});
+        import('../fiscal/field-data.js').then((f) => f.loadField()).catch(() => {});
       });
     });
   return () => { gone = true; if (typeof stop === 'function') stop(); };

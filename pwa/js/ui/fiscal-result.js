@@ -15,7 +15,7 @@ import { currentPosition } from '../fiscal/gps.js';
 import { commitRecord, deviceClock, getDraft, saveDraft } from '../fiscal/records.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
-import { rulesOf } from './fiscal-checklist.js';
+import { rulesOf } from '../fiscal/rules-of.js';
 import { el, mount } from './format.js';
 
 // Pure (no DOM): shared with the Node vectors (shared_rules/vectors/amounts/auto-amounts.json).

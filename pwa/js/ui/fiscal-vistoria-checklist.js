@@ -9,7 +9,7 @@ import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
 import { VISTORIA_KINDS, vistoriaItems } from '../fiscal/vistoria-model.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
-import { rulesOf } from './fiscal-checklist.js';
+import { rulesOf } from '../fiscal/rules-of.js';
 import { el, formatPlate, mount } from './format.js';
 
 function typed(text) {

@@ -9,7 +9,7 @@ import { commitRecord, deviceClock, getDraft, saveDraft } from '../fiscal/record
 import { proposeResult, VISTORIA_KINDS } from '../fiscal/vistoria-model.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
-import { rulesOf } from './fiscal-checklist.js';
+import { rulesOf } from '../fiscal/rules-of.js';
 import { el, formatPlate, mount } from './format.js';
 
 export async function render(root, { params, navigate }) {

@@ -1,7 +1,6 @@
 // The vehicle's vistoria on the crachá verdict (valid / expired / rejected / in review / none,
 // from the field data's vehicle row) and the way into a vistoria of that motorcycle.
 import { loadField } from '../fiscal/field-data.js';
-import { vistoriaState } from '../fiscal/vistoria-model.js';
 import { localIsoDate } from '../data/operator.js';
 import { afterPaint } from '../router.js';
 import { el } from './format.js';
@@ -10,7 +9,9 @@ import { el } from './format.js';
 export function vistoriaSlot(permitNumber) {
   const slot = el('div', { id: 'verdict-vistoria' });
   if (!permitNumber) return slot;
-  afterPaint().then(loadField).then((data) => {
+  // vistoria-model.js (with the rules engine it imports, ~25 KB gzip) loads after the verdict's
+  // first frame too: the scanner and the verdict show without it (bench/fieldapp_shell.mjs).
+  afterPaint().then(() => Promise.all([loadField(), import('../fiscal/vistoria-model.js')])).then(([data, { vistoriaState }]) => {
     const view = data.index.byNumber(permitNumber);
     if (!view?.vehicle) return;
     const state = vistoriaState(view.vehicle, localIsoDate(new Date()));
