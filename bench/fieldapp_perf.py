@@ -225,7 +225,8 @@ def main():
         "",
         f"Measured by `.venv/bin/python bench/fieldapp_perf.py {RUNS}` on "
         f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {version}, headless, CDP "
-        f"`Emulation.setCPUThrottlingRate` 4 on the page, {worker}, phone viewport 390×844, "
+        f"`Emulation.setCPUThrottlingRate` 4 on the page, {worker}, the desktop omnibox's WebUI "
+        "off (`CHROMIUM_ARGS`, tests/e2e/conftest.py; see \"third pass\" below), phone viewport 390×844, "
         f"the phone holding {held:,} permits with their operators and vehicles (the demo's and "
         f"{HELD:,} more, see the docstring). "
         f"Shared 2-core machine, load average (1 min) {min(loads):.1f}–{max(loads):.1f} during "
@@ -269,7 +270,26 @@ def main():
         "→ first frame with the \"Ler crachá\" button visible. The 2 s case holds every server "
         "response 2 s, the service worker's navigation request included.",
         "",
-        "Issue 24, second pass (2026-12-03; the table above is its result). Before it, the same "
+        "Issue 24, third pass (2026-12-03 20:25–20:35 UTC; the table above is its result). At "
+        "17:41 this bench, with the 10,000 held permits, gave an offline cold start of 819 ms "
+        "(679–1,026) and 850 with 2 s round trips, both missed, at load 4.3–5.8. A trace of one "
+        "cold start showed a second renderer busy as long as ours (~750 ms of CPU in the window): "
+        "Chromium 156 loads its desktop omnibox popup (chrome://omnibox-popup.top-chrome, a "
+        "WebUI page of ~100 modules) for every new tab, headless too, so each page measured here "
+        "shared the two cores with it; a phone's browser has no such page. "
+        "`--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup` "
+        "removes it (PreloadTopChromeWebUI alone did not) and is now in the tests' and benches' "
+        "CHROMIUM_ARGS: 7-run probes of the offline cold start with the held permits, quiet "
+        "machine (load 0.6–2.4), 548 / 457 / 699 / 543 / 390 ms without it, 236–372 (median 316) "
+        "with it; the floor page gains as much (142 ms here against 250–290 before). The held "
+        "permits themselves cost no measurable start-up time (5-run probes with and without "
+        "them, same code: medians 550 and 543 ms). Two changes of the app with it: IndexedDB "
+        "opens from an `async` module of its own (data/db-early.js, two modules to fetch) instead "
+        "of from app.js after its whole graph, and the guard reads session and PIN in one "
+        "transaction (`enrollment()`) instead of two after each other; two 7-run A/B pairs "
+        "without and with them: medians 308 / 278 → 277 / 243 ms.",
+        "",
+        "Issue 24, second pass (2026-12-03, 11:42–17:45 UTC). Before it, the same "
         "bench (5 runs, 11:42 UTC, load 1.9–2.8) gave tap → verdict 621 ms (555–714) and frame → "
         "verdict 148 over both scans, and 6-run probes split the first scan of a page from the "
         "next: frame → verdict 219 against 64 ms, of which the worker's decode × 4 132 against "

@@ -1,5 +1,4 @@
 // Field app entry point: starts the router, registers the service worker, shows connectivity.
-import { openDb } from './data/db.js';
 import { startRouter } from './router.js';
 import { routes } from './routes.js';
 
@@ -12,9 +11,7 @@ function showConnectivity() {
 }
 
 showConnectivity();
-// IndexedDB opens while the first screen's modules load (the fiscal guard's first read waited on
-// the open otherwise; a few tens of ms at 4× CPU, bench/fieldapp_perf.py).
-openDb().catch((error) => console.error('IndexedDB', error));
+// (IndexedDB is already opening: data/db-early.js, loaded by index.html ahead of this graph.)
 // The first screen before the service worker's registration: registering (an update check of
 // sw.js) competes for the main thread and the network during the cold start.
 // (At most 3 s later: a first screen may wait on the camera permission.)

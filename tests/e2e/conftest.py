@@ -17,8 +17,14 @@ from server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
+# The last flag: Chromium 156, even headless, loads its omnibox popup (a WebUI page of ~100 modules,
+# chrome://omnibox-popup.top-chrome) in a renderer of its own for every new tab — ~750 ms of CPU
+# per page at the moment our page starts (a trace of bench/fieldapp_perf.py's cold start), taking a
+# core of the two from the page under test (disabling PreloadTopChromeWebUI alone did not stop it;
+# these three did). A phone's browser has no such page to prewarm.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"]
 PHONE = {"width": 390, "height": 844}
 
 

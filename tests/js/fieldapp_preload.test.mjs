@@ -35,3 +35,11 @@ test('the home graph leaves out what fills in after the first paint', () => {
     assert.ok(!graph.includes(later), `${later} is in the home's start-up graph`);
   }
 });
+
+test('the early IndexedDB opener fetches nothing outside the home graph but itself', () => {
+  const [, early] = html.match(/<script type="module" async src="([^"]+)"><\/script>/);
+  const home = new Set([...staticGraph(resolve(pwa, 'js/app.js')), ...staticGraph(homeModule())]);
+  const extra = [...staticGraph(resolve(pwa, early))].filter((f) => !home.has(f));
+  assert.deepEqual(rel(extra), [early]);
+  assert.ok(home.has(resolve(pwa, 'js/data/db.js')), 'db.js left the home graph: the opener is no longer shared');
+});

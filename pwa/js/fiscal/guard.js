@@ -1,16 +1,16 @@
 // Every fiscal screen starts here: no enrollment → login; idle for too long → PIN.
-import { hasPin, isLocked, session, touch } from './session.js';
+import { enrollment, isLocked, touch } from './session.js';
 import { afterPaint } from '../router.js';
 
 let tracking = false;
 
 export async function requireFiscal(navigate) {
-  const s = await session();
+  const { session: s, hasPin } = await enrollment();
   if (!s) {
     navigate('/fiscal/entrar', { replace: true });
     return null;
   }
-  if (!(await hasPin())) {
+  if (!hasPin) {
     navigate('/fiscal/pin?criar=1', { replace: true });
     return null;
   }

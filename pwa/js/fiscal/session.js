@@ -5,7 +5,7 @@
 // meta/"fiscal-key" = the device key (device-key.js); meta/"fiscal-chain" = {seq, prev_hash}
 // meta/"fiscal-pin" = {salt, hash, iterations} (PBKDF2-SHA256; the PIN itself is never stored)
 import { apiJson, ApiError } from '../data/api.js';
-import { clear, del, FIELD_STORES, get, getAll, put } from '../data/db.js';
+import { clear, del, FIELD_STORES, get, getAll, put, readTogether } from '../data/db.js';
 import { b64url, hex, utf8 } from './bytes.js';
 import { generateDeviceKey } from './device-key.js';
 
@@ -70,6 +70,12 @@ async function pinHash(pin, salt, iterations) {
 }
 
 export const hasPin = async () => Boolean(await get('meta', PIN));
+
+/** What every fiscal screen checks first, read in one transaction (a cold start waits on it). */
+export async function enrollment() {
+  const { current, pin } = await readTogether(['meta'], ({ meta }) => ({ current: meta.get(SESSION), pin: meta.get(PIN) }));
+  return { session: current, hasPin: Boolean(pin) };
+}
 
 export async function setPin(pin) {
   if (!/^\d{4,8}$/.test(pin)) throw new Error('O PIN deve ter de 4 a 8 números.');
