@@ -37,7 +37,7 @@ the database's share).
 
 Usage: .venv/bin/python bench/ingest.py [batched_per_device=100] [single_per_device=20] [workers] [threads]
        [offered records/s=1000]
-Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/bench_ingest),
+Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/bench_ingest, created if missing),
      BENCH_OUT (default docs/benchmarks/ingest.md; "-" prints only).
 """
 import http.client
@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy import create_engine, make_url, text  # noqa: E402
 
 from server import create_app  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
@@ -106,8 +106,21 @@ def _schema_url():
     return base + ("&" if "?" in base else "?") + f"options=-csearch_path%3D{SCHEMA}"
 
 
+def _create_database_if_missing(url):
+    """A new machine's PostgreSQL has only test, root and postgres: the bench's own database is
+    made the first time (its schema is dropped and remade on every run, below)."""
+    target = make_url(url)
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                        {"name": target.database}).first() is None:
+            conn.execute(text(f'CREATE DATABASE "{target.database}"'))
+    admin.dispose()
+
+
 def prepare(records_per_device):
     base = normalize_database_url(PG_URL)
+    _create_database_if_missing(base)
     engine = create_engine(base)
     with engine.begin() as conn:
         conn.execute(text(f'DROP SCHEMA IF EXISTS "{SCHEMA}" CASCADE'))
