@@ -115,9 +115,13 @@ shots: setup test-deps browser-deps
 test-faults-random:
 	MOTOFISCAL_FAULT_SEED=random $(BIN)/pytest -q tests/e2e/test_fiscal_faults.py
 
-bench: setup
-	@for f in bench/*.py; do [ -e "$$f" ] && $(BIN)/python "$$f"; done; \
-	for f in bench/*.mjs; do [ -e "$$f" ] && node "$$f"; done; true
+# Every bench, each writing its docs/benchmarks/ page; a .mjs that a .py of the same name drives
+# (rules_eval, credentials_verify) runs through it. Names the benches that failed, and fails.
+bench: setup test-deps browser-deps
+	@failed=""; \
+	for f in bench/*.py; do $(BIN)/python "$$f" || failed="$$failed $$f"; done; \
+	for f in bench/*.mjs; do [ -e "$${f%.mjs}.py" ] || node "$$f" || failed="$$failed $$f"; done; \
+	if [ -n "$$failed" ]; then echo "benches that failed:$$failed"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) pwa/node_modules pwa/vendor tests/e2e/node_modules

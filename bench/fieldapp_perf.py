@@ -270,7 +270,9 @@ def main():
         "→ first frame with the \"Ler crachá\" button visible. The 2 s case holds every server "
         "response 2 s, the service worker's navigation request included.",
         "",
-        "Issue 24, third pass (2026-12-03 20:25–20:35 UTC; the table above is its result). At "
+        "Issue 24, third pass (2026-12-03 20:25–20:35 UTC; its run at 20:39 gave an offline cold "
+        "start of 255 ms, tap → verdict 236, first frame → verdict 56; the table above is a later "
+        "run of the same code). At "
         "17:41 this bench, with the 10,000 held permits, gave an offline cold start of 819 ms "
         "(679–1,026) and 850 with 2 s round trips, both missed, at load 4.3–5.8. A trace of one "
         "cold start showed a second renderer busy as long as ours (~750 ms of CPU in the window): "

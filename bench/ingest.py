@@ -57,8 +57,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sqlalchemy import create_engine, make_url, text  # noqa: E402
+from sqlalchemy import create_engine, text  # noqa: E402
 
+from bench_doc import write_generated  # noqa: E402
+from pg_database import create_database_if_missing  # noqa: E402
 from server import create_app  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
 from server.extensions import db  # noqa: E402
@@ -106,21 +108,9 @@ def _schema_url():
     return base + ("&" if "?" in base else "?") + f"options=-csearch_path%3D{SCHEMA}"
 
 
-def _create_database_if_missing(url):
-    """A new machine's PostgreSQL has only test, root and postgres: the bench's own database is
-    made the first time (its schema is dropped and remade on every run, below)."""
-    target = make_url(url)
-    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
-                        {"name": target.database}).first() is None:
-            conn.execute(text(f'CREATE DATABASE "{target.database}"'))
-    admin.dispose()
-
-
 def prepare(records_per_device):
     base = normalize_database_url(PG_URL)
-    _create_database_if_missing(base)
+    create_database_if_missing(base)
     engine = create_engine(base)
     with engine.begin() as conn:
         conn.execute(text(f'DROP SCHEMA IF EXISTS "{SCHEMA}" CASCADE'))
@@ -448,15 +438,7 @@ def main(per_batched=100, per_single=20, workers=0, threads=0, offered=1000):
     print("\n".join(lines))
     out = os.environ.get("BENCH_OUT", str(ROOT / "docs" / "benchmarks" / "ingest.md"))
     if out != "-":
-        # The file keeps its hand-written reading; only the section between the markers is replaced.
-        path = Path(out)
-        begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
-        old = path.read_text(encoding="utf-8") if path.exists() else f"{begin}\n{end}\n"
-        if begin not in old:
-            old = f"{begin}\n{end}\n" + old
-        before, rest = old.split(begin, 1)
-        after = rest.split(end, 1)[1] if end in rest else rest
-        path.write_text(before + begin + "\n" + "\n".join(lines) + end + after, encoding="utf-8")
+        write_generated(out, lines)  # the file keeps its hand-written reading
 
 
 if __name__ == "__main__":

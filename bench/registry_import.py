@@ -9,7 +9,7 @@ reference workload is timed in the same run, so each time is also given as a rat
 trivial insert loop into each database (`insert_loop_seconds`) right after its imports.
 
 Usage: .venv/bin/python bench/registry_import.py [permits=10000]
-Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/bench_registry_import, created beforehand; its public schema
+Env: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/bench_registry_import, created if missing; its public schema
 is dropped and re-created), BENCH_SKIP_PG=1.
 """
 import hashlib
@@ -28,6 +28,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from sqlalchemy import create_engine, text  # noqa: E402
 
+from bench_doc import write_generated  # noqa: E402
+from pg_database import create_database_if_missing  # noqa: E402
 from registry_import_data import values_for, write_csv  # noqa: E402
 from server import create_app  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
@@ -126,6 +128,7 @@ def main():
         if not os.environ.get("BENCH_SKIP_PG"):
             url = normalize_database_url(os.environ.get(
                 "BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/bench_registry_import"))
+            create_database_if_missing(url)
             engine = create_engine(url)
             with engine.begin() as conn:
                 conn.execute(text("DROP SCHEMA public CASCADE"))
@@ -135,8 +138,7 @@ def main():
     reference_after = reference_seconds()
     load_after = os.getloadavg()
     ref = (reference + reference_after) / 2
-    lines = [
-        "# Registry import benchmark", "",
+    lines = [  # under the page's title, between its markers (bench_doc.py)
         f"Run {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by `bench/registry_import.py {permits}` on "
         f"{platform.machine()}, {os.cpu_count()} CPUs (shared), Python {platform.python_version()}.",
         f"Load average (1/5/15 min) before {load_before[0]:.2f}/{load_before[1]:.2f}/{load_before[2]:.2f}, "
@@ -168,7 +170,7 @@ def main():
               "in batches of 500; what grows with the file is the set of natural keys seen (permit "
               "numbers, plates, CPFs: a few bytes each) and the list of errors (none here).", ""]
     out = ROOT / "docs" / "benchmarks" / "registry-import.md"
-    out.write_text("\n".join(lines), encoding="utf-8")
+    write_generated(out, lines)  # the verdict written by hand below the markers stays
     print(f"written {out}")
 
 

@@ -1,6 +1,6 @@
 """Benchmark: the review queue with 100,000 autos (and as many inspections) on PostgreSQL.
 
-Builds one municipality in PostgreSQL (database `test_review` unless BENCH_PG_URL says otherwise,
+Builds one municipality in PostgreSQL (database `test_review`, made if missing, unless BENCH_PG_URL says otherwise,
 private schema `bench_review`, dropped at the end), migrated by the real Alembic migrations, with
 N autos each from its own inspection (2 N field records), their cases, one evidence photo each
 (1 % never uploaded), a few flags, conflicts and cancellation requests. A logged-in back-office
@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from sqlalchemy import create_engine, insert, text  # noqa: E402
 
+from pg_database import create_database_if_missing  # noqa: E402
 from registry_lists import machine  # noqa: E402
 from server import create_app  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
@@ -187,6 +188,7 @@ def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 9
     base = normalize_database_url(os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test_review"))
+    create_database_if_missing(base)
     engine = create_engine(base)
     with engine.begin() as conn:
         conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))

@@ -18,7 +18,9 @@ const DATE = "2024-05-10";
 export function fullFacts(rules) {
   const facts = {};
   for (const [name, decl] of Object.entries(rules.facts)) {
-    facts[name] = { bool: true, number: 150, enum: (decl.values || [])[0], date: "2020-01-01", string: "x", photo: "sha256:00" }[decl.type];
+    // 150 where the declaration allows it (a model year: its minimum).
+    const number = Math.min(Math.max(150, decl.min ?? 0), decl.max ?? Infinity);
+    facts[name] = { bool: true, number, enum: (decl.values || [])[0], date: "2020-01-01", string: "x", photo: "sha256:00" }[decl.type];
   }
   return facts;
 }

@@ -23,9 +23,17 @@ DATE = "2024-05-10"
 _VALUE = {"bool": True, "number": 150, "date": "2020-01-01", "string": "x", "photo": "sha256:00"}
 
 
+def _answer(decl):
+    if decl["type"] == "enum":
+        return decl["values"][0]
+    if decl["type"] == "number":  # 150 where the declaration allows it (a model year: its minimum)
+        high = decl.get("max")
+        return min(max(_VALUE["number"], decl.get("min") or 0), float("inf") if high is None else high)
+    return _VALUE[decl["type"]]
+
+
 def full_facts(rules):
-    return {name: (decl["values"][0] if decl["type"] == "enum" else _VALUE[decl["type"]])
-            for name, decl in rules.facts.items()}
+    return {name: _answer(decl) for name, decl in rules.facts.items()}
 
 
 def history(rules):
