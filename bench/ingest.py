@@ -14,7 +14,7 @@ connection (http.client), push their records back to back. Every answer is check
 `accepted`, no flags), and the server's row count must equal what was sent.
 Four runs: back to back (every device pushes its next batch as soon as the last is answered:
 the server's saturation throughput, and with 50 devices in a closed loop p95 ≈ 50 / requests
-per second), at an offered 1,000 records/s (each device pushes a batch of 20 once a second,
+per second), at an offered 1,000 records/s (each device pushes a batch of 50 every 2.5 s,
 staggered, for 10 s: the latency at the target rate) and at 20 % more (1,200 records/s: the
 headroom), and one record per request back to back.
 Measured: records/s over the wall time of the run (open loop: from the first push's due time to
@@ -22,7 +22,7 @@ the last answer, so a server that keeps up shows the offered rate less the last 
 latency), the latency of each push request
 (p50/p95/max), the CPU the server spent per record (gunicorn workers and PostgreSQL backends,
 from /proc) and the CPU the client itself spent (it shares the machine). The primary shape is
-batches of 20 (the field app's outbox, `pwa/js/fiscal/outbox.js` BATCH). Results:
+batches of 50 (the field app's outbox, `pwa/js/fiscal/outbox.js` BATCH; 20 until 2026-12-04). Results:
 docs/benchmarks/ingest.md. Time-bounded: each run sends a fixed number of records.
 
 PostgreSQL's statistics: the push's statements are prepared (one text whatever the batch, see
@@ -67,7 +67,7 @@ from server.extensions import db  # noqa: E402
 
 SCHEMA = "bench_ingest"
 DEVICES = 50
-BATCH = 20  # pwa/js/fiscal/outbox.js BATCH: what the field app sends per request
+BATCH = 50  # pwa/js/fiscal/outbox.js BATCH: what the field app sends per request
 AUTO_EVERY = 10  # one record in ten is an auto de infração
 PG_URL = os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/bench_ingest")
 ANALYZE_EVERY_S = 5

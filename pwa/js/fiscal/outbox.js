@@ -72,9 +72,11 @@ function serverFailureReason(error) {
   return `erro ${error.status} do servidor`;
 }
 
-/** Records per push: the server's per-request cost dominates single-record pushes
- *  (docs/benchmarks/ingest.md: ~7× more CPU per record than batches of 20). */
-export const BATCH = 20;
+/** Records per push. A push costs the server ~10 ms of CPU whatever it carries, plus ~0.6 ms per
+ *  record (docs/benchmarks/ingest.md): batches of 50 cost 0.6–0.9 ms per record on a loaded
+ *  2-core server, batches of 20 1.0–1.2. 50 records are ~70 KB, about a second of 3G uplink (one
+ *  photo is ~180 KB); the server takes up to 100 (MAX_BATCH). */
+export const BATCH = 50;
 
 /**
  * Send every pending record, in seq order (held ones last), in pushes of up to `batch`
