@@ -69,11 +69,11 @@ async function pinHash(pin, salt, iterations) {
   return hex(new Uint8Array(bits));
 }
 
-export const hasPin = async () => Boolean(await get('meta', PIN));
-
-/** What every fiscal screen checks first, read in one transaction (a cold start waits on it). */
+/** What every fiscal screen checks first (the guard), read in one transaction: a cold start waits
+ *  on it. → {session, hasPin}. */
 export async function enrollment() {
-  const { current, pin } = await readTogether(['meta'], ({ meta }) => ({ current: meta.get(SESSION), pin: meta.get(PIN) }));
+  const { current, pin } = await readTogether(['meta'],
+    ({ meta }) => ({ current: meta.get(SESSION), pin: meta.get(PIN) }));
   return { session: current, hasPin: Boolean(pin) };
 }
 
