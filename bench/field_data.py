@@ -18,92 +18,20 @@ import json
 import math
 import os
 import platform
-import random
 import statistics
 import sys
 import tempfile
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sqlalchemy import insert, text  # noqa: E402
 
 from server import create_app  # noqa: E402
-from server.core.validation import cpf_check_digits  # noqa: E402
-from server.extensions import db  # noqa: E402
-
-PASSWORD = "bench-motofiscal"
-FIRST = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Juliana", "Paulo", "Adriana",
-         "Lucas", "Márcia", "Luiz", "Aline", "Pedro", "Sandra", "Marcos", "Patrícia", "Rafael", "Cláudia",
-         "Gabriel", "Débora", "Wellington", "Rosângela", "Edivaldo", "Cleide", "Valdir", "Luana"]
-LAST = ["Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves", "Pereira", "Lima", "Gomes",
-        "Ribeiro", "Carvalho", "Almeida", "Lopes", "Barbosa", "Cardoso", "Moraes", "Campos", "Arruda", "Macedo",
-        "Nascimento", "Teixeira", "Moreira", "Rocha", "Dias", "Vieira", "Batista", "Freitas", "Cunha", "Pinto"]
-MODELS = [("Honda", "CG 160 Fan"), ("Honda", "CG 160 Titan"), ("Honda", "NXR 160 Bros"), ("Yamaha", "Factor 150"),
-          ("Yamaha", "Fazer 250"), ("Honda", "Biz 125"), ("Yamaha", "Crosser 150"), ("Honda", "Pop 110i")]
-STATUSES = ["ativo"] * 16 + ["vencido", "suspenso", "cassado", "extinto"]
-
-
-def populate(app, count):
-    from server.modules.accounts.models import User
-    from server.modules.demo.dataset import MUNICIPALITIES
-    from server.modules.registry.models import Municipality, Operator, Permit, Ponto, Vehicle
-
-    rng = random.Random(10_000)
-    today, now = date.today(), datetime.now(timezone.utc)
-    with app.app_context():
-        spec = next(m for m in MUNICIPALITIES if m["slug"] == "sapezal")
-        muni = Municipality(**spec)
-        db.session.add(muni)
-        db.session.flush()
-        user = User(username="fiscal.bench", name="Fiscal", role="fiscal", municipality_id=muni.id)
-        user.set_password(PASSWORD)
-        db.session.add(user)
-        pontos = [Ponto(municipality_id=muni.id, name=f"Ponto {i}", capacity=count, location=f"Rua {i}, Centro")
-                  for i in range(40)]
-        db.session.add_all(pontos)
-        db.session.flush()
-        mid, ponto_ids = muni.id, [p.id for p in pontos]
-        db.session.commit()
-        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-        def day(base, spread):
-            return base + timedelta(days=rng.randint(-spread, spread))
-
-        for start in range(0, count, 5000):
-            ids = range(start + 1, min(count, start + 5000) + 1)
-            db.session.execute(insert(Operator), [{
-                "id": i, "municipality_id": mid, "cpf": cpf_check_digits(f"{rng.randrange(10**9):09d}"),
-                "cnh_number": f"{rng.randrange(10**11):011d}",
-                "name": f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.choice(LAST)}",
-                "photo_path": f"{mid}/{rng.getrandbits(256):064x}.jpg",
-                "cnh_category": rng.choice(["A", "A", "AB", "AB", "AC"]),
-                "cnh_first_issue_date": day(date(2008, 1, 1), 2500), "cnh_expiry": day(today + timedelta(days=700), 700),
-                "birth_date": day(date(1985, 1, 1), 4000), "created_at": now, "updated_at": now} for i in ids])
-            db.session.execute(insert(Vehicle), [{
-                "id": i, "municipality_id": mid,
-                "plate": "".join(rng.choice(letters) for _ in range(3)) + str(rng.randrange(10))
-                         + rng.choice(letters) + f"{rng.randrange(100):02d}",
-                "renavam": f"{rng.randrange(10**11):011d}", "chassis": f"9C2{rng.getrandbits(56):014X}",
-                **dict(zip(("make", "model"), rng.choice(MODELS))), "year_manufacture": rng.randint(2012, 2026),
-                "engine_cc": rng.choice([110, 125, 150, 160, 250]), "plate_category": "aluguel",
-                "plate_colour": "vermelha", "created_at": now, "updated_at": now} for i in ids])
-            db.session.execute(insert(Permit), [{
-                "id": i, "municipality_id": mid, "number": f"{i:05d}", "kind": "alvara",
-                "holder_operator_id": i, "vehicle_id": i, "ponto_id": rng.choice(ponto_ids),
-                "issued_on": day(today - timedelta(days=900), 800), "valid_from": day(today - timedelta(days=300), 300),
-                "valid_until": day(today + timedelta(days=300), 400), "status": rng.choice(STATUSES),
-                "status_changed_at": now, "issqn_status": rng.choice(["em_dia"] * 8 + ["atrasado", "isento"]),
-                "created_at": now, "updated_at": now} for i in ids])
-            db.session.commit()
-        db.session.execute(text("ANALYZE"))
-        db.session.commit()
-        return mid
-
+from large_registry import FIRST, LAST, MODELS, PASSWORD, populate  # noqa: E402
 
 # The columns the phone read before issue 24's last step, how many equally likely values
 # populate() draws for each, and how many of them still reach the phone: the CNH number stays on
@@ -140,6 +68,53 @@ def median_ms(samples):
     return round(statistics.median(samples) * 1000, 1)
 
 
+def new_phone(client, auth, slug):
+    """Bytes on the wire (bodies, gzip/br as the field app asks) of a new phone's first download,
+    step by step as field-data.js runs it: trust, rules, field data, a block of auto numbers."""
+    gz = {"Accept-Encoding": "gzip, deflate, br"}
+    trust = client.get(f"/api/v1/trust/{slug}?cursor=0&format=grouped", headers={**auth, **gz})
+    entries = client.get(f"/api/v1/trust/{slug}?cursor=0", headers={**auth, **gz})
+    rules = client.get(f"/api/v1/rules/{slug}", headers={**auth, **gz})
+    field = client.get("/api/v1/field/data?cursor=0&format=packed2", headers={**auth, **gz})
+    numbers = client.post("/api/v1/autos/numbers", headers={**auth, **gz}, json={"count": 20})
+    assert trust.headers.get("Content-Encoding") == "gzip" and field.headers.get("Content-Encoding") == "gzip"
+    sizes = {"trust (format=grouped)": len(trust.get_data()), "rules": len(rules.get_data()),
+             "field data (format=packed2)": len(field.get_data()), "auto numbers (20)": len(numbers.get_data())}
+    return {"sizes": sizes, "total": sum(sizes.values()), "trust_entries": len(entries.get_data())}
+
+
+def curve(sizes=(10_000, 50_000, 100_000)):
+    """The new phone's download at each registry size (a fresh database per size)."""
+    out = []
+    for count in sizes:
+        tmp = Path(tempfile.mkdtemp(prefix="bench_field_curve_"))
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}", "SECRET_KEY": "bench",
+                          "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000", "RATELIMIT_ENABLED": False})
+        app.instance_path = str(tmp)
+        with app.app_context():
+            from flask_migrate import upgrade
+            upgrade(directory=str(ROOT / "migrations"))
+        started = time.perf_counter()
+        populate(app, count, credentials=True)
+        populated = time.perf_counter() - started
+        client = app.test_client()
+        login = client.post("/api/v1/auth/token", json={"username": "fiscal.bench", "password": PASSWORD,
+                                                        "device_name": "Bancada"}).json
+        auth = {"Authorization": f"Bearer {login['token']}"}
+        floor = []
+        for _ in range(5):
+            t = time.perf_counter()
+            client.get("/healthz")
+            floor.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        phone = new_phone(client, auth, "sapezal")
+        took = time.perf_counter() - t
+        out.append({"count": count, "populated": populated, "took": took, "floor": statistics.median(floor),
+                    "load": os.getloadavg()[0], **phone})
+        print(f"  {count:,} permits: new phone {phone['total'] / 1024:.0f} KB in {took:.1f} s", flush=True)
+    return out
+
+
 def main(count=10_000, runs=5):
     tmp = Path(tempfile.mkdtemp(prefix="bench_field_"))
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}", "SECRET_KEY": "bench",
@@ -148,7 +123,7 @@ def main(count=10_000, runs=5):
     with app.app_context():
         from flask_migrate import upgrade
         upgrade(directory=str(ROOT / "migrations"))
-    mid = populate(app, count)
+    mid = populate(app, count, credentials=True)
     client = app.test_client()
     login = client.post("/api/v1/auth/token", json={"username": "fiscal.bench", "password": PASSWORD,
                                                     "device_name": "Bancada"}).json
@@ -190,6 +165,7 @@ def main(count=10_000, runs=5):
     columns = {f"{kind}.{name}": gz(values) for kind in ("permits", "operators", "vehicles")
                for name, values in data[kind].items()}
     rules = client.get(f"/api/v1/rules/{data['municipality']['slug']}", headers=auth).get_data()
+    phone = new_phone(client, auth, data["municipality"]["slug"])
 
     from server.modules.registry.models import Permit
     from server.modules.permits.operations import change_permit_status
@@ -204,6 +180,7 @@ def main(count=10_000, runs=5):
     delta_rows, _ = pull(cursor, False, fmt="rows")
 
     floor = statistics.median(floor_times)
+    curve_rows = curve()
     lines = [
         "# Field data benchmark (`bench/field_data.py`)", "",
         f"Run {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()} "
@@ -234,6 +211,27 @@ def main(count=10_000, runs=5):
         f"| Poll with nothing new → 304 (median of {runs}) | — | {median_ms(poll_times)} ms "
         f"(× {statistics.median(poll_times) / floor:.1f}) |",
         f"| Delta request | — | {delta_time * 1000:.1f} ms (× {delta_time / floor:.1f}) |",
+        "", "## A new phone's first download", "",
+        f"What a phone enrolled in a municipality of {count:,} permits (each active one with its crachá) downloads "
+        "before its first roadside day, step by step as `pwa/js/fiscal/field-data.js` runs it, bodies as sent "
+        "(gzip or Brotli; headers aside). Operator thumbnails are not in it: they follow in the background, "
+        "200 to a request (`GET /api/v1/field/photos?ids=…`), and are kept for the roadside.", "",
+        "| Step | bytes |", "|---|---|",
+        *[f"| {name} | {size / 1024:.1f} KB |" for name, size in phone["sizes"].items()],
+        f"| **total** (target ≤ 400 KB) | **{phone['total'] / 1024:.0f} KB** "
+        f"({'meets' if phone['total'] <= 400 * 1024 else 'MISSES'}) |",
+        f"| trust as `format=entries` (one object per crachá and permit), for comparison | "
+        f"{phone['trust_entries'] / 1024:.0f} KB |",
+        "", "### Size curve", "",
+        "The same download at three registry sizes (a fresh database each, `tests/large_registry.py`: "
+        "identifiers unique by construction), with the time the in-process server took to answer all of it "
+        "and its ratio to one `GET /healthz` of the same moment:", "",
+        "| permits | trust | rules | field data | numbers | total | server time | ÷ `/healthz` | load |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *[f"| {c['count']:,} | {c['sizes']['trust (format=grouped)'] / 1024:.0f} KB | {c['sizes']['rules'] / 1024:.0f} KB | "
+          f"{c['sizes']['field data (format=packed2)'] / 1024:.0f} KB | {c['sizes']['auto numbers (20)'] / 1024:.1f} KB | "
+          f"**{c['total'] / 1024:.0f} KB** | {c['took'] * 1000:.0f} ms | {c['took'] / c['floor']:.0f} | {c['load']:.1f} |"
+          for c in curve_rows],
         "", "Each part of the gzip snapshot (compressed alone, so they add up to a bit more):", "",
         "| Part | gzip |", "|---|---|",
         *[f"| {kind} | {size / 1024:.1f} KB |" for kind, size in sizes.items()],

@@ -11,6 +11,8 @@ const SHELL_FILES = ["__SHELL_FILES__"];
 const SHELL_CACHE = `shell-${VERSION}`;
 // Caches that survive activation. A later runtime cache must be listed here or it is deleted.
 const KEEP_CACHES = new Set([SHELL_CACHE]);
+// The operator's copy worker (copy-sw.js, scope /a/) owns these: not ours to delete.
+const OTHER_WORKER_CACHES = /^copy-/;
 const SCOPE_PATH = new URL('./', self.location).pathname; // "/app/"
 const SHELL_PAGE = new URL('./', self.location).href;
 // First visit before the shell is cached: a roadside connection can hang; give up after this.
@@ -28,7 +30,8 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
-    await Promise.all(names.filter((name) => !KEEP_CACHES.has(name)).map((name) => caches.delete(name)));
+    await Promise.all(names.filter((name) => !KEEP_CACHES.has(name) && !OTHER_WORKER_CACHES.test(name))
+      .map((name) => caches.delete(name)));
     // Control the page that installed us on first visit, so it works offline without a reload.
     await self.clients.claim();
   })());

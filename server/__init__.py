@@ -15,7 +15,7 @@ def create_app(test_config=None):
     load_config(app, test_config)
 
     from .extensions import init_extensions
-    from .core import errors, security, proxy, compressed
+    from .core import errors, security, proxy, compressed, request_encoding
     from .modules.accounts import identity, sessions
     from .blueprints import register_blueprints
     from .cli import register_cli
@@ -30,6 +30,7 @@ def create_app(test_config=None):
     register_blueprints(app)
     connect_subscribers()
     register_cli(app)
+    request_encoding.init_app(app)
     proxy.init_app(app)
 
     @app.get("/healthz")

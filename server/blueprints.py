@@ -24,5 +24,8 @@ def register_blueprints(app):
     from .modules.onboarding.views import bp as onboarding_bp; app.register_blueprint(onboarding_bp)  # noqa: E702
     from .modules.registry_import.views import bp as registry_import_bp; app.register_blueprint(registry_import_bp)  # noqa: E702
     from .modules.lgpd.views import bp as lgpd_bp; app.register_blueprint(lgpd_bp)  # noqa: E702
+    from .modules.notices.views import bp as notices_bp; app.register_blueprint(notices_bp)  # noqa: E702
+    from .modules.collection.views import bp as collection_bo_bp; app.register_blueprint(collection_bo_bp)  # noqa: E702
+    from .modules.traffic.views import bp as traffic_bp; app.register_blueprint(traffic_bp)  # noqa: E702
     from .core.openapi import bp as openapi_bp  # GET /api/v1/openapi.json
     app.register_blueprint(openapi_bp)

@@ -20,4 +20,5 @@ def register_cli(app):
     from .modules.backup.cli import backup_cli; app.cli.add_command(backup_cli)  # noqa: E702
     from .modules.lgpd.cli import lgpd_cli; app.cli.add_command(lgpd_cli)  # noqa: E702
     from .modules.tenancy.cli import tenancy_cli; app.cli.add_command(tenancy_cli)  # noqa: E702
+    from .modules.notices.cli import notices_cli; app.cli.add_command(notices_cli)  # noqa: E702
     from .core.tenancy import cross_on_command_line; cross_on_command_line(app.cli, "command line: the server's operator")  # noqa: E702

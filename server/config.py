@@ -46,6 +46,22 @@ DEFAULTS = {
     # Address printed in every crachá's QR (https://host[:port], no path): the public page that
     # any phone camera opens. Set it in production; crachás keep the address they were issued with.
     "PUBLIC_BASE_URL": "http://localhost:5000",
+    # Notices to operators (modules/notices, docs/notices.md). E-mail: an SMTP server for submission;
+    # unset SMTP_HOST = no e-mail is sent (each notice records that there was no channel).
+    "SMTP_HOST": None,
+    "SMTP_PORT": 587,
+    "SMTP_SECURITY": "starttls",  # starttls | ssl | none
+    "SMTP_USERNAME": None,
+    "SMTP_PASSWORD": None,
+    "SMTP_FROM": None,
+    "SMTP_FROM_NAME": None,
+    "SMTP_TIMEOUT": 20,
+    # SMS and WhatsApp: "package.module:factory" of a provider the municipality contracts (none shipped).
+    "NOTICE_SMS_PROVIDER": None,
+    "NOTICE_WHATSAPP_PROVIDER": None,
+    # Rule packs published beside the shipped ones (shared_rules/packs/): a folder of pack files
+    # (an amendment, a law encoded after the release) every app server reads; None = none.
+    "RULES_EXTRA_PACKS_DIR": None,
 }
 
 # Environment variables read on top of the instance config (name -> config key).
@@ -65,6 +81,17 @@ ENV_KEYS = {
     "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT": "LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT",
     "LOGIN_ACCOUNT_RATE_LIMIT": "LOGIN_ACCOUNT_RATE_LIMIT",
     "PUBLIC_BASE_URL": "PUBLIC_BASE_URL",
+    "SMTP_HOST": "SMTP_HOST",
+    "SMTP_PORT": "SMTP_PORT",
+    "SMTP_SECURITY": "SMTP_SECURITY",
+    "SMTP_USERNAME": "SMTP_USERNAME",
+    "SMTP_PASSWORD": "SMTP_PASSWORD",
+    "SMTP_FROM": "SMTP_FROM",
+    "SMTP_FROM_NAME": "SMTP_FROM_NAME",
+    "SMTP_TIMEOUT": "SMTP_TIMEOUT",
+    "NOTICE_SMS_PROVIDER": "NOTICE_SMS_PROVIDER",
+    "NOTICE_WHATSAPP_PROVIDER": "NOTICE_WHATSAPP_PROVIDER",
+    "MOTOFISCAL_RULES_EXTRA_PACKS": "RULES_EXTRA_PACKS_DIR",
 }
 
 # Keys whose default is None but whose environment value is a yes/no.

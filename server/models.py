@@ -17,3 +17,6 @@ from .modules.autos import process_models as autos_process_models  # noqa: F401
 from .modules.dashboard import models as dashboard_models  # noqa: F401
 from .modules.issuance import models as issuance_models  # noqa: F401
 from .modules.calendar import models as calendar_models  # noqa: F401
+from .modules.collection import models as collection_models  # noqa: F401
+from .modules.notices import models as notices_models  # noqa: F401
+from .modules.traffic import models as traffic_models  # noqa: F401

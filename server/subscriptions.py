@@ -15,6 +15,7 @@ identity), so every create_app may call this.
 def connect_subscribers():
     from .modules.autos.operations import open_cases_of_push
     from .modules.autos.process_operations import case_voided
+    from .modules.autos.process_settings import field_data_section as traffic_authority_section
     from .modules.autos.signals import auto_case_changed
     from .modules.calendar.signals import closure_added
     from .modules.credentials.operations import on_permit_status_changed
@@ -23,13 +24,32 @@ def connect_subscribers():
     from .modules.issuance.operations import move_issqn_due_dates
     from .modules.registry.signals import permit_status_changed
     from .modules.tariffs.operations import field_data_section
+    from .modules.autos.signals import (appeal_decided, appeal_filed, notification_issued, operator_auto_sections,
+                                        penalty_changed)
+    from .modules.collection import charges as collection
+    from .modules.collection.signals import charge_paid
+    from .modules.notices import operations as notices
+    from .modules.traffic.operations import open_reports_of_push
 
     # weak=False: held here for the process's life, whoever else keeps a reference.
     autos_accepted.connect(open_cases_of_push, weak=False)
+    # The communications to the traffic authority before the dashboard, whose rollup rows must be
+    # locked last (fieldsync/push.py).
+    records_accepted.connect(open_reports_of_push, weak=False)
     records_accepted.connect(count_push, weak=False)
     field_data_sections.connect(field_data_section, weak=False)
+    field_data_sections.connect(traffic_authority_section, weak=False)
     closure_added.connect(move_issqn_due_dates, weak=False)
     # The order they had when each module connected itself at import: autos first, then the dashboard.
     auto_case_changed.connect(case_voided, weak=False)
     auto_case_changed.connect(case_changed, weak=False)
     permit_status_changed.connect(on_permit_status_changed, weak=False)
+    # The operator is told of each step (issue 37); the fine's charge is opened before its notice.
+    notification_issued.connect(notices.on_notification_issued, weak=False)
+    appeal_filed.connect(notices.on_appeal_filed, weak=False)
+    appeal_decided.connect(notices.on_appeal_decided, weak=False)
+    penalty_changed.connect(collection.on_penalty_changed, weak=False)
+    penalty_changed.connect(notices.on_penalty_changed, weak=False)
+    charge_paid.connect(notices.on_charge_paid, weak=False)
+    operator_auto_sections.connect(collection.operator_sections, weak=False)
+    operator_auto_sections.connect(notices.operator_sections, weak=False)

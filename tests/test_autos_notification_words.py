@@ -1,7 +1,7 @@
 """The notificação never misleads (issue 18, items 4 and 5): the PDF's text, read with pdftotext,
 has no R$ 0,00 for an amount nobody configured and no total over an unknown amount; a CTB
-infraction (jurisdiction "snt") is listed apart, to communicate to the traffic authority, and
-never summed with the municipal amounts; a deadline a decree sets names the decree, not the
+infraction (jurisdiction "snt") is no part of it at all (issue 34, item 2: it goes to the
+communication to the traffic authority, "a comunicar") and never summed with the municipal amounts; a deadline a decree sets names the decree, not the
 article that only asks for a deadline; one CNH line and one signature statement."""
 import json
 import re
@@ -81,12 +81,10 @@ def test_sapezal_notification_with_unconfigured_amount_and_a_ctb_infraction(app,
     assert "a definir (decreto não configurado)" in flat
     assert "R$ 0,00" not in flat and not re.search(r"Total: R\$", flat)
     assert "Total: não calculado enquanto houver valor a definir" in flat
-    # The CTB infraction is apart, after the municipal list, never in it.
-    municipal, _, traffic = flat.partition("Comunicar ao órgão de trânsito")
-    assert traffic, "no separate list for the traffic authority"
-    assert "Mais de um passageiro" in municipal.split("Infrações", 1)[1]
-    assert "CTB, art. 244" not in municipal and "CTB, art. 244, IX" in traffic
-    assert "normas do mototaxista" in traffic and "normas do mototaxista" not in municipal
+    # The CTB infraction is nowhere in the municipal notificação, and nothing says "comunicado".
+    assert "Mais de um passageiro" in flat.split("Infrações", 1)[1]
+    assert "CTB, art. 244" not in flat and "normas do mototaxista" not in flat
+    assert "comunicad" not in flat.lower()
     # The defence deadline set by decree names the decree, not art. 28 VI as its source.
     assert "15 dias corridos" in flat and "fixado por Decreto nº 40/2026" in flat
     assert not re.search(r"15 dias corridos, contados [^()]*\(Lei 125/1999, art\. 28", flat)
@@ -111,8 +109,14 @@ def test_sapezal_notification_with_unconfigured_amount_and_a_ctb_infraction(app,
     assert "a definir (decreto não configurado)" in ledger and "R$ 0,00" not in ledger
     csv = client.get(f"/autos/ficha/operador/{operator_id}/penalidades.csv").get_data(as_text=True)
     assert "a definir (decreto não configurado)" in csv
-    assert [i["id"] for i in content["traffic"]] == ["fed.inf.ctb244_ix"]
+    assert "traffic" not in content
     assert [i["id"] for i in content["infractions"]] == ["sap.inf.um_passageiro"]
+    # It is in the communication to the traffic authority instead, still "a comunicar".
+    from server.modules.traffic.models import TrafficReport
+    with app.app_context():
+        record_id = db.session.get(AutoCase, case_id).record_id
+        report = TrafficReport.query.filter_by(record_id=record_id).one()
+        assert [i["id"] for i in report.items] == ["fed.inf.ctb244_ix"] and report.state == "a_comunicar"
 
 
 def test_ctb_amounts_never_enter_the_municipal_total(app, client, demo):
@@ -142,5 +146,5 @@ def test_integrated_traffic_authority_holds_ctb_infractions_in_its_auto(app, cli
     login(client, "backoffice.sapezal")
     _notify(client, case_id)
     content = _content(app, case_id)
-    assert content["traffic"] == [] and [i["id"] for i in content["infractions"]] == ["fed.inf.ctb244_ix"]
+    assert "traffic" not in content and [i["id"] for i in content["infractions"]] == ["fed.inf.ctb244_ix"]
     assert content["traffic_authority_act"].startswith("Lei Municipal nº 999/2020")

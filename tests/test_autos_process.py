@@ -139,7 +139,9 @@ def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_confi
     served = _served()
     case_id, _ = homologated_case(app, client, "sapezal", days_ago=_ago(served))
     refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
-    assert refused.status == 409 and "sapezal.prazo_defesa" in refused.message  # art. 28 VI fixes no days
+    # Art. 28 VI fixes no days; the message names the setting by its label, never its key (issue 34).
+    assert refused.status == 409 and "“Prazo de defesa (a lei manda constar" in refused.message
+    assert "sapezal.prazo_defesa" not in refused.message
     with app.app_context():
         save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines", "sapezal.prazo_defesa", 15,
                    "Decreto nº 40/2026")

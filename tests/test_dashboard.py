@@ -196,7 +196,8 @@ def test_unconfigured_amounts_are_counted_apart_and_no_total_is_shown(app, clien
     infractions = _table(html, "por-infracao")
     assert infractions["Sem capacete"] == ["3", UNSET]
     assert infractions["Sem colete"] == ["1", "R$ 200,50"]  # priced everywhere: its sum stands
-    assert infractions["Passageiro sem capacete (CTB)"] == ["1", "comunicar ao órgão de trânsito (fora dos valores)"]
+    # The CTB infraction is no municipal auto's (issue 34, item 2): not counted among them at all.
+    assert "Passageiro sem capacete (CTB)" not in infractions
     assert list(_table(html, "por-fiscal").values()) == [["1", "3", UNSET]]
     assert _table(html, "por-ponto")["Sem ponto identificado"] == ["1", "3", UNSET]
     assert _table(html, "por-periodo")[datetime.now(CUIABA).strftime("%d/%m")] == ["1", "3", UNSET]

@@ -1,6 +1,7 @@
-"""The daily rollups the dashboard reads (field_stat_day, field_stat_item_day) always equal a
-recount from field_stat / field_stat_item: after pushes, a replay, a void, and two phones
-pushing at the same moment (PostgreSQL)."""
+"""The rollups the dashboard reads (daily: field_stat_day, field_stat_item_day; monthly:
+field_stat_month, field_stat_item_month) always equal a recount from field_stat /
+field_stat_item: after pushes, a replay, a void, and two phones pushing at the same moment
+(PostgreSQL)."""
 import threading
 from decimal import Decimal
 
@@ -23,6 +24,20 @@ ITEM_RECOUNT = (
     "COALESCE(SUM(CASE WHEN NOT void THEN unpriced END), 0) FROM field_stat_item "
     "GROUP BY municipality_id, day, kind, code")
 ITEM_ROLLUP = "SELECT municipality_id, day, kind, code, label, count, amount_cents, unpriced FROM field_stat_item_day"
+MONTH_RECOUNT = (
+    "SELECT municipality_id, month, user_id, COALESCE(ponto_id, 0), COUNT(CASE WHEN kind = 'inspection' THEN 1 END), "
+    "COUNT(CASE WHEN kind = 'auto' THEN 1 END), COALESCE(SUM(CASE WHEN NOT void THEN amount_cents END), 0), "
+    "COUNT(CASE WHEN void THEN 1 END), COALESCE(SUM(CASE WHEN NOT void THEN unpriced END), 0) FROM field_stat "
+    "GROUP BY municipality_id, month, user_id, COALESCE(ponto_id, 0)")
+MONTH_ROLLUP = ("SELECT municipality_id, month, user_id, ponto_key, inspections, autos, amount_cents, void, unpriced "
+                "FROM field_stat_month")
+ITEM_MONTH_RECOUNT = (
+    "SELECT i.municipality_id, s.month, i.kind, i.code, MAX(i.label), COUNT(*), "
+    "COALESCE(SUM(CASE WHEN NOT i.void THEN i.amount_cents END), 0), "
+    "COALESCE(SUM(CASE WHEN NOT i.void THEN i.unpriced END), 0) FROM field_stat_item i "
+    "JOIN field_stat s ON s.record_id = i.record_id GROUP BY i.municipality_id, s.month, i.kind, i.code")
+ITEM_MONTH_ROLLUP = ("SELECT municipality_id, month, kind, code, label, count, amount_cents, unpriced "
+                     "FROM field_stat_item_month")
 
 
 def _rows(sql):
@@ -36,6 +51,8 @@ def _assert_rollup_is_a_recount(app):
         stats, items = _rows(STAT_ROLLUP), _rows(ITEM_ROLLUP)
         assert stats == _rows(STAT_RECOUNT)
         assert items == _rows(ITEM_RECOUNT)
+        assert _rows(MONTH_ROLLUP) == _rows(MONTH_RECOUNT) and _rows(MONTH_ROLLUP)
+        assert _rows(ITEM_MONTH_ROLLUP) == _rows(ITEM_MONTH_RECOUNT) and _rows(ITEM_MONTH_ROLLUP)
         return stats, items
 
 

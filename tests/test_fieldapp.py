@@ -209,3 +209,55 @@ def _normalize(path: str) -> str:
         elif part not in ("", "."):
             parts.append(part)
     return "/".join(parts)
+
+
+# --- the operator's copy worker (/app/copy-sw.js, scope /a/: issue 34, item 5) ------------------
+
+def _copy_worker(client):
+    response = client.get("/app/copy-sw.js")
+    body = response.get_data(as_text=True)
+    files = json.loads(re.search(r"const FILES = (\[.*?\]);", body).group(1))
+    return response, body, files
+
+
+def test_copy_worker_keeps_the_copy_page_and_everything_it_loads(shell_client):
+    response, body, files = _copy_worker(shell_client)
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Service-Worker-Allowed"] == "/a/"  # a script under /app/ for the scope /a/
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert "__COPY_VERSION__" not in body and "__COPY_FILES__" not in body
+    assert re.search(r'const VERSION = "([0-9a-f]{12})";', body).group(1) == response.headers["X-Copy-Version"]
+    page = shell_client.get("/a/").get_data(as_text=True)
+    # What the page links (its stylesheet, icon and module) and the module's whole import graph,
+    # read here from the sources with the test's own pattern.
+    linked = re.findall(r'(?:<link [^>]*href|<script [^>]*src)="(/[^"]+)"', page)
+    assert linked and set(linked) <= set(files)
+    graph, todo = set(), ["js/autocopy/page.js"]
+    while todo:
+        rel = todo.pop()
+        if rel not in graph:
+            graph.add(rel)
+            for match in IMPORT_RE.finditer((PWA / rel).read_text(encoding="utf-8")):
+                if match.group(1):
+                    todo.append(_normalize((Path(rel).parent / match.group(1)).as_posix()))
+    assert {f"/app/{rel}" for rel in graph} | {"/a/", "/app/vendor/@noble/ed25519/index.js"} | set(linked) == set(files)
+    for url in files:  # each one is served, so the worker's install cannot fail on a missing file
+        assert shell_client.get(url).status_code == 200, url
+    assert "/a/" in files and "/bo/" not in files  # a link the page leads to is not loaded by it
+
+
+def test_copy_worker_version_follows_the_page_files(shell_client, pwa_copy):
+    first = _copy_worker(shell_client)[0].headers["X-Copy-Version"]
+    assert _copy_worker(shell_client)[0].headers["X-Copy-Version"] == first  # stable while nothing changes
+    codec = pwa_copy / "js" / "autocopy" / "codec.js"
+    codec.write_text(codec.read_text() + "\n// changed\n")
+    second = _copy_worker(shell_client)[0].headers["X-Copy-Version"]
+    assert second != first
+    app = pwa_copy / "js" / "app.js"  # not the copy page's: same copy worker
+    app.write_text(app.read_text() + "\n// changed\n")
+    assert _copy_worker(shell_client)[0].headers["X-Copy-Version"] == second
+
+
+def test_copy_worker_is_not_part_of_the_app_shell(shell_client):
+    assert "copy-sw.js" not in shipped_files(PWA)
+    assert '"copy-sw.js"' not in shell_client.get("/app/sw.js").get_data(as_text=True)

@@ -3,6 +3,7 @@ thumbnails; scoping."""
 import gzip
 import io
 import json
+import struct
 from datetime import date
 
 import pytest
@@ -166,6 +167,38 @@ def test_thumbnails_are_small_jpegs_and_scoped(app, client, fiscal):
     other = api_token(client, "fiscal.paranatinga")
     assert client.get(photo_url, headers=other).status_code == 404
     assert client.get("/api/v1/field/photos/999999", headers=fiscal).status_code == 404
+
+
+def test_thumbnails_travel_in_packs_of_the_municipality_only(app, client, fiscal):
+    """GET /api/v1/field/photos?ids=…: id and length (u32 big-endian) then the JPEG, for each
+    operator asked for that has a photo, in the order asked; another municipality's ids and
+    operators without a photo are left out, as if unknown."""
+    from server.modules.registry.models import Operator
+    from server.modules.registry.photos import store_operator_photo
+    with app.app_context():  # a second operator with a photo (the fixture gave the first one)
+        second = Operator.query.filter_by(municipality_id=_muni().id).order_by(Operator.id.desc()).first()
+        out = io.BytesIO()
+        Image.effect_noise((600, 800), 90).convert("RGB").save(out, "JPEG", quality=90)
+        store_operator_photo(second, out.getvalue())
+    data = get(client, fiscal).json
+    with_photo = sorted((o["id"] for o in data["operators"] if o.get("photo")), reverse=True)
+    assert len(with_photo) == 2
+    other = api_token(client, "fiscal.paranatinga")
+    foreign = get(client, other).json["operators"][0]["id"]
+    response = client.get(f"/api/v1/field/photos?ids={','.join(map(str, with_photo))},{foreign},999999",
+                          headers=fiscal)
+    assert response.status_code == 200 and response.mimetype == "application/vnd.motofiscal.photos"
+    body, found = response.get_data(), []
+    while body:
+        operator_id, length = struct.unpack(">II", body[:8])
+        jpeg, body = body[8:8 + length], body[8 + length:]
+        single = client.get(data["photo_url"].format(id=operator_id), headers=fiscal).get_data()
+        assert jpeg == single  # the same thumbnail as the one-by-one route
+        found.append(operator_id)
+    assert found == with_photo
+    for bad in ("", "1,,2", "0", "a", ",".join(["1"] * 201), "1,3623003279"):
+        refused = client.get(f"/api/v1/field/photos?ids={bad}", headers=fiscal)
+        assert refused.status_code == 422 and "ids" in refused.json["error"]["fields"], bad
 
 
 def test_field_data_is_scoped_and_role_checked(app, client, demo):

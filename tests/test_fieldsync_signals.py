@@ -9,10 +9,13 @@ from server.modules.fieldsync.signals import autos_accepted, field_data_sections
 def test_the_app_connects_the_push_subscribers(app):
     from server.modules.autos.operations import open_cases_of_push
     from server.modules.dashboard.operations import count_push
+    from server.modules.traffic.operations import open_reports_of_push
     assert list(autos_accepted.receivers_for(object())) == [open_cases_of_push]
-    assert list(records_accepted.receivers_for(object())) == [count_push]
+    # The communications to the traffic authority first, the dashboard's rollups last (their locks).
+    assert list(records_accepted.receivers_for(object())) == [open_reports_of_push, count_push]
+    from server.modules.autos.process_settings import field_data_section as traffic_authority_section
     from server.modules.tariffs.operations import field_data_section
-    assert list(field_data_sections.receivers_for(object())) == [field_data_section]
+    assert list(field_data_sections.receivers_for(object())) == [field_data_section, traffic_authority_section]
 
 
 def test_a_failing_subscriber_takes_the_whole_push_back(app, client, demo):

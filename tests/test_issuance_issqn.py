@@ -25,7 +25,7 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
     next_first = (month + timedelta(days=32)).replace(day=1)
     month_end = next_first - timedelta(days=1)
     run_on = next_first + timedelta(days=14)
-    due_10th = ctn_210_due(calendar_for("nortelandia"), next_first.replace(day=10))
+    due_10th = ctn_210_due(calendar_for("MT"), next_first.replace(day=10))
     with app.app_context():
         m = muni("nortelandia")
         db.session.add(UnitValue(municipality_id=m.id, unit="UFM", valid_from=date(2000, 1, 1),

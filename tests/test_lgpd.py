@@ -93,7 +93,8 @@ def test_export_screen_admin_only_scoped_audited(app, demo, client):
         person = db.session.get(Operator, own)
         assert person.name in text and person.cpf in text  # readable: the titular's own data, in words
     with app.app_context():
-        entries = AuditLog.query.filter_by(action="lgpd_export", entity="operator", entity_id=str(own)).all()
+        entries = (AuditLog.query.filter_by(action="lgpd_export", entity="operator", entity_id=str(own))
+                   .order_by(AuditLog.id).all())  # PostgreSQL returns rows in heap order otherwise
         assert [e.after["format"] for e in entries] == ["zip", "pdf"]
         assert all(e.actor_label == "admin.sapezal" for e in entries)
 

@@ -67,7 +67,7 @@ def test_document_shows_roles_errors_and_request_schemas(client):
     trust = spec["paths"]["/api/v1/trust/{slug}"]["get"]
     assert trust["security"] == [{"bearerAuth": []}]
     assert {"200", "304", "400", "401", "403", "404", "422"} <= set(trust["responses"])
-    assert {p["name"]: p["in"] for p in trust["parameters"]} == {"slug": "path", "cursor": "query"}
+    assert {p["name"]: p["in"] for p in trust["parameters"]} == {"slug": "path", "cursor": "query", "format": "query"}
     login = spec["paths"]["/api/v1/auth/token"]["post"]
     assert login["security"] == []
     assert login["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Login"}

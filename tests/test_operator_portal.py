@@ -43,7 +43,8 @@ def test_activate_then_me_shows_the_badge_without_personal_data(client, demo):
     assert body["plate"] == permit.vehicle.plate
     assert body["status"] == "ativo" and body["status_label"] == "Ativo"
     assert body["valid_until"] == permit.valid_until.isoformat()
-    assert body["municipality"] == {"slug": "sapezal", "name": "Sapezal", "uf": "MT"}
+    # The IBGE code: the phone keeps this municipality's device keys to verify a copy offline.
+    assert body["municipality"] == {"slug": "sapezal", "name": "Sapezal", "uf": "MT", "ibge": "5107875"}
     assert body["autos"] == []
     text = me.get_data(as_text=True)
     for secret in (operator.cpf, operator.cnh_number, operator.address, operator.birth_date.isoformat()):

@@ -436,6 +436,6 @@ def test_correction_diff_and_audit_name_fields_by_their_labels(app, clerk, phone
 
 
 def test_date_answers_read_ptbr():
-    from server.modules.review.details import answer_text
+    from server.modules.fieldsync.provenance import answer_text
     assert answer_text("2026-11-02", {"type": "date"}) == "02/11/2026"
     assert answer_text("ABC-2026", None) == "ABC-2026"

@@ -149,6 +149,7 @@ def _copy_tree(tmp_path):
     dst = tmp_path / "repo"
     shutil.copytree(ROOT / "shared_rules", dst / "shared_rules")
     shutil.copytree(FIX, dst / "tests" / "fixtures" / "rules")     # vectors reference them
+    shutil.copytree(FIX.parent / "amendments", dst / "tests" / "fixtures" / "amendments")
     return dst
 
 

@@ -214,6 +214,15 @@ def test_law_vectors_make_every_requirement_and_infraction_fail_at_least_once():
             failed |= {x["requirement"] for x in exp.get("failed", [])}
             failed |= {x["id"] for x in exp.get("undecided", []) if x.get("reason") == "vetoed_pending"}
             proposed |= {x["id"] for x in exp.get("infractions", [])}
+    # Vectors written as tables (shared_rules/vectors/tables/*.csv): their hand-written cells.
+    from server.rules.vector_table import NAME, _items, read_table, table_files
+    for table in table_files(ROOT):
+        for row in read_table(table.read_text(encoding="utf-8"))[1]:
+            if row["cells"][NAME].startswith("@"):
+                continue
+            cases += 1
+            failed |= set(_items(row["cells"].get("falhas", ""))) | set(_items(row["cells"].get("avisos", "")))
+            proposed |= set(_items(row["cells"].get("infrações", "")))
     assert cases >= 150
     assert reqs - failed == set()
     assert infs - proposed == set()

@@ -23,7 +23,7 @@ from server.extensions import db
 # a 404 here must come from the views' scope, and a view that forgot it would get no row either.
 pytestmark = pytest.mark.app_role
 
-STAFF, ADMIN, API = "staff", "admin", "api"
+STAFF, ADMIN, API, OPERATOR = "staff", "admin", "api", "operator"
 
 
 def _models():
@@ -71,6 +71,20 @@ def _active_credential(mid):
     return None
 
 
+def _filing_attachment(mid):
+    from server.modules.autos.process_models import AutoAppeal
+    for appeal in AutoAppeal.query.filter_by(municipality_id=mid).order_by(AutoAppeal.id):
+        if appeal.attachments:
+            return {"case_id": appeal.case_id, "sha256": appeal.attachments[0]["sha256"]}
+    return None
+
+
+def _charge_case(mid):
+    from server.modules.collection.models import PixCharge
+    row = PixCharge.query.filter_by(municipality_id=mid).order_by(PixCharge.id).first()
+    return {"case_id": row.case_id} if row else None
+
+
 # endpoint → [(who may call it, {path argument: tenant table}, other path arguments, picker)]:
 # picker(municipality id) → path ids consistent for that municipality (default: the first row
 # of the argument's table). Several entries = several variants (a ledger of an operator or of a permit).
@@ -114,7 +128,9 @@ ROUTE_IDS = {
     "backoffice.policy_new": [(STAFF, {"ident": "vehicle"}, {}, None)],
     "backoffice.vistoria_new": [(STAFF, {"ident": "vehicle"}, {}, None)],
     "review.conflict_page": [(STAFF, {"cid": "field_record_conflict"}, {}, None)],
+    "traffic.report_page": [(STAFF, {"report_id": "traffic_report"}, {}, None)],
     "review.record_page": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
+    "review.answers_csv": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
     "review.correct": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
     "review.decide": [(STAFF, {"rid": "field_record"}, {}, _auto_record)],
     "review.cancel_request": [(STAFF, {"rid": "field_record", "req_id": "field_record"}, {}, _cancel_request)],
@@ -135,6 +151,14 @@ ROUTE_IDS = {
     "lgpd.request_page": [(ADMIN, {"ident": "operator"}, {}, None)],
     "lgpd.export": [(ADMIN, {"ident": "operator"}, {"kind": "zip"}, None)],
     "review.rejected_page": [(STAFF, {"rid": "field_record_rejected"}, {}, None)],
+    "autos.attachment_file": [(STAFF, {"case_id": "auto_case"}, {"sha256": "0" * 64}, _filing_attachment)],
+    "collection_bo.penalty_pdf": [(STAFF, {"case_id": "auto_case"}, {}, _charge_case)],
+    "collection_bo.line_action": [(STAFF, {"line_id": "statement_line"}, {"action": "descartar"}, None)],
+    "collection_bo.charge_dam": [(STAFF, {"charge_id": "pix_charge"}, {}, None)],
+    "notices.notice_detail": [(STAFF, {"notice_id": "notice"}, {}, None)],
+    "notices.notice_retry": [(STAFF, {"notice_id": "notice"}, {}, None)],
+    "notices.operator_contact": [(STAFF, {"operator_id": "operator"}, {}, None)],
+    "notices.notice_read": [(OPERATOR, {"notice_id": "notice"}, {}, None)],
 }
 
 # Path arguments that are not the id of a tenant row, and why.
@@ -149,6 +173,8 @@ NOT_TENANT_IDS = {
     "credentials.trust": "municipality slug: trust data, checked by check_municipality_slug",
     "fieldsync.photo_head": "content hash, looked up in the caller's municipality only",
     "fieldsync.photo_put": "content hash, stored in the caller's municipality only",
+    "autos.attachment_head": "content hash, looked up in the caller's municipality only",
+    "autos.attachment_put": "content hash, stored in the caller's municipality only",
     "review.photo": "content hash, looked up in the caller's municipality only",
     "fieldapp.shell_file": "static file of the field app",
     "static": "static file",
@@ -224,6 +250,41 @@ def _field_data(app, client, slug):
     return phone
 
 
+def _process_after_notice(app, client, case_id):
+    """Issue 37's rows in Paranatinga: the operator files a recurso with a photo from the app, the
+    penalty is applied (a fine: a PIX charge and its notices), a statement line waits for a clerk."""
+    import hashlib
+    from datetime import timedelta
+
+    from autos_process_helpers import backdate_notification
+    from operator_helpers import operator_headers
+    from server.core.clock import local_today
+    from server.modules.autos import process_operations
+    from server.modules.autos.models import AutoCase
+    from server.modules.collection.reconcile import import_statement
+    from server.modules.registry.models import Municipality
+    with app.app_context():
+        case = db.session.get(AutoCase, case_id)
+        operator_id, record_id = case.record.operator_id, case.record_id
+    served = local_today() - timedelta(days=20)
+    backdate_notification(app, case_id, served - timedelta(days=1))
+    with app.app_context():
+        process_operations.record_service(db.session.get(AutoCase, case_id), "postal_ar", served.isoformat(),
+                                          "AR JT123456789BR")  # the deadline passed: the fine is applied
+    headers = operator_headers(app, client, operator_id)
+    photo = _jpeg()
+    sha = hashlib.sha256(photo).hexdigest()
+    assert client.put(f"/api/v1/operator/attachments/{sha}", data=photo, content_type="image/jpeg",
+                      headers=headers).status_code == 201
+    filing = {"id": "0b1e0c2a-5d7e-4f41-9a3b-7c1d2e3f4a5b", "auto_id": record_id,
+              "text": "Recorro: a placa anotada não é a da minha moto.", "attachments": [sha]}
+    answer = client.post("/api/v1/operator/filings", json={"records": [filing]}, headers=headers)
+    assert answer.json["results"][0]["status"] == "accepted", answer.json
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        import_statement(muni, "extrato.csv", "data;valor;historico\n01/02/2026;50,00;PIX RECEBIDO FULANO\n".encode())
+
+
 @pytest.fixture
 def world(app, client):
     from server.modules.accounts.operations import create_user
@@ -249,6 +310,7 @@ def world(app, client):
     case_id, _phone = homologated_case(app, client, "paranatinga", phone=phones["paranatinga"])
     with app.app_context():
         process_operations.issue_notification(db.session.get(AutoCase, case_id))
+    _process_after_notice(app, client, case_id)
     for slug, operator_id in photo_targets.items():
         clerk = app.test_client()
         login(clerk, f"backoffice.{slug}")
@@ -269,7 +331,11 @@ class _Callers:
     def get(self, who, slug):
         key = (who, slug)
         if key not in self.clients:
-            if who == API:
+            if who == OPERATOR:
+                from operator_helpers import operator_headers
+                client = self.app.test_client()
+                self.clients[key] = (client, operator_headers(self.app, client, self._operator_of(slug)), None)
+            elif who == API:
                 phone = self.phones.get(slug) or FakeDevice(self.app.test_client(), f"fiscal.{slug}")
                 self.clients[key] = (phone.client, phone.headers, None)
             else:
@@ -277,6 +343,18 @@ class _Callers:
                 login(c, f"{'admin' if who == ADMIN else 'backoffice'}.{slug}")
                 self.clients[key] = (c, {}, csrf_token(c, "/bo/"))
         return self.clients[key]
+
+    def _operator_of(self, slug):
+        """The operator the notices of `slug` are about (else the first with a permit)."""
+        from server.modules.notices.models import Notice
+        from server.modules.registry.models import Municipality, Permit
+        with self.app.app_context():
+            mid = Municipality.query.filter_by(slug=slug).one().id
+            notice = Notice.query.filter_by(municipality_id=mid).order_by(Notice.id).first()
+            if notice is not None:
+                return notice.operator_id
+            permit = next(p for p in Permit.query.filter_by(municipality_id=mid).order_by(Permit.id) if p.main_driver)
+            return permit.main_driver.id
 
     def call(self, who, slug, method, path):
         client, headers, token = self.get(who, slug)

@@ -101,7 +101,29 @@ ACTION_LABELS = {
     "seizure_release": "Moto liberada",
     "seizure_fee_payment": "Pagamento de taxa de remoção ou pátio registrado",
     "autos_settings": "Configuração do processo de autos alterada",
+    # Online defence and appeal (autos.operator_filings)
+    "filing_attachment_upload": "Anexo de defesa ou recurso recebido",
+    "filing_conflict": "Pedido reenviado com outro conteúdo (conflito, nada alterado)",
+    # Collection of fines by PIX, bank statements (collection)
+    "collection_settings": "Configuração do PIX das multas alterada",
+    "pix_charge_open": "Multa aberta para pagamento (txid)",
+    "pix_charge_cancel": "Cobrança da multa cancelada (penalidade anulada)",
+    "pix_charge_paid": "Multa paga",
+    "pix_charge_dam": "Número do DAM registrado",
+    "statement_import": "Extrato bancário importado",
+    "statement_line_link": "Lançamento do extrato vinculado a uma multa",
+    "statement_line_discard": "Lançamento do extrato descartado",
+    # Notices to the operator (notices)
+    "notice_contact": "Contatos para avisos do operador alterados",
+    "notice_preferences": "Preferência de avisos opcionais alterada pelo operador",
+    "notice_retry": "Aviso reenviado pelo setor",
+    "notice_read": "Aviso lido pelo operador no aplicativo",
+    "notice_settings": "Configuração dos avisos alterada",
     "photo_size_settings": "Tamanho das fotos de evidência alterado",
+    # Communications to the traffic authority (traffic.operations)
+    "traffic_report_open": "Comunicação ao órgão de trânsito aberta (a comunicar)",
+    "traffic_report_send": "Envio da comunicação ao órgão de trânsito registrado",
+    "traffic_report_acknowledge": "Recebimento da comunicação pelo órgão de trânsito registrado",
     # The municipality's days without office hours (calendar.operations)
     "calendar_closure_add": "Dia sem expediente incluído no calendário",
     "calendar_closure_remove": "Dia sem expediente retirado do calendário",
@@ -138,12 +160,19 @@ ENTITY_LABELS = {
     "candidate": "Candidato",
     "auto_notification": "Notificação de autuação",
     "auto_appeal": "Defesa ou recurso",
+    "filing_attachment": "Anexo de defesa ou recurso",
+    "pix_charge": "Cobrança de multa (PIX)",
+    "statement_import": "Importação de extrato bancário",
+    "statement_line": "Lançamento de extrato bancário",
+    "notice": "Aviso ao operador",
+    "notice_contact": "Contatos para avisos",
     "auto_penalty": "Penalidade",
     "auto_payment": "Pagamento",
     "seizure": "Apreensão ou remoção",
     "seizure_fee_payment": "Pagamento de taxa de apreensão",
     "calendar_closure": "Dia sem expediente (calendário)",
     "registry_import": "Importação de cadastro",
+    "traffic_report": "Comunicação ao órgão de trânsito",
 }
 
 
@@ -195,7 +224,7 @@ FIELD_LABELS = {
     "vistoria_id": "Vistoria",
     "content_hash": "Resumo do conteúdo", "served_via": "Forma da ciência", "served_on": "Data da ciência",
     "note": "Observação", "level": "Instância", "filed_on": "Protocolado em", "due_on": "Prazo até",
-    "late": "Intempestivo", "suspensive": "Efeito suspensivo", "decision": "Decisão",
+    "late": "Intempestivo", "protocol": "Protocolo", "filed_via": "Meio do protocolo", "suspensive": "Efeito suspensivo", "decision": "Decisão",
     "decided_on": "Decidido em", "infraction_id": "Infração", "guia": "Guia", "paid_on": "Pago em",
     "amount_cents": "Valor (centavos)", "seized_on": "Data da medida", "released_on": "Liberada em",
     "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
@@ -231,6 +260,8 @@ FIELD_LABELS = {
     "disqualified_on": "Inabilitado em", "disqualified_basis": "Base legal da inabilitação",
     "rehabilitation_course_on": "Curso de reabilitação concluído em",
     "rehabilitation_course_ref": "Comprovante do curso de reabilitação",
+    "numbers": "Números", "sent_reference": "Ofício ou protocolo do envio", "sent_on": "Enviada em",
+    "acknowledged_on": "Recebida em", "acknowledged_reference": "Protocolo do recebimento",
 }
 
 

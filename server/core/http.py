@@ -7,8 +7,10 @@ Each turns a client's mistake into a clear 4xx naming the field, never a 500:
   sees the data;
 - safe_redirect_target(): the one check for every `next` parameter and referrer we follow.
 public_json() is the one shape of an unauthenticated JSON answer (fieldsync's device keys, autos'
-public auto status).
+public auto status); device_json() the one shape of the large data a device downloads and polls
+(field data, crachás' trust data): compact, gzip when accepted, a strong ETag per encoding, 304.
 """
+import gzip
 import json
 import math
 import re
@@ -119,4 +121,31 @@ def public_json(data, cache_control):
     response.headers["Cache-Control"] = cache_control
     response.headers["X-Robots-Tag"] = "noindex"
     response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def device_json(etag_base, produce):
+    """A private JSON answer for a device's download: 304 when the device holds this state
+    (`If-None-Match` with this representation's ETag or the base one), else `produce()` dumped
+    compactly, gzip-compressed when the device accepts it. Such data holds no secret and echoes
+    nothing of the request, so compressing it leaks nothing (BREACH, core/compressed.py).
+
+    One strong validator per representation (the gzip bytes and the plain bytes differ); mtime 0
+    and level 9 make every server send the same bytes (level 9 costs ~0.1 s more on a
+    10,000-permit snapshot and saves ~2 %: first downloads travel over weak signal)."""
+    gzipped = request.accept_encodings["gzip"] > 0
+    etag = etag_base + ("-gz" if gzipped else "")
+    if request.if_none_match.contains(etag) or request.if_none_match.contains(etag_base):
+        response = current_app.response_class(status=304)
+    else:
+        # No spaces after separators, UTF-8 as is: ~7 KB less gzip on 10,000 permits (issue 24).
+        data = current_app.json.dumps(produce(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        if gzipped:
+            data = gzip.compress(data, compresslevel=9, mtime=0)
+        response = current_app.response_class(data, mimetype="application/json")
+        if gzipped:
+            response.headers["Content-Encoding"] = "gzip"
+    response.set_etag(etag)
+    response.headers["Vary"] = "Accept-Encoding, Authorization"
+    response.headers["Cache-Control"] = "private, no-cache"
     return response

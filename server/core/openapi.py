@@ -13,7 +13,8 @@ endpoint: docs/ARCHITECTURE.md ("API contract").
 
 Statuses every operation can answer are added by the generator (each with ErrorSchema):
 400 always (malformed JSON, NUL characters), 401/403 for views behind core.auth.api_auth,
-404 when the path has arguments, 413 and 422 when there is a body, 422 for a query or path schema.
+404 when the path has arguments, 413, 415 (a Content-Encoding other than gzip: core/request_encoding.py)
+and 422 when there is a body, 422 for a query or path schema.
 """
 import functools
 import hashlib
@@ -158,7 +159,7 @@ def _operation(rule, view, doc, method, several):
     if rule.arguments:
         responses.update({404: ERROR})
     if doc.body is not None:
-        responses.update({413: ERROR, 422: ERROR})
+        responses.update({413: ERROR, 415: ERROR, 422: ERROR})  # 415: core/request_encoding.py
     if doc.query is not None or doc.path is not None:
         responses.update({422: ERROR})
     responses.update(doc.responses)

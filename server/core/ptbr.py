@@ -1,7 +1,27 @@
-"""Money and dates as a Brazilian reader writes them: "R$ 1.234,56", "01/01/2026". Template
-filters `brl`, `brl_cents` and `date_br` (registered by the back office)."""
+"""Money, dates and plates as a Brazilian reader writes them: "R$ 1.234,56", "01/01/2026",
+"ABC-1234" / "ABC1D23". Template filters `brl`, `brl_cents`, `date_br` and `plate` (registered by
+the back office)."""
+import re
 from datetime import date, datetime
 from decimal import Decimal
+
+_OLD_PLATE = re.compile(r"^[A-Z]{3}[0-9]{4}$")
+
+
+def plate(value):
+    """One plate format on every surface (issue 34, item 4), the twin of the field app's
+    `formatPlate` (pwa/js/ui/format.js): the old grey plate with its hyphen, "ABC-1234"; the
+    Mercosul plate as it is embossed, "ABC1D23". Typed variants (lower case, spaces, a hyphen)
+    are normalised first; anything that is no plate is shown as given; None → "—"."""
+    if value is None or value == "":
+        return "—"
+    text = str(value)
+    compact = re.sub(r"[^A-Z0-9]", "", text.upper())
+    if _OLD_PLATE.match(compact):
+        return f"{compact[:3]}-{compact[3:]}"
+    if re.match(r"^[A-Z]{3}[0-9][A-Z][0-9]{2}$", compact):
+        return compact
+    return text
 
 
 def brl(value):

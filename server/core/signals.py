@@ -4,7 +4,45 @@ A lower feature announces (or asks) what a higher one must act on through a sign
 assembly connects the receivers (server/subscriptions.py, docs/ARCHITECTURE.md "Package
 dependencies"). Sent synchronously, inside the sender's transaction: a receiver writes through
 db.session and never commits.
+
+Receivers are called in the order server/subscriptions.py connected them (`Namespace` below):
+blinker keeps them in a `set`, whose order follows the receivers' memory addresses, so it could
+differ from one process to the next — the dashboard's rollup locks, taken last on purpose, would
+then be taken in another order by another worker.
 """
+from blinker import NamedSignal, Namespace as _BlinkerNamespace
+
+
+class OrderedSet(dict):
+    """The part of `set` blinker uses, remembering insertion order (a dict's keys)."""
+
+    def __init__(self, items=()):
+        super().__init__((item, None) for item in items)
+
+    def add(self, item):
+        self[item] = None
+
+    def discard(self, item):
+        self.pop(item, None)
+
+    def copy(self):
+        return OrderedSet(self)
+
+    def __or__(self, other):
+        return OrderedSet([*self, *other])
+
+
+class OrderedSignal(NamedSignal):
+    set_class = OrderedSet
+
+
+class Namespace(_BlinkerNamespace):
+    """blinker's Namespace whose signals call their receivers in the order they were connected."""
+
+    def signal(self, name, doc=None):
+        if name not in self:
+            self[name] = OrderedSignal(name, doc)
+        return self[name]
 
 
 def require_receivers(signal):

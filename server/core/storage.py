@@ -1,8 +1,9 @@
 """Blob storage: the ONE interface for every file the server keeps outside the database.
 
-Two areas, each a flat space of keys built by our code (never user text), named by content hash:
+Three areas, each a flat space of keys built by our code (never user text), named by content hash:
   evidence  photos and signature images sent by phones, and the thumbnails made from them;
-  photos    operator photos (registry.photos), `<municipality id>/<sha256>.jpg`.
+  photos    operator photos (registry.photos), `<municipality id>/<sha256>.jpg`;
+  filings   attachments of the operators' defences and appeals (autos.operator_filings).
 PDFs and crachás are not stored: they are rendered from the database on each request.
 
 Backend, chosen by settings (config first, then the environment):
@@ -25,7 +26,7 @@ from urllib.parse import urlparse
 
 from flask import current_app
 
-AREAS = ("evidence", "photos")
+AREAS = ("evidence", "photos", "filings")
 CHUNK = 64 * 1024
 
 

@@ -64,29 +64,30 @@ def checklist(rules, date, facts_so_far=None):
                 continue
             item = items.get(name)
             if item is None:
-                item = items[name] = {"decl": decl, "reqs": [], "applies": [], "gate": False}
+                item = items[name] = {"decl": decl, "reqs": [], "applies": [], "gates": []}
             item["reqs"].append(req)
             if name in holds_refs:
                 item["applies"].append(req["_applies"])
             else:
-                item["gate"] = True         # asked to decide applicability: always shown
+                item["gates"].append(req["_applies"])   # asked to decide what applies
     out = []
     for name, item in items.items():
         decl = item["decl"]
         ck = decl.get("checklist") or {}
         if decl["_ask"] is not None:
             applicable = decl["_ask"].fn(ctx)
-        elif item["gate"]:
-            applicable = True
+            deciders = decl["_ask"].refs
         else:
-            applicable = False
-            for c in item["applies"]:
-                v = c.fn(ctx)
-                if v is True:
-                    applicable = True
-                    break
-                if v is UNKNOWN:
-                    applicable = UNKNOWN
+            applicable = _gate_matters(name, item["gates"], ctx)
+            if applicable is not True:
+                for c in item["applies"]:
+                    v = c.fn(ctx)
+                    if v is True:
+                        applicable = True
+                        break
+                    if v is UNKNOWN:
+                        applicable = UNKNOWN
+            deciders = [n for c in item["gates"] + item["applies"] for n in c.refs]
         t = decl["type"]
         out.append({
             "fact": name,
@@ -96,9 +97,11 @@ def checklist(rules, date, facts_so_far=None):
             "value_labels_pt": decl.get("labels_pt"), "help_pt": ck.get("help_pt"),
             "photo": ck.get("photo", "none"),
             "compliant_if": ck.get("compliant_if"),
+            "compliant_value": ck.get("compliant_value"), "compliant_pt": ck.get("compliant_pt"),
             "requirements": [r["id"] for r in item["reqs"]],
             "citations": [r.get("citation") for r in item["reqs"]],
             "applicable": None if applicable is UNKNOWN else applicable,
+            "decided_by": _facts_once(rules, deciders, name),
             "answered": name in ctx or name in na,
             "_order": ck.get("order"),
         })
@@ -106,6 +109,24 @@ def checklist(rules, date, facts_so_far=None):
     out.sort(key=lambda it: (it["_order"] is None, it["_order"] if it["_order"] is not None else 0))
     for it in out:
         del it["_order"]
+    return out
+
+
+def _gate_matters(name, gates, ctx):
+    """A fact asked to decide what applies matters while some requirement's `applies_when` is
+    UNKNOWN without it (SPEC §8): once the other answers settle every one of them (no passenger →
+    the rain no longer decides anything), its own answer cannot change what applies."""
+    if not gates:
+        return False
+    without = {k: v for k, v in ctx.items() if k != name}
+    return any(c.fn(without) is UNKNOWN for c in gates)
+
+
+def _facts_once(rules, names, own):
+    out = []
+    for n in names:
+        if n != own and n in rules.facts and n not in out:
+            out.append(n)
     return out
 
 

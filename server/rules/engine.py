@@ -4,6 +4,7 @@ checklist}.js: keep them in step, key order included."""
 from . import dates, legal_calendar, money
 from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN
 from .compose import SPEC_VERSION
+from .errors import FactError
 from .inputs import (PENALTIES, SELECTED, fact_values, applied_history, in_effect, parse_date_arg,
                      chosen_penalties, add_options)
 
@@ -27,12 +28,12 @@ def evaluate(rules, date, facts, history=(), calendar=None):
     """`calendar`: the municipality's legal calendar (legal_calendar.Calendar: holidays and its
     closures), which every period counted by CC art. 132 reads (SPEC §5 "Counting")."""
     d = parse_date_arg(date)
-    ctx, na, selected = fact_values(rules, facts)
+    ctx, na, selected = fact_values(rules, facts, d)
     ctx[DATE_VAR] = d
     if calendar is not None:
         ctx[CALENDAR_VAR] = calendar
     add_options(ctx, rules.config)
-    chosen = chosen_penalties(rules, (facts or {}).get(PENALTIES))
+    chosen = chosen_penalties(rules, (facts or {}).get(PENALTIES), d)
     hist = applied_history(rules, history, d)
     cfg = rules.config
     result = {
@@ -70,11 +71,16 @@ def evaluate(rules, date, facts, history=(), calendar=None):
         elif holds:
             result["passed"].append(req["id"])
         else:
-            in_grace = grace.get(req["_pack"])
+            in_grace = _grace_for(req, grace, ctx)
+            if in_grace is UNKNOWN:
+                # Whether the adaptation period covers this person is unknown: not yet an infraction.
+                undecided.append({"kind": "requirement", "id": req["id"], "reason": "missing_fact",
+                                  "facts": _missing(ctx, [dl["_applies"] for dl in grace if dl["_applies"]])})
+                continue
             proposed = []
             for ref in req.get("on_fail") or [] if in_grace is None else []:
-                inf = rules.by_id[ref]
-                if inf["_mode"] != "ignored" and in_effect(inf, d):
+                inf = rules.at(ref, d)
+                if inf is not None and inf["_mode"] != "ignored":
                     triggered.setdefault(ref, []).append(req["id"])
                     if inf["_mode"] == "active":
                         proposed.append(ref)
@@ -84,15 +90,15 @@ def evaluate(rules, date, facts, history=(), calendar=None):
                 entry["grace"] = in_grace["id"]  # a notice: the law still gives time to comply
             result["failed"].append(entry)
 
-    _withhold(rules, ctx, triggered, result)
+    _withhold(rules, ctx, triggered, result, d, hist)
     _displace(rules, d, triggered, result)
     for inf in rules.infractions:
-        if inf["id"] not in triggered:
+        if inf["id"] not in triggered or not in_effect(inf, d):
             continue
         if inf["_mode"] == "pending":
             undecided.append({"kind": "infraction", "id": inf["id"], "reason": "vetoed_pending"})
             continue
-        if inf["_mode"] == "ignored" or not in_effect(inf, d):
+        if inf["_mode"] == "ignored":
             continue
         result["infractions"].append(_infraction(rules, inf, d, triggered[inf["id"]], hist, cfg,
                                                  undecided, chosen.get(inf["id"]), calendar))
@@ -107,7 +113,7 @@ def evaluate(rules, date, facts, history=(), calendar=None):
     for dl in rules.deadlines:
         if dl["_mode"] == "ignored" or not in_effect(dl, d):
             continue
-        if dl.get("suspends_enforcement") and grace.get(dl["_pack"]) is not dl:
+        if dl.get("suspends_enforcement") and not any(g is dl for g in grace):
             continue  # an adaptation period is listed only while it runs
         if dl["_mode"] == "pending":
             undecided.append({"kind": "deadline", "id": dl["id"], "reason": "vetoed_pending"})
@@ -115,7 +121,7 @@ def evaluate(rules, date, facts, history=(), calendar=None):
         days = dl.get("days")
         key = dl.get("config_key")
         if days is None and key:
-            days = (cfg.get("deadlines") or {}).get(key)
+            days = config_days(cfg, key, d)
             if days is None:
                 undecided.append({"kind": "deadline", "id": dl["id"],
                                   "reason": "unconfigured_deadline", "config_key": key})
@@ -164,7 +170,7 @@ def _measure(m, d, cfg, owner, undecided, calendar):
     dl = m.get("deadline") or {}
     days = dl.get("days")
     if days is None and dl.get("config_key"):
-        days = (cfg.get("deadlines") or {}).get(dl["config_key"])
+        days = config_days(cfg, dl["config_key"], d)
         if days is None:
             undecided.append({"kind": owner[0], "id": owner[1], "reason": "unconfigured_deadline",
                               "config_key": dl["config_key"]})
@@ -175,19 +181,55 @@ def _measure(m, d, cfg, owner, undecided, calendar):
 
 
 def _grace(rules, d, cfg, calendar):
-    """{pack index: deadline} of the adaptation periods running on D (SPEC §5): a deadline with
-    `suspends_enforcement` runs from the date in the option `start_option` (the law's
-    publication, a sourced configuration setting) through its last day by CC art. 132 (start +
-    days, moved to the next business day; unmoved without a calendar), both ends inclusive;
-    inside it a failed requirement of its pack is a notice, not an infraction."""
-    out = {}
+    """The adaptation periods running on D (SPEC §5), in composition order: a deadline with
+    `suspends_enforcement` runs from its start — the date the law states (`starts_on`), or the
+    one held by the option `start_option` (the law's publication, a sourced configuration
+    setting) — through its last day by CC art. 132 (start + days, moved to the next business
+    day; unmoved without a calendar), both ends inclusive. Inside it a failed requirement of its
+    pack — of the articles it `covers`, for whom `applies_when` holds — is a notice, not an
+    infraction. Of the periods covering a whole pack, only the first counts."""
+    out, whole = [], set()
     for dl in rules.deadlines:
         if not dl.get("suspends_enforcement") or dl["_mode"] != "active" or dl.get("days") is None:
             continue
-        start = dates.parse_iso((cfg.get("options") or {}).get(dl.get("start_option")))
-        if start is not None and start <= d <= _grace_end(start, dl["days"], calendar):
-            out.setdefault(dl["_pack"], dl)
+        if not in_effect(dl, d):
+            continue
+        start = dates.parse_iso(dl.get("starts_on") or (cfg.get("options") or {}).get(dl.get("start_option")))
+        if start is None or not start <= d <= _grace_end(start, dl["days"], calendar):
+            continue
+        if not dl.get("covers"):
+            if dl["_pack"] in whole:
+                continue
+            whole.add(dl["_pack"])
+        out.append(dl)
     return out
+
+
+def _grace_for(req, grace, ctx):
+    """The running adaptation period that suspends `req`, None, or UNKNOWN when a period covers
+    its article but whether it covers this person is not known."""
+    unknown = False
+    for dl in grace:
+        if dl["_pack"] != req["_pack"]:
+            continue
+        if dl.get("covers") and str((req.get("citation") or {}).get("art")) not in dl["covers"]:
+            continue
+        applies = dl["_applies"].fn(ctx) if dl["_applies"] is not None else True
+        if applies is True:
+            return dl
+        if applies is UNKNOWN:
+            unknown = True
+    return UNKNOWN if unknown else None
+
+
+def config_days(cfg, key, d):
+    """The days a configured deadline has on D (SPEC §6): a number, or the dated row in force
+    (`[{"valid_from", "days", "act"}]`, the latest `valid_from <= D`); None when unset."""
+    value = (cfg.get("deadlines") or {}).get(key)
+    if isinstance(value, list):
+        row = _select_row(value, d)
+        return row.get("days") if row is not None else None
+    return value
 
 
 def _grace_end(start, days, calendar):
@@ -196,15 +238,19 @@ def _grace_end(start, days, calendar):
     return legal_calendar.cc_132_days(calendar, dates.to_iso(start), days).toordinal()
 
 
-def _withhold(rules, ctx, triggered, result):
-    """An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
-    art. 41 (regularize or lose the permit) to a driver with no alvará: dropped from the failed
-    requirements' lists; when the condition is unknown, listed as undecided."""
+def _withhold(rules, ctx, triggered, result, d, hist):
+    """An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. a
+    regularize-or-lose-the-permit rule to a driver with no alvará: dropped from the failed
+    requirements' lists; when the condition is unknown, listed as undecided. One that
+    `requires_prior` (e.g. "reincidir, em 12 meses, na infração X") is proposed only when the
+    applied history holds such an infraction committed inside the window."""
     for inf in rules.infractions:
-        cond = inf.get("_proposed_when")
-        if cond is None or inf["id"] not in triggered:
+        if inf["id"] not in triggered or not in_effect(inf, d):
             continue
-        value = cond.fn(ctx)
+        cond = inf.get("_proposed_when")
+        value = cond.fn(ctx) if cond is not None else True
+        if value is True and inf.get("requires_prior"):
+            value = _has_prior(inf["requires_prior"], d, hist)
         if value is True:
             continue
         del triggered[inf["id"]]
@@ -215,14 +261,23 @@ def _withhold(rules, ctx, triggered, result):
                                         "facts": _missing(ctx, [cond])})
 
 
+def _has_prior(spec, d, hist):
+    start = dates.window_start(d, spec["window"])
+    return any(h[1]["id"] in spec["infractions"] and start <= h[0] <= d for h in hist)
+
+
 def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None, calendar=None):
     rec_out, effect, extra_measures, window_undecided = None, None, [], None
     if inf.get("recidivism"):
-        rule = rules.by_id[inf["recidivism"]]
+        rule = rules.at(inf["recidivism"], d) or rules.by_id[inf["recidivism"]]
         rec_out, applied, window_undecided = _recidivism(rule, inf, d, hist, cfg)
         if applied:
             effect = rule["effect"]
             extra_measures = rule.get("add_measures") or []
+    alternatives, withheld = _alternatives(inf, d, hist)
+    if chosen is not None and withheld is not None and chosen in withheld["alternatives"]:
+        raise FactError(PENALTIES, "not_an_alternative",
+                        {"type": "enum", "values": [inf["penalty"]["kind"], *alternatives]})
     kind = chosen or inf["penalty"]["kind"]
     # A written warning carries no fine: no amount when the fiscal chose it.
     amount = None if kind == "advertencia" else _amount(inf, d, cfg, effect, undecided)
@@ -234,10 +289,31 @@ def _infraction(rules, inf, d, triggered_by, hist, cfg, undecided, chosen=None, 
         "id": inf["id"], "pack": rules.packs[inf["_pack"]]["id"], "citation": _citation(inf),
         "label_pt": inf["label_pt"], "group": inf.get("group"), "item": inf.get("item"),
         "jurisdiction": inf.get("jurisdiction", "municipal"), "triggered_by": triggered_by,
-        "penalty": {"kind": kind, "alternatives": inf["penalty"].get("alternatives") or [],
-                    "default": inf["penalty"]["kind"], "chosen": chosen is not None},
+        "penalty": {"kind": kind, "alternatives": alternatives,
+                    "default": inf["penalty"]["kind"], "chosen": chosen is not None, "withheld": withheld},
         "amount": amount, "recidivism": rec_out, "measures": measures,
     }
+
+
+def _alternatives(inf, d, hist):
+    """(alternatives admitted on D, withheld or None). `penalty.alternatives_only_if`
+    (`{"no_penalty_within": period, "citation"}`) admits the alternatives only to someone with
+    no applied penalty of the same law committed inside the period before D (e.g. "poderá
+    substituir a multa por advertência, se o infrator não tiver sofrido penalidade nos 12 meses
+    anteriores")."""
+    alternatives = list(inf["penalty"].get("alternatives") or [])
+    cond = inf["penalty"].get("alternatives_only_if")
+    if not cond or not alternatives:
+        return alternatives, None
+    start = dates.window_start(d, cond["no_penalty_within"])
+    priors = [h for h in hist if h[1]["_pack"] == inf["_pack"] and start <= h[0] <= d]
+    if not priors:
+        return alternatives, None
+    n = len(priors)
+    return [], {"alternatives": alternatives,
+                "why_pt": (f"{' e '.join(_PENALTY_PT.get(k, k) for k in alternatives).capitalize()} não admitida: "
+                           f"{n} penalidade{'s' if n > 1 else ''} aplicada{'s' if n > 1 else ''} entre "
+                           f"{dates.to_br(start)} e {dates.to_br(d)}.")}
 
 
 def _amount(inf, d, cfg, effect, undecided):
@@ -345,8 +421,9 @@ def _recidivism(rule, inf, d, hist, cfg):
                 base.update(applied=False, prior_count=0,
                             why_pt=f"Sem reincidência: {_phrase(0)} no histórico.")
                 return base, False, None
-            base["why_pt"] = ("Reincidência indeterminada: prazo não configurado "
-                              f"({window['config_key']}); {_phrase(len(matching))} no histórico.")
+            # Words, never the key (issue 34, item 4): the clerk finds it on "Configuração das regras".
+            base["why_pt"] = ("Reincidência indeterminada: o prazo de reincidência não foi configurado "
+                              f"(Configuração das regras); {_phrase(len(matching))} no histórico.")
             return base, None, {"kind": "infraction", "id": inf["id"],
                                 "reason": "unconfigured_window", "config_key": window["config_key"]}
         window = period
@@ -399,10 +476,19 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
                     and ((cfg.get("options") or {}).get(esc["one_auto_option"]) == "cada"))
     in_window = [h for h in hist if start <= h[0] <= d and h[1]["_pack"] == esc["_pack"]]
     for clause in esc["any_of"]:
-        penalty = clause["penalty"]
-        matching = [h for h in in_window if h[2] == penalty]
+        penalty, groups = clause.get("penalty"), clause.get("groups")
+        if groups is not None:
+            # "punido por 3 infrações dos Grupos C ou D": every applied penalty of those groups.
+            matching = [h for h in in_window if h[1].get("group") in groups]
+            current = sum(1 for p in proposed if p["group"] in groups and p["pack"] == pack_id)
+            what = f"infrações dos grupos {' ou '.join(groups)}"
+            what_why = f"infração(ões) dos grupos {', '.join(groups)}"
+        else:
+            matching = [h for h in in_window if h[2] == penalty]
+            current = sum(1 for p in proposed if p["penalty"]["kind"] == penalty and p["pack"] == pack_id)
+            what = _PENALTY_PLURAL_PT.get(penalty, penalty)
+            what_why = f"penalidade(s) de {penalty}"
         prior = len({h[4] if h[4] else ("#", i) for i, h in enumerate(matching)}) if per_auto else len(matching)
-        current = sum(1 for p in proposed if p["penalty"]["kind"] == penalty and p["pack"] == pack_id)
         if per_auto:
             current = min(current, 1)
         if (current >= 1 or prior >= clause["count"]) and prior + current >= clause["count"]:
@@ -411,16 +497,16 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
             measure_pt = _PENALTY_PT.get(measure["kind"], measure["kind"])
             notice = None if reached else (
                 f"aviso — não é {measure_pt} agora: se esta autuação for confirmada, serão "
-                f"{prior + current} {_PENALTY_PLURAL_PT.get(penalty, penalty)} em {_window_pt(esc['window'])} "
+                f"{prior + current} {what} em {_window_pt(esc['window'])} "
                 f"({prior} já aplicada(s), {current} desta autuação); {measure_pt} só depois da decisão definitiva")
             return {
                 "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
-                "penalty": penalty, "prior": prior, "current": current, "count": clause["count"],
+                "penalty": penalty, "groups": groups, "prior": prior, "current": current, "count": clause["count"],
                 "status": "reached" if reached else "would_reach",
                 "window_from": dates.to_iso(start), "window_to": dates.to_iso(d),
                 "measure": _measure(measure, d, cfg, ("escalation", esc["id"]), undecided, ctx.get(CALENDAR_VAR)),
                 "notice_pt": notice,
-                "why_pt": (f"{esc['label_pt']}: {prior + current} penalidade(s) de {penalty} entre "
+                "why_pt": (f"{esc['label_pt']}: {prior + current} {what_why} entre "
                            f"{dates.to_br(start)} e {dates.to_br(d)} ({prior} anterior(es), "
                            f"{current} nesta fiscalização); limite {clause['count']}."),
             }

@@ -31,17 +31,25 @@ def parse_date_arg(date):
     return d
 
 
-def fact_values(rules, facts):
-    """Validate facts; returns (ctx, na_facts, selected)."""
+def _version(rules, ref, d):
+    """The entry `ref` as in force on `d` (an ordinal; None: its first version)."""
+    if d is None or not hasattr(rules, "at"):
+        return rules.by_id.get(ref)
+    return rules.at(ref, d)
+
+
+def fact_values(rules, facts, d=None):
+    """Validate facts; returns (ctx, na_facts, selected). `d`: the evaluation day, which decides
+    the version of an infraction named in `$selected` / `$penalties` (SPEC §3 "Amendments")."""
     ctx, na, selected = {}, set(), []
     if facts is not None and not isinstance(facts, dict):
         raise FactError("$facts", "wrong_type")
     for name, value in (facts or {}).items():
         if name == SELECTED:
-            selected = _selected(rules, value)
+            selected = _selected(rules, value, d)
             continue
         if name == PENALTIES:
-            chosen_penalties(rules, value)
+            chosen_penalties(rules, value, d)
             continue
         decl = rules.facts.get(name)
         if decl is None:
@@ -101,24 +109,24 @@ def _number(decl, value, refuse):
     return number
 
 
-def _selected(rules, value):
+def _selected(rules, value, d=None):
     if not isinstance(value, list):
         raise FactError(SELECTED, "wrong_type")
     for ref in value:
-        inf = rules.by_id.get(ref) if isinstance(ref, str) else None
+        inf = _version(rules, ref, d) if isinstance(ref, str) else None
         if inf is None or inf["_section"] != "infractions" or not inf.get("selectable"):
             raise FactError(SELECTED, "not_selectable")
     return value
 
 
-def chosen_penalties(rules, value):
+def chosen_penalties(rules, value, d=None):
     """{"<infraction id>": "<kind>"}: the penalty the fiscal chose among those the law allows."""
     if value is None:
         return {}
     if not isinstance(value, dict):
         raise FactError(PENALTIES, "wrong_type")
     for ref, kind in value.items():
-        inf = rules.by_id.get(ref)
+        inf = _version(rules, ref, d) or rules.by_id.get(ref)
         if inf is None or inf["_section"] != "infractions":
             raise FactError(PENALTIES, "unknown_infraction")
         allowed = [inf["penalty"]["kind"]] + list(inf["penalty"].get("alternatives") or [])
@@ -134,8 +142,8 @@ def applied_history(rules, history, d):
     """The APPLIED penalties of the history (SPEC §5): entries whose state is "applied" (the
     default) and, when given, applied on or before D. Pending or annulled entries are validated
     but never counted by recidivism, escalation or cancellation. Each kept entry is
-    (date committed, infraction, penalty kind, date applied — the date committed when not given,
-    the auto it came from or None)."""
+    (date committed, infraction — the version in force when it was committed —, penalty kind, date
+    applied — the date committed when not given, the auto it came from or None)."""
     kept = []
     if history is not None and not isinstance(history, (list, tuple)):
         raise HistoryError(-1, "not_a_list")
@@ -148,6 +156,7 @@ def applied_history(rules, history, d):
         hd = dates.parse_iso(h.get("date"))
         if hd is None:
             raise HistoryError(i, "invalid_date")
+        inf = rules.as_of(inf["id"], hd) if hasattr(rules, "as_of") else inf
         penalty = h.get("penalty") or inf["penalty"]["kind"]
         if not isinstance(penalty, str):
             raise HistoryError(i, "wrong_type")
@@ -170,8 +179,8 @@ def applied_history(rules, history, d):
         cut = 0
         for i, entry in enumerate(kept):
             nxt = kept[i + 1][0] if i + 1 < len(kept) else d
-            # the quiet period runs from the day the penalty was applied (Paranatinga art. 44
-            # "contados da data da última aplicação de penalidade") to the next infraction
+            # the quiet period runs from the day the penalty was applied ("contados da data da
+            # última aplicação de penalidade") to the next infraction
             if dates.period_end(entry[3], period) < nxt:   # the anniversary is inside the year
                 cut = i + 1
         kept = kept[cut:]

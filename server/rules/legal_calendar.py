@@ -27,7 +27,6 @@ from pathlib import Path
 from . import dates
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "shared_rules" / "calendar" / "holidays.json"
-STATE_OF = {"sapezal": "MT", "nortelandia": "MT", "paranatinga": "MT"}  # all three are in Mato Grosso
 
 RULES = {
     "cc_132": {
@@ -138,8 +137,9 @@ class Calendar:
                 for h in self.data["movable"] if h["applies"] == "when_enabled"]
 
 
-def calendar_for(slug, closures=()):
-    return Calendar(load_data(), STATE_OF.get(slug, "MT"), closures)
+def calendar_for(state, closures=()):
+    """The legal calendar of a municipality of `state` (its UF, e.g. "MT") with its closures."""
+    return Calendar(load_data(), state or "MT", closures)
 
 
 # --- counting rules ------------------------------------------------------------------------------

@@ -52,6 +52,8 @@ def _citations(node, path):
     if isinstance(node, dict):
         if "citation" in node and isinstance(node["citation"], dict):
             yield f"{path}/citation", node["citation"]
+            if isinstance(node["citation"].get("amended_by"), dict):
+                yield f"{path}/citation/amended_by", node["citation"]["amended_by"]
         if "veto_ref" in node and isinstance(node["veto_ref"], dict):
             yield f"{path}/veto_ref", node["veto_ref"]
         for k, v in node.items():
@@ -62,9 +64,11 @@ def _citations(node, path):
             yield from _citations(v, f"{path}/{i}")
 
 
-def citation_problems(pack, rel, root, seeds_dirs):
+def citation_problems(pack, rel, root, seeds_dirs, base_laws=None):
+    """Citations of `pack` whose law or article is unknown; `base_laws`: the laws of the pack an
+    amendment pack amends, which its entries may cite too."""
     problems, cache, reported = [], {}, {}
-    laws = pack.get("laws") or {}
+    laws = {**(base_laws or {}), **(pack.get("laws") or {})}
     for path, cit in _citations(pack, ""):
         law = laws.get(cit.get("law"))
         if law is None:
@@ -107,8 +111,11 @@ def validate_all(root, seeds_dirs=None):
         schema_errors = _schema_problems(pack_v, pack, rel)
         problems += schema_errors
         if not schema_errors:
-            problems += citation_problems(pack, rel, root, seeds_dirs)
             named.append((rel, pack))
+    by_id = {p.get("id"): p for _, p in named}
+    for rel, pack in named:
+        base = by_id.get(pack.get("amends")) or {}
+        problems += citation_problems(pack, rel, root, seeds_dirs, base.get("laws"))
 
     configs = {}
     for p in sorted((sr / "config").glob("*.json")):

@@ -47,7 +47,7 @@ BASELINE = {
     "driver.carries_id_docs": True, "driver.carries_badge": True, "driver.carries_vehicle_docs": True,
     "driver.carries_fare_table": True, "driver.intoxicated": False, "driver.armed": False,
     "driver.object_in_hands": False,
-    "conduct.speed_kmh": 25, "context.speed_limit_kmh": 40, "context.urban": True,
+    "context.speed_measured": True, "conduct.speed_kmh": 25, "context.speed_limit_kmh": 40, "context.urban": True,
     "conduct.unsafe_driving": False, "conduct.wrong_way": False, "conduct.ignored_signs": False,
     "conduct.rude": False, "conduct.refused_passenger": False, "conduct.detour": False,
     "conduct.soliciting": False, "conduct.ignored_ponto_order": False,

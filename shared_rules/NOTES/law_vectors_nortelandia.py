@@ -143,6 +143,10 @@ b.case("art. 13 VIII: speed not measured → requirement undecided, nothing prop
                  "undecided": [{"kind": "requirement", "id": "nl.req.velocidade", "reason": "missing_fact", "facts": ["conduct.speed_kmh"]}, U_DL]})
 b.case("art. 13 VIII: speed answered 'não se aplica' (not measured) → not applicable", set={"conduct.speed_kmh": "na"},
        expected={"failed": [], "undecided": [U_DL]})
+# issue 34: the speed questions are asked only when the fiscal measured it (declared reading, LEGAL.md)
+b.case("art. 13 VIII: speed not measured at this stop (context.speed_measured false) → not applicable, nothing undecided",
+       set={"context.speed_measured": False}, drop=("conduct.speed_kmh", "context.speed_limit_kmh"),
+       expected={"failed": [], "infractions": [], "undecided": [U_DL]})
 b.case("art. 15: fiscal selects 'trajeto imposto' (selectable infraction)", set={"$selected": ["nl.inf.trajeto"]},
        expected={"failed": [], "infractions": [{"id": "nl.inf.trajeto", "triggered_by": ["$selected"], "amount": CAP}]})
 # recidivism (art. 16 II): cap 10 → 100 UFM; the law sets no window

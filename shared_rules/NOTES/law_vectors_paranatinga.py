@@ -111,6 +111,10 @@ b.case("art. 11 VIII: exactly 60 km/h on the road passes", set={"context.urban":
        expected={"failed": []})
 one_42("velocidade", "art. 11 VIII: 61 km/h on the road fails", {"context.urban": False, "conduct.speed_kmh": 61, "context.speed_limit_kmh": 80})
 one_42("velocidade", "art. 11 VIII: 25 km/h where the sign says 20 fails ('respeitando os limites legais')", {"conduct.speed_kmh": 25, "context.speed_limit_kmh": 20})
+# issue 34: the speed questions are asked only when the fiscal measured it (declared reading, LEGAL.md)
+b.case("art. 11 VIII: speed not measured at this stop (context.speed_measured false) → not applicable, nothing undecided but the veto",
+       set={"context.speed_measured": False}, drop=("conduct.speed_kmh", "context.speed_limit_kmh", "context.urban"),
+       expected={"failed": [], "infractions": [], "undecided": [VETO]})
 one_g("cracha", "II", "g", "art. 11 XV: no badge → Group II g", {"driver.carries_badge": False})
 one_42("identidade_cnh", "art. 11 XV: no CNH → warning", {"driver.carries_cnh": False})
 one_42("maos_livres", "art. 11 XVI: object in hands", {"driver.object_in_hands": True})

@@ -126,3 +126,42 @@ def operator_access(live_app):
             return {"slug": slug, "code": code, "name": operator.name, "payload": payload,
                     "permit_number": permit.number, "plate": permit.vehicle.plate}
     return make
+
+
+# --- The rules lab (issue 38): the full demo with the synthetic example municipality, and the
+# amendment TEST FIXTURE published beside the shipped packs. A server of its own, so the other
+# browser tests keep the three municipalities and the shipped laws.
+AMENDMENTS = ROOT / "tests" / "fixtures" / "amendments"
+
+
+@pytest.fixture(scope="session")
+def lab_app(tmp_path_factory, pwa_root):
+    from flask_migrate import upgrade
+
+    from server.modules.demo.dataset import load_demo
+    from server.modules.registry.models import Municipality
+    from server.modules.rules.settings import save_value
+
+    instance = tmp_path_factory.mktemp("lab-instance")
+    app = create_app({"TESTING": True, "SECRET_KEY": "lab",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'lab.sqlite3'}",
+                      "FIELDAPP_ROOT": str(pwa_root), "RATELIMIT_ENABLED": False,
+                      "RULES_EXTRA_PACKS_DIR": str(AMENDMENTS)})
+    app.instance_path = str(instance)
+    with app.app_context():
+        upgrade(directory=str(ROOT / "migrations"))
+        load_demo(example=True)
+        # The decree the amendment leaves the appeal's days to, in force from the amendment's date.
+        save_value(Municipality.query.filter_by(slug="paranatinga").one(), "deadlines", "paranatinga.prazo_recurso",
+                   {"valid_from": "2026-03-01", "days": 10, "act": "Decreto nº 50/2026"}, "Decreto nº 50/2026")
+    return app
+
+
+@pytest.fixture(scope="session")
+def lab_server(lab_app):
+    server = make_server("127.0.0.1", 0, lab_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)

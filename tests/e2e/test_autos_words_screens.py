@@ -39,7 +39,9 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
                     page.locator("#form-notificar button[type=submit]").click()
                     page.wait_for_load_state("load")
                     refusal = page.locator("#form-notificar")
-                    assert "sapezal.prazo_defesa" in refusal.inner_text()
+                    # The setting by its label, never its key (issue 34, item 4).
+                    assert "Prazo de defesa (a lei manda constar no auto" in refusal.inner_text()
+                    assert "sapezal.prazo_defesa" not in refusal.inner_text()
                     _note(page, f"refusal {size}", problems)
                     save_shot(refusal, f"sapezal-notificacao-recusada-{size}")
                     page.click("#notificar-config-link a")

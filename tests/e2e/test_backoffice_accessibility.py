@@ -45,12 +45,15 @@ def _pages(ids, company_holder):
         "/bo/regras/", "/bo/regras/configuracao",
         "/bo/permissoes/999999",  # the 404 page
         "/bo/revisao/", "/bo/revisao/?tipo=auto&situacao=recebido&indicador=bad_signature",
-        "/bo/tarifas/",
+        "/bo/tarifas/", "/bo/transito/",
         # Issuance (issue 11): vistoria, insurance and documents forms reached from the permit page.
         f"/bo/veiculos/{ids['vehicle']}/vistorias/nova?permissao={ids['permit']}",
         f"/bo/veiculos/{ids['vehicle']}/seguros/novo?permissao={ids['permit']}",
         f"/bo/documentos/vehicle/{ids['vehicle']}", f"/bo/documentos/operator/{ids['operator']}",
         "/bo/vistorias/periodo",
+        # After the stop (issue 37): notices to operators, collection of fines by PIX.
+        "/bo/avisos/", "/bo/avisos/?situacao=problemas", f"/bo/avisos/operador/{ids['operator']}",
+        "/bo/arrecadacao/", "/bo/arrecadacao/configuracao", "/bo/arrecadacao/extratos", "/bo/arrecadacao/pendencias",
     ]
     if not company_holder:  # Paranatinga: the public selection (more in test_selection_screens.py)
         paths += ["/bo/selecao/", "/bo/selecao/editais/novo"]
@@ -159,8 +162,10 @@ def _review_pages(live_app):
     """Sapezal's review screens with the demo's synced records (demo.review): the queue, an
     inspection, an auto with a cancellation request, an auto with a conflict, the conflict."""
     from server.modules.fieldsync.models import FieldRecord, FieldRecordConflict
+    from server.modules.traffic.models import TrafficReport
     with live_app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
+        report = TrafficReport.query.filter_by(municipality_id=muni.id).order_by(TrafficReport.id).first()
         records = FieldRecord.query.filter_by(municipality_id=muni.id).order_by(FieldRecord.seq).all()
         conflict = FieldRecordConflict.query.filter_by(municipality_id=muni.id).first()
         inspection = next(r for r in records if r.kind == "inspection")
@@ -169,7 +174,10 @@ def _review_pages(live_app):
                 "inspection": f"/bo/revisao/registros/{inspection.id}",
                 "auto": f"/bo/revisao/registros/{autos[-1].id}",
                 "auto-conflict": f"/bo/revisao/registros/{conflict.record_id}",
-                "conflict": f"/bo/revisao/conflitos/{conflict.id}"}
+                "conflict": f"/bo/revisao/conflitos/{conflict.id}",
+                # The demo's stop whose CTB infraction goes to the traffic authority (issue 34).
+                "traffic-stop": f"/bo/revisao/registros/{report.record_id}",
+                "traffic-report": f"/bo/transito/{report.id}"}
 
 
 def test_review_screens_have_no_serious_violation(browser, live_server, live_app):

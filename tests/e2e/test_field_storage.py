@@ -15,10 +15,11 @@ def test_schema_has_the_stores_later_screens_rely_on(page, live_server):
         for (const name of handle.objectStoreNames) stores[name] = tx.objectStore(name).keyPath;
         return { version: handle.version, declared: db.DB_VERSION, stores };
     }""")
-    assert result["version"] == result["declared"] == 3
+    assert result["version"] == result["declared"] == 4
     assert result["stores"] == {"meta": None, "credential": None, "reference": None,
                                 "drafts": "id", "outbox": "id", "photos": "sha256", "permits": "id",
-                                "operators": "id", "vehicles": "id", "pontos": "id", "penalties": "id"}
+                                "operators": "id", "vehicles": "id", "pontos": "id", "penalties": "id",
+                                "operator_outbox": "id", "operator_files": "sha256"}
 
 
 def test_outbox_record_survives_a_reload_offline(page, context, live_server):

@@ -1,7 +1,10 @@
-"""The fiscal's "Hoje" screen in the words of issue 18 item 8 and issue 20, in real Chromium at
-390×844: an unreachable server is an amber wait with the time of the next try, never a red
-error; a record the server refused for its content is shown with the reason while the others
-are sent; "Tudo enviado" when nothing is pending."""
+"""The fiscal's "Hoje" screen in the words of issue 18 item 8, issue 20 and issue 34 item 4, in
+real Chromium at 390×844: an unreachable server (the network up) is an amber wait with the time of
+the next try, never a red error; a phone without network says "Sem conexão — será enviado quando
+houver sinal" and an auto issued offline "Guardado no aparelho", never "Servidor indisponível" nor
+"Enviando…" (in the three municipalities, network cut with context.set_offline); a record the
+server refused for its content is shown with the reason while the others are sent; "Tudo enviado"
+when nothing is pending."""
 import re
 
 import pytest
@@ -9,6 +12,8 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import check_screen, enroll
+
+OFFLINE = "Sem conexão — será enviado quando houver sinal."
 
 pytestmark = pytest.mark.browser
 
@@ -111,3 +116,68 @@ def test_a_record_sealed_during_a_sync_leaves_without_another_trigger(phone, liv
             break
         page.wait_for_timeout(100)
     assert stored == {first, second}
+
+
+@pytest.mark.parametrize("slug", ["sapezal", "paranatinga", "nortelandia"])
+def test_offline_words_from_the_checklist_to_the_issued_auto(browser, live_server, live_app, slug):
+    """The network cut after enrolment: the stop goes on (checklist, result, auto), the issued auto
+    says "Guardado no aparelho" and why, "Hoje" says so for every record and after "Sincronizar
+    agora"; the network back, everything is sent."""
+    context = browser.new_context(viewport=PHONE, locale="pt-BR", timezone_id="America/Cuiaba", service_workers="allow",
+                                  permissions=["geolocation"], bypass_csp=True,
+                                  geolocation={"latitude": -13.5436, "longitude": -58.8143, "accuracy": 12})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    enroll(page, live_server, "1357", "Celular sem sinal", username=f"fiscal.{slug}")
+    page.get_by_role("button", name="Pessoa sem crachá").click()
+    page.fill("#plate", "QOF1L23")
+    page.get_by_role("button", name="Iniciar fiscalização").click()
+    expect(page.locator("#checklist fieldset").first).to_be_visible()
+    context.set_offline(True)
+    page.locator("#all-ok-situacao").click()
+    page.locator('fieldset[data-fact="driver.helmet"]').get_by_text("Não conforme", exact=True).click()
+    page.locator("#go-result").click()
+    expect(page.locator("#result-summary")).to_be_visible()
+    for card in page.locator("#proposals article").all():
+        card.get_by_text("Confirmar", exact=True).click()
+    page.locator("#go-auto").click()
+    expect(page.locator("#sign-auto")).to_be_visible()
+    page.fill("#place", "Rua sem sinal, 10")
+    page.fill("#fb-subject-name", "Condutor sem crachá")
+    for pad in ("#sig-fiscal", "#sig-operator"):
+        box = page.locator(pad).bounding_box()
+        page.locator(pad).scroll_into_view_if_needed()
+        box = page.locator(pad).bounding_box()
+        page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"] + 200, box["y"] + box["height"] / 3, steps=8)
+        page.mouse.up()
+    expect(page.locator("#auto-missing")).to_have_text("Tudo preenchido: pode assinar e emitir.")
+    page.locator("#sign-auto").click()
+
+    expect(page.locator("#auto-state")).to_have_text("Guardado no aparelho")
+    expect(page.locator("#auto-state-reason")).to_have_text(OFFLINE)
+    issued = page.locator("#screen").inner_text()
+    assert "Enviando" not in issued and "Servidor indisponível" not in issued, issued
+    check_screen(page, f"offline-{slug}-auto-issued")
+
+    page.goto(f"{live_server}/app/#/fiscal/hoje")
+    rows = page.locator("#today-list li[data-id]")
+    expect(rows).to_have_count(2)
+    for row in rows.all():
+        expect(row.locator(".state")).to_have_text("Guardado no aparelho")
+        expect(row).to_contain_text(OFFLINE)
+    status = page.locator("#sync-status")
+    expect(status).to_have_text(OFFLINE)
+    page.click("#sync-now")
+    expect(status).to_have_text(OFFLINE)
+    assert "Servidor indisponível" not in page.locator("#screen").inner_text()
+    check_screen(page, f"offline-{slug}-hoje")
+
+    context.set_offline(False)
+    page.click("#sync-now")
+    expect(status).to_contain_text("Tudo enviado.", timeout=30000)
+    expect(page.locator('#today-list li[data-state="enviado"]')).to_have_count(2)
+    assert not errors, errors
+    context.close()

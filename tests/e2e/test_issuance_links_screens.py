@@ -10,6 +10,7 @@ from .helpers import VIEWPORTS, backoffice_login, check_backoffice_screen
 from server.core.clock import local_today
 from server.extensions import db
 from server.modules.registry.models import Municipality, Permit, Vehicle
+from server.core import ptbr
 
 _login = backoffice_login
 _shot = partial(check_backoffice_screen, "issuance-links")
@@ -30,7 +31,8 @@ def _setup(live_app, size):
         permit = (Permit.query.filter_by(municipality_id=muni.id, status="ativo")
                   .filter(Permit.holder_operator_id.isnot(None)).order_by(Permit.id.desc()).first())
         substitute_vehicle(permit, muni, new_vehicle_id, local_today() - timedelta(days=1), "Requerimento 3/2026")
-        plate = db.session.get(Vehicle, new_vehicle_id).plate
+        # As every page writes it (core.ptbr.plate: one plate format, issue 34).
+        plate = ptbr.plate(db.session.get(Vehicle, new_vehicle_id).plate)
         return cand_id, permit.id, plate
 
 

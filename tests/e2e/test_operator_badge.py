@@ -1,4 +1,5 @@
 """The operator's digital crachá in a real browser: first access, offline reload, updates."""
+import re
 from io import BytesIO
 
 import zxingcpp
@@ -54,15 +55,21 @@ def test_badge_shows_offline_after_reload(page, context, live_server, operator_a
     expect(page.locator("#autos-empty")).to_be_visible()
     save_shot(page, "operator-autos")
 
-    # API answers (personal data) never land in the shell cache.
+    # API answers (personal data) never land in a cache. The one API answer kept is public: the
+    # municipality's device keys, which the copy worker (scope /a/) keeps to verify a fiscal's
+    # signed copy offline (issue 34, item 5).
     cached = page.evaluate("""async () => {
-        const urls = [];
+        const urls = {};
         for (const name of await caches.keys()) {
-            for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+            urls[name] = [];
+            for (const request of await (await caches.open(name)).keys()) urls[name].push(request.url);
         }
         return urls;
     }""")
-    assert cached and not [u for u in cached if "/api/" in u]
+    shell = [u for name, urls in cached.items() if name.startswith("shell-") for u in urls]
+    assert shell and not [u for u in shell if "/api/" in u]
+    assert all(re.fullmatch(r"http://[^/]+/api/v1/public/municipalities/\d{7}/device-keys", u) for u in cached.get("copy-keys", []))
+    assert not [u for name, urls in cached.items() if name.startswith("copy-page-") for u in urls if "/api/" in u]
 
 
 def test_suspended_permit_shows_its_status_and_no_valid_badge(page, live_server, operator_access):

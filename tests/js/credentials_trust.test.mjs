@@ -17,13 +17,46 @@ test('deltas merged in three syncs verify like the full list', async () => {
     stored = mergeTrust(stored, { ...main.trust, entries: part, next_cursor: part.at(-1).cursor });
   }
   assert.equal(stored.next_cursor, all.at(-1).cursor);
-  // Compacted: one entry per (kind, ref).
-  assert.equal(stored.entries.length, new Set(all.map((e) => `${e.kind}:${e.ref}`)).size);
+  // Compacted: one status per (kind, ref).
+  const kept = Object.values(stored.statuses).flatMap((byStatus) => Object.values(byStatus)).flat();
+  assert.equal(kept.length, new Set(all.map((e) => `${e.kind}:${e.ref}`)).size);
   const full = await prepareTrust(main.trust);
   const merged = await prepareTrust(stored);
   const now = Date.parse(main.now);
   for (const c of main.cases) {
     assert.deepEqual(await verify(c.payload, merged, now), await verify(c.payload, full, now), c.name);
+  }
+});
+
+// format=grouped, written here from the vectors' entries: refs grouped by their last status,
+// serials and kids as differences from the previous one.
+function groupedForm(entries) {
+  const last = new Map();
+  for (const e of [...entries].sort((a, b) => a.cursor - b.cursor)) last.set(`${e.kind}|${e.ref}`, e);
+  const status = { permit: {}, credential: {}, key: {} };
+  for (const e of last.values()) (status[e.kind][e.status] ??= []).push(e.kind === 'permit' ? String(e.ref) : Number(e.ref));
+  for (const kind of ['credential', 'key']) {
+    for (const refs of Object.values(status[kind])) {
+      refs.sort((a, b) => a - b);
+      for (let i = refs.length - 1; i > 0; i -= 1) refs[i] -= refs[i - 1];
+    }
+  }
+  return status;
+}
+
+test('the grouped answer, alone or merged over stored entries, verifies like the full list', async () => {
+  const all = main.trust.entries;
+  const full = await prepareTrust(main.trust);
+  const now = Date.parse(main.now);
+  const wire = { ...main.trust, entries: [], status: groupedForm(all), next_cursor: all.at(-1).cursor };
+  const half = Math.floor(all.length / 2);
+  const earlier = mergeTrust(null, { ...main.trust, entries: all.slice(0, half) });
+  const later = { ...main.trust, entries: [], status: groupedForm(all.slice(half)), next_cursor: all.at(-1).cursor };
+  for (const stored of [mergeTrust(null, wire), mergeTrust(earlier, later)]) {
+    const merged = await prepareTrust(stored);
+    for (const c of main.cases) {
+      assert.deepEqual(await verify(c.payload, merged, now), await verify(c.payload, full, now), c.name);
+    }
   }
 });
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { autoAtoms, localDateTime } from '../../pwa/js/fiscal/auto-sources.js';
+import { autoAtoms, defenceText, localDateTime, plateText } from '../../pwa/js/fiscal/auto-sources.js';
 import { autoForm, compose } from '../../pwa/js/rules/index.js';
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../../shared_rules/packs/${name}.json`, import.meta.url)));
@@ -34,8 +34,9 @@ test('every Sapezal auto field is filled from the sources once the place is type
   const by = Object.fromEntries(form.map((g) => [g.id, g.value]));
   assert.equal(by['fed.auto.local_data_hora'], 'Av. Brasil, 100 — 30/11/2026 09:05');
   assert.equal(by['sap.auto.nome'], 'José da Conceição');
-  assert.equal(by['sap.auto.alvara_placa'], 'nº 007/2026 — placa QBX-1A23');
-  assert.equal(by['fed.auto.veiculo'], 'placa QBX-1A23 — Honda CG 160, motocicleta de aluguel');
+  // One plate format (issue 34): the Mercosul plate as embossed, no hyphen.
+  assert.equal(by['sap.auto.alvara_placa'], 'nº 007/2026 — placa QBX1A23');
+  assert.equal(by['fed.auto.veiculo'], 'placa QBX1A23 — Honda CG 160, motocicleta de aluguel');
   assert.equal(by['fed.auto.prontuario'], 'CNH nº 02650306461');
   assert.equal(by['fed.auto.orgao_agente'], 'Prefeitura Municipal de Sapezal — Ana Fiscal, matrícula M-42');
   assert.match(by['sap.auto.descricao'], /^Condutor sem colete; Condutor sem capacete — .*art\. 27.*III.*art\. 27.*II/);
@@ -55,4 +56,18 @@ test('an unidentified stop leaves the name to the fiscal, never invents one', ()
 
 test('local date and time are the phone clock, zero-padded', () => {
   assert.equal(localDateTime(new Date(2026, 0, 2, 3, 4)), '02/01/2026 03:04');
+});
+
+test('one plate format: the old plate with its hyphen, the Mercosul plate as embossed', () => {
+  assert.equal(plateText('abc1234'), 'ABC-1234');
+  assert.equal(plateText('ABC-1234'), 'ABC-1234');
+  assert.equal(plateText('qbx 1a23'), 'QBX1A23');
+  assert.equal(plateText(''), '');
+});
+
+test('the defence deadline names the step as the law does', () => {
+  assert.equal(defenceText({ days: 3, kind: 'recurso', instance_pt: 'Secretário Municipal de Infra-estrutura' }),
+    'Prazo de recurso: 3 dias, Secretário Municipal de Infra-estrutura');
+  assert.equal(defenceText({ days: null, kind: 'defesa' }), 'Prazo de defesa: fixado pela prefeitura (a lei não fixa)');
+  assert.equal(defenceText({ days: 15, kind: 'defesa_previa' }), 'Prazo de defesa prévia: 15 dias');
 });

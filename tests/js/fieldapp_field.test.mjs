@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { indexField, isPlate, mergeField, normalisePlate } from '../../pwa/js/fiscal/field-merge.js';
-import { citationLabel, compliantAnswers, engineFacts, groupItems, groupOf, isCompliance, NOT_CHECKED, registryFacts } from '../../pwa/js/fiscal/checklist-model.js';
+import { citationLabel, engineFacts, groupItems, groupOf, isVisible, NOT_CHECKED, registryFacts } from '../../pwa/js/fiscal/checklist-model.js';
 import { targetSize } from '../../pwa/js/fiscal/photos.js';
 import { compose, checklist } from '../../pwa/js/rules/index.js';
 
@@ -70,31 +70,32 @@ test('checklist items fall into the fiscal groups, passenger items only when a p
   assert.ok(!without.some((i) => i.fact === 'passenger.helmet'));
   assert.ok(withPassenger.some((i) => i.fact === 'passenger.helmet'));
   const groups = groupItems(withPassenger).map((g) => g.key);
-  assert.deepEqual(groups.slice(0, 3), ['situacao', 'veiculo', 'equipamentos']);
-  assert.ok(groups.includes('passageiro'));
-  assert.equal(groupOf('vehicle.documents_valid'), 'documentos');
-  assert.equal(groupOf('driver.carries_cnh'), 'documentos');
+  assert.deepEqual(groups, ['situacao', 'moto', 'condutor', 'passageiro']);
+  assert.equal(groupOf('vehicle.documents_valid'), 'condutor', 'the papers the driver shows');
+  assert.equal(groupOf('equipment.mirrors_count'), 'moto');
+  assert.equal(groupOf('conduct.rude'), 'condutor');
   // The situation first: "passageiro a bordo?" decides what else is shown.
   const situation = groupItems(withPassenger)[0].items.map((i) => i.fact);
   assert.ok(situation.includes('passenger.present') && situation.includes('context.raining'));
-  // Questions on one thing together: every vest question in one run.
+  // Questions on one thing together: every vest question in one run, the gear before the papers
+  // and the papers before the conduct.
   const driver = groupItems(withPassenger).find((g) => g.key === 'condutor').items.map((i) => i.fact);
   const vest = driver.map((f, n) => (f.startsWith('driver.vest') ? n : -1)).filter((n) => n >= 0);
   assert.ok(vest.length >= 3);
   assert.equal(vest[vest.length - 1] - vest[0], vest.length - 1, driver.join(' '));
+  assert.ok(driver.indexOf('driver.helmet') < driver.indexOf('driver.carries_cnh'));
+  assert.ok(driver.indexOf('driver.carries_cnh') < driver.indexOf('conduct.rude'));
 });
 
-test('"tudo conforme" answers only unanswered compliance items that certainly apply, with the compliant answer', () => {
-  const items = checklist(sapezal, '2026-11-30', {}).filter((i) => i.applicable !== false);
-  const answers = { 'driver.helmet': false, 'vehicle.red_plate': NOT_CHECKED };
-  const out = compliantAnswers(items, answers);
-  assert.equal(out['driver.helmet'], undefined, 'an exception already tapped is kept');
-  assert.equal(out['vehicle.red_plate'], undefined, '"não verificado" is kept');
-  assert.equal(out['driver.vest'], true);
-  assert.equal(out['conduct.rude'], false, 'phrased as a violation: compliant is "no"');
-  assert.equal(out['passenger.helmet'], undefined, 'passenger unknown: may not apply, left unanswered');
-  assert.equal(out['passenger.present'], undefined, 'the situation is not a compliance question');
-  assert.ok(Object.keys(out).every((f) => items.find((i) => i.fact === f && isCompliance(i))));
+test('an item waiting on an unanswered question about the situation is not shown yet', () => {
+  const before = checklist(sapezal, '2026-11-30', {});
+  const shown = (items) => items.filter((i) => isVisible(i, items)).map((i) => i.fact);
+  assert.ok(!shown(before).includes('passenger.helmet'), 'passageiro a bordo? not answered yet');
+  assert.ok(shown(before).includes('driver.helmet_visor'), 'the visor waits on the helmet, a compliance question: shown with it');
+  const aboard = checklist(sapezal, '2026-11-30', { 'passenger.present': true });
+  assert.ok(shown(aboard).includes('passenger.helmet'));
+  const none = checklist(sapezal, '2026-11-30', { 'passenger.present': false });
+  assert.ok(!shown(none).includes('passenger.helmet') && !shown(none).includes('context.raining'));
 });
 
 test('citations read like the law', () => {

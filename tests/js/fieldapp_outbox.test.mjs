@@ -220,3 +220,34 @@ test('randomized faults, 60 runs: server dies mid-batch, network cut mid-photo, 
     assert.ok([...ph.store.values()].every((e) => e.state === 'enviado'));
   }
 });
+
+test('no network: the record waits untouched, the run says so, never "Servidor indisponível" (issue 34)', async () => {
+  const { OFFLINE_TEXT, stateWords, syncSummary } = await import('../../pwa/js/fiscal/outbox.js');
+  const ph = phone([entry(1), entry(2)]);
+  const srv = server({ failPushAt: new Set([1]) });
+  const io = { ...srv.io(ph), online: () => false };
+  const run = await replay(io, { random: () => 0.5 });
+  assert.equal(run.offline, true);
+  assert.equal(run.unavailable, undefined, 'the server was never reached: it is not said to be unavailable');
+  assert.deepEqual([1, 2].map((n) => ph.store.get(entry(n).id).state), ['pronto', 'pronto']);
+  assert.ok([1, 2].every((n) => !ph.store.get(entry(n).id).error));
+  const words = syncSummary(run, { pending: 2, refused: 0 });
+  assert.deepEqual(words, { tone: 'warn', text: 'Sem conexão — será enviado quando houver sinal.' });
+  assert.equal(words.text, OFFLINE_TEXT);
+  // Each record reads "Guardado no aparelho" offline, whatever an earlier run left on it.
+  const waiting = { ...entry(3), state: 'aguardando', error: 'Servidor indisponível — nova tentativa às 10:00.' };
+  assert.deepEqual(stateWords(waiting, false), { label: 'Guardado no aparelho', reason: OFFLINE_TEXT, css: 'guardado' });
+  assert.equal(stateWords(waiting, true).reason, waiting.error, 'online, the server\'s words stand');
+  assert.equal(stateWords({ ...entry(4), state: 'enviado' }, false).label, 'Enviado');
+  // The network back, the same records go.
+  assert.equal((await replay({ ...srv.io(ph), online: () => true })).sent, 2);
+});
+
+test('network up, server silent: "Servidor indisponível", with the time of the next try', async () => {
+  const { syncSummary } = await import('../../pwa/js/fiscal/outbox.js');
+  const ph = phone([entry(1)]);
+  const srv = server({ failPushAt: new Set([1]) });
+  const run = await replay({ ...srv.io(ph), online: () => true }, { random: () => 0.5 });
+  assert.equal(run.unavailable, true);
+  assert.match(syncSummary(run, { pending: 1, refused: 0 }).text, /^Servidor indisponível — nova tentativa às \d\d:\d\d\.$/);
+});

@@ -4,7 +4,9 @@
 // A static module (strict CSP): the page's HTML is fixed, everything here is built with the DOM.
 import { makeKeyVerifier, b64urlDecode } from '../credentials/verify.js';
 import { CopyError, splitFragment } from './codec.js';
-import { amountLabel } from './text.js';
+import { amountLabel, defenceLine, permitLabel } from './text.js';
+import { howWords, parseHow } from './answers-how.js';
+import { formatPlate } from '../ui/format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,22 +38,23 @@ function fact(label, value) {
 function renderCopy(copy, municipality) {
   if (municipality) $('copy-municipality').textContent = `Prefeitura Municipal de ${municipality.name}/${municipality.uf} · Cópia do autuado`;
   const utc = copy.utc_offset_minutes;
+  const how = howWords(parseHow(copy.extra)); // issue 34: how the checklist was answered
   const offset = `UTC${utc < 0 ? '−' : '+'}${String(Math.floor(Math.abs(utc) / 60)).padStart(2, '0')}:${String(Math.abs(utc) % 60).padStart(2, '0')}`;
   $('copy-body').replaceChildren(
     el('h2', {}, `Auto de infração nº ${copy.number || '—'}`),
     el('dl', { class: 'facts' },
       fact('Lavrado em', `${dateTimeBr(copy.issued_at_local)} (${offset}, relógio do aparelho do fiscal)`),
       copy.place ? fact('Local', copy.place) : null,
-      copy.plate ? fact('Placa', el('span', { class: 'plate' }, copy.plate)) : null,
-      copy.permit_number ? fact('Permissão nº', copy.permit_number) : null),
+      copy.plate ? fact('Placa', el('span', { class: 'plate' }, formatPlate(copy.plate))) : null,
+      copy.permit_number ? fact(permitLabel(copy), copy.permit_number) : null),
     el('h3', {}, 'Infrações'),
     copy.infractions.length
-      ? el('ul', { id: 'copy-infractions' }, copy.infractions.map((inf) => el('li', {}, el('strong', {}, inf.label),
-        inf.citation ? ` — ${inf.citation}` : '', ` — ${amountLabel(inf)}`)))
+      ? el('ul', { id: 'copy-infractions' }, copy.infractions.map((inf, i) => el('li', {}, el('strong', {}, inf.label),
+        inf.citation ? ` — ${inf.citation}` : '', ` — ${amountLabel(inf)}`,
+        how.infraction(i) ? el('span', { class: 'copy-ground' }, ` (${how.infraction(i)})`) : null)))
       : el('p', {}, 'Nenhuma infração confirmada.'),
-    el('p', { id: 'copy-defence' }, copy.defence.days !== null
-      ? `Prazo para defesa: ${copy.defence.days} dias${copy.defence.instance ? `, perante ${copy.defence.instance}` : ''}${copy.defence.due ? ` (até ${dateBr(copy.defence.due)})` : ''}.`
-      : 'Prazo para defesa: conta a partir da notificação; a Prefeitura informa o prazo na notificação.'),
+    el('p', { id: 'copy-answers-how' }, how.summary),
+    el('p', { id: 'copy-defence' }, defenceLine(copy)),
   );
 }
 
@@ -92,10 +95,14 @@ export async function main() {
   }
   const { copy, bodyBytes, signature } = parts;
   let keys;
+  // Set when the keys come from this phone's copy worker (pwa/copy-sw.js) instead of the server:
+  // the operator's app saved them at its last contact.
+  let savedAt = null;
   try {
     const response = await fetch(`/api/v1/public/municipalities/${copy.ibge}/device-keys`, { headers: { Accept: 'application/json' } });
     if (response.status === 404) { verdict('cassado', 'Assinatura inválida', 'Assinatura inválida: a cópia não é de um município atendido.'); return; }
     if (!response.ok) throw new Error(String(response.status));
+    savedAt = response.headers.get('X-Copy-Keys-Saved');
     keys = await response.json();
   } catch {
     verdict('vencido', 'Cópia não conferida', 'Sem conexão para conferir a assinatura: abra este endereço de novo quando tiver internet. Os dados abaixo ainda não foram conferidos.');
@@ -103,6 +110,12 @@ export async function main() {
     return;
   }
   const key = keys.keys.find((k) => k.device_id === copy.device_id);
+  if (!key && savedAt) {
+    // A phone enrolled after the keys were saved: not a forgery, just not known here yet.
+    verdict('vencido', 'Cópia não conferida', `O aparelho do fiscal não está entre as chaves guardadas neste celular em ${serverTime(savedAt)}: abra este endereço de novo quando tiver internet. Os dados abaixo ainda não foram conferidos.`);
+    renderCopy(copy, keys.municipality);
+    return;
+  }
   const ok = key ? await (await makeKeyVerifier(b64urlDecode(key.public_key))).call(null, signature, bodyBytes) : false;
   if (!ok) {
     verdict('cassado', 'Assinatura inválida', 'Assinatura inválida: esta cópia foi alterada ou não foi feita pelo aparelho de um fiscal do município. Procure a Prefeitura.');
@@ -114,8 +127,9 @@ export async function main() {
     verdict('vencido', 'Aparelho desativado', 'Assinatura do aparelho conferida, mas esse aparelho foi desativado pela Prefeitura: confirme o auto com o órgão.');
     return;
   }
-  verdict('ativo', 'Cópia assinada pelo aparelho do fiscal — ainda não recebida pelo servidor',
-    'Assinatura conferida neste celular com a chave do aparelho do fiscal. O auto chega ao servidor quando o aparelho do fiscal tiver conexão; guarde este endereço e abra de novo mais tarde.');
+  verdict('ativo', 'Cópia assinada pelo aparelho do fiscal — ainda não recebida pelo servidor', savedAt
+    ? `Assinatura conferida neste celular, sem consultar o servidor, com as chaves dos aparelhos do município guardadas em ${serverTime(savedAt)}. O auto chega ao servidor quando o aparelho do fiscal tiver conexão; guarde este endereço e abra de novo mais tarde.`
+    : 'Assinatura conferida neste celular com a chave do aparelho do fiscal. O auto chega ao servidor quando o aparelho do fiscal tiver conexão; guarde este endereço e abra de novo mais tarde.');
   try {
     const response = await fetch(`/api/v1/public/autos/${encodeURIComponent(copy.public_token)}`, { headers: { Accept: 'application/json' }, cache: 'no-store' });
     if (!response.ok) return;

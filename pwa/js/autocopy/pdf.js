@@ -3,7 +3,7 @@
 // opens the same verifiable page as the screen's. Written with pdf-lib (npm, copied into vendor/
 // at set-up and precached with the shell), loaded only when the fiscal asks for the PDF: Helvetica
 // with WinAnsiEncoding (every Portuguese letter is in it), text lines and the QR as filled squares.
-import { amountLabel } from './text.js';
+import { copyLines } from './lines.js';
 
 const PAGE_W = 595; // A4 in points
 const PAGE_H = 842;
@@ -71,27 +71,18 @@ export async function copyPdf(copy, { url, qr, municipality = null }) {
     }
   };
   const gap = (h) => { y -= h; };
-  const title = `Cópia do autuado — Auto de infração nº ${copy.number || '—'}`;
-  if (municipality) text(`Prefeitura Municipal de ${municipality.name}${municipality.uf ? `/${municipality.uf}` : ''}`, 10);
-  text(title, 15, true);
-  gap(6);
-  const [date, time] = copy.issued_at_local.split('T');
-  text(`Lavrado em ${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)} ${time} (relógio do aparelho do fiscal)`);
-  if (copy.place) text(`Local: ${copy.place}`);
-  if (copy.plate) text(`Placa: ${copy.plate}`);
-  if (copy.permit_number) text(`Permissão nº: ${copy.permit_number}`);
-  gap(6);
-  text('Infrações', 12, true);
-  if (!copy.infractions.length) text('Nenhuma infração confirmada.');
-  for (const inf of copy.infractions) text(`• ${inf.label}${inf.citation ? ` — ${inf.citation}` : ''} — ${amountLabel(inf)}`);
-  gap(6);
-  const d = copy.defence;
-  text(d.days !== null
-    ? `Prazo para defesa: ${d.days} dias${d.instance ? `, perante ${d.instance}` : ''}.`
-    : 'Prazo para defesa: conta a partir da notificação; a Prefeitura informa o prazo na notificação.');
-  gap(8);
-  text('Cópia assinada pelo aparelho do fiscal. Para conferir a assinatura, leia o código QR abaixo ou abra o endereço:', 9);
-  text(url, 7);
+  // Each kind of line (lines.js): its size, weight and the space above it.
+  const STYLE = {
+    municipality: [10, false, 0], title: [15, true, 0], fact: [10, false, 0], heading: [12, true, 6],
+    item: [10, false, 0], defence: [10, false, 6], note: [9, false, 8], url: [7, false, 0],
+  };
+  const lines = copyLines(copy, { municipality, url });
+  for (const line of lines) {
+    const [size, isBold, above] = STYLE[line.kind];
+    if (above) gap(above);
+    text(line.kind === 'item' ? `• ${line.text}` : line.text, size, isBold);
+    if (line.kind === 'title') gap(6);
+  }
   // The QR: 4 modules of quiet zone, at most 260 pt wide, below the text; its dark modules are
   // one filled path of squares (no seams between neighbours).
   const count = qr.getModuleCount();
@@ -105,6 +96,6 @@ export async function copyPdf(copy, { url, qr, municipality = null }) {
     }
   }
   page.pushOperators(pushGraphicsState(), setFillingGrayscaleColor(0), ...squares, fill(), popGraphicsState());
-  doc.setTitle(clean(title));
+  doc.setTitle(clean(lines.find((l) => l.kind === 'title').text));
   return doc.save();
 }

@@ -1,26 +1,60 @@
-// Merge one GET /api/v1/trust/<municipality>?cursor=N answer into the trust data a device keeps.
-// Pure: the data layer stores the result (IndexedDB) and passes it to verify.js prepareTrust().
+// Merge one GET /api/v1/trust/<municipality>?cursor=N&format=grouped answer into the trust data a
+// device keeps. Pure: the data layer stores the result (IndexedDB) and passes it to verify.js
+// prepareTrust().
 //
 //   stored = mergeTrust(stored, await response.json());          // 200
 //   stored = touchTrust(stored, Date.parse(response.headers.get('Date')));  // 304: still current
-//   next request: ?cursor=${stored.next_cursor}, If-None-Match: the last ETag
+//   next request: ?cursor=${stored.next_cursor}&format=grouped, If-None-Match: the last ETag
 //
-// Only the latest entry per (kind, ref) is kept: that is all the verifier reads, and it keeps
-// device storage bounded by the registry's size rather than by its history.
+// One answer holds every change after the cursor (the server never pages it), so one update
+// makes the data whole. Only the current status of each permit, crachá and key is kept, grouped
+// by status as `statuses` ({permit: {ativo: ['001/2026', …]}, credential: {active: [17, …]},
+// key: {…}}: serials and kids as numbers): that is all the verifier reads, storage stays bounded
+// by the registry's size, and reading it back from IndexedDB clones a few arrays instead of one
+// object per entry. Data stored by earlier versions (`entries`) merges the same way.
+
+const KINDS = ['permit', 'credential', 'key'];
+
+/** Each kind's Map ref → status, from stored or received trust data (every shape). */
+export function statusMaps(...sources) {
+  const maps = { permit: new Map(), credential: new Map(), key: new Map() };
+  for (const data of sources) {
+    // Earlier versions' and format=entries' objects: the last per (kind, ref) in cursor order.
+    const entries = [...(data?.entries ?? [])].sort((a, b) => (a.cursor ?? 0) - (b.cursor ?? 0));
+    for (const e of entries) maps[e.kind]?.set(e.kind === 'permit' ? String(e.ref) : Number(e.ref), e.status);
+    for (const kind of KINDS) {
+      for (const [status, refs] of Object.entries(data?.statuses?.[kind] ?? {})) {
+        for (const ref of refs) maps[kind].set(ref, status);
+      }
+      // format=grouped on the wire: serials and kids as differences from the previous one.
+      for (const [status, refs] of Object.entries(data?.status?.[kind] ?? {})) {
+        let previous = 0;
+        for (const ref of refs) {
+          if (kind === 'permit') maps.permit.set(String(ref), status);
+          else maps[kind].set((previous += ref), status);
+        }
+      }
+    }
+  }
+  return maps;
+}
+
+function grouped(maps) {
+  const out = {};
+  for (const kind of KINDS) {
+    out[kind] = {};
+    for (const [ref, status] of maps[kind]) (out[kind][status] ??= []).push(ref);
+  }
+  return out;
+}
 
 export function mergeTrust(stored, delta) {
-  const latest = new Map();
-  for (const e of [...(stored?.entries ?? []), ...(delta.entries ?? [])]) {
-    const id = `${e.kind}:${e.ref}`;
-    const prev = latest.get(id);
-    if (!prev || (e.cursor ?? 0) >= (prev.cursor ?? 0)) latest.set(id, e);
-  }
   return {
     municipality: delta.municipality,
     generated_at: delta.generated_at,
     max_age_seconds: delta.max_age_seconds,
     keys: delta.keys, // always the full current list
-    entries: [...latest.values()].sort((a, b) => a.cursor - b.cursor),
+    statuses: grouped(statusMaps(stored, delta)),
     next_cursor: Math.max(delta.next_cursor ?? 0, stored?.next_cursor ?? 0),
   };
 }

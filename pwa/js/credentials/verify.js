@@ -9,6 +9,7 @@
 // Ed25519 uses WebCrypto where the browser has it (Chrome 137+, Safari 17+, Firefox 129+) and
 // falls back to @noble/ed25519 (self-hosted under vendor/) when importKey throws.
 import { splitPayload, CodecError } from './body.js';
+import { statusMaps } from './trust.js';
 
 export const VALIDO = 'VÁLIDO';
 export const INVALIDO = 'INVÁLIDO';
@@ -87,7 +88,7 @@ export async function makeKeyVerifier(raw, forceNoble) {
   return (sig, msg) => ed.verifyAsync(sig, msg, raw, { zip215: false });
 }
 
-// Index the synced trust data once; entries apply in cursor order, the last per (kind, ref) wins.
+// Index the synced trust data once (trust.js statusMaps: every stored or received shape).
 export async function prepareTrust(data, { forceNoble = false } = {}) {
   const trust = {
     ibgeCode: Number(data.municipality.ibge_code),
@@ -107,13 +108,10 @@ export async function prepareTrust(data, { forceNoble = false } = {}) {
       status: key.status,
     });
   }
-  const entries = [...(data.entries ?? [])].sort((a, b) => (a.cursor ?? 0) - (b.cursor ?? 0));
-  for (const e of entries) {
-    const ref = String(e.ref);
-    if (e.kind === 'permit') trust.permits.set(ref, e.status);
-    else if (e.kind === 'credential') trust.credentials.set(ref, e.status);
-    else if (e.kind === 'key' && trust.keys.has(Number(ref))) trust.keys.get(Number(ref)).status = e.status;
-  }
+  const maps = statusMaps(data);
+  trust.permits = maps.permit;
+  trust.credentials = maps.credential;
+  for (const [kid, status] of maps.key) if (trust.keys.has(kid)) trust.keys.get(kid).status = status;
   return trust;
 }
 
@@ -155,7 +153,7 @@ async function decide(payload, trust, nowMs) {
   if (key.status === 'revoked') return verdict('key_revoked', age, body);
   const today = new Date(nowMs + trust.utcOffsetMs).toISOString().slice(0, 10);
   if (today > body.expires_on) return verdict('expired', age, body);
-  const credentialStatus = trust.credentials.get(String(body.serial));
+  const credentialStatus = trust.credentials.get(Number(body.serial));
   if (Object.hasOwn(CREDENTIAL_STATUS_REASON, credentialStatus ?? '')) return verdict(CREDENTIAL_STATUS_REASON[credentialStatus], age, body);
   if (age < 0) return verdict('clock_behind', age, body);
   if (age > trust.maxAgeSeconds) return verdict('stale_data', age, body);

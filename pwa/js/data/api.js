@@ -21,16 +21,32 @@ function url(path) {
   return path.startsWith('/api/') ? path : `${API_ROOT}${path}`;
 }
 
-export async function send(path, { method = 'GET', body, token, accept = 'application/json', headers: extra = {}, raw } = {}) {
+/** JSON text gzip-compressed in the browser (CompressionStream: Chrome 80+, Safari 16.4+,
+ *  Firefox 113+), or null where it is missing (the body then goes as it is). */
+async function gzipped(text) {
+  if (typeof CompressionStream !== 'function') return null;
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+export async function send(path, { method = 'GET', body, token, accept = 'application/json', headers: extra = {}, raw, gzip = false } = {}) {
   const headers = { Accept: accept, ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  let payload = raw !== undefined ? raw : (body === undefined ? undefined : JSON.stringify(body));
+  if (gzip && typeof payload === 'string') {
+    const compressed = await gzipped(payload);
+    if (compressed) {
+      payload = compressed;
+      headers['Content-Encoding'] = 'gzip'; // the server inflates it, bounded (core/request_encoding.py)
+    }
+  }
   let response;
   try {
     response = await fetch(url(path), {
       method,
       headers,
-      body: raw !== undefined ? raw : (body === undefined ? undefined : JSON.stringify(body)),
+      body: payload,
       credentials: 'omit', // the API trusts bearer tokens only
       cache: 'no-store',   // personal data: keep it out of the HTTP cache
     });

@@ -44,6 +44,13 @@ const MIGRATIONS = [
       reference.put({ ...saved, data: meta }, 'field');
     };
   },
+  // v4 — operator mode (issue 37): the operator's own outbox of defences and appeals (drafts
+  // with state "rascunho", then queued like the fiscal's records) and their attachments (photo or
+  // PDF Blobs by SHA-256), kept until the server has acknowledged the filing that cites them.
+  (db) => {
+    db.createObjectStore('operator_outbox', { keyPath: 'id' });
+    db.createObjectStore('operator_files', { keyPath: 'sha256' });
+  },
 ];
 
 // Registry rows by kind → the indexes the roadside look-ups use (permit number, plate, the
@@ -58,7 +65,8 @@ export const FIELD_STORES = {
 };
 
 export const DB_VERSION = MIGRATIONS.length;
-export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', ...Object.keys(FIELD_STORES)];
+export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', ...Object.keys(FIELD_STORES),
+  'operator_outbox', 'operator_files'];
 
 let opening = null;
 

@@ -4,7 +4,7 @@
 // Stored: meta/"operator-session" = {token, municipality}; credential/"operator" = the /me
 // answer (no CPF, no address: the server never sends them) + photo Blob + fetched_at.
 import { apiBlob, apiJson } from './api.js';
-import { del, get, put } from './db.js';
+import { clear, del, get, put } from './db.js';
 
 const SESSION_KEY = 'operator-session';
 const BADGE_KEY = 'operator';
@@ -63,6 +63,9 @@ export async function refreshBadge() {
   }
   const badge = { ...me, photo, fetched_at: new Date().toISOString() };
   await put('credential', badge, BADGE_KEY);
+  // This contact also refreshes what the phone needs to verify a fiscal's copy offline.
+  import('./copy-verifier.js').then(({ keepCopyVerifier }) => keepCopyVerifier(me.municipality?.ibge))
+    .catch((error) => console.error('copy verifier not kept', error));
   return badge;
 }
 
@@ -70,6 +73,39 @@ export async function signOut() {
   await del('meta', SESSION_KEY);
   await del('credential', BADGE_KEY);
   await del('credential', AUTOS_KEY);
+  // Filings not yet protocolled stay (operator-outbox.js): a refused token must not lose them,
+  // and they go with the next access. Only "Sair deste celular", asked twice, wipes them.
+}
+
+/** Sign-out chosen by the operator: also their filings and attachments kept on the phone. */
+export async function signOutAndWipe() {
+  await signOut();
+  await clear('operator_outbox');
+  await clear('operator_files');
+}
+
+/** The last list of autos saved on the phone (notices, receipts and PIX codes readable offline). */
+export async function savedAutos() {
+  return (await get('credential', AUTOS_KEY)) || null;
+}
+
+async function token() {
+  const session = await get('meta', SESSION_KEY);
+  if (!session) throw Object.assign(new Error('Sem acesso neste celular.'), { status: 401 });
+  return session.token;
+}
+
+/** A notice opened in the app; for an intimação eletrônica, the ciência it records. */
+export async function readNotice(id) {
+  return apiJson(`/operator/notices/${id}/read`, { method: 'POST', token: await token() });
+}
+
+export async function noticePreferences() {
+  return apiJson('/operator/notices/preferences', { token: await token() });
+}
+
+export async function setOptionalOptOut(optOut) {
+  return apiJson('/operator/notices/preferences', { method: 'PUT', token: await token(), body: { optional_opt_out: optOut } });
 }
 
 const AUTOS_KEY = 'operator-autos';

@@ -13,6 +13,9 @@ const PENALTY_PT = { advertencia: 'advertência', multa: 'multa', suspensao: 'su
  *  a CTB infraction goes to the traffic authority (issue 18, item 4); a law's notice says its
  *  deadline now and the penalty later (Paranatinga art. 41); an unknown amount is "a definir". */
 export function amountText(amount, penalty = null, inf = null) {
+  // Where the municipality recorded its integration into the SNT, its own auto states the CTB
+  // infraction, at the CTB's amount (art. 258), which no municipal pack carries.
+  if (inf?.jurisdiction === 'snt' && inf?.integrated) return 'Infração de trânsito (CTB), autuada neste auto: o Município integra o SNT (ato registrado). Valor fixado pelo CTB (art. 258), confirme uma a uma.';
   if (inf?.jurisdiction === 'snt') return 'Infração de trânsito (CTB): comunicar ao órgão de trânsito o que foi constatado. Não entra no auto municipal nem nos seus valores.';
   if (penalty?.kind === 'advertencia') return 'Advertência por escrito (sem multa).';
   if (penalty?.kind === 'notificacao') {

@@ -5,6 +5,8 @@
 // carries these texts (`auto_sources`) and the values autoForm() joins from them (`auto_fields`);
 // the server joins the same texts with auto_form() for the notificação.
 import { citationLabel } from './checklist-model.js';
+import { STEP_WORDS } from './deadlines.js';
+import { formatPlate } from '../ui/format.js';
 
 const pad = (n) => String(n).padStart(2, '0');
 
@@ -13,15 +15,19 @@ export function localDateTime(date) {
   return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+/** One plate format on every surface (issue 34, item 4; the server's core.ptbr.plate): the old
+ *  grey plate "ABC-1234", the Mercosul plate as embossed, "ABC1D23". */
 export function plateText(plate) {
   const p = String(plate || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
-  return p.length === 7 ? `${p.slice(0, 3)}-${p.slice(3)}` : p;
+  return p ? formatPlate(p) : '';
 }
 
-/** Defence deadline as printed: days and instance where the law sets them, else who sets them. */
+/** The first step's deadline as printed, named as the law names it ("Prazo de recurso: 3 dias"):
+ *  days and instance where the law sets them, else who sets them. */
 export function defenceText(defence) {
   if (!defence) return '';
-  const days = defence.days != null ? `Prazo de defesa: ${defence.days} dias` : 'Prazo de defesa: fixado pela prefeitura (a lei não fixa)';
+  const step = STEP_WORDS[defence.kind] || 'defesa';
+  const days = defence.days != null ? `Prazo de ${step}: ${defence.days} dias` : `Prazo de ${step}: fixado pela prefeitura (a lei não fixa)`;
   return `${days}${defence.instance_pt ? `, ${defence.instance_pt}` : ''}`;
 }
 

@@ -18,3 +18,14 @@ export function instanceText(d, index) {
   const from = index === 0 ? 'da notificação' : 'da decisão anterior';
   return `${index + 1}ª instância (${d.kind}): ${days}${d.days == null ? '' : ` ${from}`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`;
 }
+
+// The step as each law names it (issue 34, item 4): Sapezal "defesa" (art. 28 VI), Paranatinga
+// and Nortelândia "recurso"; "defesa prévia" where a pack says so. Twin of the server's
+// autos/notification_content.STEP_WORDS.
+export const STEP_WORDS = { defesa: 'defesa', defesa_previa: 'defesa prévia', recurso: 'recurso' };
+
+/** "recurso", "defesa", "defesa e recurso"… of the instances, in order. */
+export function stepsWord(steps) {
+  const words = [...new Set((steps || []).map((d) => STEP_WORDS[d.kind] || null))];
+  return words.length && !words.includes(null) ? words.join(' e ') : 'defesa e recurso';
+}

@@ -45,6 +45,18 @@ const refused = (error) => error.status === 401 || (error.status === 403 && erro
 
 export const isPending = (entry) => PENDING.has(entry.state) && !entry.permanent;
 
+// Issue 34 item 4: an offline phone says so, never "Servidor indisponível", which is only for a
+// network that works and a server that does not answer.
+export const OFFLINE_TEXT = 'Sem conexão — será enviado quando houver sinal.';
+export const KEPT_LABEL = 'Guardado no aparelho';
+
+/** How a record's state reads now: {label, reason, css}. A record still to send on a phone
+ *  without network is "Guardado no aparelho" (signed and kept here), whatever the last run said. */
+export function stateWords(entry, online = true) {
+  if (isPending(entry) && !online) return { label: KEPT_LABEL, reason: OFFLINE_TEXT, css: 'guardado' };
+  return { label: STATE_LABELS[entry.state] || entry.state, reason: entry.state !== 'enviado' ? entry.error || '' : '', css: entry.state };
+}
+
 /** Wait before the next automatic try after `attempts` failures in a row: 2 s, 4 s … 5 min. */
 export function backoffMs(attempts, random = Math.random) {
   const base = Math.min(MAX_DELAY_MS, 2000 * 2 ** Math.max(0, attempts - 1));
@@ -232,6 +244,15 @@ async function fail(io, entry, error, run) {
     await io.save(entry);
     throw new RevokedError(error);
   }
+  if (!error.status && !error.timeout && io.online && !io.online()) {
+    // No network at all: nothing was tried on the server; the record waits, untouched, for the
+    // network ("online" and Background Sync start the next run).
+    entry.state = 'pronto';
+    run.out.offline = true;
+    run.stop = true;
+    await io.save(entry);
+    return;
+  }
   run.out.failed += 1;
   if (unavailable(error) || (serverFailure(error) && run.heldInARow >= 1)) {
     entry.state = 'aguardando';
@@ -260,9 +281,17 @@ async function sendPhoto(io, sha) {
   const photo = await io.getPhoto(sha);
   if (!photo) throw Object.assign(new Error(`Foto ${sha.slice(0, 8)} ausente no aparelho.`), { status: 422 });
   if (photo.uploaded) return;
-  await io.putPhoto(sha, photo);
+  // A PUT begun before (the app closed, the link dropped before the answer) may have arrived:
+  // ask first (HEAD: 200 or 404) instead of sending ~200 KB again. A photo never tried goes
+  // straight up: asking would cost every new photo a round trip.
+  const held = io.photoTried && (await io.photoTried(sha)) && (await io.hasPhoto(sha));
+  if (!held) {
+    await io.notePhotoTry?.(sha);
+    await io.putPhoto(sha, photo);
+  }
   photo.uploaded = true;
   if (io.savePhoto) await io.savePhoto(photo);
+  await io.forgetPhotoTry?.(sha);
 }
 
 /** Photos the server says it lacks after a push (one it lost, or uploaded by an earlier run). */
@@ -310,11 +339,13 @@ async function settle(io, entry, result, now) {
 
 /**
  * The words "Sincronizar agora" shows after a run (issue 18 item 8): an unreachable server is a
- * wait (amber), not an error; nothing left to send is "Tudo enviado", never "0 enviado(s)".
+ * wait (amber), not an error; nothing left to send is "Tudo enviado", never "0 enviado(s)"; a
+ * phone without network says so (issue 34), never "Servidor indisponível".
  * `result`: replay's summary; `counts`: {pending, refused} after the run. → {tone, text}
  */
 export function syncSummary(result, counts, now = () => new Date()) {
   const refusedText = counts.refused ? ` ${counts.refused} recusado(s) pelo servidor: veja o motivo na lista.` : '';
+  if (result.offline && counts.pending) return { tone: 'warn', text: `${OFFLINE_TEXT}${refusedText}` };
   if (result.unavailable) {
     return { tone: 'warn', text: `Servidor indisponível — nova tentativa às ${clockAt(now, result.retryInMs || 0)}.${refusedText}` };
   }

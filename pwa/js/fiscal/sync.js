@@ -3,7 +3,7 @@
 // Background Sync event (Chromium), and after a failure with exponential backoff. One run at a
 // time per phone (Web Locks across tabs where present).
 import { send } from '../data/api.js';
-import { get, getAll, put } from '../data/db.js';
+import { del, get, getAll, put } from '../data/db.js';
 import { flushVoids } from './field-data.js';
 import { replay, RevokedError, isPending } from './outbox.js';
 import { handleUnauthorized, isUnauthorized, registerKey, session } from './session.js';
@@ -33,7 +33,15 @@ export function outboxIo(token) {
     putPhoto: (sha, photo) => send(`/sync/photos/${sha}`, {
       method: 'PUT', token, raw: photo.blob, headers: { 'Content-Type': photo.type || photo.blob.type },
     }),
-    push: (records) => withTimeout(send('/sync/push', { method: 'POST', token, body: { records } }).then((r) => r.json())),
+    // A photo whose PUT began: after a reset, HEAD asks whether it arrived before sending again.
+    photoTried: async (sha) => Boolean(await get('meta', `photo-put:${sha}`)),
+    notePhotoTry: (sha) => put('meta', new Date().toISOString(), `photo-put:${sha}`),
+    forgetPhotoTry: (sha) => del('meta', `photo-put:${sha}`),
+    hasPhoto: (sha) => send(`/sync/photos/${sha}`, { method: 'HEAD', token }).then(() => true,
+      (error) => { if (error.status === 404) return false; throw error; }),
+    // gzip: a day's records are ~20× smaller (JSON of signed records: docs/benchmarks/sync-day.md).
+    push: (records) => withTimeout(send('/sync/push', { method: 'POST', token, body: { records }, gzip: true }).then((r) => r.json())),
+    online: () => navigator.onLine, // no network: the record waits, "Sem conexão" (outbox.js)
   };
 }
 
@@ -70,6 +78,8 @@ export function syncNow(reason = 'manual') {
     if (!s || s.expired) return { sent: 0, failed: 0 };
     await flushVoids(s.token).catch(() => {}); // retried at the next run
     if (!(await getAll('outbox')).some(isPending)) return { sent: 0, failed: 0 };
+    // No network: nothing to try (the screens say "Sem conexão"); the "online" event starts the next run.
+    if (!navigator.onLine) return { sent: 0, failed: 0, retryInMs: null, offline: true };
     try {
       await registerKey(); // the server verifies signatures with it
     } catch (error) {

@@ -56,11 +56,11 @@ export function checklist(rules, date, factsSoFar = null) {
     for (const name of refsOf(req)) {
       const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
       if (decl === undefined || decl.source !== "checklist") continue;
-      if (!items.has(name)) items.set(name, { decl, reqs: [], applies: [], gate: false });
+      if (!items.has(name)) items.set(name, { decl, reqs: [], applies: [], gates: [] });
       const item = items.get(name);
       item.reqs.push(req);
       if (holdsRefs.includes(name)) item.applies.push(req._applies);
-      else item.gate = true;
+      else item.gates.push(req._applies); // asked to decide what applies
     }
   }
   const out = [];
@@ -68,15 +68,20 @@ export function checklist(rules, date, factsSoFar = null) {
     const decl = item.decl;
     const ck = decl.checklist || {};
     let applicable;
-    if (decl._ask !== null) applicable = decl._ask.fn(ctx);
-    else if (item.gate) applicable = true;
-    else {
-      applicable = false;
-      for (const c of item.applies) {
-        const v = c.fn(ctx);
-        if (v === true) { applicable = true; break; }
-        if (v === UNKNOWN) applicable = UNKNOWN;
+    let deciders;
+    if (decl._ask !== null) {
+      applicable = decl._ask.fn(ctx);
+      deciders = decl._ask.refs;
+    } else {
+      applicable = gateMatters(name, item.gates, ctx);
+      if (applicable !== true) {
+        for (const c of item.applies) {
+          const v = c.fn(ctx);
+          if (v === true) { applicable = true; break; }
+          if (v === UNKNOWN) applicable = UNKNOWN;
+        }
       }
+      deciders = [...item.gates, ...item.applies].flatMap((c) => c.refs);
     }
     const t = decl.type;
     out.push({
@@ -85,9 +90,11 @@ export function checklist(rules, date, factsSoFar = null) {
       label_pt: ck.prompt_pt || decl.label_pt,
       unit: orNull(decl.unit), values: orNull(decl.values),
       value_labels_pt: orNull(decl.labels_pt), help_pt: orNull(ck.help_pt), photo: ck.photo || "none", compliant_if: orNull(ck.compliant_if),
+      compliant_value: orNull(ck.compliant_value), compliant_pt: orNull(ck.compliant_pt),
       requirements: item.reqs.map((r) => r.id),
       citations: item.reqs.map((r) => orNull(r.citation)),
       applicable: applicable === UNKNOWN ? null : applicable,
+      decided_by: factsOnce(rules, deciders, name),
       answered: hasOwn(ctx, name) || na.has(name),
       _order: ck.order === undefined ? null : ck.order,
     });
@@ -95,6 +102,22 @@ export function checklist(rules, date, factsSoFar = null) {
   const keyed = out.map((it, i) => [it._order === null ? 1 : 0, it._order === null ? 0 : it._order, i, it]);
   keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
   return keyed.map(([, , , it]) => { delete it._order; return it; });
+}
+
+// A fact asked to decide what applies matters while some requirement's applies_when is UNKNOWN
+// without it (SPEC §8): once the other answers settle every one of them (no passenger → the rain
+// no longer decides anything), its own answer cannot change what applies.
+function gateMatters(name, gates, ctx) {
+  if (!gates.length) return false;
+  const without = { ...ctx };
+  delete without[name];
+  return gates.some((c) => c.fn(without) === UNKNOWN);
+}
+
+function factsOnce(rules, names, own) {
+  const out = [];
+  for (const n of names) if (n !== own && hasOwn(rules.facts, n) && !out.includes(n)) out.push(n);
+  return out;
 }
 
 function refsOf(req) {

@@ -61,7 +61,8 @@ export class ComposedRules {
     this.fileNames = fileNames || packs.map((p, i) => p.id || `pack${i}`);
     this.problems = [];
     this.facts = {};
-    this.byId = {};
+    this.byId = {}; // id -> its first version
+    this.versions = {}; // id -> every version, by start date
     for (const s of SECTIONS) this[s] = [];
     this.collect();
     if (!this.problems.length) { this.compile(); this.resolve(); }
@@ -69,9 +70,47 @@ export class ComposedRules {
 
   problem(pi, path, reason) { this.problems.push({ file: this.fileNames[pi], path, reason }); }
 
-  collect() {
+  // A problem in an entry, reported in the file that holds it (an amendment's own file).
+  entryProblem(entry, path, reason) { this.problem(entry._file ?? entry._pack, path, reason); }
+
+  // Indexes of the packs in processing order: an amendment pack (`amends`: the id of the pack it
+  // amends) right after the pack it amends, so its entries join that pack (SPEC §3 "Amendments").
+  order() {
+    const ids = new Map(this.packs.map((p, i) => [p.id, i]));
+    this.home = new Map();
+    const base = [], after = new Map();
     this.packs.forEach((pack, pi) => {
-      const laws = pack.laws || {};
+      const target = pack.amends;
+      if (target === undefined || target === null) { base.push(pi); this.home.set(pi, pi); return; }
+      if (!ids.has(target) || (this.packs[ids.get(target)].amends ?? null) !== null) {
+        this.problem(pi, "/amends", "unknown_reference");
+        return;
+      }
+      const t = ids.get(target);
+      if (!after.has(t)) after.set(t, []);
+      after.get(t).push(pi);
+      this.home.set(pi, t);
+    });
+    return base.flatMap((pi) => [pi, ...(after.get(pi) || [])]);
+  }
+
+  // The laws an entry of pack `pi` may cite: its own and, for an amendment, the amended pack's.
+  lawsOf(pi) {
+    const home = this.home.get(pi) ?? pi;
+    return { ...(this.packs[home].laws || {}), ...(this.packs[pi].laws || {}) };
+  }
+
+  collect() {
+    const sections = Object.fromEntries(SECTIONS.map((s) => [s, []]));
+    for (const pi of this.order()) {
+      const pack = this.packs[pi];
+      const home = this.home.get(pi);
+      const laws = this.lawsOf(pi);
+      if (pi !== home) {
+        for (const key of Object.keys(pack.laws || {})) {
+          if (hasOwn(this.packs[home].laws || {}, key)) this.problem(pi, `/laws/${key}`, "duplicate_id");
+        }
+      }
       for (const [name, decl] of Object.entries(pack.facts || {})) {
         if (name in this.facts) {
           const prev = this.facts[name];
@@ -80,32 +119,79 @@ export class ComposedRules {
           }
           continue;
         }
-        this.facts[name] = { ...decl, _pack: pi };
+        this.facts[name] = { ...decl, _pack: home, _file: pi };
       }
       for (const section of SECTIONS) {
         (pack[section] || []).forEach((raw, i) => {
           const path = `/${section}/${i}`;
-          const entry = { ...raw, _pack: pi, _path: path, _section: section };
-          if (entry.id in this.byId) { this.problem(pi, `${path}/id`, "duplicate_id"); return; }
-          this.byId[entry.id] = entry;
+          const entry = { ...raw, _pack: home, _file: pi, _path: path, _section: section };
           const cit = entry.citation;
-          if (cit != null && !(cit.law in laws)) this.problem(pi, `${path}/citation/law`, "unknown_law");
-          const law = laws[(cit || {}).law] || {};
+          if (cit != null && !hasOwn(laws, cit.law)) this.problem(pi, `${path}/citation/law`, "unknown_law");
+          const amended = (cit || {}).amended_by;
+          if (amended != null && !hasOwn(laws, amended.law)) this.problem(pi, `${path}/citation/amended_by/law`, "unknown_law");
+          // A version's default start is the act that gave it its wording.
+          const law = (amended && laws[amended.law]) || laws[(cit || {}).law] || {};
           const start = entry.effective_from || law.effective_from || law.date;
           entry._from = start ? dates.parseIso(start) : dates.MIN_DAY;
           entry._to = entry.effective_to ? dates.parseIso(entry.effective_to) : dates.MAX_DAY;
-          if (entry._from === null || entry._to === null) this.problem(pi, `${path}/effective_from`, "invalid_date");
-          this[section].push(entry);
+          entry._explicitTo = Boolean(entry.effective_to);
+          if (entry._from === null || entry._to === null) { this.problem(pi, `${path}/effective_from`, "invalid_date"); return; }
+          if (hasOwn(this.byId, entry.id)) {
+            if (this.byId[entry.id]._section !== section) { this.problem(pi, `${path}/id`, "duplicate_id"); return; }
+            this.versions[entry.id].push(entry);
+            // A version sits right after the earlier ones, whatever file the new wording came in.
+            let last = -1;
+            sections[section].forEach((e, k) => { if (e.id === entry.id) last = k; });
+            sections[section].splice(last + 1, 0, entry);
+            return;
+          }
+          this.byId[entry.id] = entry;
+          this.versions[entry.id] = [entry];
+          sections[section].push(entry);
         });
       }
-    });
+    }
+    for (const s of SECTIONS) this[s] = sections[s];
+    this.closeVersions();
+  }
+
+  // Entries sharing an id are versions of one provision (SPEC §3 "Amendments"): each is in force
+  // until the day before the next one starts, unless it says otherwise; two versions in force on
+  // the same day are a duplicate id.
+  closeVersions() {
+    for (const versions of Object.values(this.versions)) {
+      if (versions.length === 1) continue;
+      versions.sort((a, b) => a._from - b._from);
+      for (let k = 1; k < versions.length; k++) {
+        const prev = versions[k - 1], next = versions[k];
+        if (!prev._explicitTo && next._from > prev._from) prev._to = next._from - 1;
+        if (next._from <= prev._to) this.problem(next._file, `${next._path}/id`, "duplicate_id");
+      }
+    }
+  }
+
+  /** The version of entry `id` in force on day `d`, or null. */
+  at(id, d) {
+    for (const e of (hasOwn(this.versions, id) ? this.versions[id] : [])) if (e._from <= d && d <= e._to) return e;
+    return null;
+  }
+
+  /** The version in force on `d`, else the latest that started before it, else the first. */
+  asOf(id, d) {
+    const versions = hasOwn(this.versions, id) ? this.versions[id] : [];
+    let best = null;
+    for (const e of versions) {
+      if (e._from <= d) best = e;
+      if (e._from <= d && d <= e._to) return e;
+    }
+    return best || versions[0] || null;
   }
 
   compileAt(entry, key) {
     const expr = key in entry ? entry[key] : true;
     try { return compileExpr(expr, this.facts); } catch (e) {
       if (!(e instanceof CompileError)) throw e;
-      this.problem(entry._pack, `${entry._path}/${key}${e.path}`, e.reason);
+      this.entryProblem(entry, `${entry._path}/${key}${e.path}`, e.reason);
       return null;
     }
   }
@@ -115,7 +201,7 @@ export class ComposedRules {
       req._applies = this.compileAt(req, "applies_when");
       req._holds = this.compileAt(req, "holds");
       for (const key of ["_applies", "_holds"]) {
-        if (req[key] !== null && req[key].type !== "bool") this.problem(req._pack, `${req._path}/${key.slice(1)}`, "type_error");
+        if (req[key] !== null && req[key].type !== "bool") this.entryProblem(req, `${req._path}/${key.slice(1)}`, "type_error");
       }
       if (req._holds !== null) req._naFacts = req._holds.refs.filter((f) => hasOwn(this.facts, f) && this.facts[f].source === "checklist");
     }
@@ -123,7 +209,14 @@ export class ComposedRules {
       inf._proposedWhen = null;
       if ("proposed_when" in inf) {
         inf._proposedWhen = this.compileAt(inf, "proposed_when");
-        if (inf._proposedWhen !== null && inf._proposedWhen.type !== "bool") this.problem(inf._pack, `${inf._path}/proposed_when`, "type_error");
+        if (inf._proposedWhen !== null && inf._proposedWhen.type !== "bool") this.entryProblem(inf, `${inf._path}/proposed_when`, "type_error");
+      }
+    }
+    for (const dl of this.deadlines) {
+      dl._applies = null;
+      if ("applies_when" in dl) {
+        dl._applies = this.compileAt(dl, "applies_when");
+        if (dl._applies !== null && dl._applies.type !== "bool") this.entryProblem(dl, `${dl._path}/applies_when`, "type_error");
       }
     }
     for (const [name, decl] of Object.entries(this.facts)) {
@@ -132,7 +225,7 @@ export class ComposedRules {
       if (ask !== undefined && ask !== null) {
         try { decl._ask = compileExpr(ask, this.facts); } catch (e) {
           if (!(e instanceof CompileError)) throw e;
-          this.problem(decl._pack, `/facts/${name}/checklist/ask_when${e.path}`, e.reason);
+          this.problem(decl._file, `/facts/${name}/checklist/ask_when${e.path}`, e.reason);
         }
       }
     }
@@ -140,7 +233,7 @@ export class ComposedRules {
 
   ref(entry, path, ref, section) {
     const target = this.byId[ref];
-    if (target === undefined || target._section !== section) this.problem(entry._pack, `${entry._path}${path}`, "unknown_reference");
+    if (target === undefined || target._section !== section) this.entryProblem(entry, `${entry._path}${path}`, "unknown_reference");
   }
 
   resolve() {
@@ -157,17 +250,25 @@ export class ComposedRules {
     for (const section of ["requirements", "infractions"]) {
       for (const entry of this[section]) (entry.errata || []).forEach((ref, i) => this.ref(entry, `/errata/${i}`, ref, "errata"));
     }
-    // An escalation counting a penalty no infraction of its pack has could never trigger.
+    // An escalation counting a penalty (or a group) no infraction of its pack has could never trigger.
     for (const esc of this.escalations) {
-      const kinds = new Set();
+      const kinds = new Set(), groups = new Set();
       for (const inf of this.infractions) {
         if (inf._pack !== esc._pack) continue;
         kinds.add(inf.penalty.kind);
         for (const k of inf.penalty.alternatives || []) kinds.add(k);
+        groups.add(inf.group ?? null);
       }
       (esc.any_of || []).forEach((clause, i) => {
-        if (!kinds.has(clause.penalty)) this.problem(esc._pack, `${esc._path}/any_of/${i}/penalty`, "unknown_penalty");
+        if ("groups" in clause) {
+          clause.groups.forEach((g, j) => {
+            if (!groups.has(g)) this.entryProblem(esc, `${esc._path}/any_of/${i}/groups/${j}`, "unknown_group");
+          });
+        } else if (!kinds.has(clause.penalty)) this.entryProblem(esc, `${esc._path}/any_of/${i}/penalty`, "unknown_penalty");
       });
+    }
+    for (const inf of this.infractions) {
+      ((inf.requires_prior || {}).infractions || []).forEach((ref, i) => this.ref(inf, `/requires_prior/infractions/${i}`, ref, "infractions"));
     }
   }
 
@@ -176,9 +277,9 @@ export class ComposedRules {
     if (status === "superseded") return "ignored";
     if (status !== "vetoed") return "active";
     const veto = vetoes[entry.veto];
-    if (veto === undefined) { this.problem(entry._pack, `${entry._path}/veto`, "unknown_reference"); return "pending"; }
+    if (veto === undefined) { this.entryProblem(entry, `${entry._path}/veto`, "unknown_reference"); return "pending"; }
     const option = options[veto.option_key] || "pending";
-    if (!VETO_OPTIONS.includes(option)) { this.problem(entry._pack, `${entry._path}/veto`, "invalid_option"); return "pending"; }
+    if (!VETO_OPTIONS.includes(option)) { this.entryProblem(entry, `${entry._path}/veto`, "invalid_option"); return "pending"; }
     return { pending: "pending", veto_upheld: "ignored", veto_overridden: "active" }[option];
   }
 

@@ -4,6 +4,7 @@
 import * as dates from "./dates.js";
 import * as money from "./money.js";
 import { CALENDAR_VAR, DATE_VAR, UNKNOWN } from "./expr.js";
+import { FactError } from "./errors.js";
 import { cc132Days } from "./legal_calendar.js";
 import { SPEC_VERSION } from "./compose.js";
 import { PENALTIES, SELECTED, addOptions, factValues, hasOwn, historyOf, inEffect, orNull, parseDateArg,
@@ -22,11 +23,11 @@ function missing(ctx, compiledList) {
 // closures), which every period counted by CC art. 132 reads (SPEC §5 "Counting").
 export function evaluate(rules, date, facts, history = [], calendar = null) {
   const d = parseDateArg(date);
-  const [ctx, na, selected] = factValues(rules, facts);
+  const [ctx, na, selected] = factValues(rules, facts, d);
   ctx[DATE_VAR] = d;
   if (calendar) ctx[CALENDAR_VAR] = calendar;
   addOptions(ctx, rules.config);
-  const chosen = penaltiesOf(rules, (facts || {})[PENALTIES]);
+  const chosen = penaltiesOf(rules, (facts || {})[PENALTIES], d);
   const hist = historyOf(rules, history, d);
   const cfg = rules.config;
   const result = {
@@ -57,28 +58,34 @@ export function evaluate(rules, date, facts, history = [], calendar = null) {
     } else if (holds) {
       result.passed.push(req.id);
     } else {
-      const inGrace = grace.get(req._pack);
+      const inGrace = graceFor(req, grace, ctx);
+      if (inGrace === UNKNOWN) {
+        // Whether the adaptation period covers this person is unknown: not yet an infraction.
+        undecided.push({ kind: "requirement", id: req.id, reason: "missing_fact",
+          facts: missing(ctx, grace.filter((g) => g._applies).map((g) => g._applies)) });
+        continue;
+      }
       const proposed = [];
-      for (const ref of inGrace === undefined ? req.on_fail || [] : []) {
-        const inf = rules.byId[ref];
-        if (inf._mode !== "ignored" && inEffect(inf, d)) {
+      for (const ref of inGrace === null ? req.on_fail || [] : []) {
+        const inf = rules.at(ref, d);
+        if (inf !== null && inf._mode !== "ignored") {
           trigger(ref, req.id);
           if (inf._mode === "active") proposed.push(ref);
         }
       }
       const entry = { requirement: req.id, pack: rules.packs[req._pack].id, citation: orNull(req.citation),
         label_pt: req.label_pt, infractions: proposed };
-      if (inGrace !== undefined) entry.grace = inGrace.id; // a notice: the law still gives time to comply
+      if (inGrace !== null) entry.grace = inGrace.id; // a notice: the law still gives time to comply
       result.failed.push(entry);
     }
   }
 
-  withhold(rules, ctx, triggered, result);
+  withhold(rules, ctx, triggered, result, d, hist);
   displace(rules, d, triggered, result);
   for (const inf of rules.infractions) {
-    if (!triggered.has(inf.id)) continue;
+    if (!triggered.has(inf.id) || !inEffect(inf, d)) continue;
     if (inf._mode === "pending") { undecided.push({ kind: "infraction", id: inf.id, reason: "vetoed_pending" }); continue; }
-    if (inf._mode === "ignored" || !inEffect(inf, d)) continue;
+    if (inf._mode === "ignored") continue;
     result.infractions.push(infraction(rules, inf, d, triggered.get(inf.id), hist, cfg, undecided,
       hasOwn(chosen, inf.id) ? chosen[inf.id] : null, calendar));
   }
@@ -91,12 +98,12 @@ export function evaluate(rules, date, facts, history = [], calendar = null) {
 
   for (const dl of rules.deadlines) {
     if (dl._mode === "ignored" || !inEffect(dl, d)) continue;
-    if (dl.suspends_enforcement && grace.get(dl._pack) !== dl) continue; // listed only while it runs
+    if (dl.suspends_enforcement && !grace.includes(dl)) continue; // listed only while it runs
     if (dl._mode === "pending") { undecided.push({ kind: "deadline", id: dl.id, reason: "vetoed_pending" }); continue; }
     let days = orNull(dl.days);
     const key = dl.config_key;
     if (days === null && key) {
-      days = orNull((cfg.deadlines || {})[key]);
+      days = configDays(cfg, key, d);
       if (days === null) undecided.push({ kind: "deadline", id: dl.id, reason: "unconfigured_deadline", config_key: key });
     }
     result.deadlines.push({ id: dl.id, kind: dl.kind, label_pt: dl.label_pt, citation: orNull(dl.citation), days,
@@ -105,32 +112,74 @@ export function evaluate(rules, date, facts, history = [], calendar = null) {
   return result;
 }
 
-// Adaptation periods running on D (SPEC §5): a deadline with suspends_enforcement runs from the
-// date in the option start_option (the law's publication, a sourced setting) for `days` days,
-// both ends inclusive; inside it a failed requirement of its pack is a notice, not an infraction.
+// The adaptation periods running on D (SPEC §5), in composition order: a deadline with
+// suspends_enforcement runs from its start — the date the law states (`starts_on`) or the one held
+// by the option start_option (the law's publication, a sourced setting) — for `days` days, both
+// ends inclusive. Inside it a failed requirement of its pack — of the articles it `covers`, for
+// whom `applies_when` holds — is a notice, not an infraction. Of the periods covering a whole pack,
+// only the first counts.
 function gracePeriods(rules, d, cfg, calendar) {
-  const out = new Map();
+  const out = [], whole = new Set();
   for (const dl of rules.deadlines) {
     if (!dl.suspends_enforcement || dl._mode !== "active" || dl.days === undefined || dl.days === null) continue;
-    const start = dates.parseIso((cfg.options || {})[dl.start_option]);
-    if (start !== null && start <= d && d <= graceEnd(start, dl.days, calendar) && !out.has(dl._pack)) out.set(dl._pack, dl);
+    if (!inEffect(dl, d)) continue;
+    const start = dates.parseIso(dl.starts_on || (cfg.options || {})[dl.start_option]);
+    if (start === null || !(start <= d && d <= graceEnd(start, dl.days, calendar))) continue;
+    if (!(dl.covers || []).length) {
+      if (whole.has(dl._pack)) continue;
+      whole.add(dl._pack);
+    }
+    out.push(dl);
   }
   return out;
 }
 
-// An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. Paranatinga
-// art. 41 (regularize or lose the permit) to a driver with no alvará: dropped from the failed
-// requirements' lists; when the condition is unknown, listed as undecided.
-function withhold(rules, ctx, triggered, result) {
+// The running adaptation period that suspends `req`, null, or UNKNOWN when a period covers its
+// article but whether it covers this person is not known.
+function graceFor(req, grace, ctx) {
+  let unknown = false;
+  for (const dl of grace) {
+    if (dl._pack !== req._pack) continue;
+    if ((dl.covers || []).length && !dl.covers.includes(String((req.citation || {}).art))) continue;
+    const applies = dl._applies ? dl._applies.fn(ctx) : true;
+    if (applies === true) return dl;
+    if (applies === UNKNOWN) unknown = true;
+  }
+  return unknown ? UNKNOWN : null;
+}
+
+// The days a configured deadline has on D (SPEC §6): a number, or the dated row in force
+// ([{valid_from, days, act}], the latest valid_from <= D); null when unset.
+export function configDays(cfg, key, d) {
+  const value = (cfg.deadlines || {})[key];
+  if (Array.isArray(value)) {
+    const row = selectRow(value, d);
+    return row !== null ? orNull(row.days) : null;
+  }
+  return orNull(value);
+}
+
+// An infraction whose `proposed_when` is not true is not proposed (SPEC §5), e.g. a
+// regularize-or-lose-the-permit rule to a driver with no alvará: dropped from the failed
+// requirements' lists; when the condition is unknown, listed as undecided. One that
+// `requires_prior` is proposed only when the applied history holds such an infraction committed
+// inside the window.
+function withhold(rules, ctx, triggered, result, d, hist) {
   for (const inf of rules.infractions) {
+    if (!triggered.has(inf.id) || !inEffect(inf, d)) continue;
     const cond = inf._proposedWhen;
-    if (!cond || !triggered.has(inf.id)) continue;
-    const value = cond.fn(ctx);
+    let value = cond ? cond.fn(ctx) : true;
+    if (value === true && inf.requires_prior) value = hasPrior(inf.requires_prior, d, hist);
     if (value === true) continue;
     triggered.delete(inf.id);
     for (const failed of result.failed) failed.infractions = failed.infractions.filter((i) => i !== inf.id);
     if (value === UNKNOWN) result.undecided.push({ kind: "infraction", id: inf.id, reason: "missing_fact", facts: missing(ctx, [cond]) });
   }
+}
+
+function hasPrior(spec, d, hist) {
+  const start = dates.windowStart(d, spec.window);
+  return hist.some((h) => spec.infractions.includes(h[1].id) && start <= h[0] && h[0] <= d);
 }
 
 // Specific over general (SPEC §5): an infraction proposed with `displaces` removes the general
@@ -175,7 +224,7 @@ function measure(m, d, cfg, owner, undecided, calendar) {
   const dl = m.deadline || {};
   let days = orNull(dl.days);
   if (days === null && dl.config_key) {
-    days = orNull((cfg.deadlines || {})[dl.config_key]);
+    days = configDays(cfg, dl.config_key, d);
     if (days === null) undecided.push({ kind: owner[0], id: owner[1], reason: "unconfigured_deadline", config_key: dl.config_key });
   }
   const starts = orNull(dl.starts);
@@ -186,10 +235,14 @@ function measure(m, d, cfg, owner, undecided, calendar) {
 function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = null, calendar = null) {
   let recOut = null, effect = null, extra = [], windowUndecided = null;
   if (inf.recidivism) {
-    const rule = rules.byId[inf.recidivism];
+    const rule = rules.at(inf.recidivism, d) || rules.byId[inf.recidivism];
     let applied;
     [recOut, applied, windowUndecided] = recidivism(rule, inf, d, hist, cfg);
     if (applied) { effect = rule.effect; extra = rule.add_measures || []; }
+  }
+  const [alternatives, withheld] = alternativesOf(inf, d, hist);
+  if (chosen !== null && withheld !== null && withheld.alternatives.includes(chosen)) {
+    throw new FactError(PENALTIES, "not_an_alternative", { type: "enum", values: [inf.penalty.kind, ...alternatives] });
   }
   const kind = chosen || inf.penalty.kind;
   // A written warning carries no fine: no amount when the fiscal chose it.
@@ -200,9 +253,25 @@ function infraction(rules, inf, d, triggeredBy, hist, cfg, undecided, chosen = n
     id: inf.id, pack: rules.packs[inf._pack].id, citation: orNull(inf.citation), label_pt: inf.label_pt,
     group: orNull(inf.group), item: orNull(inf.item), jurisdiction: inf.jurisdiction || "municipal",
     triggered_by: triggeredBy,
-    penalty: { kind, alternatives: inf.penalty.alternatives || [], default: inf.penalty.kind, chosen: chosen !== null },
+    penalty: { kind, alternatives, default: inf.penalty.kind, chosen: chosen !== null, withheld },
     amount: amt, recidivism: recOut, measures,
   };
+}
+
+// [alternatives admitted on D, withheld or null]. `penalty.alternatives_only_if`
+// ({no_penalty_within: period, citation}) admits the alternatives only to someone with no applied
+// penalty of the same law committed inside the period before D.
+function alternativesOf(inf, d, hist) {
+  const alternatives = [...(inf.penalty.alternatives || [])];
+  const cond = inf.penalty.alternatives_only_if;
+  if (!cond || !alternatives.length) return [alternatives, null];
+  const start = dates.windowStart(d, cond.no_penalty_within);
+  const n = hist.filter((h) => h[1]._pack === inf._pack && start <= h[0] && h[0] <= d).length;
+  if (!n) return [alternatives, null];
+  const names = alternatives.map((k) => PENALTY_PT[k] || k).join(" e ");
+  const cap = names.charAt(0).toUpperCase() + names.slice(1).toLowerCase();
+  return [[], { alternatives,
+    why_pt: `${cap} não admitida: ${n} penalidade${n > 1 ? "s" : ""} aplicada${n > 1 ? "s" : ""} entre ${dates.toBr(start)} e ${dates.toBr(d)}.` }];
 }
 
 function amount(inf, d, cfg, effect, undecided) {
@@ -301,7 +370,7 @@ function recidivism(rule, inf, d, hist, cfg) {
         Object.assign(base, { applied: false, prior_count: 0, why_pt: `Sem reincidência: ${phrase(0)} no histórico.` });
         return [base, false, null];
       }
-      base.why_pt = `Reincidência indeterminada: prazo não configurado (${window.config_key}); ${phrase(matching.length)} no histórico.`;
+      base.why_pt = `Reincidência indeterminada: o prazo de reincidência não foi configurado (Configuração das regras); ${phrase(matching.length)} no histórico.`;
       return [base, null, { kind: "infraction", id: inf.id, reason: "unconfigured_window", config_key: window.config_key }];
     }
     window = period;
@@ -349,24 +418,35 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
   const perAuto = !(esc.one_auto_option && (cfg.options || {})[esc.one_auto_option] === "cada");
   const inWindow = hist.filter((h) => start <= h[0] && h[0] <= d && h[1]._pack === esc._pack);
   for (const clause of esc.any_of) {
-    const penalty = clause.penalty;
-    const matching = inWindow.filter((h) => h[2] === penalty);
+    const penalty = orNull(clause.penalty), groups = orNull(clause.groups);
+    let matching, current, what, whatWhy;
+    if (groups !== null) {
+      // "punido por 3 infrações dos Grupos C ou D": every applied penalty of those groups.
+      matching = inWindow.filter((h) => groups.includes(h[1].group ?? null));
+      current = proposed.filter((p) => groups.includes(p.group) && p.pack === packId).length;
+      what = `infrações dos grupos ${groups.join(" ou ")}`;
+      whatWhy = `infração(ões) dos grupos ${groups.join(", ")}`;
+    } else {
+      matching = inWindow.filter((h) => h[2] === penalty);
+      current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
+      what = PENALTY_PLURAL_PT[penalty] || penalty;
+      whatWhy = `penalidade(s) de ${penalty}`;
+    }
     const prior = perAuto ? new Set(matching.map((h, i) => (h[4] ? `a:${h[4]}` : `#${i}`))).size : matching.length;
-    let current = proposed.filter((p) => p.penalty.kind === penalty && p.pack === packId).length;
     if (perAuto) current = Math.min(current, 1);
     if ((current >= 1 || prior >= clause.count) && prior + current >= clause.count) {
       const reached = prior >= clause.count;
       const m = esc.measure;
       const measurePt = PENALTY_PT[m.kind] || m.kind;
       const notice = reached ? null
-        : `aviso — não é ${measurePt} agora: se esta autuação for confirmada, serão ${prior + current} ${PENALTY_PLURAL_PT[penalty] || penalty} em ${windowPt(esc.window)} (${prior} já aplicada(s), ${current} desta autuação); ${measurePt} só depois da decisão definitiva`;
+        : `aviso — não é ${measurePt} agora: se esta autuação for confirmada, serão ${prior + current} ${what} em ${windowPt(esc.window)} (${prior} já aplicada(s), ${current} desta autuação); ${measurePt} só depois da decisão definitiva`;
       return {
-        id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, prior, current,
+        id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, groups, prior, current,
         count: clause.count, status: reached ? "reached" : "would_reach",
         window_from: dates.toIso(start), window_to: dates.toIso(d),
         measure: measure(m, d, cfg, ["escalation", esc.id], undecided, ctx[CALENDAR_VAR] || null),
         notice_pt: notice,
-        why_pt: `${esc.label_pt}: ${prior + current} penalidade(s) de ${penalty} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
+        why_pt: `${esc.label_pt}: ${prior + current} ${whatWhy} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
       };
     }
   }

@@ -22,15 +22,23 @@ export function parseDateArg(date) {
   return d;
 }
 
-export function factValues(rules, facts) {
+// The entry `ref` as in force on `d` (a day number; null: its first version).
+function versionOf(rules, ref, d) {
+  if (d === null || d === undefined || typeof rules.at !== "function") return hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined;
+  return rules.at(ref, d) ?? undefined;
+}
+
+// `d`: the evaluation day, which decides the version of an infraction named in `$selected` /
+// `$penalties` (SPEC §3 "Amendments").
+export function factValues(rules, facts, d = null) {
   const ctx = {}, na = new Set();
   let selected = [];
   if (facts !== null && facts !== undefined && (typeof facts !== "object" || Array.isArray(facts))) {
     throw new FactError("$facts", "wrong_type");
   }
   for (const [name, value] of Object.entries(facts || {})) {
-    if (name === SELECTED) { selected = selectedOf(rules, value); continue; }
-    if (name === PENALTIES) { penaltiesOf(rules, value); continue; }
+    if (name === SELECTED) { selected = selectedOf(rules, value, d); continue; }
+    if (name === PENALTIES) { penaltiesOf(rules, value, d); continue; }
     const decl = hasOwn(rules.facts, name) ? rules.facts[name] : undefined;
     if (decl === undefined) throw new FactError(name, "unknown_fact");
     if (value === null) continue;
@@ -73,21 +81,21 @@ function numberOf(decl, value, refuse) {
   return value;
 }
 
-function selectedOf(rules, value) {
+function selectedOf(rules, value, d = null) {
   if (!Array.isArray(value)) throw new FactError(SELECTED, "wrong_type");
   for (const ref of value) {
-    const inf = typeof ref === "string" && hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined;
+    const inf = typeof ref === "string" ? versionOf(rules, ref, d) : undefined;
     if (inf === undefined || inf._section !== "infractions" || !inf.selectable) throw new FactError(SELECTED, "not_selectable");
   }
   return value;
 }
 
 // {"<infraction id>": "<kind>"}: the penalty the fiscal chose among those the law allows.
-export function penaltiesOf(rules, value) {
+export function penaltiesOf(rules, value, d = null) {
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) throw new FactError(PENALTIES, "wrong_type");
   for (const [ref, kind] of Object.entries(value)) {
-    const inf = hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined;
+    const inf = versionOf(rules, ref, d) ?? (hasOwn(rules.byId, ref) ? rules.byId[ref] : undefined);
     if (inf === undefined || inf._section !== "infractions") throw new FactError(PENALTIES, "unknown_infraction");
     const allowed = [inf.penalty.kind, ...(inf.penalty.alternatives || [])];
     if (!allowed.includes(kind)) throw new FactError(PENALTIES, "not_an_alternative", { type: "enum", values: allowed });
@@ -104,10 +112,12 @@ export function historyOf(rules, history, d) {
   if (history !== null && history !== undefined && !Array.isArray(history)) throw new HistoryError(-1, "not_a_list");
   (history || []).forEach((h, i) => {
     if (h === null || typeof h !== "object" || Array.isArray(h)) throw new HistoryError(i, "not_an_object");
-    const inf = typeof h.infraction === "string" && hasOwn(rules.byId, h.infraction) ? rules.byId[h.infraction] : undefined;
-    if (inf === undefined || inf._section !== "infractions") throw new HistoryError(i, "unknown_infraction");
+    const first = typeof h.infraction === "string" && hasOwn(rules.byId, h.infraction) ? rules.byId[h.infraction] : undefined;
+    if (first === undefined || first._section !== "infractions") throw new HistoryError(i, "unknown_infraction");
     const hd = dates.parseIso(h.date);
     if (hd === null) throw new HistoryError(i, "invalid_date");
+    // The version in force when it was committed.
+    const inf = typeof rules.asOf === "function" ? rules.asOf(first.id, hd) : first;
     const penalty = h.penalty || inf.penalty.kind;
     if (typeof penalty !== "string") throw new HistoryError(i, "wrong_type");
     const state = h.state === undefined ? "applied" : h.state;
@@ -126,7 +136,7 @@ export function historyOf(rules, history, d) {
     let cut = 0;
     kept.forEach((entry, i) => {
       const next = i + 1 < kept.length ? kept[i + 1][0] : d;
-      // from the day the penalty was applied (Paranatinga art. 44) to the next infraction
+      // from the day the penalty was applied ("contados da data da última aplicação") to the next infraction
       if (dates.periodEnd(entry[3], rule.quiet_period) < next) cut = i + 1; // the anniversary is inside the year
     });
     kept = kept.slice(cut);

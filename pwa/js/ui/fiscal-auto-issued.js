@@ -2,7 +2,7 @@
 // operator's copy itself (autocopy/codec.js), signed by this device's key, in the URL fragment
 // (https://host/a/#…), so the public page shows and verifies it before this phone ever syncs.
 import { formatAge } from '../fiscal/field-data.js';
-import { STATE_LABELS } from '../fiscal/outbox.js';
+import { STATE_LABELS, stateWords } from '../fiscal/outbox.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getRecord } from '../fiscal/records.js';
 import { deviceKey, session } from '../fiscal/session.js';
@@ -10,9 +10,9 @@ import { signBytes } from '../fiscal/device-key.js';
 import { loadField } from '../fiscal/field-data.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
 import { copyFragment, copyOfRecord, COPY_PATH, encodeCopy, splitFragment } from '../autocopy/codec.js';
-import { copyPdf } from '../autocopy/pdf.js';
 import { onSyncChange } from '../fiscal/sync.js';
 import { cancelRequestsFor } from './fiscal-cancel.js';
+import { printControls } from './copy-print.js';
 import { el, formatPlate, mount } from './format.js';
 import { qrModel, qrSvg } from './qr-code.js';
 
@@ -24,42 +24,52 @@ export async function render(root, { params, navigate }) {
   const { copy, keyRegistered, municipality } = await signedCopy(body);
   const link = copy ? `${location.origin}${COPY_PATH}${copy}` : `${location.origin}/a/${body.public_token}`;
   const qr = copy ? copyQr(copy) : qrSvg(link, { label: 'Código QR com o link do auto' });
-  const state = el('p', { class: `state state-${entry.state}`, id: 'auto-state' }, STATE_LABELS[entry.state]);
-  // Why it has not reached the server (refused for its content, or waiting for it).
-  const why = el('p', { class: 'hint', id: 'auto-state-reason' }, entry.state !== 'enviado' ? entry.error || '' : '');
+  // Where the auto is (issue 34: "Guardado no aparelho" without network, never "Enviando…"), and
+  // why it has not reached the server (refused for its content, or waiting for it).
+  const state = el('p', { class: 'state', id: 'auto-state' });
+  const why = el('p', { class: 'hint', id: 'auto-state-reason' });
+  const paintState = (current) => {
+    const words = stateWords(current, navigator.onLine);
+    state.className = `state state-${words.css}`;
+    state.textContent = words.label;
+    why.textContent = words.reason;
+  };
+  paintState(entry);
   const cancels = await cancelRequestsFor(entry.id);
-  mount(root, 
+  // The operator's copy first: the QR is what the operator's phone reads, so it shows whole
+  // without scrolling on a 390×844 phone; what the fiscal reads follows it.
+  mount(root,
     el('h1', {}, `Auto nº ${body.number}`),
-    el('p', { class: 'notice', id: 'auto-sealed' }, 'Auto assinado por este aparelho: não pode mais ser alterado. Um erro se corrige com pedido de cancelamento.'),
+    el('p', { class: 'hint', id: 'auto-copy-hint' }, copy
+      ? 'Cópia do autuado: peça que leia este código com a câmera do celular. Ela vem assinada por este aparelho e abre mesmo antes de o auto chegar ao servidor.'
+      : 'Cópia do autuado: peça que leia este código com a câmera do celular.'),
+    copy && !keyRegistered
+      ? el('p', { class: 'notice notice-warn', id: 'auto-key-pending' }, 'A chave deste aparelho ainda não chegou ao servidor: a cópia só poderá ser conferida depois da próxima sincronização.')
+      : null,
+    el('div', { class: 'badge-qr auto-copy-qr', id: 'auto-qr', 'data-modules': qr.dataset.modules }, qr),
+    ...printControls({ copy, ecc: qr.dataset.ecc, municipality }),
+    copy ? el('button', { type: 'button', class: 'button button-big', id: 'share-copy', onclick: (event) => shareCopy(event.currentTarget, copy, link, qr.dataset.ecc, municipality) }, 'Compartilhar cópia (PDF)') : null,
     state,
     why,
+    el('p', { class: 'notice', id: 'auto-sealed' }, 'Auto assinado por este aparelho: não pode mais ser alterado. Um erro se corrige com pedido de cancelamento.'),
     cancels.length
       ? el('p', { class: 'notice notice-warn', id: 'auto-cancel-requested' }, `Cancelamento solicitado (${cancels.length}): ${cancels.map((c) => STATE_LABELS[c.state] || c.state).join(', ')}.`)
       : null,
     el('p', {}, `${entry.summary?.name || 'Sem identificação'} · ${formatPlate(body.plate)}`),
     el('p', { class: 'hint', id: 'auto-age' }, `Dados do aparelho ${formatAge(body.data_age_s)} no momento do auto.`),
     el('ul', { class: 'list compact' }, body.infractions.filter((i) => i.decision === 'confirmed').map((i) => el('li', {}, i.label_pt))),
-    el('h2', {}, 'Cópia do autuado'),
-    el('p', { class: 'hint' }, copy
-      ? 'Peça ao autuado para ler este código com a câmera do celular dele: o código leva a cópia do auto, assinada por este aparelho, e abre mesmo antes de o auto chegar ao servidor.'
-      : 'Peça ao autuado para ler este código com a câmera do celular dele.'),
-    copy && !keyRegistered
-      ? el('p', { class: 'notice notice-warn', id: 'auto-key-pending' }, 'A chave deste aparelho ainda não chegou ao servidor: a cópia só poderá ser conferida depois da próxima sincronização.')
-      : null,
-    el('div', { class: 'badge-qr auto-copy-qr', id: 'auto-qr', 'data-modules': qr.dataset.modules }, qr),
     el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${location.origin}/a/${body.public_token}` : link),
-    copy ? el('button', { type: 'button', class: 'button button-big', id: 'share-copy', onclick: (event) => shareCopy(event.currentTarget, copy, link, qr.dataset.ecc, municipality) }, 'Compartilhar cópia (PDF)') : null,
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
     el('button', { type: 'button', class: 'button button-big', id: 'go-cancel', onclick: () => navigate(`/fiscal/cancelar?id=${entry.id}`) }, 'Solicitar cancelamento'),
   );
-  return onSyncChange(async () => {
+  const repaint = async () => {
     const fresh = await getRecord(entry.id);
-    if (fresh) {
-      state.className = `state state-${fresh.state}`;
-      state.textContent = STATE_LABELS[fresh.state];
-      why.textContent = fresh.state !== 'enviado' ? fresh.error || '' : '';
-    }
-  });
+    if (fresh) paintState(fresh);
+  };
+  window.addEventListener('online', repaint);
+  window.addEventListener('offline', repaint);
+  const stop = onSyncChange(repaint);
+  return () => { stop(); window.removeEventListener('online', repaint); window.removeEventListener('offline', repaint); };
 }
 
 // {copy: base32(copy ‖ device signature) or null when this phone cannot make one (no key, no
@@ -72,7 +82,7 @@ async function signedCopy(body) {
     if (!s?.device_id || !key || !ibge) return { copy: null, keyRegistered: false, municipality: null };
     const rules = data.rules;
     const bytes = encodeCopy(copyOfRecord(body, {
-      ibge, deviceId: s.device_id,
+      ibge, deviceId: s.device_id, permitNoun: data.trust?.municipality?.permit_noun || null,
       citation: (c) => (c && typeof c === 'object' && rules ? citationLabel(rules, c) : (typeof c === 'string' ? c : '')),
     }));
     return { copy: copyFragment(bytes, await signBytes(key, bytes)), keyRegistered: Boolean(s.key_registered),
@@ -83,9 +93,9 @@ async function signedCopy(body) {
   }
 }
 
-// Error correction M while the code stays at version 15 or below (77 modules: ≥ 4 CSS px a
-// module on a 390 px screen); a longer copy (many infractions, long texts) drops to L rather
-// than growing: a screen held still is not a worn sticker.
+// Error correction M: three infractions take version 12 or so (codec.js compresses the texts),
+// ≥ 5 CSS px a module on a 390 px screen. A copy too long for version 15 at M (more infractions
+// than a stop has) drops to L rather than growing: a screen held still is not a worn sticker.
 const MAX_MODULES_AT_M = 77;
 function copyQr(copy) {
   const parts = [`${location.origin}${COPY_PATH}`, copy];
@@ -101,6 +111,7 @@ function copyQr(copy) {
 // (the PDF library is loaded on the first tap, from the service worker's cache).
 export async function copyPdfFile(copy, link, ecc, municipality) {
   const decoded = splitFragment(copy).copy;
+  const { copyPdf } = await import('../autocopy/pdf.js'); // with its words, on the tap only
   const bytes = await copyPdf(decoded, { url: link, qr: qrModel([`${location.origin}${COPY_PATH}`, copy], ecc), municipality });
   return new File([bytes], `copia-auto-${decoded.number || 'auto'}.pdf`, { type: 'application/pdf' });
 }

@@ -7,11 +7,12 @@
 import { autoForm } from '../rules/index.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
 import { autoAtoms, SERVER_FILLED_PT, SOURCE_MISSING_PT } from '../fiscal/auto-sources.js';
-import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
+import { instanceDeadlines, instanceText, stepsWord } from '../fiscal/deadlines.js';
 import { formatAge, loadField, numbers, NUMBERS_WARN_AT, takeNumber, voidLater } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
 import { commitRecord, deviceClock, getDraft, storePhoto } from '../fiscal/records.js';
+import { infractionGrounds, provenanceFields, provenanceSummary } from '../fiscal/provenance.js';
 import { randomToken, uuid } from '../fiscal/bytes.js';
 import { signaturePad } from '../fiscal/signature-pad.js';
 import { localIsoDate } from '../data/operator.js';
@@ -19,6 +20,7 @@ import { setBusy } from '../sw-bridge.js';
 import { rulesOf } from '../fiscal/rules-of.js';
 import { el, mount } from './format.js';
 import { amountText } from '../fiscal/amounts.js';
+import { autoInfractions, communicated } from '../fiscal/authority.js';
 
 // A registry source the phone does not hold for this stop (nobody identified, no vehicle on
 // file): then, and only then, the fiscal types it.
@@ -34,7 +36,11 @@ export async function render(root, { params, navigate }) {
   const rules = rulesOf(data);
   const date = localIsoDate(new Date());
   const block = await numbers();
-  const confirmed = draft.evaluation.infractions.filter((i) => draft.decisions[i.id]?.decision === 'confirmed');
+  // The municipal auto's infractions only: a CTB one is communicated apart (fiscal/authority.js).
+  const integrated = Boolean(data.field?.traffic_authority_act);
+  const stated = autoInfractions(draft.evaluation.infractions, draft.decisions, integrated);
+  const confirmed = stated.filter((i) => draft.decisions[i.id]?.decision === 'confirmed');
+  const toCommunicate = communicated(draft.evaluation.infractions, draft.decisions, integrated);
   const message = el('p', { class: 'notice notice-error', role: 'alert', hidden: true, id: 'auto-error' });
   if (!block.available.length) {
     mount(root, el('h1', {}, 'Auto de infração'),
@@ -125,6 +131,7 @@ export async function render(root, { params, navigate }) {
       const id = uuid();
       const token = randomToken(32);
       const photos = [...Object.values(draft.item_photos).flat(), fiscalSig, operatorSig].filter(Boolean);
+      const how = { ...provenanceFields(draft), answers: draft.answers };
       await commitRecord({
         id, kind: 'auto', draftId: draft.id, photos,
         summary: { number, name: draft.subject?.name || null, plate: draft.plate, public_token: token, infractions: confirmed.map((i) => i.label_pt), inspection_id: draft.id },
@@ -133,18 +140,20 @@ export async function render(root, { params, navigate }) {
           clock: deviceClock(pos.gps_at), gps: pos.gps, no_gps_reason: pos.gps ? null : (noGps.value || pos.reason),
           data_age_s: draft.data_age_s, photos, permit_number: draft.permit_number, plate: draft.plate,
           operator_id: draft.subject?.operator_id ?? null,
-          infractions: draft.evaluation.infractions.filter((i) => draft.decisions[i.id]).map((i) => ({
+          infractions: stated.map((i) => ({
             id: i.id, citation: i.citation, label_pt: i.label_pt,
             amount: i.amount ? { value: i.amount.value, unit: i.amount.unit } : null,
             amount_brl: i.amount?.brl_cents != null ? i.amount.brl_cents / 100 : null,
             decision: draft.decisions[i.id].decision, removal_reason: draft.decisions[i.id].reason || null,
+            grounds: infractionGrounds(rules, how, i), // the answers it rests on, each with how it was given
           })),
+          checklist_how: provenanceSummary(how),
           // Every field id of the packs with its group's value (merged fields print once), and
           // the source texts they were joined from: the server joins them again (auto_form).
           auto_fields: Object.fromEntries(form.flatMap((g) => g.ids.map((fid) => [fid, g.value]))),
           auto_sources: atoms, observations: atoms.observations || null,
           signatures: { fiscal: fiscalSig, operator: operatorSig, operator_refused: refused.checked },
-          defence: { deadline_days: defence?.days ?? null, instance: defence?.instance_pt ?? null, due: defence?.due ?? null },
+          defence: { deadline_days: defence?.days ?? null, instance: defence?.instance_pt ?? null, due: defence?.due ?? null, kind: defence?.kind ?? null },
           public_token: token,
         },
       });
@@ -163,7 +172,10 @@ export async function render(root, { params, navigate }) {
     el('p', { class: block.available.length <= NUMBERS_WARN_AT ? 'notice notice-warn' : 'hint', id: 'next-number' },
       `Número: ${block.available[0]}${block.available.length <= NUMBERS_WARN_AT ? ` — restam só ${block.available.length} números` : ''}`),
     el('section', {}, el('h2', {}, 'Infrações confirmadas'),
-      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty, i)}`)))),
+      el('ul', { class: 'list compact' }, confirmed.map((i) => el('li', {}, el('strong', {}, i.label_pt), el('br'), `${citationLabel(rules, i.citation)} — ${amountText(i.amount, i.penalty, integrated ? { ...i, integrated } : i)}`))),
+      toCommunicate.length
+        ? el('p', { class: 'hint', id: 'auto-traffic-apart' }, `Fora deste auto: ${toCommunicate.length} infração(ões) do CTB a comunicar ao órgão de trânsito pela Prefeitura.`)
+        : null),
     el('div', { class: 'stack' }, el('label', { for: 'place' }, 'Local da infração'), place,
       ...Object.values(fallback).flatMap((f) => [el('label', { for: f.input.id }, `${f.label} (não consta no cadastro)`), f.input]),
       el('label', { for: 'observations' }, 'Observações (opcional)'), observations),
@@ -171,8 +183,8 @@ export async function render(root, { params, navigate }) {
     el('p', { class: 'hint' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     gpsText, noGps,
     steps.length
-      ? el('div', { id: 'auto-deadlines' }, el('p', { class: 'hint' }, 'Prazos de defesa e recurso:'), el('ul', { class: 'list compact' }, steps.map((d, i) => el('li', {}, instanceText(d, i)))))
-      : el('p', { class: 'hint', id: 'auto-deadlines' }, 'A lei municipal não prevê prazo de defesa ou recurso.'),
+      ? el('div', { id: 'auto-deadlines' }, el('p', { class: 'hint' }, `Prazos de ${stepsWord(steps)}:`), el('ul', { class: 'list compact' }, steps.map((d, i) => el('li', {}, instanceText(d, i)))))
+      : el('p', { class: 'hint', id: 'auto-deadlines' }, 'A lei municipal não prevê prazo de defesa nem de recurso.'),
     fiscalPad.node, operatorPad.node,
     el('label', { class: 'choice' }, refused, 'O autuado recusou-se a assinar'),
     missingBox, message, submit,

@@ -57,7 +57,11 @@ export async function render(root, { navigate }) {
     age.replaceChildren(`Dados ${formatAge(seconds)}. `, el('a', { href: '#/fiscal/dados' }, 'Atualizar dados'));
     const [block, open, vistorias] = await Promise.all([numbers(), listDrafts(), listVistoriaDrafts()]);
     if (gone) return;
-    warnings.replaceChildren(...(block.available.length < NUMBERS_WARN_AT
+    // A synthetic example's law (a fictional municipality, `synthetic` in its pack): never real autos.
+    const example = (data.rules?.packs || []).some((p) => p.synthetic);
+    warnings.replaceChildren(...(example ? [el('p', { class: 'notice notice-warn', id: 'example-municipality' },
+      'Exemplo fictício: município e lei sintéticos, para demonstração. Os autos daqui não têm valor legal.')] : []),
+    ...(block.available.length < NUMBERS_WARN_AT
       ? [el('p', { class: 'notice notice-warn', id: 'numbers-low' }, block.available.length
         ? `Restam ${block.available.length} números de auto. Atualize os dados com internet.`
         : 'Sem números de auto neste aparelho: atualize os dados com internet antes de autuar.')]

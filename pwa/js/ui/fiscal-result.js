@@ -4,7 +4,7 @@
 import { evaluate } from '../rules/index.js';
 import { historyFor } from '../rules/history.js';
 import { citationLabel, engineFacts } from '../fiscal/checklist-model.js';
-import { instanceDeadlines, instanceText } from '../fiscal/deadlines.js';
+import { instanceDeadlines, instanceText, stepsWord } from '../fiscal/deadlines.js';
 import { loadField } from '../fiscal/field-data.js';
 import { fieldCalendar } from '../fiscal/field-merge.js';
 import { graceNotices } from '../fiscal/grace.js';
@@ -13,9 +13,12 @@ import { tariffBlock } from './tariff.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { currentPosition } from '../fiscal/gps.js';
 import { commitRecord, deviceClock, getDraft, saveDraft } from '../fiscal/records.js';
+import { provenanceFields } from '../fiscal/provenance.js';
 import { localIsoDate } from '../data/operator.js';
 import { setBusy } from '../sw-bridge.js';
 import { rulesOf } from '../fiscal/rules-of.js';
+import { confirmAll as confirmAllOf, isTraffic, splitProposals, withTrafficDefaults } from '../fiscal/authority.js';
+import { trafficSection } from './traffic-proposals.js';
 import { el, mount } from './format.js';
 
 // Pure (no DOM): shared with the Node vectors (shared_rules/vectors/amounts/auto-amounts.json).
@@ -73,12 +76,16 @@ export async function render(root, { params, navigate }) {
   }
   draft.evaluation = evaluation;
   await saveDraft(draft);
-  const failed = evaluation.infractions.filter((i) => i.triggered_by?.length);
-  const decisions = draft.decisions;
+  // One authority per document: CTB infractions go to the traffic authority, apart (authority.js).
+  const integrated = Boolean(data.field?.traffic_authority_act);
+  const { municipal: failed, traffic } = splitProposals(evaluation.infractions.filter((i) => i.triggered_by?.length), integrated);
+  const decisions = withTrafficDefaults(traffic, draft.decisions);
+  draft.decisions = decisions;
+  await saveDraft(draft);
   const actions = el('div', { class: 'stack' });
   const drawActions = () => {
     const confirmed = failed.filter((i) => decisions[i.id]?.decision === 'confirmed');
-    const open = failed.filter((i) => !decisions[i.id]?.decision || (decisions[i.id].decision === 'removed' && !decisions[i.id].reason?.trim()));
+    const open = [...failed, ...traffic].filter((i) => !decisions[i.id]?.decision || (decisions[i.id].decision === 'removed' && !decisions[i.id].reason?.trim()));
     // replaceChildren turns null into the text "null": pass only nodes.
     actions.replaceChildren(...[
       open.length ? el('p', { class: 'hint', id: 'open-count' }, `Decida ${open.length} proposta(s) para continuar (remover exige motivo).`) : null,
@@ -100,8 +107,8 @@ export async function render(root, { params, navigate }) {
       el('h3', {}, inf.label_pt),
       el('p', { class: 'citation-line' }, citationLabel(rules, inf.citation)),
       isTariffItem({ label_pt: inf.label_pt, citations: [inf.citation] }) ? tariffBlock(data.field?.tariff, { id: `tariff-${group}` }) : null,
-      el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty, inf)),
-      inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => `${m.label_pt || m.kind || m.id}${m.only_if_pt ? ` (somente se ${m.only_if_pt})` : ''}`).join('; ')}`) : null,
+      el('p', { class: 'amount' }, amountText(inf.amount, inf.penalty, integrated && isTraffic(inf) ? { ...inf, integrated } : inf)),
+      inf.measures?.length ? el('p', {}, `Medidas: ${inf.measures.map((m) => `${m.label_pt || m.kind || m.id}${m.only_if_pt ? ` (${/^somente\b/.test(m.only_if_pt) ? '' : 'somente se '}${m.only_if_pt})` : ''}`).join('; ')}`) : null,
       // The engine's own sentence: applied, not applied, or undetermined (window not configured).
       inf.recidivism?.why_pt && inf.recidivism.applied !== false
         ? el('p', { class: 'notice notice-warn recidivism' }, inf.recidivism.why_pt) : null,
@@ -112,7 +119,7 @@ export async function render(root, { params, navigate }) {
   };
   const proposals = el('div', { id: 'proposals' }, failed.map(card));
   const confirmAll = async () => {
-    failed.forEach((i) => { if (decisions[i.id]?.decision !== 'removed') decisions[i.id] = { decision: 'confirmed', reason: '' }; });
+    Object.assign(decisions, confirmAllOf(failed, decisions)); // never a CTB infraction (authority.js)
     await saveDraft({ ...draft, decisions });
     proposals.replaceChildren(...failed.map(card));
     drawActions();
@@ -131,6 +138,7 @@ export async function render(root, { params, navigate }) {
         operator_id: draft.subject?.operator_id ?? null,
         credential: draft.credential ? { verdict: draft.credential.verdict, reason: draft.credential.reason, payload_text: draft.credential.payload_text } : null,
         answers: fresh.answers, answer_sources: fresh.answer_sources, item_photos: fresh.item_photos,
+        ...provenanceFields(fresh), // how each answer was given (issue 34)
         evaluation, decisions: fresh.decisions, pack_versions: evaluation.packs,
       },
       draftUpdate: withAuto ? (d) => ({ ...d, step: 'auto', inspection_sealed: true, evaluation }) : null,
@@ -142,15 +150,16 @@ export async function render(root, { params, navigate }) {
     el('h1', {}, 'Resultado'),
     failed.length
       ? el('p', { class: 'lead', id: 'result-summary' }, `${failed.length} infração(ões) proposta(s) pela lei. Confirme ou remova cada uma.`)
-      : el('p', { class: 'notice', id: 'result-summary' }, 'Nenhuma infração encontrada nas respostas.'),
+      : el('p', { class: 'notice', id: 'result-summary' }, traffic.length ? 'Nenhuma infração da lei municipal nas respostas.' : 'Nenhuma infração encontrada nas respostas.'),
     evaluation.undecided.length ? el('p', { class: 'hint' }, `${evaluation.undecided.length} item(ns) sem decisão por falta de resposta ou de configuração.`) : null,
-    failed.length > 1 ? el('button', { type: 'button', class: 'button button-big', id: 'confirm-all', onclick: confirmAll }, `Confirmar todas (${failed.length})`) : null,
+    failed.filter((i) => !isTraffic(i)).length > 1 ? el('button', { type: 'button', class: 'button button-big', id: 'confirm-all', onclick: confirmAll }, `Confirmar todas (${failed.filter((i) => !isTraffic(i)).length})`) : null,
     proposals,
+    trafficSection(rules, traffic, decisions, decide),
     lawNotices(rules, evaluation),
     graceSection(graceNotices(rules, evaluation, calendar, citationLabel)),
     // Only the deadlines this stop opens: the defence/appeal instances, once there is an infraction.
     failed.length && instanceDeadlines(evaluation.deadlines).length
-      ? el('section', { id: 'result-deadlines' }, el('h2', {}, 'Prazos de defesa e recurso'), el('ul', { class: 'list compact' }, instanceDeadlines(evaluation.deadlines).map((d, i) => el('li', {}, instanceText(d, i)))))
+      ? el('section', { id: 'result-deadlines' }, el('h2', {}, `Prazos de ${stepsWord(instanceDeadlines(evaluation.deadlines))}`), el('ul', { class: 'list compact' }, instanceDeadlines(evaluation.deadlines).map((d, i) => el('li', {}, instanceText(d, i)))))
       : null,
     actions,
     el('button', { type: 'button', class: 'button button-big', onclick: () => navigate(`/fiscal/checklist?id=${draft.id}`) }, 'Voltar ao checklist'),

@@ -1,6 +1,6 @@
 // "Hoje": the day's inspections, vistorias and autos on this phone with their sync state; "Sincronizar
 // agora"; storage used; sign-out that refuses to drop unsent records without two confirmations.
-import { STATE_LABELS, syncSummary } from '../fiscal/outbox.js';
+import { isPending, OFFLINE_TEXT, STATE_LABELS, stateWords, syncSummary } from '../fiscal/outbox.js';
 import { listDrafts, listRecords } from '../fiscal/records.js';
 import { signOut, unsentCount } from '../fiscal/session.js';
 import { requireFiscal } from '../fiscal/guard.js';
@@ -16,7 +16,7 @@ export async function render(root, { navigate }) {
   const syncButton = el('button', { type: 'button', class: 'button button-primary button-big', id: 'sync-now' }, 'Sincronizar agora');
   syncButton.addEventListener('click', async () => {
     syncButton.disabled = true;
-    status.textContent = 'Enviando…';
+    status.textContent = navigator.onLine ? 'Enviando…' : OFFLINE_TEXT;
     status.className = 'hint';
     try {
       const words = syncSummary(await syncNow('manual'), await outboxCounts());
@@ -67,11 +67,19 @@ export async function render(root, { navigate }) {
           : el('strong', {}, r.kind === 'cancel_request' ? `Pedido de cancelamento do auto nº ${r.summary?.number || ''}`
             : r.kind === 'vistoria' ? `Vistoria — ${r.summary?.result || ''}` : 'Fiscalização'),
         el('span', {}, `${r.summary?.name || 'Sem identificação'} · ${formatPlate(r.summary?.plate) || '—'} · ${new Date(r.created_at).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}`),
-        el('span', { class: `state state-${r.state}` }, STATE_LABELS[r.state] || r.state),
-        r.error && r.state !== 'enviado' ? el('span', { class: 'hint' }, r.error) : null,
+        ...((words) => [el('span', { class: `state state-${words.css}` }, words.label),
+          words.reason ? el('span', { class: 'hint' }, words.reason) : null])(stateWords(r, navigator.onLine)),
         r.kind === 'auto' ? el('a', { href: `#/fiscal/cancelar?id=${r.id}`, class: 'button button-link' }, 'Solicitar cancelamento') : null)),
     );
     if (!drafts.length && !vistorias.length && !records.length) list.append(el('li', { class: 'empty' }, 'Nenhuma fiscalização hoje.'));
+    // No network: the phone says so at once, not only after "Sincronizar agora" (issue 34).
+    if (!navigator.onLine && records.some(isPending)) {
+      status.textContent = OFFLINE_TEXT;
+      status.className = 'sync-status sync-warn';
+    } else if (status.textContent === OFFLINE_TEXT) {
+      status.textContent = '';
+      status.className = 'hint';
+    }
     if (navigator.storage?.estimate) {
       const { usage, quota } = await navigator.storage.estimate();
       const persisted = navigator.storage.persisted ? await navigator.storage.persisted() : false;
@@ -79,5 +87,9 @@ export async function render(root, { navigate }) {
     }
   };
   await draw();
-  return onSyncChange(() => draw());
+  const redraw = () => draw();
+  window.addEventListener('online', redraw);
+  window.addEventListener('offline', redraw);
+  const stop = onSyncChange(redraw);
+  return () => { stop(); window.removeEventListener('online', redraw); window.removeEventListener('offline', redraw); };
 }

@@ -1,7 +1,8 @@
 // The operator's digital crachá, full screen: photo, name, permit, plate, validity, status and
 // the signed QR the fiscal scans. Shown from the copy saved on the phone (works offline) and
 // refreshed from the server when there is a connection.
-import { effectiveStatus, hasSession, refreshBadge, savedBadge, signOut } from '../data/operator.js';
+import { effectiveStatus, hasSession, refreshBadge, savedBadge, signOutAndWipe } from '../data/operator.js';
+import { unsentCount } from '../data/operator-outbox.js';
 import { el, formatDate, formatDateTime, formatPlate } from './format.js';
 import { qrSvg } from './qr-code.js';
 
@@ -41,7 +42,10 @@ export async function render(root, { navigate }) {
       type: 'button', class: 'button button-link',
       onclick: async () => {
         if (!window.confirm('Sair e apagar o crachá deste celular?')) return;
-        await signOut();
+        const unsent = await unsentCount();
+        if (unsent && !window.confirm(`${unsent} pedido(s) de defesa ou recurso ainda não chegaram à Prefeitura `
+          + 'e serão apagados. Sair mesmo assim?')) return;
+        await signOutAndWipe();
         navigate('/', { replace: true });
       },
     }, 'Sair deste celular'),

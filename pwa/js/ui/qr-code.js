@@ -7,17 +7,23 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const QUIET_ZONE = 4; // modules of white border the QR standard asks for
 
 // `payload` is a string or a list of strings, one QR segment each (the operator's copy puts the
-// lower-case "https://host/a/#" in a byte segment and its base32 in an alphanumeric one).
+// lower-case "https://host/a/#" in a byte segment and its decimal digits in a numeric one).
 // `ecc`: error correction, Q for printed crachás; a screen shown at arm's length can take M.
 /** The QR model (getModuleCount, isDark) of a payload, as qrSvg draws it (also the copy's PDF). */
 export function qrModel(payload, ecc = 'Q') {
   const qr = qrcode(0, ecc); // 0 = smallest version that fits
-  // Alphanumeric only accepts 0-9 A-Z space $%*+-./: — anything else falls back to bytes.
+  // Each part in the densest mode its characters allow: digits only → numeric (3.33 bits a
+  // character); 0-9 A-Z space $%*+-./: → alphanumeric (5.5); anything else bytes (8).
   for (const part of Array.isArray(payload) ? payload : [payload]) {
-    qr.addData(part, /^[0-9A-Z $%*+\-./:]*$/.test(part) ? 'Alphanumeric' : 'Byte');
+    qr.addData(part, qrMode(part));
   }
   qr.make();
   return qr;
+}
+
+export function qrMode(part) {
+  if (/^[0-9]+$/.test(part)) return 'Numeric';
+  return /^[0-9A-Z $%*+\-./:]*$/.test(part) ? 'Alphanumeric' : 'Byte';
 }
 
 export function qrSvg(payload, { label = 'Código QR do crachá', ecc = 'Q' } = {}) {

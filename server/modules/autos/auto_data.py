@@ -1,11 +1,30 @@
 """The one place the process reads an auto's content: the auto as the municipality now holds it
 (versions.current_data: the signed body with the reviewer's latest correction applied,
-`_version` = its number, 0 when as signed), so every document drawn from it follows corrections."""
+`_version` = its number, 0 when as signed), so every document drawn from it follows corrections.
+
+One authority per document (issue 34, item 2): `infractions` holds only what the municipal auto
+states; a CTB/SNT infraction an older phone put in the auto is moved to `traffic` (communicated to
+the traffic authority by the traffic module, never charged, penalised or printed as the auto's),
+unless the municipality recorded the act that integrates it into the SNT."""
+from ...extensions import db
+from ...rules import jurisdiction
+from ..registry.models import Municipality
 from .versions import current_data
 
 
 def auto_data(case) -> dict:
-    return current_data(case)
+    data = current_data(case)
+    municipality = db.session.get(Municipality, case.municipality_id)
+    items = data.get("infractions") if isinstance(data.get("infractions"), list) else []
+    own, traffic = jurisdiction.split([i for i in items if isinstance(i, dict)],
+                                      integrated=bool(traffic_authority_act(municipality)))
+    return {**data, "infractions": own, "traffic": traffic}
+
+
+def municipal_infractions(municipality, items) -> list[dict]:
+    """The infractions of a record body the municipal auto states (see the module's docstring)."""
+    items = [i for i in items or [] if isinstance(i, dict)]
+    return jurisdiction.split(items, integrated=bool(traffic_authority_act(municipality)))[0]
 
 
 def confirmed_infractions(data) -> list[dict]:
@@ -21,11 +40,6 @@ def amount_brl(infraction) -> float | None:
     return brl if isinstance(brl, (int, float)) and not isinstance(brl, bool) else None
 
 
-# Issue 18, item 4: one authority per auto. An infraction the packs mark `jurisdiction: "snt"`
-# (CTB art. 244) is applied by the traffic authority (órgão executivo de trânsito, SNT), not by the
-# municipal moto-táxi authority: it is listed apart, to be communicated, and never summed with the
-# municipal amounts, unless the municipality records the act integrating it into the SNT.
-TRAFFIC = "snt"
 NOT_CONFIGURED = "a definir (decreto não configurado)"
 
 
@@ -36,17 +50,11 @@ def traffic_authority_act(municipality) -> str | None:
     return act.strip() if isinstance(act, str) and act.strip() else None
 
 
-def jurisdiction(composed, infraction) -> str:
-    entry = composed.by_id.get(infraction.get("id")) or {}
-    return entry.get("jurisdiction") or infraction.get("jurisdiction") or "municipal"
-
-
 def by_authority(composed, infractions, integrated=False) -> tuple[list, list]:
-    """(infractions of the municipal auto, infractions to communicate to the traffic authority)."""
-    own, traffic = [], []
-    for item in infractions:
-        (traffic if jurisdiction(composed, item) == TRAFFIC and not integrated else own).append(item)
-    return own, traffic
+    """(infractions of the municipal auto, infractions to communicate to the traffic authority),
+    by the composed packs' jurisdiction (rules.jurisdiction)."""
+    ids = frozenset(i["id"] for i in composed.infractions if i.get("jurisdiction") == jurisdiction.TRAFFIC)
+    return jurisdiction.split(infractions, integrated, ids | jurisdiction.traffic_infraction_ids())
 
 
 def amount_words(cents, value=None, unit=None, penalty_kind=None) -> str:

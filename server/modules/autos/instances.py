@@ -37,7 +37,8 @@ def instances(composed, on_date: date) -> list[dict]:
     """[{level, id, kind, label_pt, citation, citation_pt, days, starts, start_pt, instance_pt,
     suspensive, config_key, days_from, counting, counting_pt}] in force on on_date (the date of the infraction)."""
     out = evaluate(composed, on_date.isoformat(), {}, [])["deadlines"]
-    by_id = {dl["id"]: dl for dl in composed.deadlines}
+    # The version of each deadline in force on the day (SPEC §3 "Amendments").
+    by_id = {dl["id"]: composed.at(dl["id"], on_date.toordinal()) or dl for dl in composed.deadlines}
     rows = [dl for dl in out if dl["kind"] in KINDS]
     ordered = [dl for dl in rows if dl["starts"] in FIRST_STARTS][:1]
     if ordered:
@@ -50,8 +51,21 @@ def instances(composed, on_date: date) -> list[dict]:
              # "law" when the pack fixes the days, "config" when the municipality's setting does.
              "days_from": "law" if by_id.get(dl["id"], {}).get("days") is not None else "config",
              "counting": counting_of(composed, by_id.get(dl["id"], {})),
-             "counting_pt": legal_calendar.rule_text(counting_of(composed, by_id.get(dl["id"], {})))}
+             "counting_pt": legal_calendar.rule_text(counting_of(composed, by_id.get(dl["id"], {}))),
+             "act": configured_act(composed, by_id.get(dl["id"], {}).get("config_key"), on_date)}
             for i, dl in enumerate(ordered)]
+
+
+def configured_act(composed, key, on_date):
+    """The act of the configured days in force on `on_date` (a dated row's `act`), or None."""
+    rows = (composed.config.get("deadlines") or {}).get(key) if key else None
+    if not isinstance(rows, list):
+        return None
+    best = None
+    for row in rows:
+        if row.get("valid_from", "") <= on_date.isoformat() and (best is None or row["valid_from"] >= best["valid_from"]):
+            best = row
+    return (best or {}).get("act") or None
 
 
 def due(cal, start: date, step) -> date | None:

@@ -32,12 +32,15 @@ def ledger(municipality_id, operator_ids, permit_id=None) -> dict:
     fee_payments = SeizureFeePayment.query.filter(SeizureFeePayment.municipality_id == mid,
                                                   SeizureFeePayment.seizure_id.in_(seizure_ids)).all()
     today = local_today()
+    payments = (AutoPayment.query.filter(AutoPayment.municipality_id == mid, AutoPayment.case_id.in_(ids))
+                .order_by(AutoPayment.paid_on, AutoPayment.id).all())
     return {
         "cases": cases,
         "penalties": AutoPenalty.query.filter(AutoPenalty.municipality_id == mid, AutoPenalty.case_id.in_(ids))
         .order_by(AutoPenalty.case_id, AutoPenalty.id).all(),
-        "payments": AutoPayment.query.filter(AutoPayment.municipality_id == mid, AutoPayment.case_id.in_(ids))
-        .order_by(AutoPayment.paid_on, AutoPayment.id).all(),
+        "payments": payments,
+        # A fine settled by a payment (a reconciled PIX credit or a clerk's guia) closes here.
+        "paid_on": {p.id: p.paid_on for p in payments},
         "seizures": seizures,
         # Fees of each seizure (removal, storage up to the release or today), what was paid, the balance.
         "fees": [(s, line) for s in seizures for line in statement(s, charges, fee_payments, today)["lines"]],
@@ -62,8 +65,8 @@ def csv_rows(data, kind, labels):
                 [[numbers.get(s.case_id), s.seized_on, FEE_KINDS.get(line["charge"].kind), line["charge"].act,
                   line["days"], line["due_cents"] / 100, line["paid_cents"] / 100, line["balance_cents"] / 100]
                  for s, line in data["fees"]])
-    return (["Auto", "Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo"],
+    return (["Auto", "Infração", "Situação", "Aplicada em", "Valor (R$)", "Motivo", "Quitada em"],
             [[numbers.get(p.case_id), p.infraction_id, labels["penalty"].get(p.state, p.state), p.applied_on,
               amount_words(None, penalty_kind=p.penalty) if p.amount_brl_cents is None else p.amount_brl_cents / 100,
-              p.state_reason]
+              p.state_reason, data["paid_on"].get(p.paid_payment_id)]
              for p in data["penalties"]])

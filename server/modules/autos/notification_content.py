@@ -8,19 +8,37 @@ authority) the text says so and shows the municipality's configured value, never
 from ...core.clock import to_local
 from ...core.tenancy import owned
 from ...extensions import db
-from ...rules.checklist import auto_form
 from ..accounts.models import User
 from ..registry.models import Municipality, Operator, Permit
 from ..registry.vocabulary import vocabulary
+from ..fieldsync import provenance
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
-from .auto_data import (amount_words, auto_data, by_authority, confirmed_infractions, total_cents,
-                        traffic_authority_act)
+from . import versions
+from .auto_atoms import field_rows
+from .auto_data import amount_words, auto_data, confirmed_infractions, total_cents, traffic_authority_act
 from .instances import instances
 
 PENALTY_PT = {"advertencia": "Advertência", "multa": "Multa", "suspensao": "Suspensão",
               "cassacao": "Cassação", "notificacao": "Notificação para regularizar"}
 NOT_IN_LAW = "não definido em lei — configure"
+# Printed on every document of a synthetic example municipality (a fictional law, issue 38).
+EXAMPLE_PT = "EXEMPLO FICTÍCIO — município e lei sintéticos, para demonstração: documento sem valor legal."
+
+
+# The step as each law names it (issue 34, item 4): Sapezal art. 28 VI "prazo de defesa",
+# Paranatinga art. 48 and Nortelândia art. 16 "recurso"; "defesa prévia" where a pack says so.
+STEP_WORDS = {"defesa": "defesa", "defesa_previa": "defesa prévia", "recurso": "recurso"}
+
+
+def steps_title(kinds) -> str:
+    """"Defesa", "Recurso", "Defesa e recurso"… from the kinds of the law's instances, in order;
+    a content stored before the kinds were (None) keeps the generic words."""
+    words = list(dict.fromkeys(STEP_WORDS.get(k) for k in kinds))
+    if not words or None in words:
+        return "Defesa e recurso"
+    text = " e ".join(words)
+    return text[:1].upper() + text[1:]
 
 
 def process_settings(municipality) -> dict:
@@ -48,8 +66,10 @@ def _brl(value):
     return round(value * 100)
 
 
-def infraction_content(composed, item):
-    inf = composed.by_id.get(item["id"]) or {}
+def infraction_content(composed, item, day=None):
+    """An infraction of the auto as the notificação prints it: the wording in force on the day of
+    the infraction (`day`; SPEC §3 "Amendments" — the amending act is cited beside the article)."""
+    inf = (composed.as_of(item["id"], day.toordinal()) if day is not None else None) or composed.by_id.get(item["id"]) or {}
     amount = item.get("amount") if isinstance(item.get("amount"), dict) else {}
     return {"id": item["id"], "label": inf.get("label_pt") or item.get("label_pt") or item["id"],
             "citation": format_citation(composed, inf.get("citation") or item.get("citation")),
@@ -59,7 +79,9 @@ def infraction_content(composed, item):
             "amount_brl_cents": _brl(item.get("amount_brl")),
             "amount_text": amount_words(_brl(item.get("amount_brl")), amount.get("value"), amount.get("unit"),
                                         (inf.get("penalty") or {}).get("kind")),
-            "observed": item.get("note") if isinstance(item.get("note"), str) else None}
+            "observed": item.get("note") if isinstance(item.get("note"), str) else None,
+            # The answers it rests on, each with how it was given (issue 34); None: not recorded.
+            "grounds": provenance.grounds(composed, item)}
 
 
 def deadline_source(step, sources=None):
@@ -68,15 +90,15 @@ def deadline_source(step, sources=None):
     that only asks for a deadline."""
     if step.get("days_from") != "config":
         return step["citation_pt"]
-    act = ((sources or {}).get(f"deadlines:{step['config_key']}") or "").strip()
+    # The act of the days in force on the day of the infraction (a dated row), else the one recorded.
+    act = (step.get("act") or (sources or {}).get(f"deadlines:{step['config_key']}") or "").strip()
     return (f"fixado por {act}" if act else "fixado na configuração municipal, sem ato informado") + \
         f"; a lei não fixa o prazo, {step['citation_pt']}"
 
 
 def deadline_text(step, sources=None):
     if step["days"] is None:
-        return (f"{step['label_pt']}: prazo {NOT_IN_LAW} ({step['citation_pt']}; "
-                f"Configuração das regras, chave {step['config_key']})")
+        return f"{step['label_pt']}: prazo {NOT_IN_LAW} ({step['citation_pt']}; em Configuração das regras)"
     unit = "dias úteis" if step.get("counting") == "cpc_219" else "dias corridos"
     text = f"{step['days']} {unit}, contados {step['start_pt']} ({deadline_source(step, sources)})"
     return text + (", com efeito suspensivo" if step["suspensive"] else "")
@@ -92,19 +114,23 @@ def authority(step, settings):
     return NOT_IN_LAW, "configuração municipal ausente"
 
 
-def auto_field_rows(composed, day, data):
-    """The auto's fields as printed: one row per merged group, its value the phone's (or the
-    reviewer's) text for the group's field, else the join of the recorded source texts."""
-    values = data.get("auto_fields") if isinstance(data.get("auto_fields"), dict) else {}
-    atoms = data.get("auto_sources") if isinstance(data.get("auto_sources"), dict) else {}
-    atoms = {k: v for k, v in atoms.items() if isinstance(k, str) and isinstance(v, str)}
-    rows = []
-    for g in auto_form(composed, day.isoformat(), atoms):
-        stored = next((values[i] for i in g["ids"] if isinstance(values.get(i), str) and values[i].strip()), "")
-        rows.append({"label": g["label_pt"], "source": g["source"],
-                     "citation": "; ".join(format_citation(composed, c) for c in g["citations"] if c),
-                     "value": stored.strip() or g["value"]})
-    return rows
+def auto_field_rows(composed, day, data, case=None):
+    """The auto's fields as printed: one row per merged group (auto_atoms.field_rows)."""
+    return field_rows(composed, day, data, case)
+
+
+def version_note(case, data) -> dict | None:
+    """{n, on, reason, original: [[field, as signed, as corrected]]} of the correction the auto
+    stands at, None while it is as signed: the notificação prints the corrected auto, says so, and
+    keeps what the signed original said beside it (issue 34, item 3; the original stays version 0,
+    never changed, in the review's "Versões")."""
+    if not data.get("_version"):
+        return None
+    row = versions.latest(case)
+    original = versions.correctable_of(versions.signed_body(case))
+    changes = versions.diff(original, row.data, versions.labels_of(case))
+    return {"n": row.n, "on": to_local(row.created_at).date().isoformat(), "reason": row.reason,
+            "original": [[field, before, after] for field, before, after in changes]}
 
 
 def build_content(case, serial, issued_on) -> dict:
@@ -119,16 +145,17 @@ def build_content(case, serial, issued_on) -> dict:
     fiscal = owned(User, case.record.user_id, case.municipality_id)
     signatures = data.get("signatures") if isinstance(data.get("signatures"), dict) else {}
     moment = case.record.device_at or case.record.received_at
-    fields = auto_field_rows(composed, day, data)
+    fields = auto_field_rows(composed, day, data, case)
     first = steps[0] if steps else None
     sources = (municipality.settings or {}).get("rules_sources") or {}
-    act = traffic_authority_act(municipality)
-    own, traffic = by_authority(composed, confirmed_infractions(data), integrated=bool(act))
-    own = [infraction_content(composed, i) for i in own]
+    # Only the municipal auto's infractions (auto_data): a CTB/SNT one goes to the communication to
+    # the traffic authority (modules/traffic), never to this notificação (issue 34, item 2).
+    own = [infraction_content(composed, i, day) for i in confirmed_infractions(data)]
     text, source = authority(first, settings) if first else (NOT_IN_LAW, "configuração municipal ausente")
     return {
         "v": 1,
-        "municipality": {"name": municipality.name, "uf": municipality.uf, "ibge": municipality.ibge_code},
+        "municipality": {"name": municipality.name, "uf": municipality.uf, "ibge": municipality.ibge_code,
+                         **({"example_pt": EXAMPLE_PT} if municipality.synthetic_example else {})},
         "serial": serial, "number": f"NOT-{case.number or case.id}", "issued_on": issued_on.isoformat(),
         "auto": {"number": case.number, "at": to_local(moment).strftime("%d/%m/%Y %H:%M") if moment else None,
                  "place": data.get("place") if isinstance(data.get("place"), str) else None,
@@ -144,14 +171,16 @@ def build_content(case, serial, issued_on) -> dict:
         "field_sources": sorted({src for f in fields for src in f["source"]}),
         "infractions": own,
         "total_cents": total_cents(own),
-        # CTB infractions: applied by the traffic authority, listed apart and never summed (item 4).
-        "traffic": [infraction_content(composed, i) for i in traffic],
-        "traffic_authority_act": act,
-        "instances": [{"level": s["level"], "label": s["label_pt"], "deadline": deadline_text(s, sources),
+        "traffic_authority_act": traffic_authority_act(municipality),
+        "version": version_note(case, data),
+        "instances": [{"level": s["level"], "kind": s["kind"], "label": s["label_pt"], "deadline": deadline_text(s, sources),
                        "days": s["days"], "authority": authority(s, settings)[0],
                        "authority_source": authority(s, settings)[1], "suspensive": s["suspensive"],
                        "counting": s["counting"], "counting_pt": s["counting_pt"]}
                       for s in steps],
         "authority": text, "authority_source": source,
+        # How the checklist's answers were given (item by item, by group declaration, registry).
+        "answers_how": {"recorded": isinstance(data.get("checklist_how"), dict),
+                        "text": provenance.summary_text(data.get("checklist_how"))},
     }
 

@@ -8,6 +8,7 @@ from fpdf.enums import XPos, YPos
 
 from ..credentials.render import FONT_DIRS, pdf_qr
 from .auto_data import amount_words, total_cents
+from .notification_content import steps_title
 
 QR_MM = 42.0
 MARGIN = 15
@@ -81,6 +82,26 @@ class Doc:
         self.pdf.ln(1)
 
 
+# How the filing is said, the step named as the law names it (steps_title).
+FILED = {"Recurso": "O recurso é apresentado", "Defesa": "A defesa é apresentada",
+         "Defesa prévia": "A defesa prévia é apresentada", "Defesa e recurso": "A defesa ou o recurso é apresentado"}
+
+
+def date_text(iso):
+    return "/".join(reversed(iso.split("-")))
+
+
+def _version_note(doc, version):
+    """A corrected auto says so at the top (version and date), and what the signed original said
+    (issue 34, item 3): the original stays, unchanged, version 0 of the auto."""
+    doc.heading(f"Auto corrigido na revisão — versão {version['n']}, de {date_text(version['on'])}")
+    doc.text("Esta notificação reproduz o auto como a Prefeitura o mantém após a correção "
+             f"(motivo: {version['reason'].rstrip('.')}). A versão original, assinada no local pelo aparelho do "
+             "fiscal, é conservada sem alteração; o que ela dizia:", 8.5)
+    for field, before, after in version.get("original") or []:
+        doc.row(field, f"Original: {before or '(vazio)'}\nCorrigido: {after or '(vazio)'}")
+
+
 def notification_pdf_bytes(note) -> bytes:
     c = json.loads(note.content)
     auto, muni = c["auto"], c["municipality"]
@@ -93,14 +114,18 @@ def notification_pdf_bytes(note) -> bytes:
     pdf_qr(pdf, note.payload, MARGIN + doc.width - QR_MM, MARGIN - 2, QR_MM)
     doc.text(f"PREFEITURA MUNICIPAL DE {muni['name'].upper()} — {muni['uf']}", 11, True, width=head)
     doc.text("Fiscalização do serviço de moto-táxi", 9.5, width=head)
+    if muni.get("example_pt"):  # a synthetic example municipality: never a real notice
+        doc.text(muni["example_pt"], 9.5, True, width=head)
     pdf.ln(2)
     doc.text("NOTIFICAÇÃO DE AUTUAÇÃO", 16, True, 8, width=head)
-    issued = "/".join(reversed(c["issued_on"].split("-")))
+    issued = date_text(c["issued_on"])
     doc.text(f"Notificação nº {c['number']}\nEmitida em {issued}\nAuto de infração nº {auto['number'] or '—'}",
              10, width=head)
     doc.text("Documento assinado digitalmente pela Prefeitura: aponte a câmera do celular para o código ao "
              "lado para conferir a autenticidade.", 8, width=head, height=4)
     pdf.set_y(max(pdf.get_y(), MARGIN - 2 + QR_MM))
+    if c.get("version"):
+        _version_note(doc, c["version"])
 
     # One CNH line and one signature statement: the auto fields that ask for them (CTB art. 280
     # IV and VI, the municipal law's signature field) are printed here, with their citations.
@@ -121,7 +146,15 @@ def notification_pdf_bytes(note) -> bytes:
         doc.text(f"{i}. {inf['label']}", 9.5, True)
         doc.text(f"Dispositivo: {inf['citation']} · Penalidade: {inf.get('penalty') or '—'} · "
                  f"Valor: {_amount(inf)}", 9)
+        if inf.get("grounds"):
+            doc.text("Constatação: " + "; ".join(inf["grounds"]) + ".", 8.5)
         pdf.ln(1)
+    how = c.get("answers_how")  # issue 34: how the checklist was answered (absent from older contents)
+    if how:
+        doc.text(f"Respostas do checklist: {how['text']}." + (
+            " Uma declaração de grupo (“Tudo conforme neste grupo”, feita depois de exibidos os itens) só "
+            "registra conformidade: as infrações acima resultam de respostas dadas item a item ou do "
+            "cadastro." if how["recorded"] else ""), 8.5)
     if not c["infractions"]:
         doc.text("Nenhuma infração municipal confirmada.")
     total = c["total_cents"] if "total_cents" in c else total_cents(c["infractions"])
@@ -129,25 +162,17 @@ def notification_pdf_bytes(note) -> bytes:
         doc.text(f"Total: {brl(total)}", 10, True)
     elif any(inf.get("penalty_kind") in (None, "multa") for inf in c["infractions"]):
         doc.text("Total: não calculado enquanto houver valor a definir.", 10, True)
-    if c.get("traffic"):
-        doc.heading("Comunicar ao órgão de trânsito (não integra este auto)")
-        doc.text("Constatado pelo agente e comunicado ao órgão executivo de trânsito, que aplica o Código de "
-                 "Trânsito Brasileiro: não é cobrado por esta notificação nem somado aos valores acima.", 8.5)
-        for inf in c["traffic"]:
-            doc.text(f"• {inf['label']} — {inf['citation']}" +
-                     (f". Observado: {inf['observed']}" if inf.get("observed") else ""), 9)
-
-    doc.heading("Defesa e recurso")
+    doc.heading(steps_title([s.get("kind") for s in c["instances"]]))
     for step in c["instances"]:
         doc.row(f"{step['level']}ª instância — {step['authority']}", step["deadline"],
                 None if step["authority_source"] == "lei" else f"autoridade: {step['authority_source']}")
     if not c["instances"]:
-        doc.text("A lei municipal não prevê prazo de defesa ou recurso.")
+        doc.text("A lei municipal não prevê prazo de defesa nem de recurso.")
     rules = list(dict.fromkeys(s["counting_pt"] for s in c["instances"] if s.get("counting_pt")))
     if rules:  # the counting rule this notification applied (legal_calendar.RULES)
         counted = "; ".join(rules)
-        doc.text(f"Contagem do prazo: {counted}. A defesa ou o recurso é apresentado por escrito, no "
-                 "protocolo da Prefeitura.", 8.5)
+        filed = FILED.get(steps_title([s.get("kind") for s in c["instances"]]), FILED["Defesa e recurso"])
+        doc.text(f"Contagem do prazo: {counted}. {filed} por escrito, no protocolo da Prefeitura.", 8.5)
     else:  # a notification issued before the counting rule was recorded says what it said then
         doc.text("Os prazos contam-se em dias corridos, excluído o dia do início e incluído o do vencimento "
                  "(Código Civil, art. 132). A defesa ou o recurso é apresentado por escrito, no protocolo da "

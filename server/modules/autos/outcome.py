@@ -55,8 +55,8 @@ def outcome(steps, served_on, appeals, today, infraction_id, cal) -> Outcome:
             if applied:
                 return applied
             if due_on is None:
-                return Outcome("pendente", f"{step['label_pt']}: prazo não definido em lei — configure "
-                               f"({step['config_key']}). Nada é aplicado até lá.", level=step["level"])
+                return Outcome("pendente", f"{step['label_pt']}: prazo não definido em lei — configure-o em "
+                               "Prazos e autoridades. Nada é aplicado até lá.", level=step["level"])
             if today > due_on:
                 return Outcome("aplicada", f"Prazo de {step['kind']} ({step['citation_pt']}) esgotado em "
                                f"{_br(due_on)} sem manifestação.", due_on + timedelta(days=1), step["level"], due_on)

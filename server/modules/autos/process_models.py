@@ -12,6 +12,9 @@ SERVICE_WAYS = {
     "pessoal": "Entrega pessoal, com recibo",
     "postal_ar": "Correio com aviso de recebimento (AR)",
     "edital": "Edital publicado",
+    # Only with a municipal act admitting it, to an operator who adhered (issue 37): the day the
+    # operator confirmed the ciência in the app (notices.operations.acknowledge).
+    "eletronica": "Intimação eletrônica, ciência confirmada pelo autuado no aplicativo",
 }
 APPEAL_DECISIONS = {"deferido": "Deferido", "indeferido": "Indeferido"}
 # pendente: deadlines running or a decision awaited; suspensa: a suspensive appeal is pending;
@@ -50,6 +53,7 @@ class AutoNotification(db.Model):
 class AutoAppeal(db.Model):
     """A defence or appeal (recurso) filed at one instance, and the decision on it."""
     __tablename__ = "auto_appeal"
+    __table_args__ = (db.UniqueConstraint("municipality_id", "protocol_seq"),)
     id = db.Column(db.Integer, primary_key=True)
     municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
     case_id = db.Column(db.Integer, db.ForeignKey("auto_case.id"), nullable=False, index=True)
@@ -67,6 +71,20 @@ class AutoAppeal(db.Model):
     # Deferido for one infraction only (null: the whole auto).
     decision_infraction_id = db.Column(db.String(80))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    # The protocol (issue 37): every filing gets a number per municipality and the moment it was
+    # received — at the counter (source "balcao", typed by a clerk) or from the operator's app
+    # ("app": the server's receipt is the protocol; the phone's clock is kept as drafted_at only).
+    protocol_seq = db.Column(db.Integer)
+    protocol = db.Column(db.String(20))  # "<year>/<seq, 6 digits>", printed on the receipt
+    received_at = db.Column(db.DateTime(timezone=True))
+    source = db.Column(db.String(10), nullable=False, default="balcao")
+    # From the app: the phone's UUID (a resend is the same filing), the SHA-256 of what was sent
+    # (same id, other content = a conflict, never an overwrite), attachments by hash, who filed.
+    client_id = db.Column(db.String(36), unique=True)
+    content_hash = db.Column(db.String(64))
+    attachments = db.Column(db.JSON)  # [{"sha256", "content_type", "size"}]
+    drafted_at = db.Column(db.DateTime(timezone=True))
+    filed_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
 
 
 class AutoPenalty(db.Model):
@@ -86,6 +104,27 @@ class AutoPenalty(db.Model):
     applied_on = db.Column(db.Date)
     applied_penalty_id = db.Column(db.Integer, db.ForeignKey("applied_penalty.id"), nullable=True)
     updated_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    # The payment that settled this fine (a reconciled PIX credit or a clerk's guia; issue 37):
+    # the ledger shows it paid. Null = not paid (or not a fine).
+    paid_payment_id = db.Column(db.Integer, db.ForeignKey("auto_payment.id"), nullable=True)
+
+
+# What an operator may attach to a filing (issue 37): photos with the evidence photos' checks, or a PDF.
+ATTACHMENT_TYPES = {"image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf"}
+
+
+class FilingAttachment(db.Model):
+    """A file attached to a defence or appeal, stored by the SHA-256 of its bytes (storage area
+    "filings"), uploaded before the filing that cites it (the outbox's photo order)."""
+    __tablename__ = "filing_attachment"
+    __table_args__ = (db.UniqueConstraint("municipality_id", "sha256"),)
+    id = db.Column(db.Integer, primary_key=True)
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), nullable=False, index=True)
+    sha256 = db.Column(db.String(64), nullable=False)
+    content_type = db.Column(db.String(40), nullable=False)
+    size = db.Column(db.Integer, nullable=False)
+    uploaded_by_id = db.Column(db.Integer, db.ForeignKey("user.id"), nullable=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
 
 class AutoPayment(db.Model):

@@ -7,6 +7,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
+from ...core.signals import announce
 from ...core.clock import local_today, to_local
 from ...core.errors import ApiError
 from ...core.tenancy import owned
@@ -18,7 +19,7 @@ from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Municipality
 from ..rules.service import composed_for
 from . import notification as codec
-from .auto_data import auto_data, by_authority, confirmed_infractions, traffic_authority_act
+from .auto_data import auto_data, confirmed_infractions
 from ..calendar.service import calendar_of
 from .disqualification import check_operator
 from .instances import instances
@@ -26,6 +27,7 @@ from .models import AutoCase, utcnow
 from .notification_content import (authority, build_content, deadline_source, infraction_date, permit_for,
                                    process_settings)
 from .operations import decide
+from .signals import appeal_decided, appeal_filed, notification_issued, penalty_changed
 from .outcome import current_step, outcome
 from .inputs import form_date, invalid_field, form_text
 from .process_models import APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPenalty
@@ -122,6 +124,7 @@ def _issue_notification_once(case, actor):
     record("auto_notification_issue", "auto_notification", note.id, None,
            {"number": note.number, "serial": serial, "content_hash": digest, "kid": key.kid},
            municipality_id=municipality.id, actor=actor)
+    announce(notification_issued, case, note=note)
     db.session.commit()
     return note
 
@@ -135,8 +138,7 @@ def _check_notifiable(municipality, steps):
     if first["days"] is None:
         raise ApiError(409, "deadline_not_configured",
                        f"Prazo de defesa não definido em lei ({first['citation_pt']}): configure-o, com o ato "
-                       f"que o fixa, em Prazos e autoridades (chave {first['config_key']}) antes "
-                       f"de notificar.")
+                       f"que o fixa, em Prazos e autoridades — “{first['label_pt']}” — antes de notificar.")
     if not first.get("instance_pt") and not (process_settings(municipality).get("authority_pt") or "").strip():
         raise ApiError(409, "authority_not_configured",
                        "A lei não indica a autoridade que julga a defesa: configure-a em Prazos e "
@@ -159,6 +161,12 @@ def record_service(case, via, served_on, note_text=None, actor=None):
             raise invalid_field("via", "O autuado não assinou o auto no local (recusa ou sem assinatura): "
                                   "use outra forma de notificação.")
         served_on = infraction_date(case, data)
+    elif via == "eletronica":
+        settings = process_settings(db.session.get(Municipality, case.municipality_id))
+        if not (settings.get("electronic_service_act") or "").strip():
+            raise invalid_field("via", "Nenhum ato municipal admite a intimação eletrônica: registre-o em Prazos e "
+                                  "autoridades antes de usá-la.")
+        served_on = form_date(served_on, "served_on")
     elif via == "edital":
         settings = process_settings(db.session.get(Municipality, case.municipality_id))
         if not (settings.get("edital_basis_pt") or "").strip():
@@ -167,7 +175,7 @@ def record_service(case, via, served_on, note_text=None, actor=None):
         served_on = form_date(served_on, "served_on")
     else:
         served_on = form_date(served_on, "served_on")
-    if via in ("postal_ar", "edital"):
+    if via in ("postal_ar", "edital", "eletronica"):
         form_text(note_text, "note", 3)  # AR number / edital's publication
     if served_on < to_local(note.issued_at).date() and via != "assinatura_local":
         raise invalid_field("served_on", "A ciência não pode ser anterior à emissão da notificação.")
@@ -186,10 +194,22 @@ def record_service(case, via, served_on, note_text=None, actor=None):
 # --- defence and appeals ---------------------------------------------------------------------------
 
 def file_appeal(case, filed_on, summary, actor=None):
+    """A defence or appeal protocolled at the counter: the clerk types the protocol's date."""
     if case.state != "homologado":
         raise ApiError(409, "not_homologated", "Só cabe defesa ou recurso num auto homologado e não anulado.")
     filed_on = form_date(filed_on, "filed_on")
     summary = form_text(summary, "summary")
+    appeal = protocol_filing(case, filed_on, summary, actor=actor)
+    db.session.commit()
+    return appeal
+
+
+def protocol_filing(case, filed_on, summary, actor=None, **origin):
+    """Protocol a filing (caller commits): the instance the law gives now (outcome.current_step),
+    its due date on the legal calendar from the right start, tempestiva or not. A filing after the
+    due date is received and marked intempestiva, never refused (the administration must see it
+    and may review its own act: Lei 9.784/1999 art. 63 § 2º, STF Súmula 473). `origin`: the app's
+    columns (source, received_at, client_id, content_hash, attachments, drafted_at)."""
     steps = steps_for(case)
     if not steps:
         raise ApiError(409, "no_instance", "A lei não prevê instância de defesa ou recurso.")
@@ -200,18 +220,29 @@ def file_appeal(case, filed_on, summary, actor=None):
     if step is None:
         raise ApiError(409, "instances_exhausted", "Todas as instâncias previstas na lei já decidiram.")
     late = due_on is not None and filed_on > due_on
+    seq = _next_protocol_seq(case.municipality_id)
+    received_at = origin.pop("received_at", None) or utcnow()
     appeal = AutoAppeal(municipality_id=case.municipality_id, case_id=case.id, level=step["level"],
                         deadline_id=step["id"], instance_pt=step["instance_pt"] or _configured_authority(case),
                         filed_on=filed_on, due_on=due_on, late=late, suspensive=step["suspensive"] and not late,
-                        summary=summary)
+                        summary=summary, protocol_seq=seq, protocol=f"{to_local(received_at).year}/{seq:06d}",
+                        received_at=received_at, filed_by_id=getattr(actor, "id", None), **origin)
     db.session.add(appeal)
     db.session.flush()
     record("auto_appeal_file", "auto_appeal", appeal.id, None,
            {"level": appeal.level, "filed_on": filed_on.isoformat(), "due_on": due_on.isoformat() if due_on else None,
-            "late": late, "suspensive": appeal.suspensive}, municipality_id=case.municipality_id, actor=actor)
+            "late": late, "suspensive": appeal.suspensive, "protocol": appeal.protocol, "filed_via": appeal.source},
+           municipality_id=case.municipality_id, actor=actor)
     refresh_penalties(case, local_today())
-    db.session.commit()
+    announce(appeal_filed, case, appeal=appeal)
     return appeal
+
+
+def _next_protocol_seq(municipality_id):
+    """Next protocol number of the municipality; two filings at once collide on the unique key
+    (municipality, seq) and the loser's caller retries (operator_filings.push)."""
+    return (db.session.query(func.max(AutoAppeal.protocol_seq))
+            .filter_by(municipality_id=municipality_id).scalar() or 0) + 1
 
 
 def _configured_authority(case):
@@ -241,6 +272,7 @@ def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=
            {"decision": decision, "decided_on": decided_on.isoformat(), "infraction_id": infraction_id},
            reason=text, municipality_id=case.municipality_id, actor=actor)
     refresh_penalties(case, local_today())
+    announce(appeal_decided, case, appeal=appeal)
     whole = decision == "deferido" and (infraction_id is None or confirmed == {infraction_id})
     if whole and case.state == "homologado":
         # The operator won on every infraction: the auto itself is void (commits).
@@ -260,10 +292,8 @@ def refresh_penalties(case, today):
     """Bring the case's penalties to what the law says on `today`; returns how many changed.
     Idempotent: a second call with the same facts changes nothing."""
     data = auto_data(case)
+    # auto_data holds the municipal auto's infractions only: a CTB/SNT one has no municipal penalty.
     items = confirmed_infractions(data) if case.state in ("homologado", "insubsistente") else []
-    if items:  # CTB/SNT infractions are the traffic authority's: no municipal penalty (issue 18)
-        municipality = db.session.get(Municipality, case.municipality_id)
-        items = by_authority(composed_for(municipality), items, bool(traffic_authority_act(municipality)))[0]
     existing = {p.infraction_id: p for p in AutoPenalty.query.filter_by(case_id=case.id)}
     if case.state == "recebido" or not (items or existing) or (case.state == "insubsistente" and not existing):
         return 0  # a void auto never notified has no penalty to annul
@@ -278,7 +308,7 @@ def refresh_penalties(case, today):
         if row is None:
             from .notification_content import infraction_content
             municipality = db.session.get(Municipality, case.municipality_id)
-            info = infraction_content(composed_for(municipality), item)
+            info = infraction_content(composed_for(municipality), item, infraction_date(case, data))
             row = AutoPenalty(municipality_id=case.municipality_id, case_id=case.id, infraction_id=item["id"],
                               penalty=info["penalty_kind"], amount_brl_cents=info["amount_brl_cents"],
                               operator_id=case.record.operator_id, permit_id=permit.id if permit else None,
@@ -309,6 +339,8 @@ def refresh_penalties(case, today):
         if before != out_state:
             record("penalty_state", "auto_penalty", row.id, {"state": before}, {"state": out_state}, reason=reason,
                    municipality_id=case.municipality_id, actor=None)
+            db.session.flush()
+            announce(penalty_changed, case, penalty=row, old=before, new=out_state)
     return changed
 
 

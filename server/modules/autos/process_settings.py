@@ -3,6 +3,7 @@ removal and pátio fees and how their days count, whether fees are paid before a
 saved with the act that set it, audited."""
 from ...core.audit import record
 from ...extensions import db
+from ..registry.changes import mark_changed
 from .inputs import invalid_field, form_money
 from .notification_content import process_settings
 from .process_models import STORAGE_DAY_COUNTS
@@ -10,6 +11,7 @@ from .process_models import STORAGE_DAY_COUNTS
 SETTING_FIELDS = {
     "authority_pt": "Autoridade que julga a defesa (quando a lei não a indica)",
     "edital_basis_pt": "Ato que autoriza a notificação por edital",
+    "electronic_service_act": "Ato que admite a intimação eletrônica (e-mail ou aplicativo) de quem aderir a ela",
     "traffic_authority_act": "Ato que integra o município ao Sistema Nacional de Trânsito (deixe em branco se não integra)",
     "removal_fee": "Taxa de remoção (R$)",
     "removal_fee_act": "Ato que fixou a taxa de remoção (ex.: Código Tributário Municipal, art. …)",
@@ -18,7 +20,16 @@ SETTING_FIELDS = {
     "storage_day_count": "Como as diárias são contadas (conforme o ato)",
     "release_requires_fees": "Exigir o pagamento das taxas antes de liberar a moto",
 }
-TEXT_FIELDS = ("authority_pt", "edital_basis_pt", "traffic_authority_act", "removal_fee_act", "storage_fee_act")
+TEXT_FIELDS = ("authority_pt", "edital_basis_pt", "electronic_service_act", "traffic_authority_act", "removal_fee_act",
+               "storage_fee_act")
+
+
+def field_data_section(municipality, **_):
+    """Receiver of fieldsync.signals.field_data_sections (server/subscriptions.py): the act that
+    integrates the municipality into the SNT, or None; sent whole in every field-data answer. The
+    phone then knows whether a CTB infraction is its auto's or the traffic authority's."""
+    from .auto_data import traffic_authority_act
+    return {"traffic_authority_act": traffic_authority_act(municipality)}
 
 
 def fee_settings(municipality) -> dict:
@@ -66,6 +77,10 @@ def save_process_settings(municipality, form, actor=None):
     settings["autos"] = values
     municipality.settings = settings
     record("autos_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id, actor=actor)
+    if (before.get("traffic_authority_act") or None) != values["traffic_authority_act"]:
+        # Phones decide at the roadside whether a CTB infraction is communicated or enters the
+        # auto: a new field-data version, or they would be answered 304 and keep the old answer.
+        mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
     db.session.commit()
     return values
 

@@ -7,18 +7,26 @@ import json
 
 from sqlalchemy import select
 
-from ...core.clock import timezone as local_tz
+from ...core.clock import isoformat_utc
+from ...core.clock import timezone as local_tz, to_local
+from ...core.signals import gather
 from ...core.tenancy import owned
 from ...extensions import db
 from ..fieldsync.models import FieldRecord
 from ..fieldsync.schemas import TOKEN_RE
 from ..registry.models import Municipality
+from ..registry.vocabulary import vocabulary
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
-from .auto_data import amount_brl
-from .instances import due
+from .auto_data import amount_brl, municipal_infractions
+from .instances import due, instances
+from .notification_content import STEP_WORDS
 from .models import AutoCase
-from .process_operations import notification_of, steps_for
+from .operator_filings import receipt
+from .outcome import current_step
+from .process_models import APPEAL_DECISIONS
+from .process_operations import appeals_of, calendar_for_case, notification_of, steps_for
+from .signals import operator_auto_sections
 from .views import CASE_STATE_PT
 
 
@@ -39,9 +47,11 @@ def _inspection_body(record):
     return _body(inspection)
 
 
-def _confirmed(body):
+def _confirmed(municipality, body):
+    """The confirmed infractions of the municipal auto: a CTB/SNT one an older phone put in the
+    body is the traffic authority's, never the operator's municipal auto (issue 34, item 2)."""
     items = body.get("infractions") if isinstance(body.get("infractions"), list) else []
-    return [i for i in items if isinstance(i, dict) and i.get("decision", "confirmed") == "confirmed"]
+    return [i for i in municipal_infractions(municipality, items) if i.get("decision", "confirmed") == "confirmed"]
 
 
 def _cancel_requested(record):
@@ -57,10 +67,12 @@ def _iso(dt):
 def operator_autos(user):
     if user.operator_id is None:
         return []
+    sections = gather(operator_auto_sections, user)
     rows = (FieldRecord.query.filter_by(kind="auto", operator_id=user.operator_id,
                                         municipality_id=user.municipality_id)
             .order_by(FieldRecord.device_at.desc(), FieldRecord.id).all())
-    labels = _labels(composed_for(db.session.get(Municipality, user.municipality_id))) if rows else {}
+    municipality = db.session.get(Municipality, user.municipality_id)
+    labels = _labels(composed_for(municipality)) if rows else {}
     out = []
     for record in rows:
         body, inspection = _body(record), _inspection_body(record)
@@ -71,11 +83,12 @@ def operator_autos(user):
             "permit_number": inspection.get("permit_number"),
             "infractions": [{**{k: i.get(k) for k in ("id", "citation", "amount", "amount_brl")},
                              "label_pt": i.get("label_pt") or labels.get(i.get("id")),
-                             "amount_text": amount_text(i)} for i in _confirmed(body)],
+                             "amount_text": amount_text(i)} for i in _confirmed(municipality, body)],
             "defence": body.get("defence") if isinstance(body.get("defence"), dict) else None,
             "public_url": f"/a/{token}" if isinstance(token, str) and TOKEN_RE.match(token) else None,
             "cancel_requested": _cancel_requested(record),
-            "process": process_status(record),
+            "process": process_status(record, with_filings=True),
+            **{name: by_record.get(record.id) for name, by_record in sections.items()},
         })
     return out
 
@@ -96,22 +109,29 @@ def amount_text(item) -> str:
     return "a definir"
 
 
-def process_status(record) -> dict:
+def process_status(record, with_filings=False) -> dict:
     """Where the auto stands in the municipality's process, for the operator: the review state,
     the notificação (number, when issued and served) and the defence/appeal deadlines as the law
-    and the configuration set them (a due date once the notificação was served)."""
+    and the configuration set them (the first instance's last day once the notificação was served,
+    on the municipality's legal calendar). `with_filings` (the operator's own list): the filings
+    with their receipts and decisions, and what can be filed now."""
     case = AutoCase.query.filter_by(record_id=record.id, municipality_id=record.municipality_id).first()
     if case is None:
-        return {"state": "recebido", "state_pt": "Recebido pelo servidor (aguarda revisão)",
-                "notification": None, "deadlines": []}
+        empty = {"state": "recebido", "state_pt": "Recebido pelo servidor (aguarda revisão)",
+                 "notification": None, "deadlines": []}
+        return {**empty, "filings": [], "filing": _closed("O auto ainda não chegou ao setor de autos.")} \
+            if with_filings else empty
     note = notification_of(case)
     notification = None
     if note is not None:
         notification = {"number": note.number, "issued_on": note.issued_at.astimezone(local_tz()).date().isoformat(),
                         "served_on": note.served_on.isoformat() if note.served_on else None}
+    steps = steps_for(case)
+    cal = calendar_for_case(case) if steps else None
     deadlines = []
-    for step in steps_for(case):
-        due_on = due(note.served_on, step["days"]) if (note is not None and note.served_on and step["level"] == 1) else None
+    for step in steps:
+        due_on = (due(cal, note.served_on, step) if (note is not None and note.served_on and step["level"] == 1)
+                  else None)
         if step["days"] is not None:
             text = f"{step['days']} dias, contados {step['start_pt']}"
         else:
@@ -119,8 +139,44 @@ def process_status(record) -> dict:
         deadlines.append({"label_pt": step["label_pt"], "days": step["days"], "text_pt": text,
                           "citation_pt": step["citation_pt"], "instance_pt": step.get("instance_pt"),
                           "due_on": due_on.isoformat() if due_on else None})
-    return {"state": case.state, "state_pt": CASE_STATE_PT.get(case.state, case.state),
-            "notification": notification, "deadlines": deadlines}
+    out = {"state": case.state, "state_pt": CASE_STATE_PT.get(case.state, case.state),
+           "notification": notification, "deadlines": deadlines}
+    if with_filings:
+        appeals = appeals_of(case)
+        out["filings"] = [_filing(case, a) for a in appeals]
+        out["filing"] = _open_step(case, steps, note, appeals, cal)
+    return out
+
+
+def _closed(why):
+    return {"open": False, "why_pt": why, "level": None, "kind": None, "label_pt": None, "instance_pt": None,
+            "due_on": None}
+
+
+def _filing(case, appeal):
+    made = receipt(appeal, case)
+    return {**{k: made[k] for k in ("protocol", "level", "label_pt", "instance_pt", "late", "timeliness_pt")},
+            "received_at": isoformat_utc(appeal.received_at) if appeal.received_at else None, "due_on": appeal.due_on.isoformat() if appeal.due_on else None,
+            "filed_on": appeal.filed_on.isoformat(), "source": appeal.source,
+            "text": appeal.summary if appeal.source == "app" else None, "attachments": made["attachments"],
+            "decision": appeal.decision, "decision_pt": APPEAL_DECISIONS.get(appeal.decision),
+            "decision_text": appeal.decision_text,
+            "decided_on": appeal.decided_on.isoformat() if appeal.decided_on else None}
+
+
+def _open_step(case, steps, note, appeals, cal):
+    """The step the law gives the operator now (defesa prévia, defesa, recurso, second instance)."""
+    if case.state == "insubsistente":
+        return _closed("Auto declarado insubsistente (anulado): não há o que defender.")
+    if not steps:
+        return _closed("A lei municipal não prevê defesa ou recurso.")
+    if any(a.decision is None and not a.late for a in appeals):
+        return _closed("Há um pedido aguardando decisão.")
+    step, due_on = current_step(steps, note.served_on if note else None, appeals, cal)
+    if step is None:
+        return _closed("Todas as instâncias previstas na lei já decidiram.")
+    return {"open": True, "why_pt": None, "level": step["level"], "kind": step["kind"], "label_pt": step["label_pt"],
+            "instance_pt": step["instance_pt"] or None, "due_on": due_on.isoformat() if due_on else None}
 
 
 def _citation_text(composed, citation):
@@ -129,8 +185,14 @@ def _citation_text(composed, citation):
     return str(citation) if citation else ""
 
 
-def _labels(composed):
-    return {inf.get("id"): inf.get("label_pt") for pack in composed.packs for inf in pack.get("infractions", [])}
+def _labels(composed, record=None):
+    """{infraction id: its title} in the wording in force on the auto's day (SPEC §3 "Amendments")."""
+    day = to_local(record.device_at or record.received_at).date().toordinal() if record is not None else None
+    out = {}
+    for inf in composed.infractions:
+        entry = composed.as_of(inf["id"], day) if day is not None else composed.by_id.get(inf["id"])
+        out[inf["id"]] = (entry or inf).get("label_pt")
+    return out
 
 
 def public_auto(token):
@@ -146,15 +208,17 @@ def public_auto(token):
     municipality = db.session.get(Municipality, record.municipality_id)
     body, inspection = _body(record), _inspection_body(record)
     composed = composed_for(municipality)
-    labels = _labels(composed)
+    labels = _labels(composed, record)
     infractions = []
-    for item in _confirmed(body):
+    for item in _confirmed(municipality, body):
         infractions.append({"label": labels.get(item.get("id")) or item.get("label_pt") or item.get("id") or "Infração",
                             "citation": _citation_text(composed, item.get("citation")),
                             "amount_brl": amount_brl(item), "amount_text": amount_text(item)})
     defence = body.get("defence") if isinstance(body.get("defence"), dict) else {}
     return {
         "municipality": municipality, "number": record.auto_number,
+        # Each law's words (issue 34, item 4): its instrument and how it names the first step.
+        "permit_word": vocabulary(municipality).permit_title, "step_word": first_step_word(composed, record, defence),
         "issued_at": record.device_at.astimezone(local_tz()) if record.device_at else None,
         "received_at": record.received_at.astimezone(local_tz()) if record.received_at else None,
         "plate": inspection.get("plate"), "permit_number": inspection.get("permit_number"),
@@ -162,6 +226,17 @@ def public_auto(token):
         "defence_instance": defence.get("instance"), "cancel_requested": _cancel_requested(record),
         "process": process_status(record),
     }
+
+
+def first_step_word(composed, record, defence=None):
+    """"defesa", "defesa prévia" or "recurso": the first instance as the law names it — the kind
+    the phone recorded with the auto, else the municipality's law on the auto's day."""
+    kind = (defence or {}).get("kind")
+    if kind not in STEP_WORDS:
+        day = (record.device_at or record.received_at).astimezone(local_tz()).date()
+        steps = instances(composed, day)
+        kind = steps[0]["kind"] if steps else None
+    return STEP_WORDS.get(kind, "defesa ou recurso")
 
 
 def public_auto_json(token):

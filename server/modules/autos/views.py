@@ -18,7 +18,8 @@ from .notification_pdf import notification_pdf_bytes
 from .outcome import current_step
 from .process_models import (APPEAL_DECISIONS, FEE_KINDS, SERVICE_WAYS, SEIZURE_KINDS, STORAGE_DAY_COUNTS,
                              AutoAppeal, AutoPayment, AutoPenalty, Seizure)
-from .notification_content import process_settings
+from .notification_content import process_settings, steps_title
+from .operator_filings import timeliness_pt
 from .public_check import check_code
 from ..registry.models import Municipality
 
@@ -49,13 +50,14 @@ def _page(case, errors=None, values=None, status=200):
     seizures = Seizure.query.filter_by(case_id=case.id).order_by(Seizure.seized_on, Seizure.id).all()
     return render_template(
         "autos/process.html", case=case, note=note, content=content, appeals=appeals,
-        steps=ops.described_steps(municipality, steps),
+        steps=ops.described_steps(municipality, steps), steps_word=steps_title([s["kind"] for s in steps]).lower(),
         next_step=step, next_due=due_on, infractions=confirmed_infractions(data),
         penalties=AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id).all(),
         payments=AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
         seizures=seizures, fees={s.id: ops.seizure_statement(s) for s in seizures}, fee_kinds=FEE_KINDS,
         fee_settings=ops.fee_settings(municipality), seizure_law=ops.seizure_law(municipality),
         service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
+        timeliness={a.id: timeliness_pt(a) for a in appeals},
         penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
         today=local_today(), labels=_labels(case.municipality_id), settings=process_settings(municipality),
         infraction_options=[("", "Todo o auto")] + [(i["id"], i.get("label_pt") or i["id"]) for i in confirmed_infractions(data)],
@@ -157,7 +159,9 @@ def process_csv(case_id):
 @crosses_municipalities("public look-up: the signed notification code names its municipality")
 def _public(code):
     result = check_code(code)
-    response = current_app.make_response((render_template("autos/notification_public.html", result=result),
+    steps = steps_title([s.get("kind") for s in (result.get("content") or {}).get("instances") or []])
+    response = current_app.make_response((render_template("autos/notification_public.html", result=result,
+                                                          steps_title=steps),
                                           200 if result["authentic"] else 404))
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Robots-Tag"] = "noindex"
@@ -241,6 +245,7 @@ def process_settings_page():
     current, fees = process_settings(municipality), ops.fee_settings(municipality)
     values = request.form if request.method == "POST" else {
         "authority_pt": current.get("authority_pt") or "", "edital_basis_pt": current.get("edital_basis_pt") or "",
+        "electronic_service_act": current.get("electronic_service_act") or "",
         "traffic_authority_act": current.get("traffic_authority_act") or "",
         "removal_fee": _cents_text(current.get("removal_fee_cents")),
         "removal_fee_act": current.get("removal_fee_act") or current.get("source") or "",

@@ -53,7 +53,7 @@ def calendar_closures():
     else:  # a suggestion link prefills the form
         values = {k: request.args.get(k, "") for k in ("day", "kind", "name_pt")}
     year = _year_arg()
-    cal = legal_calendar.calendar_for(municipality().slug)
+    cal = legal_calendar.calendar_for(municipality().uf)
     holidays = cal.holidays(year)
     rows = scoped(CalendarClosure).order_by(CalendarClosure.day.desc()).all()
     return render_template("backoffice/calendar_closures.html", rows=rows, fields=CLOSURE_FIELDS, values=values,

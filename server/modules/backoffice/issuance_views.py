@@ -1,5 +1,6 @@
 """Back-office screens of issuance: vistoria form (checklist items from the packs), insurance
 policy form, documents checked, Nortelândia's monthly ISSQN (charges, payments, arrears)."""
+from ...core.ptbr import plate as plate_text
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...core.auth import get_scoped_or_404, scoped
@@ -14,7 +15,7 @@ from ..issuance.requirements import EXTRA_CHECKS, EXTRA_QUESTIONS
 from ..issuance.schemas import (DocumentChecksSchema, InsurancePolicySchema, IssqnPaymentSchema,
                                 VistoriaPeriodSchema, VistoriaSchema)
 from ..issuance.vistoria_checklist import vistoria_items
-from ..registry.facts import DOCUMENT_CHECKS
+from ..registry.facts import document_questions, document_subject
 from ..registry.models import Operator, Permit, Vehicle
 from ..registry.scope import municipality, staff_view
 from ...core.forms import Field, load, raw_values, run, stray_errors
@@ -156,7 +157,7 @@ def policy_new(ident):
         values = raw_values(fields)
     note = SAPEZAL_MINIMUMS_BASIS + ", para terceiros, motorista e passageiro, individualmente" \
         if muni.slug == "sapezal" else None
-    return render_template("backoffice/issuance_form.html", title=f"Apólice de seguro — {vehicle.plate}",
+    return render_template("backoffice/issuance_form.html", title=f"Apólice de seguro — {plate_text(vehicle.plate)}",
                            vehicle=vehicle, permit=permit, fields=fields, groups=groups, values=values,
                            errors=errors or {}, stray=stray_errors(errors, fields), note=note), (422 if errors else 200)
 
@@ -165,7 +166,8 @@ def _document_questions(muni, subject):
     """(fact, question) the packs read for this kind of subject, plus the law's extra checks."""
     from ..rules.service import composed_for
     declared = composed_for(muni).facts
-    questions = [(fact, q) for fact, q in DOCUMENT_CHECKS.items() if fact in declared and fact.startswith(subject + ".")]
+    questions = [(fact, q) for fact, q in document_questions(declared).items()
+                 if document_subject(fact, declared.get(fact)) == subject]
     questions += [(fact, EXTRA_QUESTIONS[fact]) for subj, fact, _, _ in EXTRA_CHECKS.get(muni.slug, []) if subj == subject]
     return questions
 
@@ -201,7 +203,7 @@ def documents_form(subject, ident):
                 return redirect(url_for("backoffice.operator_detail" if subject == "operator" else
                                         "backoffice.vehicle_detail", ident=obj.id))
         values = raw_values(fields)
-    title = obj.name if subject == "operator" else obj.plate
+    title = obj.name if subject == "operator" else plate_text(obj.plate)
     return render_template("backoffice/documents_form.html", title=title, subject=subject, obj=obj, permit=permit,
                            fields=fields, values=values, errors=errors or {}, stray=stray_errors(
                                {k: v for k, v in (errors or {}).items() if not k.startswith("doc:")}, fields),

@@ -1,6 +1,7 @@
 """Permit page actions for changes during the permit's life (permits.changes_of_life):
 "Substituir veículo", "Transferir", "Registrar desistência", loss for absence, and the vistoria
 a substitution left pending. Errors come back on the permit page, next to its actions."""
+from ...core.ptbr import plate as plate_text
 from flask import flash, redirect, request, url_for
 from marshmallow import fields, validate
 from sqlalchemy import exists
@@ -59,7 +60,7 @@ def permit_life(permit):
     return {
         "occupying": permit.status in OCCUPYING,
         "substitution": life.SUBSTITUTION.get(muni.slug),
-        "vehicles": [(v.id, f"{v.plate} — {v.make} {v.model} ({v.year_manufacture})") for v in vehicles],
+        "vehicles": [(v.id, f"{plate_text(v.plate)} — {v.make} {v.model} ({v.year_manufacture})") for v in vehicles],
         "transfer_refusal": refusal, "transfer_basis": life.TRANSFERABLE.get(muni.slug),
         "heirs": [(o.id, f"{o.name} — CPF {mask_cpf(o.cpf)}") for o in heirs],
         "causes": life.TRANSFER_CAUSES,

@@ -1,5 +1,6 @@
 """Permits: list (search, status and alert filters, sort, pagination), detail with history,
 create/edit, and the lifecycle actions (renew, suspend, reinstate, cassar, extinguish)."""
+from ...core.ptbr import plate as plate_text
 from datetime import timedelta
 
 from flask import flash, redirect, render_template, request, url_for
@@ -105,7 +106,7 @@ def permit_columns():
     return [("Número", lambda p: p.number), (words.holder_title, lambda p: p.holder_name),
             ("CPF/CNPJ", lambda p: format_cnpj(p.holder_company.cnpj) if p.holder_company
              else mask_cpf(p.holder_operator.cpf) if p.holder_operator else None),
-            ("Placa", lambda p: p.vehicle.plate if p.vehicle else None),
+            ("Placa", lambda p: plate_text(p.vehicle.plate) if p.vehicle else None),
             ("Ponto", lambda p: p.ponto.name if p.ponto else None),
             ("Validade", lambda p: p.valid_until), ("Situação", lambda p: statuses.get(p.status, p.status))]
 
@@ -150,7 +151,7 @@ def permit_fields(permit=None):
     busy_vehicle = exists().where(Permit.vehicle_id == Vehicle.id, Permit.status.in_(OCCUPYING))
     busy_holder = exists().where(Permit.holder_operator_id == Operator.id, Permit.status.in_(OCCUPYING))
     vehicles = _capped(scoped(Vehicle).filter(~busy_vehicle).order_by(Vehicle.plate),
-                       lambda v: f"{v.plate} — {v.make} {v.model} ({v.engine_cc} cc)",
+                       lambda v: f"{plate_text(v.plate)} — {v.make} {v.model} ({v.engine_cc} cc)",
                        [getattr(permit, "vehicle_id", None)])
     occupancy = ponto_occupancy(muni.id)
     pontos = [(str(p.id), f"{p.name} ({occupancy.get(p.id, 0)}/{p.capacity} vagas)")

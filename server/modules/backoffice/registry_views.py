@@ -3,6 +3,7 @@
 The four entities share one set of handlers driven by an Entity description; each handler is
 parse → access (scoped / get_scoped_or_404) → permits.entities.save_entity → render.
 """
+from ...core.ptbr import plate as plate_text
 from dataclasses import dataclass
 from typing import Callable
 
@@ -143,14 +144,14 @@ ENTITIES = [
                  Field("plate_colour", "Cor da placa", "select",
                        options=[("vermelha", "Vermelha"), ("cinza", "Cinza"), ("branca", "Branca"),
                                 ("preta", "Preta")])],
-        [("Placa", lambda v: v.plate), ("Marca/modelo", lambda v: f"{v.make} {v.model}"),
+        [("Placa", lambda v: plate_text(v.plate)), ("Marca/modelo", lambda v: f"{v.make} {v.model}"),
          ("Ano", lambda v: str(v.year_manufacture)), ("Cilindrada", lambda v: f"{v.engine_cc} cc"),
          ("Categoria", lambda v: v.plate_category)],
         search.vehicle_conditions, lambda: [Vehicle.plate, Vehicle.id],
         lambda v: [("RENAVAM", v.renavam), ("Chassi", v.chassis), ("Marca/modelo", f"{v.make} {v.model}"),
                    ("Ano de fabricação", str(v.year_manufacture)), ("Cilindrada", f"{v.engine_cc} cc"),
                    ("Placa", f"{v.plate_category}, {v.plate_colour}")],
-        "Placa, RENAVAM ou chassi", title=lambda v: f"Veículo {v.plate}"),
+        "Placa, RENAVAM ou chassi", title=lambda v: f"Veículo {plate_text(v.plate)}"),
     Entity(
         "ponto", "pontos", Ponto, schemas.PontoSchema, "Pontos", "Ponto", "Novo ponto",
         lambda: [Field("name", "Nome", required=True), Field("location", "Localização"),

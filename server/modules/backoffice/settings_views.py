@@ -7,7 +7,11 @@ from marshmallow import ValidationError, validates
 from ...core.audit import AuditLog
 from ...core.audit_labels import ENTITY_LABELS, action_label, field_label
 from ...core.auth import scoped
+from ...core.errors import ApiError
 from ...core.validation import mask_cpf
+from ..issuance.renewal import RENEWAL_DOCUMENTS
+from ..registry.facts import DOCUMENT_CHECKS
+from ..rules.service import composed_for
 from ..registry.models import FISCAL_UNITS, UnitValue
 from ..permits.entities import add_unit_value
 from ..registry.vocabulary import vocabulary
@@ -75,25 +79,50 @@ def unit_values():
         (422 if errors else 200)
 
 
-def _shown(key, value):
-    """A changed value as the audit page shows it (CPF masked: LGPD)."""
+def _shown(key, value, labels=None):
+    """A changed value as the audit page and its CSV show it, in words (issue 34, item 4): CPF
+    masked (LGPD), yes/no, lists and nested values item by item, a pack's fact or rule named by its
+    label (`labels`), never "True", "None" or a key."""
+    labels = labels or {}
     if value is None:
         return "—"
-    return mask_cpf(value) if key == "cpf" else str(value)
+    if isinstance(value, bool):
+        return "Sim" if value else "Não"
+    if isinstance(value, (list, tuple)):
+        return "; ".join(_shown(key, v, labels) for v in value) or "—"
+    if isinstance(value, dict):
+        return "; ".join(f"{field_label(k)}: {_shown(k, v, labels)}" for k, v in value.items()) or "—"
+    if key == "cpf":
+        return mask_cpf(value)
+    return labels.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
-def _changes(entry):
+def _labels(muni):
+    """{fact or rule id: its pt-BR label} of the municipality's packs (audit values that name them)."""
+    try:
+        composed = composed_for(muni)
+    except ApiError:  # no rule pack: the values stay as recorded
+        return {}
+    out = {name: question.rstrip("?") for name, question in DOCUMENT_CHECKS.items()}
+    out.update({doc.fact: doc.label for docs in RENEWAL_DOCUMENTS.values() for doc in docs})
+    out.update({name: decl.get("label_pt") for name, decl in composed.facts.items() if decl.get("label_pt")})
+    out.update({eid: entry["label_pt"] for eid, entry in composed.by_id.items()
+                if isinstance(entry, dict) and isinstance(entry.get("label_pt"), str)})
+    return out
+
+
+def _changes(entry, labels=None):
     before, after = entry.before or {}, entry.after or {}
     return "; ".join(
-        f"{field_label(k)}: " + (f"{_shown(k, before.get(k))} → " if entry.before is not None else "")
-        + _shown(k, after.get(k)) for k in sorted(after) if before.get(k) != after.get(k))
+        f"{field_label(k)}: " + (f"{_shown(k, before.get(k), labels)} → " if entry.before is not None else "")
+        + _shown(k, after.get(k), labels) for k in sorted(after) if before.get(k) != after.get(k))
 
 
-def audit_columns(entities):
+def audit_columns(entities, labels=None):
     return [("Quando", lambda e: e.at), ("Quem", lambda e: e.actor_label),
             ("Ação", lambda e: action_label(e.action)), ("Registro", lambda e: entities.get(e.entity, e.entity)),
             ("Código do registro", lambda e: e.entity_id), ("Motivo", lambda e: e.reason),
-            ("Alterações", _changes)]
+            ("Alterações", lambda e: _changes(e, labels))]
 
 
 @routes.get("/bo/auditoria")
@@ -112,8 +141,9 @@ def audit_log():
         query = query.filter(AuditLog.entity_id == entity_id)
     else:
         entity_id = ""
+    labels = _labels(municipality())
     if wants_csv():
-        return export("auditoria", audit_columns(entities), query.order_by(AuditLog.id.desc()))
+        return export("auditoria", audit_columns(entities, labels), query.order_by(AuditLog.id.desc()))
     page = Page(query.order_by(AuditLog.id.desc()))
     return render_template("backoffice/audit_log.html", page=page, entity=entity, entity_id=entity_id,
-                           entities=entities, links=AUDIT_LINKS, mask_cpf=mask_cpf)
+                           entities=entities, links=AUDIT_LINKS, shown=lambda key, value: _shown(key, value, labels))

@@ -46,3 +46,4 @@ routes.add_app_template_global(export_args, "export_args")  # "Exportar CSV" (ex
 routes.add_app_template_filter(ptbr.brl, "brl")
 routes.add_app_template_filter(ptbr.brl_cents, "brl_cents")
 routes.add_app_template_filter(ptbr.date_br, "date_br")
+routes.add_app_template_filter(ptbr.plate, "plate")

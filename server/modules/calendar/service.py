@@ -9,11 +9,11 @@ def closures_of(municipality_id):
 
 
 def calendar_of(municipality):
-    """legal_calendar.Calendar for a Municipality row (or anything with .id and .slug)."""
-    return legal_calendar.calendar_for(municipality.slug, closures_of(municipality.id))
+    """legal_calendar.Calendar for a Municipality row (or anything with .id and .uf)."""
+    return legal_calendar.calendar_for(municipality.uf, closures_of(municipality.id))
 
 
 def field_calendar(municipality):
     """What the phone needs to count the same days: the holiday data, the state, the closures."""
-    return {"holidays": legal_calendar.load_data(), "state": legal_calendar.STATE_OF.get(municipality.slug, "MT"),
+    return {"holidays": legal_calendar.load_data(), "state": municipality.uf or "MT",
             "closures": closures_of(municipality.id)}

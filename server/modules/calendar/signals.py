@@ -6,7 +6,7 @@ closure_added(municipality, closed_day=date)
     ISSQN charges due that day to the next business day (CTN art. 210 § único) in the same
     transaction. Sent through core.signals.announce: nobody connected fails the closure.
 """
-from blinker import Namespace
+from ...core.signals import Namespace  # receivers called in the order connected
 
 _signals = Namespace()
 closure_added = _signals.signal("calendar-closure-added")

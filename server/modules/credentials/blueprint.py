@@ -15,19 +15,20 @@ import io
 import json
 from datetime import datetime, timezone
 
-from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request,
+from flask import (Blueprint, current_app, flash, g, redirect, render_template, request,
                    send_file, url_for)
 
 from ...core.auth import STAFF_ROLES, api_auth, get_scoped_or_404, login_required
 from ..registry.scope import check_municipality_slug
 from ...core.errors import ApiError
-from ...core.http import safe_redirect_target
+from ...core.http import device_json, safe_redirect_target
 from ...core.openapi import ERROR, NoContent, api_doc
 from ...core.schemas import MunicipalitySlugPathSchema
 from ...core.tenancy import crosses_municipalities
 from ...extensions import db, limiter
-from ..registry.models import PERMIT_STATUS_LABELS, Municipality, Permit
+from ..registry.models import Municipality, Permit
 from ..registry.photos import read_operator_photo
+from ..registry.vocabulary import vocabulary
 from . import operations as ops
 from .codec import PREFIX, CodecError, split_payload, url_prefix
 from .models import Credential, IssuerKey
@@ -65,20 +66,15 @@ def _inject():
 
 @bp.get("/api/v1/trust/<slug>")
 @api_auth("fiscal", "admin", "backoffice")
-@api_doc(summary="Chaves e lista de status dos crachás (delta desde o cursor), com ETag",
+@api_doc(summary="Chaves e lista de status dos crachás: tudo o que mudou desde o cursor, numa resposta (ETag, gzip)",
          path=MunicipalitySlugPathSchema, query=TrustQuerySchema,
          responses={200: TrustDataSchema, 304: NoContent})
 def trust(slug, query):
     muni = check_municipality_slug(slug)
-    cursor = query["cursor"]
-    etag = f"{ops.trust_state_tag(muni)}-{cursor}"
-    if request.if_none_match.contains(etag):
-        # Nothing changed: the device may treat its data as current as of this response's Date.
-        response = current_app.response_class(status=304)
-    else:
-        response = jsonify(TrustDataSchema().dump(ops.trust_data(muni, cursor)))
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
+    cursor, fmt = query["cursor"], query["format"]
+    response = device_json(f"{ops.trust_state_tag(muni)}-{cursor}-{fmt}",
+                           lambda: TrustDataSchema().dump(ops.trust_data(muni, cursor, fmt)))
+    # A 304 too: the device may treat its data as current as of this response's Date.
     response.headers["Date"] = datetime.now(timezone.utc).strftime("%a, %d %b %Y %H:%M:%S GMT")
     return response
 
@@ -212,7 +208,10 @@ def _public_check(payload):
                  "photo": _photo_data_uri(credential.operator),
                  "permit_number": credential.permit_number,
                  "plate": permit.vehicle.plate if permit.vehicle else None,
-                 "permit_status": PERMIT_STATUS_LABELS.get(permit.status, permit.status),
+                 # The law's words (issue 34, item 4): "Alvará de autorização nº", "Situação do alvará".
+                 "permit_label": vocabulary(muni).permit_title,
+                 "permit_of": f"{vocabulary(muni).agree('do', 'da')} {vocabulary(muni).permit}",
+                 "permit_status": vocabulary(muni).status(permit.status),
                  "credential_status": ops.effective_label(status, muni),
                  "credential_badge": ops.EFFECTIVE_BADGE[status],
                  "valid": result["verdict"] == "VÁLIDO",

@@ -122,7 +122,7 @@ def credentials_verify(payload):
         muni = Municipality.query.order_by(Municipality.id).first()
         if muni is None:
             raise click.ClickException("Nenhum município cadastrado.")
-        data = ops.trust_data(muni, cursor=0, limit=0)
+        data = ops.trust_data(muni, with_entries=False)
     else:
         data = ops.trust_for_payload(muni, body)
     result = verify(payload, prepare_trust(data), datetime.now(timezone.utc))

@@ -6,6 +6,7 @@ from ...extensions import db
 KEY_STATUSES = ("active", "retired", "revoked")
 CREDENTIAL_STATUSES = ("active", "revoked", "superseded")
 ENTRY_KINDS = ("permit", "credential", "key")
+TRUST_FORMATS = ("entries", "grouped")  # GET /api/v1/trust: one object per entry, or refs grouped by status
 
 
 def utcnow():

@@ -5,6 +5,7 @@ modules of a whole number of printer dots (300 dpi) and at least 0.4 mm.
 """
 import functools
 import io
+from ...core.ptbr import plate as plate_text
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -219,7 +220,7 @@ def card_png(card: CardData) -> Image.Image:
         y += 22 + value_size + 16
 
     field(f"{card.permit_label} Nº", card.permit_number)
-    field("PLACA", card.plate)
+    field("PLACA", plate_text(card.plate))
     field("PONTO", card.ponto or "—", 26)
     field("VALIDADE", card.valid_until.strftime("%d/%m/%Y"))
     if card.company:

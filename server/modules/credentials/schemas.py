@@ -5,12 +5,15 @@ docs/credentials.md."""
 from marshmallow import Schema, fields, validate
 
 from ...core.auth import MAX_ID
-from .models import KEY_STATUSES
+from .models import KEY_STATUSES, TRUST_FORMATS
 
 
 class TrustQuerySchema(Schema):
     cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID, error="Cursor inválido."),
                             metadata={"description": "next_cursor da resposta anterior (0: desde o início)."})
+    format = fields.String(load_default="entries", validate=validate.OneOf(TRUST_FORMATS),
+                           metadata={"description": "entries: um objeto por permissão, crachá ou chave; grouped: "
+                                                    "os números agrupados por situação (o do aplicativo de campo)."})
 
 
 class TrustMunicipalitySchema(Schema):
@@ -38,14 +41,28 @@ class StatusEntrySchema(Schema):
     changed_at = fields.String(required=True, metadata={"format": "date-time"})
 
 
+class GroupedStatusSchema(Schema):
+    permit = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
+                         metadata={"description": "situação → números de permissão, em ordem"})
+    credential = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()), required=True,
+                             metadata={"description": "situação → séries dos crachás em ordem, cada uma como a "
+                                                      "diferença para a anterior (a primeira desde 0)"})
+    key = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()), required=True,
+                      metadata={"description": "situação → kids em ordem, como diferenças (igual a credential)"})
+
+
 class TrustDataSchema(Schema):
     municipality = fields.Nested(TrustMunicipalitySchema, required=True)
     generated_at = fields.String(required=True, metadata={"format": "date-time"})
     max_age_seconds = fields.Integer(required=True)
     keys = fields.List(fields.Nested(TrustKeySchema), required=True)
-    entries = fields.List(fields.Nested(StatusEntrySchema), required=True)
+    entries = fields.List(fields.Nested(StatusEntrySchema), required=True,
+                          metadata={"description": "format=entries: a última entrada de cada (kind, ref) após o "
+                                                   "cursor; vazia em format=grouped"})
+    status = fields.Nested(GroupedStatusSchema, metadata={"description": "format=grouped: o mesmo, agrupado"})
     next_cursor = fields.Integer(required=True)
-    more = fields.Boolean(required=True)
+    more = fields.Boolean(required=True, metadata={"description": "Sempre false: a resposta traz tudo após o "
+                                                                  "cursor (mantido para aparelhos antigos)."})
 
 
 class MunicipalityRefSchema(Schema):

@@ -7,8 +7,10 @@ Trust data is what a device holds after syncing GET /api/v1/trust/<municipality>
      "generated_at": ISO-8601 UTC, "max_age_seconds": freshness limit,
      "keys": [{"kid", "public_key" (base64url raw), "status": active|retired|revoked,
                "revoked_reason"}],
-     "entries": [{"cursor", "kind": permit|credential|key, "ref", "status", "reason"}...]}
-Entries are applied in cursor order; the last one for a (kind, ref) wins.
+     "entries": [{"cursor", "kind": permit|credential|key, "ref", "status", "reason"}...],
+     "status": {"permit": {status: [numbers]}, "credential": {status: [serial deltas]},
+                "key": {status: [kid deltas]}}}   (format=grouped, instead of entries)
+Entries are applied in cursor order; the last one for a (kind, ref) wins; `status` after them.
 
 Order of checks (first match decides), see docs/credentials.md:
  1 malformed (empty, prefix, base45/base32, length, version) -> INVÁLIDO
@@ -95,6 +97,20 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
 
 
+def grouped_entries(status: dict):
+    """(kind, ref, status) of a `status` object (format=grouped): permit numbers as they are,
+    crachá serials and kids as the differences from the previous one in the list."""
+    for kind, by_status in status.items():
+        for state, refs in by_status.items():
+            previous = 0
+            for ref in refs:
+                if kind == "permit":
+                    yield kind, str(ref), state
+                else:
+                    previous += int(ref)
+                    yield kind, str(previous), state
+
+
 def prepare_trust(data: dict) -> Trust:
     muni = data["municipality"]
     trust = Trust(
@@ -111,8 +127,9 @@ def prepare_trust(data: dict) -> Trust:
             "status": key["status"],
             "reason": key.get("revoked_reason"),
         }
-    for entry in sorted(data.get("entries", []), key=lambda e: e.get("cursor", 0)):
-        kind, ref, status = entry["kind"], str(entry["ref"]), entry["status"]
+    entries = [(e["kind"], str(e["ref"]), e["status"])
+               for e in sorted(data.get("entries", []), key=lambda e: e.get("cursor", 0))]
+    for kind, ref, status in entries + list(grouped_entries(data.get("status") or {})):
         if kind == "permit":
             trust.permits[ref] = status
         elif kind == "credential":

@@ -1,6 +1,5 @@
 """Pure: a record body (dict) → the dashboard's stat row and items. No Flask, no database, so
 the push and migration 0010_dash's backfill derive exactly the same values."""
-import functools
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
@@ -41,14 +40,13 @@ def filing_moment(device_at, received_at):
     return device_at if EARLIEST_FILING <= aware <= received + AHEAD_TOLERANCE else received_at
 
 
-@functools.lru_cache(maxsize=1)
 def traffic_ids():
     """Ids of the infractions the packs give to the traffic authority (`jurisdiction: "snt"`, CTB
-    art. 244): read from the packs that ship with the code, so derive stays pure. Such an
-    infraction is counted by code but never enters a municipal auto's amounts (issue 18, item 4)."""
-    from ...rules.compose import read_packs
-    return frozenset(i["id"] for _, pack in read_packs() for i in pack.get("infractions") or []
-                     if isinstance(i, dict) and i.get("jurisdiction") == "snt")
+    art. 244), read from the packs that ship with the code (rules.jurisdiction), so derive stays
+    pure. Such an infraction is no municipal auto's: neither counted among its infractions nor in
+    its amounts (issues 18 and 34); the communications to the traffic authority count it."""
+    from ...rules.jurisdiction import traffic_infraction_ids
+    return traffic_infraction_ids()
 
 
 def item_amount(item, traffic=frozenset()):
@@ -76,7 +74,8 @@ def failed_requirements(body):
 def derive(body, kind, local_moment, traffic=None):
     """(stat, items) for an inspection or auto; None for other kinds. `local_moment` is the
     record's time in the municipality's zone (device clock, else receipt); `traffic`: the
-    infraction ids of the traffic authority (default: traffic_ids())."""
+    infraction ids of the traffic authority (default: traffic_ids(); empty where the municipality
+    recorded its integration into the SNT, which makes them its auto's), left out of the items."""
     traffic = traffic_ids() if traffic is None else traffic
     if kind not in ("inspection", "auto") or not isinstance(local_moment, datetime):
         return None
@@ -85,7 +84,7 @@ def derive(body, kind, local_moment, traffic=None):
     if kind == "auto":
         for item in confirmed_infractions(body):
             code = _text(item.get("id"), 120)
-            if code:
+            if code and code not in traffic:
                 cents, unpriced = item_amount(item, traffic)
                 items.append({"kind": "infraction", "code": code, "label": _text(item.get("label_pt"), 300),
                               "amount_cents": cents, "unpriced": unpriced})

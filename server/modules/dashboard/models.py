@@ -78,3 +78,33 @@ class FieldStatItemDay(db.Model):
     count = db.Column(db.Integer, nullable=False)
     amount_cents = db.Column(db.BigInteger, nullable=False)  # items of autos not void only
     unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")  # items of autos not void only
+
+
+class FieldStatMonth(db.Model):
+    """field_stat summed per month, fiscal and ponto: a period of whole months reads one row per
+    month × fiscal × ponto (24 months: ≤ 14,400 rows with 30 fiscals and 20 pontos) instead of one
+    per day (≤ 438,000 at a million autos: docs/benchmarks/dashboard.md). Kept with the daily
+    rollup by the same upserts (operations._roll); equal to a GROUP BY month of field_stat_day."""
+    __tablename__ = "field_stat_month"
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), primary_key=True)
+    month = db.Column(db.String(7), primary_key=True)  # "2026-11"
+    user_id = db.Column(db.Integer, db.ForeignKey("user.id"), primary_key=True)
+    ponto_key = db.Column(db.Integer, primary_key=True, autoincrement=False)  # 0: no ponto identified
+    inspections = db.Column(db.Integer, nullable=False)
+    autos = db.Column(db.Integer, nullable=False)
+    amount_cents = db.Column(db.BigInteger, nullable=False)
+    unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")
+    void = db.Column(db.Integer, nullable=False)
+
+
+class FieldStatItemMonth(db.Model):
+    """field_stat_item summed per month and infraction / requirement code (as FieldStatMonth)."""
+    __tablename__ = "field_stat_item_month"
+    municipality_id = db.Column(db.Integer, db.ForeignKey("municipality.id"), primary_key=True)
+    month = db.Column(db.String(7), primary_key=True)
+    kind = db.Column(db.String(16), primary_key=True)
+    code = db.Column(db.String(120), primary_key=True)
+    label = db.Column(db.String(300))
+    count = db.Column(db.Integer, nullable=False)
+    amount_cents = db.Column(db.BigInteger, nullable=False)
+    unpriced = db.Column(db.Integer, nullable=False, default=0, server_default="0")

@@ -1,7 +1,7 @@
 """Fills the dashboard's derived tables from the records the sync push accepted (its
 records_accepted signal, connected by server/subscriptions.py), in the push's transaction
 (set-based: the pontos the push read with the permits, at most two queries for the others, two
-INSERTs, two rollup upserts)."""
+INSERTs, four rollup upserts: per day and per month)."""
 import functools
 
 from sqlalchemy import and_, bindparam, case, func, literal, or_, select, update
@@ -11,9 +11,10 @@ from ...core.clock import to_local
 from ...core.sql_lists import in_list
 from ...extensions import db
 from ..fieldsync.bulk import insert_new
-from ..registry.models import Permit
+from ..autos.auto_data import traffic_authority_act
+from ..registry.models import Municipality, Permit
 from .derive import derive, filing_moment, permit_number
-from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay
+from .models import FieldStat, FieldStatDay, FieldStatItem, FieldStatItemDay, FieldStatItemMonth, FieldStatMonth
 
 
 # Built once (the push runs them on every batch; ids and numbers are list parameters, core/sql_lists.py).
@@ -33,9 +34,12 @@ def record_stats(municipality_id, records, permit_pontos=None):
     permit_pontos: {permit number: ponto id} already read by the caller (the others are looked up).
     Idempotent: a record already counted is skipped by the primary keys."""
     derived = []
+    # A CTB/SNT infraction is the municipal auto's only where the municipality recorded its
+    # integration into the SNT: then it is counted with the others; never otherwise.
+    traffic = frozenset() if traffic_authority_act(db.session.get(Municipality, municipality_id)) else None
     for r in records:
         moment = filing_moment(r.get("device_at"), r["received_at"])  # never 1969-12 or 2099-01
-        out = derive(r["body"], r["kind"], to_local(moment))
+        out = derive(r["body"], r["kind"], to_local(moment), traffic)
         if out is not None:
             derived.append((r, *out))
     if not derived:
@@ -102,28 +106,39 @@ def _roll(connection, record_ids, sign):
 
 @functools.lru_cache(maxsize=None)
 def _roll_statements(dialect_name, sign):
-    """The two rollup upserts, built once per dialect and sign (the record ids are a list
-    parameter): building them cost more CPU than the rest of a one-record push together."""
+    """The rollup upserts (per day and per month, of records and of items), built once per
+    dialect and sign (the record ids are a list parameter): building them cost more CPU than the
+    rest of a one-record push together."""
     s, i = FieldStat, FieldStatItem
     live = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.amount_cents))), 0)  # noqa: E731
     unpriced = lambda m: func.coalesce(func.sum(case((m.void.is_(False), m.unpriced))), 0)  # noqa: E731
     ponto_key = func.coalesce(s.ponto_id, 0)
-    stat_keys = (s.municipality_id, s.day, s.user_id, ponto_key)
-    item_keys = (i.municipality_id, i.day, i.kind, i.code)
+    stat_sums = (sign * func.count(case((s.kind == "inspection", 1))), sign * func.count(case((s.kind == "auto", 1))),
+                 literal(sign) * live(s), literal(sign) * unpriced(s), sign * func.count(case((s.void.is_(True), 1))))
+    stat_values = ["inspections", "autos", "amount_cents", "unpriced", "void"]
+    item_sums = (func.max(i.label), sign * func.count(), literal(sign) * live(i), literal(sign) * unpriced(i))
+    item_values = ["label", "count", "amount_cents", "unpriced"]
+    day_keys = (s.municipality_id, s.day, s.user_id, ponto_key)
+    month_keys = (s.municipality_id, s.month, s.user_id, ponto_key)
+    item_day_keys = (i.municipality_id, i.day, i.kind, i.code)
+    # An item's month is its record's (field_stat holds it; the item row has only the day).
+    item_month_keys = (i.municipality_id, s.month, i.kind, i.code)
+    records = in_list(s.record_id, "record_ids")
     return (
         _upsert(dialect_name, FieldStatDay.__table__, ["municipality_id", "day", "user_id", "ponto_key"],
-                ["month", "inspections", "autos", "amount_cents", "unpriced", "void"],
-                select(*stat_keys, func.max(s.month),
-                       sign * func.count(case((s.kind == "inspection", 1))),
-                       sign * func.count(case((s.kind == "auto", 1))),
-                       literal(sign) * live(s), literal(sign) * unpriced(s),
-                       sign * func.count(case((s.void.is_(True), 1))))
-                .where(in_list(s.record_id, "record_ids")).group_by(*stat_keys).order_by(*stat_keys)),
-        _upsert(dialect_name, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"],
-                ["label", "count", "amount_cents", "unpriced"],
-                select(*item_keys, func.max(i.label), sign * func.count(), literal(sign) * live(i),
-                       literal(sign) * unpriced(i))
-                .where(in_list(i.record_id, "record_ids")).group_by(*item_keys).order_by(*item_keys)))
+                ["month", *stat_values],
+                select(*day_keys, func.max(s.month), *stat_sums).where(records)
+                .group_by(*day_keys).order_by(*day_keys)),
+        _upsert(dialect_name, FieldStatMonth.__table__, ["municipality_id", "month", "user_id", "ponto_key"],
+                stat_values,
+                select(*month_keys, *stat_sums).where(records).group_by(*month_keys).order_by(*month_keys)),
+        _upsert(dialect_name, FieldStatItemDay.__table__, ["municipality_id", "day", "kind", "code"], item_values,
+                select(*item_day_keys, *item_sums).where(in_list(i.record_id, "record_ids"))
+                .group_by(*item_day_keys).order_by(*item_day_keys)),
+        _upsert(dialect_name, FieldStatItemMonth.__table__, ["municipality_id", "month", "kind", "code"], item_values,
+                select(*item_month_keys, *item_sums).select_from(i).join(s, s.record_id == i.record_id)
+                .where(in_list(i.record_id, "record_ids"))
+                .group_by(*item_month_keys).order_by(*item_month_keys)))
 
 
 def _upsert(dialect_name, table, keys, values, rows):

@@ -4,6 +4,7 @@ from datetime import date
 
 from ...core.clock import local_today
 from ...core.validation import DATE_RANGE_MESSAGE, EARLIEST_DATE, LATEST_DATE
+from ..traffic.queries import counts as traffic_counts
 from . import queries
 
 MAX_SPAN_DAYS = 3660  # ten years: a wider range is a typo, not a question
@@ -47,4 +48,6 @@ def dashboard_data(mid, args):
             "infraction_rows": [(label, n, amount) for _, label, n, amount in infractions],
             "fiscals": fiscals, "pontos": pontos,
             "nonconformity_rows": [(label, n) for _, label, n in nonconformities],
-            "expiring_by_horizon": queries.expiring(mid, today), "today": today}
+            "expiring_by_horizon": queries.expiring(mid, today), "today": today,
+            # CTB infractions are no municipal auto's: counted apart, as communications (issue 34).
+            "traffic": traffic_counts(mid, first, last)}

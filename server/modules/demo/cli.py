@@ -18,7 +18,7 @@ def demo_load():
     start = time.monotonic()
     # A step line as tools/step prints them: the load takes a while and said nothing before.
     click.echo(f"{'• Dados de demonstração':34}", nl=False)
-    logins = load_demo()
+    logins = load_demo(example=True)
     click.echo("já existem" if logins is None else f"ok ({time.monotonic() - start:.1f} s)")
     if logins is None:
         click.echo("Banco já contém dados: carga de demonstração não executada.")
@@ -37,7 +37,9 @@ def _demo_operator_code():
     permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
     code = create_operator_access(permit.main_driver)
     db.session.commit()
-    return (f"Operador de demonstração: {permit.main_driver.name} (Sapezal, permissão {permit.number}). "
+    from ..registry.vocabulary import vocabulary
+    # The law's word for the permit (issue 34, item 4): Sapezal's is an "alvará de autorização".
+    return (f"Operador de demonstração: {permit.main_driver.name} (Sapezal, {vocabulary(muni).permit} {permit.number}). "
             f"Em /app/ → Sou mototaxista → Sapezal → código {code} (válido por {CODE_TTL_HOURS // 24} dias; "
             f"novo código: .venv/bin/flask --app server operator code --municipality sapezal --permit {permit.number}).")
 
@@ -51,5 +53,6 @@ def demo_logins_command():
         click.echo("Nenhum login de demonstração ativo.")
         return
     click.echo("Logins de demonstração (senha: %s):" % DEMO_PASSWORD)
-    for username, role, muni in rows:
-        click.echo(f"  {username:28} {role:11} {muni}")
+    from ...core.auth import ROLE_LABELS_PT
+    for username, role, muni in rows:  # the role as the screens name it, never its code
+        click.echo(f"  {username:28} {ROLE_LABELS_PT.get(role, role):14} {muni}")

@@ -1,4 +1,7 @@
-"""Demo data: the three municipalities of the seed laws with fictitious people and vehicles.
+"""Demo data: the three municipalities of the seed laws with fictitious people and vehicles, and
+(for `flask demo load`, or a test that asks) the synthetic example Serra Azul do Norte — a
+fictional municipality whose law was written to exercise the pack format, marked as an example
+wherever it appears.
 
 Deterministic (fixed random seed) so screenshots and manual tests are repeatable. Identifiers are
 generated with valid check digits but belong to nobody.
@@ -32,13 +35,30 @@ MUNICIPALITIES = [
                   "vistoria_validity_months": 12, "vistoria_validity_source": "Demonstração: período não definido em lei"}},
 ]
 
+# The synthetic example (issue 38): a fictional municipality and law (shared_rules/laws/), never a
+# real one. Its IBGE code starts with 99, a state code that does not exist.
+EXAMPLE_MUNICIPALITY = {
+    "slug": "serra-azul-do-norte", "ibge_code": "9900412", "name": "Serra Azul do Norte (exemplo fictício)", "uf": "MT",
+    "regimes": ["federal-base", "serra-azul-do-norte-lei-412-2015"],
+    "settings": {"permit_label": "Alvará de autorização", "holder": "person", "synthetic_example": True,
+                 "vistoria_validity_months": 12, "vistoria_validity_source": "Lei 412/2015, art. 8º, II (vistoria anual)"}}
+# A UFM value for the example's demo, marked as invented: no law anywhere sets it.
+EXAMPLE_UFM = ("2015-01-01", "5.00", "Valor fictício de demonstração (município fictício): não é a UFM de lugar algum")
+# Document checks a pack declares whose demo answer is "no": the transitional facts of the example.
+DEMO_DOCUMENT_NO = {"operator.registered_under_previous_law", "vehicle.age_extension_approved",
+                    "vehicle.in_service_at_publication"}
+
 # Pontos the laws leave to the municipality (Sapezal's are named by its law: registry.legal).
 PONTOS = {
     "sapezal": [],
     "nortelandia": [("Praça da Matriz", 6, None), ("Rodoviária", 4, None)],
     "paranatinga": [("Rodoviária Municipal", 8, None), ("Praça Central", 8, None),
                     ("Hospital Municipal", 4, None)],
+    "serra-azul-do-norte": [("Praça da Matriz", 6, "Decreto nº 15/2015 (fictício, demonstração)"),
+                            ("Rodoviária", 4, "Decreto nº 15/2015 (fictício, demonstração)")],
 }
+# Oldest motorcycle each law admits (years of use), for demo vehicles that pass it.
+MAX_VEHICLE_AGE = {"sapezal": 3, "serra-azul-do-norte": 5}
 
 FIRST = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Juliana", "Paulo",
          "Adriana", "Lucas", "Márcia", "Luiz", "Aline", "Pedro", "Sandra", "Marcos", "Patrícia",
@@ -103,7 +123,7 @@ def _vehicle(rng, muni, today, index):
     return Vehicle(municipality_id=muni.id, plate=_plate(rng, index % 2 == 0), renavam=_renavam(rng),
                    chassis=_chassis(rng), make=make, model=model,
                    # Sapezal admits motorcycles of at most 3 years of use (Lei 125/1999, art. 5º).
-                   year_manufacture=today.year - rng.randint(0, 3 if muni.slug == "sapezal" else 14), engine_cc=cc,
+                   year_manufacture=today.year - rng.randint(0, MAX_VEHICLE_AGE.get(muni.slug, 14)), engine_cc=cc,
                    plate_category="aluguel" if index % 9 else "particular",
                    plate_colour="vermelha" if index % 9 else "cinza")
 
@@ -164,8 +184,9 @@ def demo_logins():
             for u in users if u.check_password(DEMO_PASSWORD)]
 
 
-def load_demo(today=None, credentials=True):
-    """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB."""
+def load_demo(today=None, credentials=True, example=False):
+    """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB.
+    `example`: also the synthetic example municipality (what `flask demo load` shows)."""
     if Municipality.query.first() is not None:
         return None
     today = today or local_today()
@@ -175,7 +196,7 @@ def load_demo(today=None, credentials=True):
     admin.set_password(DEMO_PASSWORD)
     db.session.add(admin)
     logins.append(("admin", "admin", "todos"))
-    for spec in MUNICIPALITIES:
+    for spec in MUNICIPALITIES + ([EXAMPLE_MUNICIPALITY] if example else []):
         muni = Municipality(**spec)
         db.session.add(muni)
         db.session.flush()
@@ -217,6 +238,11 @@ def load_demo(today=None, credentials=True):
                                               reason="Emissão", valid_until=valid_until,
                                               at=local_morning(valid_from)))
             _issuance_records(rng, muni, operator, vehicle, valid_from, today)
+        if muni.settings.get("synthetic_example"):
+            from ..registry.models import UnitValue
+            valid_from, value, source = EXAMPLE_UFM
+            db.session.add(UnitValue(municipality_id=muni.id, unit="UFM", valid_from=date.fromisoformat(valid_from),
+                                     value_brl=value, source=source))
         for role, username in (("backoffice", f"backoffice.{muni.slug}"), ("fiscal", f"fiscal.{muni.slug}")):
             user = User(username=username, name=f"{'Back office' if role == 'backoffice' else 'Fiscal'} de {muni.name}",
                         role=role, municipality_id=muni.id,
@@ -243,12 +269,15 @@ def _issuance_records(rng, muni, operator, vehicle, issued, today):
     vistoria before issue (and a periodic one since), the insurance policy the law asks for."""
     from ..issuance.models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, Vistoria
     from ..issuance.requirements import EXTRA_CHECKS
-    from ..registry.facts import DOCUMENT_CHECKS
+    from ..registry.facts import DOCUMENT_CHECKS, document_questions, document_subject
+    from ..rules.service import composed_for
 
-    for fact in DOCUMENT_CHECKS:
-        subject, subject_id = ("vehicle", vehicle.id) if fact.startswith("vehicle.") else ("operator", operator.id)
+    declared = composed_for(muni).facts
+    for fact in dict.fromkeys([*DOCUMENT_CHECKS, *document_questions(declared)]):
+        subject = document_subject(fact, declared.get(fact))
+        subject_id = vehicle.id if subject == "vehicle" else operator.id
         db.session.add(DocumentCheck(municipality_id=muni.id, subject=subject, subject_id=subject_id, fact=fact,
-                                     value=1 if fact == "operator.licences_count" else True,
+                                     value=1 if fact == "operator.licences_count" else fact not in DEMO_DOCUMENT_NO,
                                      checked_on=issued - timedelta(days=3)))
     for subject, fact, _label, _basis in EXTRA_CHECKS.get(muni.slug, []):
         db.session.add(DocumentCheck(municipality_id=muni.id, subject=subject,

@@ -62,6 +62,18 @@ class _Phone:
         return {"id": body["id"], "body": text, "signature": _b64(self.key.sign(text.encode()))}, body
 
 
+def _ctb_observed():
+    """A stop where the driver wore no vest (Lei 12.009/2009 art. 2º IV): the phone proposes CTB art.
+    244 IX, which the fiscal sends to the traffic authority ("Comunicar" on the result screen), so
+    `make run` shows a communication "a comunicar" (server/modules/traffic)."""
+    ctb = {"id": "fed.inf.ctb244_ix", "label_pt": "Transporte remunerado em desacordo com as normas do mototaxista",
+           "citation": {"law": "CTB", "art": "244", "inciso": "IX"}, "jurisdiction": "snt",
+           "triggered_by": ["fed.req.colete_retrorrefletivo"]}
+    evaluation = {"failed": [{"requirement": "fed.req.colete_retrorrefletivo", "label_pt": "Condutor de colete com dispositivos retrorrefletivos",
+                              "infractions": [ctb["id"]]}], "infractions": [ctb]}
+    return evaluation, {ctb["id"]: {"decision": "communicate", "reason": ""}}
+
+
 def load_review_demo():
     muni = Municipality.query.filter_by(slug="sapezal").first()
     user = User.query.filter_by(username="fiscal.sapezal").first()
@@ -87,19 +99,28 @@ def load_review_demo():
         evidence = phone.photo((40 + 60 * i, 90, 140), f"evidência {i + 1} — {permit.vehicle.plate}")
         answers = {"driver.helmet": True, "passenger.present": True, "passenger.count": 2 if i < 2 else 1,
                    "vehicle.headlight_on": i != 1, "equipment.mirrors_count": 2}
+        evaluation, decisions = (_ctb_observed() if i == 2 else ({}, {}))
+        if i == 2:
+            answers["driver.vest"] = False
         item, inspection = phone.record(
             "inspection", at, permit_number=permit.number, plate=permit.vehicle.plate,
             operator_id=driver.id if driver else None, photos=[evidence],
             credential={"verdict": "valido", "reason": "Crachá válido e alvará ativo.", "payload_text": None},
-            answers=answers, answer_sources={k: "fiscal" for k in answers}, item_photos={}, evaluation={},
-            decisions={}, pack_versions=[])
+            answers=answers, answer_sources={k: "fiscal" for k in answers}, item_photos={}, evaluation=evaluation,
+            # Each answer tapped on its own item (issue 34: every answer says how it was given).
+            answer_how={k: {"how": "item", "at": (at - timedelta(minutes=5)).isoformat()} for k in answers},
+            group_declarations=[], not_applicable={}, decisions=decisions, pack_versions=[])
         batch.append(item)
         if i < 2:
             auto_item, _auto = phone.record(
                 "auto", at + timedelta(minutes=12), inspection_id=inspection["id"], number=numbers[i],
                 place=f"Av. Tancredo Neves, {200 + i * 50}", permit_number=permit.number,
                 plate=permit.vehicle.plate, operator_id=driver.id if driver else None,
-                photos=[evidence, signature], infractions=[infraction], auto_fields={},
+                photos=[evidence, signature], auto_fields={},
+                infractions=[dict(infraction, grounds=[{"fact": "passenger.count", "value": answers["passenger.count"],
+                                                        "how": "item", "at": (at - timedelta(minutes=5)).isoformat()}])],
+                checklist_how={"item": len(answers), "quick": 0, "group": 0, "declarations": 0, "registry": 0,
+                               "not_checked": 0, "not_applicable": 0},
                 signatures={"fiscal": signature, "operator": None, "operator_refused": True},
                 defence={"deadline_days": None, "instance": None}, public_token=_b64(uuid.uuid4().bytes * 2))
             batch.append(auto_item)

@@ -7,10 +7,11 @@ ETag of the bytes sent, 304 on If-None-Match).
 """
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 from ...core.compressed import send_compressed, send_file_compressed
 from ...core.security import CSP
+from .copy_worker import PAGE_URL, build_copy_worker
 from .shell import build_shell, is_shipped
 
 bp = Blueprint("fieldapp", __name__, url_prefix="/app")
@@ -59,6 +60,27 @@ def service_worker():
     response.headers["Service-Worker-Allowed"] = "/app/"
     response.headers["X-Shell-Version"] = shell["version"]
     return response
+
+
+@bp.get("/copy-sw.js")
+def copy_worker():
+    """The operator's copy worker, registered by the operator's app with scope /a/: keeps the copy
+    page and the municipality's device keys, so a fiscal's signed copy verifies offline."""
+    # The page as an anonymous visitor gets it (a fresh app context: no user of this request).
+    with current_app.app_context(), current_app.test_request_context(PAGE_URL):
+        page = render_template("fieldsync/auto_copy.html")
+    worker = build_copy_worker(pwa_root(), page, _static_bytes)
+    response = send_compressed(worker["sw"].encode("utf-8"), MIME_TYPES[".js"])
+    response.headers["Service-Worker-Allowed"] = PAGE_URL
+    response.headers["X-Copy-Version"] = worker["version"]
+    return response
+
+
+def _static_bytes(url):
+    prefix = current_app.static_url_path + "/"
+    if not url.startswith(prefix):
+        raise RuntimeError(f"the copy page links {url}, which the copy worker cannot keep")
+    return (Path(current_app.static_folder) / url[len(prefix):]).read_bytes()
 
 
 @bp.get("/<path:filename>")

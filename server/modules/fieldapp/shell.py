@@ -9,7 +9,8 @@ import json
 from pathlib import Path, PurePosixPath
 
 # Top-level entries of pwa/ that are build inputs, not part of what the phone downloads.
-NOT_SHIPPED = {"node_modules", "scripts", "package.json", "package-lock.json", "sw.js", "README.md"}
+# copy-sw.js is the operator's copy worker (scope /a/, copy_worker.py), not part of the app's shell.
+NOT_SHIPPED = {"node_modules", "scripts", "package.json", "package-lock.json", "sw.js", "copy-sw.js", "README.md"}
 SW_VERSION_TOKEN = '"__SHELL_VERSION__"'
 SW_FILES_TOKEN = '["__SHELL_FILES__"]'
 

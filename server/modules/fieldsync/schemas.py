@@ -9,6 +9,7 @@ import re
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from ...core import validation  # pt-BR messages before any field is built
+from ...core.auth import MAX_ID
 from ...core.openapi import COMPONENT_SCHEMAS
 
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -122,12 +123,22 @@ class BodySchema(Schema):
             raise ValidationError("O primeiro registro (seq 1) não tem registro anterior.", "prev_hash")
 
 
+# How each answer was given (issue 34, docs/sync-api.md): described here, kept as sent and read
+# leniently (fieldsync/provenance.py) — a record of an earlier app has none of them.
+_HOW_DOC = {"description": "{fact: {how: item|group|registry, at?, quick?, declaration?}} for every answer"}
+_DECLARATIONS_DOC = {"description": "[{group, label_pt, kind: compliant|none, at, shown: [fact], answered: [fact]}]"}
+_NA_DOC = {"description": "{fact: {because: {fact: answer}}}: not asked, ruled out by those answers"}
+
+
 class InspectionBodySchema(BodySchema):
     permit_number = fields.String(load_default=None, allow_none=True)
     plate = fields.String(load_default=None, allow_none=True)
     answers = fields.Dict(load_default=dict)
     item_photos = fields.Dict(keys=fields.String(), values=fields.List(fields.String(validate=_sha256)),
                               load_default=dict)
+    answer_how = fields.Raw(metadata=_HOW_DOC)
+    group_declarations = fields.Raw(metadata=_DECLARATIONS_DOC)
+    not_applicable = fields.Raw(metadata=_NA_DOC)
 
 
 class SignaturesSchema(Schema):
@@ -145,6 +156,9 @@ class AutoBodySchema(BodySchema):
     signatures = fields.Nested(SignaturesSchema, required=True)
     public_token = fields.String(required=True, validate=validate.Regexp(
         TOKEN_RE, error="Token público: 32 a 128 caracteres [A-Za-z0-9_-]."))
+    checklist_how = fields.Raw(metadata={"description": "counts of the inspection's answers by how they were "
+                                                        "given: item, quick, group, declarations, registry, "
+                                                        "not_checked, not_applicable (each infraction: grounds)"})
 
 
 class CancelBodySchema(BodySchema):
@@ -201,6 +215,23 @@ class PhotoPathSchema(Schema):
 
 class OperatorPhotoPathSchema(Schema):
     operator_id = fields.Integer(required=True, metadata={"example": 1})
+
+
+PHOTO_PACK_MAX = 200
+
+
+def _ids_fit(text):
+    """Every id a 32-bit integer, as every id of the database (core.auth.MAX_ID)."""
+    if any(i.isdigit() and int(i) > MAX_ID for i in text.split(",")):
+        raise ValidationError(f"Id de operador acima de {MAX_ID}.")
+
+
+class PhotoPackQuerySchema(Schema):
+    ids = fields.String(required=True, validate=[
+        validate.Regexp(r"^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9})*$", error="Ids de operador separados por vírgula."),
+        validate.Length(max=PHOTO_PACK_MAX * 11, error=f"No máximo {PHOTO_PACK_MAX} ids."), _ids_fit],
+        metadata={"description": f"Ids de operador separados por vírgula (no máximo {PHOTO_PACK_MAX}).",
+                  "example": "1,2"})
 
 
 class FieldDataQuerySchema(Schema):
@@ -272,8 +303,13 @@ class OperatorAutoSchema(Schema):
     public_url = fields.String(allow_none=True)
     cancel_requested = fields.Boolean()
     # {state, state_pt, notification: {number, issued_on, served_on} | null,
-    #  deadlines: [{label_pt, days, text_pt, citation_pt, instance_pt, due_on}]}
+    #  deadlines: [{label_pt, days, text_pt, citation_pt, instance_pt, due_on}],
+    #  filings: [{protocol, received_at, label_pt, timeliness_pt, decision…}], filing: {open, label_pt, due_on…}}
     process = fields.Dict()
+    # Added by the features above autos (autos.signals.operator_auto_sections, issue 37): the PIX
+    # slip of each fine (collection) and the notices sent about this auto (notices).
+    payment = fields.Dict(allow_none=True)
+    notices = fields.List(fields.Dict(), allow_none=True)
 
 
 class OperatorAutosResponseSchema(Schema):
@@ -350,6 +386,9 @@ class FieldDataResponseSchema(Schema):
     tariff = fields.Dict(allow_none=True)  # tariff table in force: act, validity, items, basis
     calendar = fields.Dict(allow_none=True)  # legal calendar: holidays (shared data), state, municipal closures
     photo_size = fields.Dict()  # evidence photos: {"long_edge": px, "quality": 0–1} (photo_size.py)
+    # The act integrating the municipality into the SNT, null when none: then a CTB infraction is
+    # communicated to the traffic authority, never confirmed into the municipal auto (autos).
+    traffic_authority_act = fields.String(allow_none=True)
 
 
 class DeviceKeyEntrySchema(Schema):

@@ -18,7 +18,7 @@ records_accepted(device, records=[accepted row, its "body" as sent], permit_pont
 field_data_sections(municipality) → {key: value}
     each receiver's keys of the field-data answer (field_data.py), asked where the answer puts them.
 """
-from blinker import Namespace
+from ...core.signals import Namespace  # receivers called in the order connected
 
 _signals = Namespace()
 autos_accepted = _signals.signal("sync-autos-accepted")

@@ -12,6 +12,8 @@ from ..registry.photos import AREA as PHOTOS_AREA
 from ...core.storage import storage
 
 MAX_BYTES = 8 * 1024
+# GET /api/v1/field/photos?ids=…: per operator with a photo, id and length (u32 big-endian) + JPEG.
+PHOTO_PACK_TYPE = "application/vnd.motofiscal.photos"
 SIZE = (120, 160)  # 3:4, the face-check box on the phone
 
 

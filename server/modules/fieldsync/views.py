@@ -13,14 +13,14 @@
 (The operator's autos, /a/<public_token> and /api/v1/public/autos/<public_token> are autos'
 routes: autos/public_views.py.)
 """
-import gzip
 import hashlib
+import struct
 
 from flask import current_app, g, render_template, request
 
 from ...core.auth import api_auth, get_scoped_or_404, require_municipality_id
 from ...core.errors import ApiError
-from ...core.http import public_json
+from ...core.http import device_json, public_json
 from ...core.openapi import ERROR, Binary, NoContent, api_doc
 from ...core.tenancy import crosses_municipalities
 from ...core.routes import RouteTable
@@ -31,13 +31,13 @@ from . import operations as ops
 from . import numbers as auto_numbers
 from . import photos
 from .public_keys import device_keys
-from .schemas import (DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
+from .schemas import (PHOTO_PACK_MAX, DeviceKeyResponseSchema, DeviceKeySchema, FieldDataQuerySchema,
                       FieldDataResponseSchema, NumberBlockResponseSchema, NumberRequestSchema,
-                      NumbersListResponseSchema, OperatorPhotoPathSchema,
+                      NumbersListResponseSchema, OperatorPhotoPathSchema, PhotoPackQuerySchema,
                       PhotoPathSchema, PhotoResponseSchema, PublicDeviceKeysSchema,
                       PublicIbgePathSchema, PushResponseSchema, PushSchema,
                       VoidNumberSchema, VoidResponseSchema)
-from .thumbnails import thumbnail
+from .thumbnails import PHOTO_PACK_TYPE, thumbnail
 
 routes = RouteTable()
 
@@ -108,7 +108,8 @@ def void_number(body):
                      "rejected (com errors por campo). Cada item é julgado sozinho: o que não segue "
                      "components.schemas.PushRecord (e o corpo, o <Tipo>RecordBody do seu kind: datas "
                      "1970–2099 UTC, ids inteiros de 32 bits) volta rejected e o resto do lote é guardado. "
-                     "Ver docs/sync-api.md.",
+                     "O corpo pode vir comprimido (Content-Encoding: gzip; descomprimido, o mesmo limite "
+                     "de tamanho). Ver docs/sync-api.md.",
          responses={200: PushResponseSchema()})
 def push(body):
     device = current_device()
@@ -145,10 +146,6 @@ def photo_put(sha256):
 
 # --- field data -------------------------------------------------------------------------------
 
-def _accepts_gzip():
-    return request.accept_encodings["gzip"] > 0
-
-
 @routes.get("/api/v1/field/data")
 @api_auth("fiscal", "backoffice", "admin")
 @api_doc(summary="Dados de campo: instantâneo (cursor 0) e depois só as mudanças", tags=["sync"],
@@ -161,26 +158,33 @@ def field_data(query):
     version, changed_at, rules, rules_etag = fd.current_state(municipality)
     fmt = query["format"]
     base = fd.data_tag(municipality, version, cursor, rules_etag, fmt)
-    gzipped = _accepts_gzip()
-    # One strong validator per representation: the gzip bytes and the plain bytes differ.
-    etag = base + ("-gz" if gzipped else "")
-    if request.if_none_match.contains(etag) or request.if_none_match.contains(base):
-        response = current_app.response_class(status=304)
-    else:
-        # No spaces after separators, UTF-8 as is: ~7 KB less gzip on 10,000 permits (issue 24).
-        body = current_app.json.dumps(fd.field_data(municipality, cursor, version, changed_at, rules, fmt),
-                                      separators=(",", ":"), ensure_ascii=False)
-        data = body.encode("utf-8")
-        if gzipped:
-            # mtime 0: the same bytes every time (strong ETag). Level 9 costs ~0.1 s more on a
-            # 10,000-permit snapshot and saves ~2 %: first downloads travel over weak signal.
-            data = gzip.compress(data, compresslevel=9, mtime=0)
-        response = current_app.response_class(data, mimetype="application/json")
-        if gzipped:
-            response.headers["Content-Encoding"] = "gzip"
-    response.set_etag(etag)
-    response.headers["Vary"] = "Accept-Encoding, Authorization"
-    response.headers["Cache-Control"] = "private, no-cache"
+    return device_json(base, lambda: fd.field_data(municipality, cursor, version, changed_at, rules, fmt))
+
+
+@routes.get("/api/v1/field/photos")
+@api_auth("fiscal", "backoffice", "admin")
+@api_doc(summary="Miniaturas de vários operadores numa resposta (pacote binário)", tags=["sync"],
+         query=PhotoPackQuerySchema,
+         description="Para cada operador pedido que tem foto, em ordem: id (4 bytes, big-endian), tamanho "
+                     "(4 bytes) e o JPEG (≤ 8 KB). Quem não tem foto fica de fora. Um celular novo pede as "
+                     "miniaturas de 200 em 200, não uma requisição por operador (issue 40).",
+         responses={200: Binary(PHOTO_PACK_TYPE), 409: ERROR, 422: ERROR})
+def operator_thumbnail_pack(query):
+    asked = query["ids"].split(",")
+    ids = list(dict.fromkeys(int(i) for i in asked))
+    if len(asked) > PHOTO_PACK_MAX:
+        raise ApiError(422, "validation_error", "Ids demais.", {"ids": [f"No máximo {PHOTO_PACK_MAX} ids."]})
+    rows = (db.session.query(Operator.id, Operator.photo_path)
+            .filter(Operator.municipality_id == require_municipality_id(), Operator.id.in_(ids),
+                    Operator.photo_path.isnot(None)).all())
+    paths = dict(rows)
+    parts = []
+    for operator_id in ids:
+        data = thumbnail(paths[operator_id]) if operator_id in paths else None
+        if data is not None:
+            parts.append(struct.pack(">II", operator_id, len(data)) + data)
+    response = current_app.response_class(b"".join(parts), mimetype=PHOTO_PACK_TYPE)
+    response.headers["Cache-Control"] = "private, no-store"
     return response
 
 

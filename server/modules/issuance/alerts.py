@@ -1,5 +1,6 @@
 """What is about to lapse for one permit, in words for its holder's phone (and the same dates the
 back office alerts on): the permit's validity, the insurance policy, the vistoria."""
+from ...core.ptbr import plate as plate_text
 from datetime import timedelta
 
 from ..registry.models import Municipality
@@ -48,7 +49,7 @@ def permit_alerts(permit, today):
     from .substitutions import pending_substitution_vistorias
     for sub in pending_substitution_vistorias(permit):
         out.append({"code": "substitution_vistoria_pending", "due_on": None,
-                    "message": f"A moto substituta {sub.new_vehicle.plate} ainda não passou pela vistoria "
+                    "message": f"A moto substituta {plate_text(sub.new_vehicle.plate)} ainda não passou pela vistoria "
                                f"exigida ({sub.basis}): leve-a à prefeitura."})
     return sorted(out, key=lambda a: (a["due_on"] is not None, a["due_on"] or today))
 

@@ -11,6 +11,7 @@ Some requirements are in the law but not in the packs, because no fiscal checks 
 roadside: Paranatinga art. 28 (taxes and IPVA before the permit is granted), Sapezal art. 4º
 § 3º (a copy of the policy filed) and Nortelândia art. 14 (the company's monthly ISSQN).
 """
+from ...core.ptbr import plate as plate_text
 from dataclasses import dataclass
 
 from ...core.clock import local_today
@@ -121,7 +122,7 @@ def checklist(municipality, permit, today=None, action=None):
             continue  # not applicable, or not in effect on this date
         missing = undecided.get(rid, {}).get("facts") or sorted(holds - LIFECYCLE_FACTS)
         hint = next((HINTS[f] for f in missing if f in HINTS), "")
-        if not hint and state == "unknown" and any(_is_document(f) for f in missing):
+        if not hint and state == "unknown" and any(_is_document(f, composed.facts) for f in missing):
             hint = "registre a conferência do documento"
         if state == "missing" and not hint:
             hint = "corrija o cadastro"
@@ -141,9 +142,9 @@ def checklist(municipality, permit, today=None, action=None):
     return items
 
 
-def _is_document(fact):
-    from ..registry.facts import DOCUMENT_CHECKS
-    return fact in DOCUMENT_CHECKS
+def _is_document(fact, declared):
+    from ..registry.facts import document_questions
+    return fact in document_questions(declared)
 
 
 def _vehicle_id(permit):
@@ -169,7 +170,7 @@ def _extra_items(municipality, permit, today):
         from .substitutions import pending_substitution_vistorias
         for sub in pending_substitution_vistorias(permit):
             items.append(Item(f"substitution.{sub.id}.vistoria",
-                              f"Vistoria do veículo substituto {sub.new_vehicle.plate} (troca em {sub.replaced_on:%d/%m/%Y})",
+                              f"Vistoria do veículo substituto {plate_text(sub.new_vehicle.plate)} (troca em {sub.replaced_on:%d/%m/%Y})",
                               sub.basis, "missing", "registre a vistoria aprovada do novo veículo"))
     company_id = permit.holder_company.id if permit.holder_company is not None else permit.holder_company_id
     if municipality.slug == "nortelandia" and company_id:

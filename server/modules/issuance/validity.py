@@ -43,7 +43,25 @@ RULES = {
 
 
 def rule_for(municipality, kind="alvara"):
-    return RULES.get((municipality.slug, kind)) or RULES.get(municipality.slug)
+    return RULES.get((municipality.slug, kind)) or RULES.get(municipality.slug) or pack_rule(municipality)
+
+
+def pack_rule(municipality):
+    """The validity the municipality's law pack declares (`registry.validity`, SPEC §3): how a law
+    encoded by an analyst gives its permits a validity with no code of its own. None without one."""
+    from ...core.errors import ApiError
+    from ..rules.citations import format_citation
+    from ..rules.service import composed_for
+
+    try:
+        composed = composed_for(municipality)
+    except ApiError:
+        return None
+    for pack in composed.packs:
+        validity = (pack.get("registry") or {}).get("validity")
+        if pack.get("kind") == "municipal" and validity:
+            return ValidityRule(format_citation(composed, validity["citation"]), months=validity["months"])
+    return None
 
 
 def add_months(day, months):

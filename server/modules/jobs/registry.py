@@ -19,6 +19,8 @@ TASK_MODULES = [
     "server.modules.autos.jobs",
     "server.modules.issuance.jobs",
     "server.modules.lgpd.jobs",
+    "server.modules.collection.jobs",
+    "server.modules.notices.jobs",
 ]
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import func, or_, select
 from ...core.audit import AuditLog, record
 from ...extensions import db
 from ...rules.legal_calendar import lei_810_years
+from ..notices.operations import forget_addresses
 from ..registry.models import Operator, Permit, permit_drivers
 from ..registry.photos import delete_operator_photo
 from .retention import configured, retention_settings
@@ -121,6 +122,7 @@ def anonymise_operator(operator, stage, today, actor=None):
         for key in ("cnh_first_issue_date", "cnh_expiry", "birth_date"):
             setattr(operator, key, date(getattr(operator, key).year, 1, 1))  # the year stays for statistics
         _close_account(operator)
+    forget_addresses(operator)  # e-mail and mobile for notices go with the phone and address
     previous = operator.anonymized_scope
     operator.anonymized_on, operator.anonymized_scope = today, stage
     _blank_audit_values(operator, fields + (("name_search",) if stage == "total" else ()))  # the folded name too

@@ -24,15 +24,19 @@ def municipality_cli():
 @click.option("--pack", required=True, help=f"Pacote de regras da lei municipal, ou '{NO_PACK}' (só a camada federal).")
 @click.option("--time-zone", default="America/Cuiaba", show_default=True)
 @click.option("--public-base-url", required=True, help="Endereço público do servidor (QR dos crachás).")
+@click.option("--allow-synthetic-example", "allow_synthetic", is_flag=True,
+              help="Aceitar o pacote de um exemplo sintético (município fictício), marcado como exemplo em toda parte.")
 @with_appcontext
-def municipality_create(ibge_code, name, uf, pack, time_zone, public_base_url):
+def municipality_create(ibge_code, name, uf, pack, time_zone, public_base_url, allow_synthetic):
     """Create a municipality, the pontos its law names and its first issuer key."""
     try:
-        muni = create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url)
+        muni = create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, allow_synthetic=allow_synthetic)
     except ApiError as err:
         if (err.fields or {}).get("pack"):
             err.fields["pack"].append("Disponíveis: " + ", ".join([*municipal_packs(), NO_PACK]) + ".")
         _fail(err)
+    if (muni.settings or {}).get("synthetic_example"):
+        click.echo("Atenção: exemplo sintético (município e lei fictícios), marcado como tal em toda parte; não é um município real.")
     click.echo(f"Município {muni.name}/{muni.uf} criado (identificador '{muni.slug}', IBGE {muni.ibge_code}); "
                "chave emissora 1 criada.")
     if pack == NO_PACK:

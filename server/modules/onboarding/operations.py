@@ -14,19 +14,27 @@ from ..rules.service import FEDERAL_PACK
 # The value chosen when the municipality's law has no pack yet: it runs on the federal layer alone.
 NO_PACK = "nenhum"
 UFS = ("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO").split()
-# What the law calls the permit and who holds it, per pack (the demo's settings, the same reading).
-PACK_SETTINGS = {
-    "nortelandia-lei-030-1998": {"permit_label": "Alvará de autorização", "holder": "company"},
-    "sapezal-lei-125-1999": {"permit_label": "Alvará de autorização", "holder": "person"},
-    "paranatinga-lei-311-2007": {"permit_label": "Termo de permissão", "holder": "person"},
-}
+# What a law without `registry` in its pack calls the permit, and who holds it.
+DEFAULT_REGISTRY = {"permit_label": "Alvará de autorização", "holder": "person"}
 
 
-def municipal_packs():
-    """{pack id: municipality slug the pack is written for} of every municipal pack on disk."""
+def municipal_packs(include_synthetic=False):
+    """{pack id: municipality slug the pack is written for} of every municipal law pack on disk
+    (amendment packs are part of the law they amend). Synthetic examples (a fictional
+    municipality's law, `synthetic: true`) only when asked: never offered as a real municipality."""
     from ...rules.compose import read_packs
 
-    return {p["id"]: p["municipality"] for _, p in read_packs() if p.get("kind") == "municipal"}
+    return {p["id"]: p["municipality"] for _, p in read_packs()
+            if p.get("kind") == "municipal" and not p.get("amends") and (include_synthetic or not p.get("synthetic"))}
+
+
+def pack_registry(pack_id):
+    """The pack's `registry` words (permit label, holder), as the law names them."""
+    from ...rules.compose import read_packs
+
+    pack = next((p for _, p in read_packs() if p.get("id") == pack_id), {})
+    return {**DEFAULT_REGISTRY, **{k: v for k, v in (pack.get("registry") or {}).items() if k in DEFAULT_REGISTRY}}, \
+        bool(pack.get("synthetic"))
 
 
 def _error(field, message, status=422):
@@ -37,8 +45,10 @@ def slug_for(name):
     return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-")[:40]
 
 
-def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, actor=None):
-    """Validate, create the municipality, its legal pontos and its first issuer key, in one go."""
+def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, actor=None, allow_synthetic=False):
+    """Validate, create the municipality, its legal pontos and its first issuer key, in one go. A
+    synthetic example's pack (a fictional municipality) only with `allow_synthetic`: it is then
+    marked as an example everywhere it appears (settings["synthetic_example"])."""
     from ..credentials.codec import url_prefix
     from ..credentials.operations import create_key
 
@@ -57,7 +67,10 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
         url_prefix(public_base_url or "")
     except ValueError:
         raise _error("public_base_url", "Endereço público inválido: https://host[:porta], sem caminho.") from None
-    packs = municipal_packs()
+    packs = municipal_packs(include_synthetic=allow_synthetic)
+    if pack in municipal_packs(include_synthetic=True) and pack not in packs:
+        raise _error("pack", "Este pacote é um exemplo sintético (município fictício), não a lei de um município "
+                             "real: só é criado com a opção explícita --allow-synthetic-example.")
     if pack == NO_PACK:
         slug, regimes = slug_for(name), [FEDERAL_PACK]
         if slug in packs.values():
@@ -70,7 +83,10 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
         raise _error("ibge_code", "Já existe um município com este código IBGE.", 409)
     if not slug or Municipality.query.filter_by(slug=slug).first() is not None:
         raise _error("name", "Já existe um município com este nome.", 409)
-    settings = dict(PACK_SETTINGS.get(pack, {"permit_label": "Alvará de autorização", "holder": "person"}))
+    words, synthetic = pack_registry(pack) if pack != NO_PACK else (dict(DEFAULT_REGISTRY), False)
+    settings = dict(words)
+    if synthetic:
+        settings["synthetic_example"] = True
     # Recorded with the municipality; the running server's TIMEZONE and PUBLIC_BASE_URL are the
     # ones used (one deployment per municipality): `flask municipality create` warns when they differ.
     settings.update(time_zone=time_zone, public_base_url=public_base_url.rstrip("/"))

@@ -22,7 +22,9 @@ def operator_code(slug, number, hours):
     muni = Municipality.query.filter_by(slug=slug).first()
     permit = muni and Permit.query.filter_by(municipality_id=muni.id, number=number).first()
     if permit is None or permit.main_driver is None:
-        raise click.ClickException(f"Permissão {number} sem condutor em {slug}.")
+        from ..registry.vocabulary import vocabulary
+        raise click.ClickException(f"{vocabulary(muni).permit_title if muni else 'Permissão ou alvará'} {number} "
+                                   f"sem condutor em {slug}.")
     code = create_operator_access(permit.main_driver, ttl_hours=hours)
     db.session.commit()
     click.echo(f"{permit.main_driver.name}: código {code} (válido por {hours} h) — "

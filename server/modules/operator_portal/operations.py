@@ -152,7 +152,8 @@ def badge_for(user):
     return {
         "name": operator.name,
         "photo_url": "/api/v1/operator/photo" if operator.photo_path else None,
-        "municipality": {"slug": muni.slug, "name": muni.name, "uf": muni.uf},
+        # ibge: the phone keeps this municipality's device keys, to verify a fiscal's signed copy offline.
+        "municipality": {"slug": muni.slug, "name": muni.name, "uf": muni.uf, "ibge": muni.ibge_code},
         "holder_company": (operator.company.trade_name or operator.company.legal_name)
         if operator.company else None,
         "permit_number": permit.number if permit else None,

@@ -18,6 +18,8 @@ class MunicipalityPublicSchema(Schema):
     slug = fields.String(required=True)
     name = fields.String(required=True)
     uf = fields.String(required=True)
+    ibge = fields.String(metadata={"description": "Código IBGE (no crachá do operador): o celular guarda as chaves "
+                                                 "dos aparelhos do município para conferir sem internet a cópia do auto."})
 
 
 class AlertSchema(Schema):

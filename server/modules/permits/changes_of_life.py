@@ -5,6 +5,7 @@ and appears in the permit's history; a crachá that names the old holder or plat
 
 Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/2007.
 """
+from ...core.ptbr import plate as plate_text
 from datetime import timedelta
 
 from ...core.audit import record, snapshot
@@ -88,13 +89,13 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     db.session.add(row)
     permit.vehicle = new
     pending = f" Vistoria do novo veículo pendente ({rule['vistoria']})." if rule["vistoria"] else ""
-    _history(permit, "substitute_vehicle", f"{reason} — {new.plate} ({rule['basis']}).{pending}")
+    _history(permit, "substitute_vehicle", f"{reason} — {plate_text(new.plate)} ({rule['basis']}).{pending}")
     db.session.flush()
     record("substitute_vehicle", "permit", permit.id, before, permit_snapshot(permit), reason=reason,
            municipality_id=municipality.id)
     record("create", "vehicle_substitution", row.id, None, snapshot(row), municipality_id=municipality.id)
     db.session.commit()
-    _revoke_credentials(permit, f"Veículo substituído por {new.plate}")
+    _revoke_credentials(permit, f"Veículo substituído por {plate_text(new.plate)}")
     return row
 
 

@@ -15,4 +15,5 @@ def registry_cli():
 @with_appcontext
 def registry_expire():
     """Mark permits past their validity as vencido (run daily, e.g. from cron)."""
-    click.echo(f"{expire_due_permits()} permissões marcadas como vencidas.")
+    # Every municipality at once: each law's word would be wrong for the others'.
+    click.echo(f"{expire_due_permits()} permissões, alvarás ou autorizações vencidos.")

@@ -38,6 +38,18 @@ def bump_version(connection, municipality_id) -> int:
     return connection.execute(select(state.c.version).where(state.c.municipality_id == municipality_id)).scalar_one()
 
 
+def lock_feed(connection, municipality_id):
+    """Take the municipality's feed row lock, held until the transaction ends, without a new
+    version. Appends to another per-municipality log whose cursor is a row id (the crachás'
+    status list) take it first, so their ids are drawn in commit order: a device that read up to
+    id N can never see an id below N commit later."""
+    state = FieldDataState.__table__
+    connection.execute(dialect_insert(connection, state).values(
+        municipality_id=municipality_id, version=0, changed_at=utcnow()).on_conflict_do_nothing())
+    connection.execute(update(state).where(state.c.municipality_id == municipality_id)
+                       .values(version=state.c.version))
+
+
 def mark_changed(connection, municipality_id, entities):
     """entities: iterable of (kind, entity_id, removed). One version for all of them."""
     entities = list(entities)

@@ -75,6 +75,24 @@ DOCUMENT_CHECKS = {
     "vehicle.plated_in_municipality": "A moto está emplacada no município, na categoria aluguel?",
 }
 
+def document_subject(name, decl=None):
+    """Whose document answers the fact: "vehicle" or "operator" (a pack's `document.subject`)."""
+    subject = ((decl or {}).get("document") or {}).get("subject")
+    return subject or ("vehicle" if name.startswith("vehicle.") else "operator")
+
+
+def document_questions(declared):
+    """{fact: question} of the document checks the composed packs read: the product's own
+    (DOCUMENT_CHECKS) and those a pack declares itself (fact `document`, SPEC §3), so a law
+    encoded by an analyst asks the back office for its documents without new code."""
+    out = {fact: q for fact, q in DOCUMENT_CHECKS.items() if fact in declared}
+    for name, decl in declared.items():
+        prompt = (decl.get("document") or {}).get("prompt_pt")
+        if prompt and name not in out:
+            out[name] = prompt
+    return out
+
+
 # Registry facts read from records of their own (issuance.records): vistorias and insurance
 # policies entered in the back office. Absent until such a record exists.
 RECORD_FACTS = {
@@ -131,6 +149,8 @@ def fact_source(name, decl):
     "checklist" (the fiscal's question) — or None when nothing feeds it."""
     if decl.get("source") == "checklist":
         return "checklist" if (decl.get("checklist") or {}).get("prompt_pt") else None
+    if (decl.get("document") or {}).get("prompt_pt"):
+        return "document"                      # a document check the pack itself declares (SPEC §3)
     if any(name in m for m in (OPERATOR_FACTS, VEHICLE_FACTS, PERMIT_FACTS, DRIVER_FACTS, RECORD_FACTS)):
         return "registry"
     return "document" if name in DOCUMENT_CHECKS else None

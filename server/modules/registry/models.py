@@ -42,6 +42,12 @@ class Municipality(db.Model):
     def setting(self, key, default=None):
         return (self.settings or {}).get(key, default)
 
+    @property
+    def synthetic_example(self):
+        """A fictional municipality whose synthetic law exercises the pack format (issue 38):
+        marked as an example wherever it appears, never a real one."""
+        return bool(self.setting("synthetic_example"))
+
 
 # The fiscal units a fine may be written in; the one list behind "Unidades fiscais" and the
 # unit choices of "Configuração das regras" (R$ aside).

@@ -1,6 +1,6 @@
 """Signals other features listen to (credentials append permit changes to the status list), their
 receivers connected in server/subscriptions.py."""
-from blinker import Namespace
+from ...core.signals import Namespace  # receivers called in the order connected
 
 _signals = Namespace()
 

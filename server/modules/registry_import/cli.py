@@ -67,7 +67,8 @@ def run_command(slug, commit, only_valid, report, path):
         Path(report).write_text(csv_text(["Linha", "Coluna", "Erro"], result.errors), encoding="utf-8")
     if result.committed:
         w = result.written
-        click.echo(f"Importado: {w['permit']} permissões, {w['operator']} pessoas, {w['vehicle']} veículos, "
+        from ..registry.vocabulary import vocabulary
+        click.echo(f"Importado: {w['permit']} {vocabulary(muni).permits}, {w['operator']} pessoas, {w['vehicle']} veículos, "
                    f"{w['company']} empresas.")
     elif commit:
         raise click.ClickException("Nada foi gravado: corrija as linhas com erro ou use --only-valid.")

@@ -17,7 +17,7 @@ from ...extensions import db
 from ..registry import schemas
 from ..registry.models import (OCCUPYING, PERMIT_STATUSES, Company, Operator, Permit, PermitStatusChange, Ponto,
                                Vehicle, permit_drivers, utcnow)
-from ..credentials.models import StatusListEntry
+from ..credentials.operations import append_statuses
 from ..permits.rule_checks import registry_problems, registry_ruleset
 from .columns import holder_is_company, columns_for, header_key, permit_kind
 from .reader import read_rows
@@ -248,9 +248,7 @@ class _Writer:
              "at": now, "reason": self.reason, "valid_until": p["valid_until"]} for p in permits])
         # What credentials.operations.on_permit_status_changed appends for an issued permit: the
         # phones' status list learns every imported permit (bulk here, the signal is per row).
-        db.session.execute(insert(StatusListEntry), [
-            {"municipality_id": self.muni.id, "kind": "permit", "ref": p["number"], "status": p["status"],
-             "reason": None, "changed_at": now} for p in permits])
+        append_statuses(self.muni.id, [("permit", p["number"], p["status"]) for p in permits])
         if self.company_held:
             db.session.execute(insert(permit_drivers), [
                 {"permit_id": permit_ids[o["permit"]["number"]], "operator_id": state.operators[o["operator"]["cpf"]]}

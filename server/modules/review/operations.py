@@ -9,9 +9,11 @@ from ...core.tenancy import in_scope, owned
 from ...core.validation import normalize_plate, plate_is_valid
 from ...extensions import db
 from ..autos import versions
+from ..autos.auto_data import municipal_infractions
 from ..autos.models import AutoCase, AutoCaseVersion, utcnow
 from ..autos.operations import REASON_MIN, decide
 from ..fieldsync.models import FieldRecord
+from ..registry.models import Municipality
 from .models import CancelRequestDecision
 
 MAX_TEXT = 2000
@@ -47,12 +49,25 @@ def _add_version(case, data, reason, source, actor=None, conflict_id=None):
     return version
 
 
+def notified(case):
+    """The case's notificação was issued (autos.process_models.AutoNotification)."""
+    from ..autos.process_models import AutoNotification
+    return db.session.query(AutoNotification.id).filter_by(case_id=case.id).first() is not None
+
+
 def correct(case, changes, reason, actor=None):
     """A clerk's correction: `changes` may hold plate, permit_number, place, auto_fields {name:
     text} and removals {infraction id: reason}. Creates version n+1 (see versions.CORRECTABLE)."""
     reason = _reason(reason)
     if case.state == "insubsistente":
         raise ApiError(409, "invalid_transition", "O auto é insubsistente: não se corrige mais.")
+    if notified(case):
+        # The notificação prints the auto as it stood when issued, and its deadlines run from it: a
+        # later correction would leave the operator holding an auto the municipality no longer
+        # holds (issue 34, item 3).
+        raise ApiError(409, "already_notified", "O autuado já foi notificado desta versão do auto: uma correção "
+                       "agora exigiria nova notificação, com novo prazo. Se o erro invalida o auto, declare-o "
+                       "insubsistente e lavre outro.", {"reason": ["O auto já foi notificado."]})
     current = versions.correctable_of(versions.current_data(case))
     data = copy.deepcopy(current)
     if "plate" in changes:
@@ -84,7 +99,9 @@ def correct(case, changes, reason, actor=None):
         if len(why) < 3:
             raise _invalid(f"removal_reason.{inf_id}", "Diga por que a infração é removida.")
         inf.update(decision="removed", removal_reason=why[:MAX_TEXT])
-    if not [i for i in data["infractions"] if i["decision"] == "confirmed"] and current["infractions"]:
+    municipality = db.session.get(Municipality, case.municipality_id)
+    own = municipal_infractions(municipality, data["infractions"])
+    if not [i for i in own if i["decision"] == "confirmed"] and municipal_infractions(municipality, current["infractions"]):
         raise _invalid("remove", "Não remova todas as infrações: declare o auto insubsistente.")
     if data == current:
         raise _invalid("reason", "Nada foi alterado.")

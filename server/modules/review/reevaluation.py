@@ -15,6 +15,7 @@ from ...core.clock import to_local
 from ...rules import RulesError, evaluate
 from ...rules.errors import FactError
 from ...rules.history import history_for
+from ...rules.jurisdiction import is_traffic
 from ..autos.auto_data import amount_brl
 from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Permit
@@ -97,9 +98,11 @@ def _amount_cents(amount):
     return None if not amount else amount.get("brl_cents")
 
 
-def compare(server, device_evaluation, auto_infractions):
-    """Rows (id, label, server {amount, recidivism}, device {...}, differs) for every infraction
-    either side proposes. The device side is its evaluation, else the auto's infraction list."""
+def compare(server, device_evaluation, auto_infractions, integrated=False):
+    """Rows (id, label, server {amount, recidivism}, device {...}, differs, traffic) for every
+    infraction either side proposes. The device side is its evaluation, else the auto's infraction
+    list. `traffic`: a CTB/SNT infraction outside the municipal auto (no municipal amount asked for
+    it: the traffic authority applies the CTB's), unless the municipality is `integrated`."""
     result = server.get("result") or {}
     srv = {i["id"]: i for i in result.get("infractions") or [] if i.get("triggered_by")}
     dev = {}
@@ -118,10 +121,11 @@ def compare(server, device_evaluation, auto_infractions):
         s_cents, d_cents = _amount_cents((s or {}).get("amount")), _amount_cents((d or {}).get("amount"))
         s_rec = _recidivism((s or {}).get("recidivism"))
         d_rec = _recidivism((d or {}).get("recidivism"))
-        differs = s is None or d is None or s_cents != d_cents or s_rec != d_rec
+        traffic = not integrated and is_traffic(s or d)
+        differs = s is None or d is None or (not traffic and (s_cents != d_cents or s_rec != d_rec))
         rows.append({"id": inf_id, "label": (s or d).get("label_pt") or inf_id, "server": s, "device": d,
                      "server_cents": s_cents, "device_cents": d_cents, "server_recidivism": s_rec,
-                     "device_recidivism": d_rec, "differs": differs})
+                     "device_recidivism": d_rec, "differs": differs, "traffic": traffic})
     return rows
 
 

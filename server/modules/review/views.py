@@ -10,9 +10,12 @@ from ...core.routes import RouteTable
 from ...core.tenancy import in_scope, owned
 from ...extensions import db
 from ..autos import versions
+from ..autos.auto_data import auto_data, traffic_authority_act
 from ..autos.models import AutoCase
 from ..registry.scope import municipality, staff_view
 from ..fieldsync.models import FieldRecord, FieldRecordConflict
+from ..fieldsync import provenance
+from ..traffic import queries as traffic_queries
 from ..fieldsync.checks import signature_flags
 from ..accounts.models import Device
 from . import details, operations, photos, queue, reevaluation
@@ -72,7 +75,9 @@ def queue_page():
 
 def _summary(record):
     body = details.parse_body(record.body)
-    return {"plate": body.get("plate"), "permit": body.get("permit_number")}
+    how = body.get("checklist_how") if record.kind == "auto" else provenance.summary(body)
+    return {"plate": body.get("plate"), "permit": body.get("permit_number"),
+            "answers_how": provenance.summary_text(how) if record.kind in ("inspection", "auto") else ""}
 
 
 def _csv(mid, rows):
@@ -84,17 +89,22 @@ def _csv(mid, rows):
         out.append([KIND_LABELS[record.kind], record.auto_number or "", record.received_at, record.device_at,
                     fiscal, s["plate"], s["permit"], STATE_LABELS.get(case.state) if case else "",
                     ", ".join(flag_label(c) for c in flags), extra[record.id]["conflicts"],
-                    extra[record.id]["cancel_pending"], record.id])
+                    extra[record.id]["cancel_pending"], s["answers_how"], record.id])
+    from ..registry.vocabulary import vocabulary
     return csv_response("revisao.csv", ["Tipo", "Número do auto", "Recebido em", "Hora do celular", "Fiscal",
-                                        "Placa", "Permissão/alvará", "Situação do auto", "Indicadores",
-                                        "Conflitos abertos", "Pedido de cancelamento", "Registro"], out)
+                                        "Placa", vocabulary(municipality()).permit_title, "Situação do auto",
+                                        "Indicadores", "Conflitos abertos", "Pedido de cancelamento",
+                                        "Como as respostas foram dadas", "Registro"], out)
 
 
 def _render_record(record, case=None, errors=None, status=200):
     muni = municipality()
     ctx = details.context(muni, record)
+    # The stop's CTB observations, communicated apart from the municipal auto (issue 34, item 2).
+    report = traffic_queries.report_for_stop(muni.id, [record.id, record.inspection_id])
+    ctx["traffic"] = traffic_queries.shown(report, muni, ctx.get("rules")) if report is not None else None
     if case is not None:
-        data = versions.current_data(case)
+        data = auto_data(case)  # the municipal auto's infractions only (a CTB one is communicated)
         signed = details.parse_body(record.body)
         inspection = owned(FieldRecord, record.inspection_id, muni.id)
         source = details.parse_body(inspection.body) if inspection else signed
@@ -106,11 +116,15 @@ def _render_record(record, case=None, errors=None, status=200):
         ctx.update(case=case, data=data, history=versions.history(case),
                    infractions=details.infraction_rows(ctx["rules"], data, signed),
                    requests=details.cancel_requests(case), inspection=inspection, server=server,
-                   comparison=reevaluation.compare(server, source.get("evaluation"), signed.get("infractions")),
+                   comparison=reevaluation.compare(server, source.get("evaluation"), signed.get("infractions"),
+                                                   integrated=bool(traffic_authority_act(muni))),
                    audit=details.case_history(case, [record.id] + [r["record"].id for r in details.cancel_requests(case)]),
                    signatures=signed.get("signatures") if isinstance(signed.get("signatures"), dict) else {},
-                   field_names=versions.FIELD_NAMES)
-    return render_template("review/record.html", errors=errors or {}, form=request.form, **ctx), status
+                   notified=operations.notified(case),
+                   field_names=versions.FIELD_NAMES,
+                   auto_answers_how=provenance.summary_text(signed.get("checklist_how")))
+    return render_template("review/record.html", errors=errors or {}, form=request.form,
+                           not_recorded=provenance.NOT_RECORDED, **ctx), status
 
 
 @routes.get("/registros/<rid>")
@@ -120,6 +134,23 @@ def record_page(rid):
     case = (in_scope(AutoCase, record.municipality_id).filter_by(record_id=record.id).first()
             if record.kind == "auto" else None)
     return _render_record(record, case)
+
+
+@routes.get("/registros/<rid>/respostas.csv")
+@staff_view
+def answers_csv(rid):
+    """Every checklist answer of the record (its inspection's, for an auto) with how it was given,
+    and the items not asked with the reason (issue 34)."""
+    record = _record_or_404(rid)
+    muni = municipality()
+    source = record
+    if record.kind == "auto":
+        source = owned(FieldRecord, record.inspection_id, muni.id) or record
+    ctx = details.context(muni, source)
+    rows = [[area, it["question"], it["answer"], it["how"], "; ".join(it["citations"]), it["fact"]]
+            for area, items in ctx["groups"] for it in items]
+    return csv_response(f"respostas-{record.id}.csv", ["Área", "Pergunta", "Resposta", "Como foi respondida",
+                                                       "Fundamento", "Fato"], rows)
 
 
 def _run(record, case, operation, message):

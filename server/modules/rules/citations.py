@@ -21,6 +21,21 @@ def law_short_name(composed, law_key):
     return law_key
 
 
+def _by(name):
+    """"pela Lei …" / "pelo Decreto …": the preposition a citation of the act takes."""
+    return "pelo" if name.split(" ")[0] in ("Decreto", "CTB") else "pela"
+
+
+def amended_by_text(composed, amended):
+    """"redação dada pela Lei 2/2025, art. 1º" (or "incluído pela …"): the act that gave a
+    provision the wording applied (SPEC §3 "Amendments")."""
+    name = law_short_name(composed, amended.get("law"))
+    where = format_citation(composed, {k: v for k, v in amended.items() if k != "kind"}).split(", ", 1)
+    tail = f", {where[1]}" if len(where) > 1 else ""
+    verb = "incluído" if amended.get("kind") == "inclusao" else "redação dada"
+    return f"{verb} {_by(name)} {name}{tail}"
+
+
 def format_citation(composed, citation):
     if not citation:
         return ""
@@ -35,7 +50,10 @@ def format_citation(composed, citation):
         parts.append(str(citation["inciso"]))
     if citation.get("alinea"):
         parts.append(f"alínea “{citation['alinea']}”")
-    return ", ".join(parts)
+    text = ", ".join(parts)
+    if isinstance(citation.get("amended_by"), dict):
+        text += f" ({amended_by_text(composed, citation['amended_by'])})"
+    return text
 
 
 PENALTY_LABELS = {

@@ -77,7 +77,7 @@ def rules_evaluate(slug, on_date, facts_file, history_file):
 @click.option("--value", help="Number (decree amount, days, period length)")
 @click.option("--unit", help="Decree amount unit: BRL, UFM, UFIR, UPF")
 @click.option("--amount-kind", type=click.Choice(["value", "max"]), default="value")
-@click.option("--valid-from", help="Decree amount: in force from (YYYY-MM-DD)")
+@click.option("--valid-from", help="Decree amount or deadline: in force from (YYYY-MM-DD)")
 @click.option("--period-unit", type=click.Choice(["days", "months", "years"]))
 @click.option("--option", help="Option value (veto outcome or reading)")
 @click.option("--source", required=True, help="The act that sets the value (decree, Câmara session…)")
@@ -105,3 +105,148 @@ def rules_configure(slug, kind, key, value, unit, amount_kind, valid_from, perio
                 click.echo(f"{field}: {message}", err=True)
         sys.exit(1)
     click.echo(f"{kind} {key} configurado em {slug}.")
+
+
+# -- authoring a pack (docs/guia-codificacao-de-leis.md) ----------------------------------------
+
+def _write_new(path, content, force):
+    if path.exists() and not force:
+        raise click.ClickException(f"{path} já existe (use --force para substituir).")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+    click.echo(f"  criado {path}")
+
+
+@rules_cli.command("scaffold")
+@click.option("--law", "law_file", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="O texto da lei (.txt), copiado em shared_rules/laws/.")
+@click.option("--municipality", "slug", required=True, help="Identificador do município (ex.: serra-azul-do-norte).")
+@click.option("--prefix", default=None, help="Prefixo dos ids das entradas (ex.: saz).")
+@click.option("--root", type=click.Path(exists=True, file_okay=False), default=str(REPO_ROOT))
+@click.option("--force", is_flag=True, help="Substituir arquivos existentes.")
+def rules_scaffold(law_file, slug, prefix, root, force):
+    """Start a pack from a law text: pack, configuration, vectors table and provisions worksheet."""
+    import shutil
+
+    from ...rules.authoring.scaffold import scaffold
+
+    root = Path(root)
+    law_file = Path(law_file)
+    laws_dir = root / "shared_rules" / "laws"
+    if law_file.resolve().parent != laws_dir.resolve():
+        target = laws_dir / law_file.name
+        if target.exists() and not force:
+            raise click.ClickException(f"{target} já existe (use --force para substituir).")
+        shutil.copyfile(law_file, target)
+        click.echo(f"  copiado o texto para {target}")
+    text = law_file.read_text(encoding="utf-8")
+    pack, config, table, sheet = scaffold(text, slug, law_file.name, prefix)
+    sr = root / "shared_rules"
+    _write_new(sr / "packs" / f"{pack['id']}.json", json.dumps(pack, ensure_ascii=False, indent=1) + "\n", force)
+    _write_new(sr / "config" / f"{slug}.json", json.dumps(config, ensure_ascii=False, indent=1) + "\n", force)
+    _write_new(sr / "vectors" / "tables" / f"{slug}.csv", table, force)
+    _write_new(sr / "NOTES" / f"provisions-{pack['id']}.csv", sheet, force)
+    click.echo(f"{len(pack['infractions'])} infração(ões) e {len(pack['deadlines'])} prazo(s) esboçados do texto "
+               f"(nota “A CONFERIR”). Próximo passo: `flask rules lint --pack {pack['id']}` e o guia "
+               "docs/guia-codificacao-de-leis.md.")
+
+
+def _pack_files(root):
+    from ...rules.compose import read_packs
+    return read_packs(Path(root) / "shared_rules" / "packs")
+
+
+def lint_pack(root, pack_id):
+    """(problems, composed rules, coverage reports, pack) for a pack on disk."""
+    from ...rules.authoring.checker import check_pack, table_problems
+    from ...rules.vector_table import run_table, table_files
+    from ..registry.facts import fact_source
+
+    named = _pack_files(root)
+    path = Path(pack_id)
+    if path.suffix == ".json" and path.is_file():
+        # A pack file outside shared_rules/packs/ (an amendment to publish beside the shipped ones).
+        pack = _read_json(path, "--pack")
+        named = [(n, p) for n, p in named if p.get("id") != pack.get("id")] + [(path.name, pack)]
+        pack_id = pack.get("id")
+    pack = next((p for _, p in named if p.get("id") == pack_id), None)
+    if pack is None:
+        raise click.BadParameter(f"pacote desconhecido: {pack_id}", param_hint="--pack")
+    others = [p for _, p in named if p.get("kind") == "federal" or p.get("id") == pack.get("amends")]
+    amendments = [p for _, p in named if p.get("amends") == pack_id]
+    slug = pack.get("municipality")
+    cfg_path = Path(root) / "shared_rules" / "config" / f"{slug}.json"
+    config = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {"municipality": slug}
+    from ...rules.authoring.law_text import load_texts
+
+    problems, rules, reports = check_pack(pack, others, config, load_texts(root), fact_source,
+                                         file=f"shared_rules/packs/{pack_id}.json", amendments=amendments)
+    if rules is not None and not pack.get("amends"):
+        for table in table_files(root):
+            if table.name.split(".")[0] == slug:
+                problems += table_problems(run_table(table, Path(root) / "shared_rules" / "packs",
+                                                     Path(root) / "shared_rules" / "config"),
+                                           f"shared_rules/vectors/tables/{table.name}")
+    return problems, rules, reports, pack
+
+
+@rules_cli.command("lint")
+@click.option("--pack", "pack_id", required=True,
+              help="Id do pacote (ex.: serra-azul-do-norte-lei-412-2015) ou o caminho de um arquivo .json.")
+@click.option("--root", type=click.Path(exists=True, file_okay=False), default=str(REPO_ROOT))
+def rules_lint(pack_id, root):
+    """Check a pack as its law reads: each problem with its article and the fix (pt-BR)."""
+    from ...rules.authoring.checker import as_text
+
+    problems, _, _, _ = lint_pack(root, pack_id)
+    click.echo(as_text(problems))
+    if any(p["severity"] == "erro" for p in problems):
+        sys.exit(1)
+
+
+@rules_cli.command("coverage")
+@click.option("--pack", "pack_id", required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), default=None)
+@click.option("--root", type=click.Path(exists=True, file_okay=False), default=str(REPO_ROOT))
+def rules_coverage(pack_id, fmt, out_file, root):
+    """Every provision of the law: encoded, not applicable, left to a decree, or a reading."""
+    from ...rules.authoring import coverage
+
+    problems, _, reports, pack = lint_pack(root, pack_id)
+    chunks = []
+    for law_key, rep in reports.items():
+        law = pack["laws"].get(law_key) or {}
+        title = f"Cobertura da {law.get('cite_as') or law_key} ({pack.get('title_pt') or pack_id})"
+        if fmt == "markdown":
+            chunks.append(coverage.as_markdown(rep, title))
+        elif fmt == "json":
+            chunks.append(json.dumps(rep, ensure_ascii=False, indent=1))
+        else:
+            chunks.append(coverage.as_text(rep, title))
+    text = "\n\n".join(chunks) + "\n"
+    if out_file:
+        Path(out_file).write_text(text, encoding="utf-8")
+        click.echo(f"Relatório gravado em {out_file}.")
+    else:
+        click.echo(text, nl=False)
+    if any(rep["missing"] for rep in reports.values()):
+        sys.exit(1)
+
+
+@rules_cli.command("table")
+@click.argument("table_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--root", type=click.Path(exists=True, file_okay=False), default=str(REPO_ROOT))
+def rules_table(table_file, root):
+    """Run a vectors table (CSV: facts → expected outcome) and say which rows disagree."""
+    from ...rules.vector_table import run_table
+
+    results = run_table(table_file, Path(root) / "shared_rules" / "packs", Path(root) / "shared_rules" / "config")
+    bad = [r for r in results if r["problems"]]
+    for r in bad:
+        click.echo(f"linha {r['line']} ({r['name']}):", err=True)
+        for message in r["problems"]:
+            click.echo(f"  {message}", err=True)
+    click.echo(f"{len(results) - len(bad)} de {len(results)} caso(s) conferem.")
+    if bad:
+        sys.exit(1)

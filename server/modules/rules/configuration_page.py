@@ -65,6 +65,10 @@ def current_state(row, current, default):
         return "set", period_text(current), False
     if kind == "options":
         return "set", row["choices"].get(current, current), False
+    if isinstance(current, list):  # dated rows (SPEC §6): each from its date, with its act
+        return "set", "; ".join(f"{r['days']} dias" + ("" if r["valid_from"] == "0001-01-01" else
+                                                        f" desde {date_br(r['valid_from'])}") + (f" — {r['act']}" if r.get("act") else "")
+                                for r in current), False
     return "set", f"{current} dias", False
 
 
@@ -76,6 +80,25 @@ def readable_note(note):
     for key, words in _NOTE_WORDS.items():
         note = re.sub(rf"\b{key}\b", words, note)
     return note
+
+
+_DOTTED = re.compile(r"\b[a-z][a-z0-9]*(?:\.[a-z0-9_]+)+\b")
+
+
+def note_words(composed, keys):
+    """A function that words a pack note for a clerk (issue 34, item 4): an option, deadline or
+    decree key becomes its label on "Configuração das regras", a requirement's or infraction's id
+    its title; the veto outcomes their words. Anything else dotted ("art.") is left as written."""
+    labels = {row["key"]: row["label_pt"] for row in keys if row.get("key")}
+
+    def word(match):
+        key = match.group(0)
+        if key in labels:
+            return f"a configuração “{labels[key]}” (Configuração das regras)"
+        entry = composed.by_id.get(key) if hasattr(composed, "by_id") else None
+        return f"“{entry['label_pt']}”" if isinstance(entry, dict) and entry.get("label_pt") else key
+
+    return lambda note: readable_note(_DOTTED.sub(word, note)) if note else note
 
 
 def _group_citation(citation):

@@ -7,6 +7,9 @@ shared_rules/config/<slug>.json. The composed result is cached per configuration
 import hashlib
 import json
 from functools import lru_cache
+from pathlib import Path
+
+from flask import current_app, has_app_context
 
 from ...core.errors import ApiError
 from ...rules import UnknownMunicipality, load_municipality
@@ -47,20 +50,33 @@ def federal_only(municipality):
     return list(municipality.regimes or []) == [FEDERAL_PACK]
 
 
+def published_dirs():
+    """Folders of packs published beside the shipped ones (config RULES_EXTRA_PACKS_DIR: an
+    amendment or a law encoded after the release, checked with `flask rules lint`), and a
+    fingerprint of their files, so a newly published pack is served at once."""
+    folder = current_app.config.get("RULES_EXTRA_PACKS_DIR") if has_app_context() else None
+    if not folder or not Path(folder).is_dir():
+        return (), ""
+    stats = sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in Path(folder).glob("*.json"))
+    return (str(folder),), hashlib.sha256(json.dumps(stats).encode()).hexdigest()
+
+
 @lru_cache(maxsize=32)
-def _composed(slug, fingerprint, overrides_json, federal_only=False):
+def _composed(slug, fingerprint, overrides_json, federal_only=False, extra_dirs=(), extra_fingerprint=""):
     if federal_only:  # no municipal law pack yet (onboarding): the federal layer alone
         from ...rules.compose import compose, read_packs
         config = {"municipality": slug, **json.loads(overrides_json)}
-        return compose([p for _, p in read_packs() if p.get("kind") == "federal"], config)
-    return load_municipality(slug, config_overrides=json.loads(overrides_json))
+        return compose([p for _, p in read_packs(extra_dirs=extra_dirs) if p.get("kind") == "federal"], config)
+    return load_municipality(slug, config_overrides=json.loads(overrides_json), extra_dirs=extra_dirs)
 
 
 def composed_for(municipality):
     overrides = config_overrides(municipality)
     overrides_json = json.dumps(overrides, sort_keys=True, ensure_ascii=False)
     fingerprint = hashlib.sha256(overrides_json.encode()).hexdigest()
+    extra_dirs, extra_fingerprint = published_dirs()
     try:
-        return _composed(municipality.slug, fingerprint, overrides_json, federal_only(municipality))
+        return _composed(municipality.slug, fingerprint, overrides_json, federal_only(municipality),
+                         extra_dirs, extra_fingerprint)
     except UnknownMunicipality as exc:
         raise ApiError(409, "no_rule_pack", "Não há pacote de regras para este município.") from exc

@@ -99,7 +99,15 @@ def parse_value(row, form):
         if not number.is_integer() or number < 1 or number > 3650:
             raise _field("Informe um número inteiro de 1 a 3650.")
         if kind == "deadlines":
-            return int(number)
+            if not (form.get("valid_from") or "").strip():
+                return int(number)
+            # A deadline set by a decree from a date (SPEC §6): autos dated before it keep the
+            # days in force then, as decree amounts and unit values do.
+            try:
+                valid_from = date.fromisoformat(form.get("valid_from"))
+            except ValueError:
+                raise _field("Data inválida (use AAAA-MM-DD).", "valid_from") from None
+            return {"valid_from": valid_from.isoformat(), "days": int(number), "act": (form.get("source") or "").strip()}
         unit = form.get("period_unit")
         if unit not in PERIOD_UNITS:
             raise _field("Escolha dias, meses ou anos.", "period_unit")
@@ -146,8 +154,12 @@ def save_value(municipality, kind, key, value, source):
     settings = json.loads(json.dumps(municipality.settings or {}))
     rules = settings.setdefault("rules", {})
     before = json.loads(json.dumps(rules.get(kind, {}).get(key)))
-    if kind == "decree_amounts":
-        rows = [r for r in rules.setdefault(kind, {}).get(key, []) if r["valid_from"] != value["valid_from"]]
+    if kind == "decree_amounts" or (kind == "deadlines" and isinstance(value, dict)):
+        held = rules.setdefault(kind, {}).get(key, [])
+        if isinstance(held, int):  # days set with no date: they held from the start
+            held = [{"valid_from": "0001-01-01", "days": held,
+                     "act": (settings.get("rules_sources") or {}).get(f"{kind}:{key}", "")}]
+        rows = [r for r in held if r["valid_from"] != value["valid_from"]]
         rules[kind][key] = sorted(rows + [value], key=lambda r: r["valid_from"])
     else:
         rules.setdefault(kind, {})[key] = value

@@ -8,7 +8,7 @@ from ...extensions import db
 from ..registry.models import Municipality, UnitValue
 from .citations import format_citation, penalty_label
 from .service import composed_for
-from .configuration_page import KIND_TITLES, anchor, current_state, grouped
+from .configuration_page import KIND_TITLES, anchor, current_state, grouped, note_words
 from .settings import (AMOUNT_UNITS, PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values,
                        default_values, parse_value, save_value)
 from ...core.clock import local_today
@@ -26,6 +26,20 @@ def _citation_filter(citation):
     return format_citation(composed, citation) if composed is not None else ""
 
 
+@bp.app_template_filter("vigencia")
+def _vigencia_filter(entry):
+    """"em vigor desde 01/03/2026" / "até 28/02/2026": the period of one wording, when the
+    provision has had several (SPEC §3 "Amendments"); "" for a provision with one."""
+    composed = g.get("_composed")
+    if composed is None or len(composed.versions.get(entry.get("id"), ())) < 2:
+        return ""
+    from datetime import date as _date
+    from ...rules.dates import MAX_ORD, MIN_ORD
+    start = "" if entry["_from"] <= MIN_ORD else f"de {_date.fromordinal(entry['_from']).strftime('%d/%m/%Y')}"
+    end = "" if entry["_to"] >= MAX_ORD else f"até {_date.fromordinal(entry['_to']).strftime('%d/%m/%Y')}"
+    return " ".join(x for x in (start, end) if x)
+
+
 @bp.app_template_filter("penalty")
 def _penalty_filter(kind):
     return penalty_label(kind)
@@ -38,7 +52,9 @@ def catalogue():
     composed = g._composed = composed_for(muni)
     today = local_today().isoformat()
     return render_template("rules/catalogue.html", composed=composed, today=today,
-                           sources=(muni.settings or {}).get("rules_sources", {}))
+                           sources=(muni.settings or {}).get("rules_sources", {}),
+                           words=note_words(composed, configurable_keys(composed)),
+                           label_of=lambda i: (composed.by_id.get(i) or {}).get("label_pt") or i)
 
 
 def _saved_in_place():
@@ -90,3 +106,27 @@ def configuration():
     return render_template("rules/configuration.html", errors=errors, form_key=form_key, form=request.form,
                            current_state=current_state, **_page_context(muni, composed, keys)), \
         (422 if errors else 200)
+
+
+@bp.route("/rascunho", methods=["GET", "POST"])
+@login_required("admin", "backoffice")
+def draft_preview():
+    """A draft pack before it is published to phones: checker, checklist, verdicts, auto."""
+    from .draft_preview import DraftError, compose_draft, parse_day, preview, read_draft
+
+    muni = _municipality()
+    context = {"errors": {}, "day": local_today(), "pack_json": "", "law_text": "", "pack": None}
+    if request.method == "POST":
+        try:
+            pack, text, uploaded = read_draft(request.form, request.files)
+            day = parse_day(request.form.get("date"), local_today())
+            problems, rules, reports, changed = compose_draft(muni, pack, uploaded)
+        except DraftError as exc:
+            context["errors"] = {exc.field: [str(exc)]}
+            return render_template("rules/draft.html", **context), 422
+        g._composed = rules
+        context.update(pack=pack, pack_json=text, law_text=uploaded or "", day=day, problems=problems,
+                       reports=reports, changed=changed, rules=rules,
+                       errors_count=sum(p["severity"] == "erro" for p in problems),
+                       view=preview(rules, day, request.form) if rules is not None else None)
+    return render_template("rules/draft.html", **context)
