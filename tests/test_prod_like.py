@@ -127,6 +127,16 @@ def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp
     clerk = _browser(prod)
     login(clerk, "clerk.paranatinga", PASSWORD)
 
+    # The login limits count in the shared Redis (a wrong password, under a name of this run's).
+    import redis
+    stranger = f"ninguem-{prod.run_id}"
+    refused = _browser(prod).post("/api/v1/auth/token", json={"username": stranger, "password": "x"})
+    assert refused.status_code == 401
+    limits = redis.Redis.from_url(prod.app_env()["RATELIMIT_STORAGE_URI"])
+    counted = list(limits.scan_iter(f"LIMITS:*{stranger}*"))
+    assert counted, "no login limit counted in Redis"
+    limits.delete(*counted)
+
     # --- The registry the secretariat keeps: checked through nginx, written by the CLI ------
     view = _owner_app(prod, tmp_path)
     with view.app_context():

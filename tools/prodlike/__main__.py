@@ -18,14 +18,19 @@ def main():
         print(f"Logs in {folder}", file=sys.stderr)
         sys.exit(1)
     s = topology.settings
+    env_file = folder / "motofiscal.env"  # what /etc/motofiscal.env holds on a real machine
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in topology.guide_env().items() if not k.startswith("PG_ADMIN")))
+    env_file.chmod(0o600)
     print(f"""
 Motofiscal, production topology on loopback (logs and files in {folder}):
   nginx        {topology.public_url}/  (self-signed: {topology.tls_cert})
   gunicorn     127.0.0.1:{topology.upstream_ports[0]} and 127.0.0.1:{topology.upstream_ports[1]}
   PostgreSQL   database {s['DB_NAME']}: owner {s['DB_OWNER']}, app role {s['DB_APP_ROLE']}
   object store {topology.store_endpoint}  ({s['STORAGE_URL']})
-A municipality and its administrator (docs/operations.md, "A new municipality"):
-  the guide's `municipality` block, with the app's environment. Ctrl-C stops everything.""")
+Commands as the app role, e.g. the guide's "A new municipality and its administrator":
+  set -a; . {env_file}; set +a
+  .venv/bin/flask --app server municipality create …
+Ctrl-C stops everything and drops the databases and roles it made.""")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         signal.pause()
