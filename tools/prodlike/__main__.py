@@ -1,5 +1,6 @@
 """`tools/prod-like` (`make prod-like`): start the topology, print where it answers, wait for
 Ctrl-C, then stop it and drop what it made."""
+import functools
 import signal
 import sys
 import tempfile
@@ -10,7 +11,7 @@ from .topology import ProdLike, remove
 
 def main():
     folder = Path(tempfile.mkdtemp(prefix="motofiscal-prod-like-"))
-    topology = ProdLike(folder)
+    topology = ProdLike(folder, log=functools.partial(print, flush=True))
     try:
         topology.up()
     except Exception as err:  # noqa: BLE001 (what failed is printed; the folder keeps the logs)
@@ -31,7 +32,9 @@ Commands as the app role, e.g. the guide's "A new municipality and its administr
   set -a; . {env_file}; set +a
   .venv/bin/flask --app server municipality create …
 Ctrl-C stops everything and drops the databases and roles it made.""")
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # Both end the wait the same way (a job started in the background ignores SIGINT unless told).
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: sys.exit(0))
     try:
         signal.pause()
     except (KeyboardInterrupt, SystemExit):
