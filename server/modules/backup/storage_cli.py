@@ -4,7 +4,7 @@ credentials only read and write objects under STORAGE_URL's prefix."""
 import click
 from flask.cli import with_appcontext
 
-from ...core.storage import parse_s3_url, storage_url
+from ...core.storage import parse_s3_url, s3_client, storage_url
 
 
 @click.group("storage")
@@ -18,8 +18,6 @@ def create_bucket():
     """Create STORAGE_URL's bucket when missing (private, versioning on); say so when it exists."""
     from botocore.exceptions import BotoCoreError, ClientError
 
-    from ...core.storage import _s3_client
-
     url = storage_url()
     if not url:
         raise click.ClickException("STORAGE_URL não definido: sem objeto de armazenamento, os arquivos ficam na "
@@ -28,7 +26,7 @@ def create_bucket():
         bucket, _prefix = parse_s3_url(url)
     except ValueError:
         raise click.ClickException(f"STORAGE_URL deve ser s3://bucket/prefixo, não {url!r}.") from None
-    client = _s3_client()
+    client = s3_client()
     try:
         existing = {b["Name"] for b in client.list_buckets().get("Buckets", [])}
         if bucket in existing:
