@@ -103,12 +103,22 @@ export class Calendar {
   }
 }
 
-// CC art. 132 caput and § 1º; Lei 9.784/1999 art. 66 § 1º.
-export const cc132Days = (cal, start, n) => cal.businessDayOnOrAfter(dates.toIso(dates.addDays(day(start), n)));
+// The day an act made on iso counts as made: the next business day when iso has no office hours
+// (CPC/2015 art. 224 § 1º, via art. 15; STF Súmula 310; CTN art. 210 § único). Every period below
+// counts from it.
+export const startDay = (cal, iso) => cal.businessDayOnOrAfter(iso);
 
-// CPC/2015 arts. 219 and 224 § 3º.
+// A deadline the law sets as a date (Sapezal art. 10 § 1º, 31 March) ends on the next business day
+// when that day has no office hours (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º).
+export const fixedDateEnd = (cal, iso) => cal.businessDayOnOrAfter(iso);
+
+// CC art. 132 caput and § 1º; Lei 9.784/1999 art. 66 § 1º (start moved by startDay).
+export const cc132Days = (cal, start, n) =>
+  cal.businessDayOnOrAfter(dates.toIso(dates.addDays(day(startDay(cal, start)), n)));
+
+// CPC/2015 arts. 219 and 224 §§ 1º and 3º: a Saturday intimação counts from Tuesday.
 export function cpc219BusinessDays(cal, start, n) {
-  let d = start;
+  let d = startDay(cal, start);
   for (let i = 0; i < n; i += 1) d = cal.nextBusinessDay(d);
   return d;
 }
