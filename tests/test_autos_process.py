@@ -84,9 +84,17 @@ def refresh(app, case_id, today):
     return penalties(app, case_id)
 
 
-def run_daily(app, today):
+def run_daily(app, today, replay=True):
+    """The two tasks of the process as the daily command runs them. replay=False forgets the dates
+    already decided first, so the run decides `today` alone (a jump of years without replaying
+    every day between: the replay itself is tested in test_daily_catch_up.py)."""
+    from server.extensions import db
+    from server.modules.jobs.models import DailyTaskRun
     from server.modules.jobs.registry import run_daily as run
     with app.app_context():
+        if not replay:
+            DailyTaskRun.query.delete()
+            db.session.commit()
         return {task.name: count for task, count in run(today, only=["autos.penalties", "autos.quiet_period"])}
 
 
@@ -340,7 +348,7 @@ def test_quiet_year_cancels_the_record_once(app, client, demo):
     # The anniversary is the year's last day (Lei 810/1949 art. 1º), as in the engine's art. 42
     # § único window: the record is cancelled only on the day after it (issue 19, point 10).
     anniversary = applied_on.replace(year=applied_on.year + 1)
-    assert run_daily(app, anniversary)["autos.quiet_period"] == 0
+    assert run_daily(app, anniversary, replay=False)["autos.quiet_period"] == 0
     year_later = anniversary + timedelta(days=1)
     assert run_daily(app, year_later)["autos.quiet_period"] == 1
     assert run_daily(app, year_later)["autos.quiet_period"] == 0
@@ -352,7 +360,7 @@ def test_quiet_period_applies_only_where_the_law_has_it(app, client, demo):
     served = _today() - timedelta(days=30)
     notify(app, case_id, "pessoal", served)
     run_daily(app, served + timedelta(days=11))
-    assert run_daily(app, served + timedelta(days=800))["autos.quiet_period"] == 0
+    assert run_daily(app, served + timedelta(days=800), replay=False)["autos.quiet_period"] == 0
     assert penalties(app, case_id)[0][1] == "aplicada"
 
 
