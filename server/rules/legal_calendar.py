@@ -40,12 +40,13 @@ DATA_FILE = Path(__file__).resolve().parents[2] / "shared_rules" / "calendar" / 
 
 RULES = {
     "cc_132": {
-        "label_pt": "dias corridos, excluído o dia do começo e incluído o do vencimento; vencimento em "
+        "label_pt": "dias corridos, excluído o dia do começo e incluído o do vencimento; começo ou vencimento em "
                     "dia sem expediente prorrogado para o primeiro dia útil seguinte",
-        "citation_pt": "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º"},
+        "citation_pt": "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º; CPC/2015, art. 224, § 1º"},
     "cpc_219": {
-        "label_pt": "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação",
-        "citation_pt": "CPC/2015, arts. 219 e 224, § 3º"},
+        "label_pt": "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação; intimação em dia "
+                    "sem expediente considerada feita no primeiro dia útil seguinte",
+        "citation_pt": "CPC/2015, arts. 219 e 224, §§ 1º e 3º"},
     "lei_810": {
         "label_pt": "ano e mês do dia do início ao dia correspondente; faltando esse dia, o seguinte",
         "citation_pt": "Lei 810/1949, arts. 1º a 3º"},

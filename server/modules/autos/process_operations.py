@@ -30,7 +30,8 @@ from .operations import decide
 from .signals import appeal_decided, appeal_filed, notification_issued, penalty_changed
 from .outcome import current_step, outcome
 from .inputs import form_date, invalid_field, form_text
-from .process_models import APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPenalty
+from .process_models import (APPEAL_DECISIONS, DECISION_SERVICE_WAYS, SERVICE_WAYS, AutoAppeal, AutoNotification,
+                             AutoPenalty)
 # Payments, seizures and the municipal settings live in their own modules; callers reach every
 # operation of the process through this one.
 from .payments import (record_fee_payment, record_payment, record_seizure, release_seizure,  # noqa: F401
@@ -278,6 +279,34 @@ def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=
         # The operator won on every infraction: the auto itself is void (commits).
         decide(case, "auto_void", f"Recurso deferido ({appeal.instance_pt}): {text}", actor=actor)
         refresh_penalties(case, local_today())
+    db.session.commit()
+    return appeal
+
+
+def record_decision_service(appeal, via, known_on, note_text=None, actor=None):
+    """When the operator learnt of a decision (its ciência): the day the next instance's period
+    runs from (Paranatinga art. 48: "Da nova decisão, caberá recurso ao Sr. Prefeito Municipal,
+    observando o mesmo prazo", 3 days "a contar do recebimento da notificação"). By notificação of
+    the decision (hand delivery), its AR's receipt date, or its publication; audited; not changed
+    once recorded (as the auto's own ciência)."""
+    case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
+    if appeal.decision is None:
+        raise ApiError(409, "not_decided", "Registre a decisão antes da ciência dela.")
+    if appeal.decision_known_on is not None:
+        raise ApiError(409, "already_served", "A ciência desta decisão já foi registrada; ela não se altera.")
+    if via not in DECISION_SERVICE_WAYS:
+        raise invalid_field("decision_known_via", "Escolha como o autuado teve ciência da decisão.")
+    known_on = form_date(known_on, "decision_known_on")
+    if known_on < appeal.decided_on:
+        raise invalid_field("decision_known_on", "A ciência não pode ser anterior à decisão.")
+    note = (note_text or "").strip() or None
+    if via in ("postal_ar", "publicacao") and not note:
+        raise invalid_field("decision_known_note", "Informe o número do AR ou onde a decisão foi publicada.")
+    appeal.decision_known_on, appeal.decision_known_via, appeal.decision_known_note = known_on, via, note
+    record("auto_decision_service", "auto_appeal", appeal.id, {"decision_known_on": None},
+           {"decision_known_on": known_on.isoformat(), "decision_known_via": via, "note": note},
+           municipality_id=case.municipality_id, actor=actor)
+    refresh_penalties(case, local_today())
     db.session.commit()
     return appeal
 
