@@ -540,3 +540,19 @@ def test_an_appeal_filed_before_the_ciencia_is_recorded_is_timely(app, client, d
     decide_appeal(app, first.id, "indeferido", served + timedelta(days=1))
     second = file(app, case_id, served + timedelta(days=15))
     assert (second.level, second.late, second.due_on) == (2, False, None)
+
+
+def test_an_auto_signed_on_a_saturday_counts_from_monday_and_an_appeal_on_the_last_day_is_timely(app, client, demo):
+    """Roadside autos are often signed on weekends. Signed (ciência on the spot) on a Saturday, the
+    act counts as made on Monday and the count starts on Tuesday (CPC/2015 art. 224 §§ 1º and 3º,
+    via art. 15; STF Súmula 310): Paranatinga's 3 days (art. 48) end on Thursday. An appeal filed
+    that Thursday is timely; counted from the Saturday it would have been late (Tuesday)."""
+    monday = _served()
+    saturday = monday - timedelta(days=2)
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=(_today() - saturday).days, operator_signed=True)
+    note = notify(app, case_id, "assinatura_local", None)
+    assert note.served_on == saturday
+    thursday = monday + timedelta(days=3)
+    appeal = file(app, case_id, thursday)
+    assert (appeal.level, appeal.late, appeal.due_on) == (1, False, thursday)
+    assert refresh(app, case_id, thursday + timedelta(days=1))[0][1] == "pendente"  # awaiting the decision
