@@ -14,7 +14,7 @@ identity), so every create_app may call this.
 
 def connect_subscribers():
     from .modules.autos.operations import open_cases_of_push
-    from .modules.autos.process_operations import case_voided
+    from .modules.autos.process_operations import case_voided, move_appeal_dues
     from .modules.autos.process_settings import field_data_section as traffic_authority_section
     from .modules.autos.signals import auto_case_changed
     from .modules.calendar.signals import closure_added
@@ -45,6 +45,7 @@ def connect_subscribers():
     # Stored ends that hang on the calendar (issue 35): recomputed, audited, in the same transaction.
     closure_added.connect(move_grace_ends, weak=False)
     closure_added.connect(move_motorcycle_dues, weak=False)
+    closure_added.connect(move_appeal_dues, weak=False)
     # The order they had when each module connected itself at import: autos first, then the dashboard.
     auto_case_changed.connect(case_voided, weak=False)
     auto_case_changed.connect(case_changed, weak=False)

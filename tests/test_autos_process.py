@@ -556,3 +556,34 @@ def test_an_auto_signed_on_a_saturday_counts_from_monday_and_an_appeal_on_the_la
     appeal = file(app, case_id, thursday)
     assert (appeal.level, appeal.late, appeal.due_on) == (1, False, thursday)
     assert refresh(app, case_id, thursday + timedelta(days=1))[0][1] == "pendente"  # awaiting the decision
+
+
+def test_a_closure_recorded_on_the_last_day_moves_the_stored_due_date_and_the_filing_becomes_timely(app, client, demo):
+    """The office was closed on what had been the last day of the 3 days (art. 48) and the closure
+    is recorded afterwards: the filing's stored due date is counted again (CC art. 132 § 1º; Lei
+    9.784/1999 art. 66 § 1º), the appeal filed the next day is timely, and the penalty applied
+    meanwhile goes back to awaiting the decision. Audited."""
+    from server.core.audit import AuditLog
+    from server.modules.calendar.operations import add_closure
+    from server.modules.registry.models import Municipality
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
+    notify(app, case_id, "pessoal", served)
+    thursday, friday = served + timedelta(days=3), served + timedelta(days=4)
+    appeal = file(app, case_id, friday)
+    assert (appeal.late, appeal.due_on) == (True, thursday)
+    assert refresh(app, case_id, _today())[0][1] == "aplicada"
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        add_closure(muni, {"day": thursday, "kind": "fechamento", "name_pt": "Repartição fechada",
+                           "act": "Decreto 12/2026"})
+        from server.modules.autos.process_models import AutoAppeal
+        row = db_get(AutoAppeal, appeal.id)
+        assert (row.late, row.due_on) == (False, friday)
+        assert AuditLog.query.filter_by(action="auto_appeal_due_moved", entity_id=str(appeal.id)).count() == 1
+    assert penalties(app, case_id)[0][1] == "pendente"
+
+
+def db_get(model, ident):
+    from server.extensions import db
+    return db.session.get(model, ident)

@@ -90,6 +90,7 @@ ACTION_LABELS = {
     # Notification, defence, appeals, penalties (autos.process_operations, autos.jobs)
     "auto_notification_issue": "Notificação de autuação emitida",
     "auto_service": "Ciência do autuado registrada",
+    "auto_appeal_due_moved": "Prazo de defesa ou recurso prorrogado por dia sem expediente registrado",
     "auto_decision_service": "Ciência da decisão registrada (o prazo da instância seguinte corre dela)",
     "auto_appeal_file": "Defesa ou recurso protocolado",
     "auto_appeal_decide": "Defesa ou recurso decidido",
