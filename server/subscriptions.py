@@ -14,7 +14,7 @@ identity), so every create_app may call this.
 
 def connect_subscribers():
     from .modules.autos.operations import open_cases_of_push
-    from .modules.autos.process_operations import case_voided
+    from .modules.autos.process_operations import case_voided, move_appeal_dues
     from .modules.autos.process_settings import field_data_section as traffic_authority_section
     from .modules.autos.signals import auto_case_changed
     from .modules.calendar.signals import closure_added
@@ -22,6 +22,8 @@ def connect_subscribers():
     from .modules.dashboard.operations import case_changed, count_push
     from .modules.fieldsync.signals import autos_accepted, field_data_sections, records_accepted
     from .modules.issuance.operations import move_issqn_due_dates
+    from .modules.permits.operations import move_grace_ends
+    from .modules.selection.operations import move_motorcycle_dues
     from .modules.registry.signals import permit_status_changed
     from .modules.tariffs.operations import field_data_section
     from .modules.autos.signals import (appeal_decided, appeal_filed, notification_issued, operator_auto_sections,
@@ -40,6 +42,10 @@ def connect_subscribers():
     field_data_sections.connect(field_data_section, weak=False)
     field_data_sections.connect(traffic_authority_section, weak=False)
     closure_added.connect(move_issqn_due_dates, weak=False)
+    # Stored ends that hang on the calendar (issue 35): recomputed, audited, in the same transaction.
+    closure_added.connect(move_grace_ends, weak=False)
+    closure_added.connect(move_motorcycle_dues, weak=False)
+    closure_added.connect(move_appeal_dues, weak=False)
     # The order they had when each module connected itself at import: autos first, then the dashboard.
     auto_case_changed.connect(case_voided, weak=False)
     auto_case_changed.connect(case_changed, weak=False)

@@ -69,6 +69,15 @@ def decide_appeal(app, appeal_id, decision, decided_on, infraction_id=None):
                                                 infraction_id))
 
 
+def know(app, appeal_id, known_on, via="postal_ar", note="AR JT987654321BR"):
+    """The clerk records the ciência of a decision (its AR's receipt date, by default)."""
+    from server.extensions import db
+    from server.modules.autos import process_operations as ops
+    from server.modules.autos.process_models import AutoAppeal
+    return _call(app, lambda: ops.record_decision_service(db.session.get(AutoAppeal, appeal_id), via,
+                                                          known_on.isoformat(), note))
+
+
 def penalties(app, case_id):
     from server.modules.autos.process_models import AutoPenalty
     with app.app_context():
@@ -84,9 +93,17 @@ def refresh(app, case_id, today):
     return penalties(app, case_id)
 
 
-def run_daily(app, today):
+def run_daily(app, today, replay=True):
+    """The two tasks of the process as the daily command runs them. replay=False forgets the dates
+    already decided first, so the run decides `today` alone (a jump of years without replaying
+    every day between: the replay itself is tested in test_daily_catch_up.py)."""
+    from server.extensions import db
+    from server.modules.jobs.models import DailyTaskRun
     from server.modules.jobs.registry import run_daily as run
     with app.app_context():
+        if not replay:
+            DailyTaskRun.query.delete()
+            db.session.commit()
         return {task.name: count for task, count in run(today, only=["autos.penalties", "autos.quiet_period"])}
 
 
@@ -186,10 +203,11 @@ def test_paranatinga_second_instance_secretario_then_prefeito(app, client, demo)
     # The appeal to the Prefeito has no suspensive effect in the law: applied on the decision.
     assert penalties(app, case_id) == [("par.inf.g1_c", "aplicada", decided)]
     assert [(r[0], r[1], r[2]) for r in applied_rows(app)] == [("par.inf.g1_c", decided, False)]
-    # Friday + 3 days = Monday, a business day.
-    second = file(app, case_id, decided + timedelta(days=3))
+    # Art. 48: the 3 days run from the ciência of the decision, its AR received on Monday: Thursday.
+    know(app, first.id, decided + timedelta(days=3))
+    second = file(app, case_id, decided + timedelta(days=6))
     assert (second.level, second.instance_pt, second.late, second.due_on) == (2, "Prefeito Municipal", False,
-                                                                             decided + timedelta(days=3))
+                                                                             decided + timedelta(days=6))
     decide_appeal(app, second.id, "deferido", decided + timedelta(days=6))
     assert penalties(app, case_id)[0][1] == "anulada"
     assert applied_rows(app)[0][2] is True  # cancelled: no longer history for recidivism
@@ -205,19 +223,21 @@ def test_paranatinga_second_appeal_after_its_deadline_is_intempestiva(app, clien
     notify(app, case_id, "pessoal", served)
     first = file(app, case_id, served + timedelta(days=1))
     decide_appeal(app, first.id, "indeferido", served + timedelta(days=1))
-    # Decided on Tuesday: 3 days end on Friday (served + 4); Saturday is late.
+    know(app, first.id, served + timedelta(days=1), via="pessoal", note=None)
+    # Known on Tuesday: 3 days end on Friday (served + 4); Saturday is late.
     second = file(app, case_id, served + timedelta(days=5))
     assert (second.level, second.late, second.due_on) == (2, True, served + timedelta(days=4))
 
 
 def test_an_appeal_due_on_a_saturday_is_timely_on_monday(app, client, demo):
-    """Paranatinga art. 48, 3 days: decided on Wednesday, the 3rd day is Saturday; CC art. 132 § 1º
-    and Lei 9.784/1999 art. 66 § 1º move the end to Monday (served + 7)."""
+    """Paranatinga art. 48, 3 days: decision known on Wednesday, the 3rd day is Saturday; CC art. 132
+    § 1º and Lei 9.784/1999 art. 66 § 1º move the end to Monday (served + 7)."""
     served = _served()
     case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
     notify(app, case_id, "pessoal", served)
     first = file(app, case_id, served + timedelta(days=1))
     decide_appeal(app, first.id, "indeferido", served + timedelta(days=2))
+    know(app, first.id, served + timedelta(days=2), via="pessoal", note=None)
     second = file(app, case_id, served + timedelta(days=7))
     assert (second.level, second.late, second.due_on) == (2, False, served + timedelta(days=7))
 
@@ -340,7 +360,7 @@ def test_quiet_year_cancels_the_record_once(app, client, demo):
     # The anniversary is the year's last day (Lei 810/1949 art. 1º), as in the engine's art. 42
     # § único window: the record is cancelled only on the day after it (issue 19, point 10).
     anniversary = applied_on.replace(year=applied_on.year + 1)
-    assert run_daily(app, anniversary)["autos.quiet_period"] == 0
+    assert run_daily(app, anniversary, replay=False)["autos.quiet_period"] == 0
     year_later = anniversary + timedelta(days=1)
     assert run_daily(app, year_later)["autos.quiet_period"] == 1
     assert run_daily(app, year_later)["autos.quiet_period"] == 0
@@ -352,7 +372,7 @@ def test_quiet_period_applies_only_where_the_law_has_it(app, client, demo):
     served = _today() - timedelta(days=30)
     notify(app, case_id, "pessoal", served)
     run_daily(app, served + timedelta(days=11))
-    assert run_daily(app, served + timedelta(days=800))["autos.quiet_period"] == 0
+    assert run_daily(app, served + timedelta(days=800), replay=False)["autos.quiet_period"] == 0
     assert penalties(app, case_id)[0][1] == "aplicada"
 
 
@@ -475,3 +495,95 @@ def test_recidivism_window_counts_from_the_day_the_prior_was_committed(app, clie
         [inf] = [i for i in result["infractions"] if i["id"] == "par.inf.g1_c"]
         assert inf["recidivism"]["applied"] is True
         db.session.rollback()
+
+
+def test_second_instance_runs_from_the_recorded_ciencia_not_the_decision(app, client, demo):
+    """Paranatinga art. 48: "Da nova decisão, caberá recurso ao Sr. Prefeito Municipal, observando o
+    mesmo prazo" — 3 days "a contar do recebimento da notificação". Decided on Tuesday; while the
+    ciência is unknown the period does not run (an appeal is timely); the AR comes back received on
+    Saturday, a day without office hours, so it counts as received on Monday (CPC art. 224 § 1º)
+    and the 3 days end on Thursday: an appeal filed that day is timely. Counted from the decision
+    it would have ended on Friday of the week before."""
+    from server.core.audit import AuditLog
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
+    notify(app, case_id, "pessoal", served)
+    first = file(app, case_id, served + timedelta(days=1))
+    decided = served + timedelta(days=1)  # Tuesday
+    decide_appeal(app, first.id, "indeferido", decided)
+    with app.app_context():
+        from server.modules.autos import process_operations as ops
+        from server.modules.autos.outcome import current_step
+        case = _case(case_id)
+        step, due_on = current_step(ops.steps_for(case), served, ops.appeals_of(case), ops.calendar_for_case(case))
+        assert (step["level"], due_on) == (2, None)  # not running yet
+    bad = know(app, first.id, decided - timedelta(days=1))
+    assert bad.status == 422 and "decision_known_on" in bad.fields
+    assert know(app, first.id, decided, via="carta").fields.keys() == {"decision_known_via"}
+    assert know(app, first.id, decided, via="publicacao", note="").fields.keys() == {"decision_known_note"}
+    saturday = served + timedelta(days=5)
+    know(app, first.id, saturday)
+    assert know(app, first.id, saturday).status == 409  # recorded once, never changed
+    with app.app_context():
+        entry = AuditLog.query.filter_by(action="auto_decision_service", entity_id=str(first.id)).one()
+        assert entry.after["decision_known_on"] == saturday.isoformat()
+    thursday = served + timedelta(days=10)
+    second = file(app, case_id, thursday)
+    assert (second.level, second.late, second.due_on) == (2, False, thursday)
+
+
+def test_an_appeal_filed_before_the_ciencia_is_recorded_is_timely(app, client, demo):
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
+    notify(app, case_id, "pessoal", served)
+    first = file(app, case_id, served + timedelta(days=1))
+    decide_appeal(app, first.id, "indeferido", served + timedelta(days=1))
+    second = file(app, case_id, served + timedelta(days=15))
+    assert (second.level, second.late, second.due_on) == (2, False, None)
+
+
+def test_an_auto_signed_on_a_saturday_counts_from_monday_and_an_appeal_on_the_last_day_is_timely(app, client, demo):
+    """Roadside autos are often signed on weekends. Signed (ciência on the spot) on a Saturday, the
+    act counts as made on Monday and the count starts on Tuesday (CPC/2015 art. 224 §§ 1º and 3º,
+    via art. 15; STF Súmula 310): Paranatinga's 3 days (art. 48) end on Thursday. An appeal filed
+    that Thursday is timely; counted from the Saturday it would have been late (Tuesday)."""
+    monday = _served()
+    saturday = monday - timedelta(days=2)
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=(_today() - saturday).days, operator_signed=True)
+    note = notify(app, case_id, "assinatura_local", None)
+    assert note.served_on == saturday
+    thursday = monday + timedelta(days=3)
+    appeal = file(app, case_id, thursday)
+    assert (appeal.level, appeal.late, appeal.due_on) == (1, False, thursday)
+    assert refresh(app, case_id, thursday + timedelta(days=1))[0][1] == "pendente"  # awaiting the decision
+
+
+def test_a_closure_recorded_on_the_last_day_moves_the_stored_due_date_and_the_filing_becomes_timely(app, client, demo):
+    """The office was closed on what had been the last day of the 3 days (art. 48) and the closure
+    is recorded afterwards: the filing's stored due date is counted again (CC art. 132 § 1º; Lei
+    9.784/1999 art. 66 § 1º), the appeal filed the next day is timely, and the penalty applied
+    meanwhile goes back to awaiting the decision. Audited."""
+    from server.core.audit import AuditLog
+    from server.modules.calendar.operations import add_closure
+    from server.modules.registry.models import Municipality
+    served = _served()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
+    notify(app, case_id, "pessoal", served)
+    thursday, friday = served + timedelta(days=3), served + timedelta(days=4)
+    appeal = file(app, case_id, friday)
+    assert (appeal.late, appeal.due_on) == (True, thursday)
+    assert refresh(app, case_id, _today())[0][1] == "aplicada"
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        add_closure(muni, {"day": thursday, "kind": "fechamento", "name_pt": "Repartição fechada",
+                           "act": "Decreto 12/2026"})
+        from server.modules.autos.process_models import AutoAppeal
+        row = db_get(AutoAppeal, appeal.id)
+        assert (row.late, row.due_on) == (False, friday)
+        assert AuditLog.query.filter_by(action="auto_appeal_due_moved", entity_id=str(appeal.id)).count() == 1
+    assert penalties(app, case_id)[0][1] == "pendente"
+
+
+def db_get(model, ident):
+    from server.extensions import db
+    return db.session.get(model, ident)

@@ -11,7 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from autos_process_helpers import art48_due, homologated_case
+from autos_process_helpers import art48_due, backdate_notification, homologated_case
 from helpers import csrf_token, login
 from server.core.clock import local_today
 
@@ -128,6 +128,44 @@ def test_clerk_records_service_and_appeals_through_the_page(app, client, demo):
     assert actions == ["auto_notification_issue", "auto_service", "auto_appeal_file"]
 
 
+def test_clerk_records_the_ciencia_of_a_decision_and_the_next_period_runs_from_it(app, client, demo):
+    """Paranatinga art. 48: the appeal to the Prefeito counts from the ciência of the Secretário's
+    decision. Until the clerk records it the page says the period does not run; then it shows the
+    due date counted from it; the notificação says the period runs from that ciência."""
+    from datetime import timedelta
+    from server.core.audit import AuditLog
+    today = local_today()
+    case_id, _ = homologated_case(app, client, "paranatinga", days_ago=12)
+    login(client, "backoffice.paranatinga")
+    _post(client, case_id, "notificar")
+    served = today - timedelta(days=10)
+    backdate_notification(app, case_id, served)
+    assert _post(client, case_id, "ciencia", via="pessoal", served_on=served.isoformat(), note="").status_code == 303
+    _post(client, case_id, "defesa", filed_on=served.isoformat(), summary="Nega a infração; junta fotos do local.")
+    with app.app_context():
+        from server.modules.autos.process_models import AutoAppeal
+        appeal_id = AutoAppeal.query.filter_by(case_id=case_id).one().id
+    decided = served + timedelta(days=1)
+    assert _post(client, case_id, "decisao", appeal_id=str(appeal_id), decision="indeferido",
+                 decided_on=decided.isoformat(), decision_text="Fotos do fiscal confirmam a infração.").status_code == 303
+    page = _page(client, case_id).get_data(as_text=True)
+    assert "Registrar ciência da decisão" in page and "o prazo ainda não corre" in page
+    bad = _post(client, case_id, "ciencia_decisao", appeal_id=str(appeal_id), decision_known_via="postal_ar",
+                decision_known_on=today.isoformat(), decision_known_note="")
+    assert bad.status_code == 422 and "número do AR" in bad.get_data(as_text=True)
+    ok = _post(client, case_id, "ciencia_decisao", appeal_id=str(appeal_id), decision_known_via="postal_ar",
+               decision_known_on=today.isoformat(), decision_known_note="AR JT2BR")
+    assert ok.status_code == 303
+    page = _page(client, case_id).get_data(as_text=True)
+    assert f"Ciência da decisão em {today:%d/%m/%Y}" in page and "AR JT2BR" in page
+    assert "Prazo até " + art48_due(app, today).strftime("%d/%m/%Y") in page
+    pdf_text = subprocess.run(["pdftotext", "-", "-"], input=client.get(f"/autos/{case_id}/notificacao.pdf").data,
+                              capture_output=True, check=True).stdout.decode()
+    assert "da ciência da decisão anterior" in " ".join(pdf_text.split()) and "contados da decisão anterior" not in pdf_text
+    with app.app_context():
+        assert AuditLog.query.filter_by(action="auto_decision_service", entity_id=str(appeal_id)).count() == 1
+
+
 def test_pages_are_scoped_to_the_municipality_and_need_csrf(app, client, demo):
     case_id, _ = homologated_case(app, client, "paranatinga", days_ago=2)
     login(client, "backoffice.sapezal")
@@ -205,7 +243,8 @@ def test_process_routes_never_answer_500_to_hostile_input(app, client, demo):
     token = csrf_token(client, f"/autos/{case_id}/processo")
     page = client.get(f"/autos/{case_id}/processo").get_data(as_text=True)
     names = set(re.findall(r'name="([^"]+)"', page)) | set(ops_fields()) - {"csrf_token"}
-    actions = ["notificar", "ciencia", "defesa", "decisao", "pagamento", "apreensao", "liberacao", "taxa"]
+    actions = ["notificar", "ciencia", "defesa", "decisao", "ciencia_decisao", "pagamento", "apreensao", "liberacao",
+               "taxa"]
     sent = 0
     for label, value in HOSTILE_STRINGS.items():
         for action in actions:

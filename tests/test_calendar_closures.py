@@ -124,15 +124,21 @@ def test_the_app_connects_the_closure_receiver_and_none_fails_the_closure(app, d
 
     from server.modules.calendar.operations import add_closure
     from server.modules.calendar.signals import closure_added
+    from server.modules.autos.process_operations import move_appeal_dues
     from server.modules.issuance.operations import move_issqn_due_dates
-    assert list(closure_added.receivers_for(object())) == [move_issqn_due_dates]
-    closure_added.disconnect(move_issqn_due_dates)
+    from server.modules.permits.operations import move_grace_ends
+    from server.modules.selection.operations import move_motorcycle_dues
+    receivers = [move_issqn_due_dates, move_grace_ends, move_motorcycle_dues, move_appeal_dues]
+    assert list(closure_added.receivers_for(object())) == receivers
+    for receiver in receivers:
+        closure_added.disconnect(receiver)
     try:
         with app.app_context():
             muni = Municipality.query.filter_by(slug="sapezal").one()
             with pytest.raises(RuntimeError, match="Nobody receives calendar-closure-added"):
                 add_closure(muni, {"day": date(2026, 6, 15), "kind": "fechamento", "name_pt": "Fechada", "act": "x"})
     finally:
-        closure_added.connect(move_issqn_due_dates, weak=False)
+        for receiver in receivers:
+            closure_added.connect(receiver, weak=False)
     with app.app_context():
         assert CalendarClosure.query.count() == 0

@@ -29,6 +29,8 @@ def run(case):
         out = lc.lei_810_years(case["start"], case["n"])
     elif op == "lei_810_months":
         out = lc.lei_810_months(case["start"], case["n"])
+    elif op == "fixed_date_end":
+        out = lc.fixed_date_end(cal, datetime.date.fromisoformat(case["date"]))
     else:
         out = lc.ctn_210_due(cal, datetime.date.fromisoformat(case["date"]))
     return out.isoformat()

@@ -289,3 +289,27 @@ def test_a_called_candidate_who_withdraws_frees_the_vacancy(app, client, demo):
                 data={"reason": "Não tem mais interesse", "csrf_token": token})
     state = _candidates(app, edital_id)
     assert state["Carla Dias"][0] == "desistente" and state["Davi Rocha"][0] == "suplente"
+
+
+def test_a_closure_recorded_on_the_motorcycle_due_date_moves_it_audited(app, client, demo):
+    """Art. 8º § 1º: 90 days by CC art. 132 from the selection. A closure recorded later on the
+    stored last day moves it to the next business day (§ 1º), audited."""
+    from server.modules.calendar.operations import add_closure
+    from server.modules.registry.models import Municipality
+    from server.rules.legal_calendar import calendar_for
+    login(client, BO)
+    post_population(client, 30_000, "2025-07-01")
+    edital_id = create_edital(client, 1)
+    register(client, edital_id, 21, "Igor Nunes", "2001-01-01", vehicle_year="")
+    token = csrf_token(client, f"/bo/selecao/editais/{edital_id}")
+    client.post(f"/bo/selecao/editais/{edital_id}/publicar", data={"csrf_token": token})
+    with app.app_context():
+        cand = Candidate.query.filter_by(edital_id=edital_id).one()
+        ident, due = cand.id, cand.motorcycle_due
+        muni = Municipality.query.filter_by(slug="paranatinga").one()
+        add_closure(muni, {"day": due, "kind": "fechamento", "name_pt": "Repartição fechada", "act": "Decreto 3/2026"})
+        expected = calendar_for("MT", [{"date": due.isoformat(), "kind": "fechamento", "name_pt": "x", "act": "x"}]
+                                ).next_business_day(due)
+        assert db.session.get(Candidate, ident).motorcycle_due == expected > due
+        entry = AuditLog.query.filter_by(entity="candidate", entity_id=str(ident), action="update").one()
+        assert "art. 8º, § 1º" in entry.reason

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from server.modules.issuance.validity import issue_validity
-from server.rules import load_municipality, evaluate
+from server.rules import legal_calendar, load_municipality, evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 SAPEZAL = SimpleNamespace(slug="sapezal")
@@ -54,7 +54,8 @@ def test_roadside_engines_and_back_office_agree_on_the_last_valid_day(app, demo)
     until = issue_validity(SAPEZAL, "alvara", date(2026, 1, 15))
     composed = load_municipality("sapezal")
     days = ["2026-03-31", "2026-04-01"]
-    python = [[f["requirement"] for f in evaluate(composed, d, _facts(until), [])["failed"]] for d in days]
+    calendar = legal_calendar.calendar_for("MT")  # 31 March may move (art. 10 § 1º): only a calendar says
+    python = [[f["requirement"] for f in evaluate(composed, d, _facts(until), [], calendar)["failed"]] for d in days]
     assert "sap.req.alvara_renovado" not in python[0] and "sap.req.alvara_renovado" in python[1]
     assert _js_failed(composed.to_json(), days, _facts(until)) == python
     with app.app_context():
@@ -101,6 +102,8 @@ def test_caducidade_last_day_by_cc_132_agrees_in_both_engines_and_the_back_offic
         lapse_unrenewed_permits(date(2028, 5, 2))
         assert db.session.get(Permit, pid).status == "suspenso"
         add_closure(muni, {"day": date(2028, 5, 2), "kind": closure["kind"], "name_pt": closure["name_pt"], "act": closure["act"]})
+        # The stored last day follows the closure (issue 35), audited.
+        assert db.session.get(Permit, pid).suspended_until == date(2028, 5, 3)
         python = [[f["requirement"] for f in evaluate(composed, d, facts, [], calendar_of(muni))["failed"]] for d in days]
         assert lapsed(python) == [False, False, True]
         assert _js_failed(composed.to_json(), days, facts, [closure]) == python
@@ -108,3 +111,64 @@ def test_caducidade_last_day_by_cc_132_agrees_in_both_engines_and_the_back_offic
         assert db.session.get(Permit, pid).status == "suspenso"  # the closure moved the last day
         lapse_unrenewed_permits(date(2028, 5, 4))
         assert db.session.get(Permit, pid).status == "caducado"
+
+
+def test_a_31_march_without_office_hours_moves_the_renewal_deadline_and_the_30_days(app, demo):
+    """Sapezal art. 10 § 1º ("até o último dia do mês de março") is a deadline set as a date: it ends
+    like any other (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º). 31/03/2024 was Easter Sunday,
+    so the renewal could be filed on Monday 01/04; the permit is suspended from 02/04, and the 30
+    days of § 2º run from 01/04: the 30th day, 01/05, is Labour Day, so the last day is Thursday
+    02/05/2024 and it lapses on 03/05. Roadside (both engines) and back office agree."""
+    from server.extensions import db
+    from server.modules.calendar.service import calendar_of
+    from server.modules.registry.models import Municipality, Permit
+    from server.modules.permits.operations import expire_due_permits, lapse_unrenewed_permits
+    facts = {"permit.exists": True, "permit.valid_until": "2024-03-31", "permit.issued_on": "2023-04-01"}
+    composed = load_municipality("sapezal")
+    days = ["2024-04-01", "2024-04-02", "2024-05-02", "2024-05-03"]
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        python = [[f["requirement"] for f in evaluate(composed, d, facts, [], calendar_of(muni))["failed"]] for d in days]
+        assert ["sap.req.alvara_renovado" in f for f in python] == [False, True, True, True]  # then displaced
+        assert ["sap.req.alvara_nao_caducado" in f for f in python] == [False, False, False, True]
+        assert _js_failed(composed.to_json(), days, facts) == python
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
+        permit.valid_from, permit.valid_until = date(2023, 4, 1), date(2024, 3, 31)
+        db.session.commit()
+        pid = permit.id
+        expire_due_permits(date(2024, 4, 1))
+        assert db.session.get(Permit, pid).status == "ativo"  # the moved last day to renew
+        expire_due_permits(date(2024, 4, 2))
+        assert db.session.get(Permit, pid).status == "suspenso"
+        assert db.session.get(Permit, pid).suspended_until == date(2024, 5, 2)
+        lapse_unrenewed_permits(date(2024, 5, 2))
+        assert db.session.get(Permit, pid).status == "suspenso"
+        lapse_unrenewed_permits(date(2024, 5, 3))
+        assert db.session.get(Permit, pid).status == "caducado"
+
+
+def test_a_closure_recorded_on_31_march_moves_the_suspension_and_its_end_audited(app, demo):
+    """A closure recorded after the suspension on the 31 March the 30 days counted from moves the
+    stored `suspended_until` (the start moves: CPC art. 224 § 1º / CC art. 132 § 1º); audited."""
+    from server.extensions import db
+    from server.core.audit import AuditLog
+    from server.modules.calendar.operations import add_closure
+    from server.modules.registry.models import Municipality, Permit
+    from server.modules.permits.operations import expire_due_permits
+    with app.app_context():
+        muni = Municipality.query.filter_by(slug="sapezal").one()
+        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
+        permit.valid_from, permit.valid_until = date(2026, 4, 1), date(2027, 3, 31)  # a Wednesday
+        db.session.commit()
+        pid = permit.id
+        expire_due_permits(date(2027, 4, 1))
+        db.session.commit()
+        # 31/03/2027 + 30 = Friday 30/04/2027.
+        assert db.session.get(Permit, pid).suspended_until == date(2027, 4, 30)
+        add_closure(muni, {"day": date(2027, 3, 31), "kind": "fechamento", "name_pt": "Repartição fechada",
+                           "act": "Portaria 9/2027"})
+        # From Thursday 01/04: the 30th day is Saturday 01/05 (also Labour Day) → Monday 03/05/2027.
+        assert db.session.get(Permit, pid).suspended_until == date(2027, 5, 3)
+        entry = (AuditLog.query.filter_by(entity="permit", entity_id=str(pid), action="update")
+                 .order_by(AuditLog.id.desc()).first())
+        assert entry is not None and "art. 132" in entry.reason and entry.after["suspended_until"] == "2027-05-03"

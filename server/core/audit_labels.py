@@ -90,6 +90,8 @@ ACTION_LABELS = {
     # Notification, defence, appeals, penalties (autos.process_operations, autos.jobs)
     "auto_notification_issue": "Notificação de autuação emitida",
     "auto_service": "Ciência do autuado registrada",
+    "auto_appeal_due_moved": "Prazo de defesa ou recurso prorrogado por dia sem expediente registrado",
+    "auto_decision_service": "Ciência da decisão registrada (o prazo da instância seguinte corre dela)",
     "auto_appeal_file": "Defesa ou recurso protocolado",
     "auto_appeal_decide": "Defesa ou recurso decidido",
     "penalty_state": "Situação da penalidade alterada",
@@ -225,7 +227,8 @@ FIELD_LABELS = {
     "content_hash": "Resumo do conteúdo", "served_via": "Forma da ciência", "served_on": "Data da ciência",
     "note": "Observação", "level": "Instância", "filed_on": "Protocolado em", "due_on": "Prazo até",
     "late": "Intempestivo", "protocol": "Protocolo", "filed_via": "Meio do protocolo", "suspensive": "Efeito suspensivo", "decision": "Decisão",
-    "decided_on": "Decidido em", "infraction_id": "Infração", "guia": "Guia", "paid_on": "Pago em",
+    "decided_on": "Decidido em", "decision_known_on": "Ciência da decisão em", "decision_known_via": "Forma da ciência da decisão",
+    "infraction_id": "Infração", "guia": "Guia", "paid_on": "Pago em",
     "amount_cents": "Valor (centavos)", "seized_on": "Data da medida", "released_on": "Liberada em",
     "alvara": "Alvará exibido", "payment_id": "Pagamento", "state": "Situação",
     "authority_pt": "Autoridade julgadora", "edital_basis_pt": "Ato que autoriza edital",

@@ -14,6 +14,16 @@ Counting rules, each named after its source:
   art. 66 caput and § 1º).
 - `cpc_219`: N business days (CPC/2015 art. 219); counting starts on the first business day after
   the start (art. 224 caput and § 3º), so a Friday intimação counts from Monday.
+
+The start, under both rules (`start_day`): an act made on a day without office hours (an auto
+signed on a Saturday, an intimação on a holiday or a recorded closure) counts as made on the next
+business day, and the count starts the day after (CPC/2015 art. 224 § 1º "os dias do começo e do
+vencimento do prazo serão protraídos para o primeiro dia útil seguinte" and § 3º, applied to
+administrative processes by CPC art. 15; the logic of STF Súmula 310; for taxes CTN art. 210
+§ único "os prazos só se iniciam ou vencem em dia de expediente normal"). A Saturday intimação
+with 10 business days runs from Tuesday; with 10 calendar days it ends 10 days after Monday. The
+same move applies to a period that starts at a fixed date (Sapezal art. 10 § 2º's 30 days from
+the end of the renewal deadline, itself moved: see `fixed_date_end`).
 - `lei_810`: years and months (Lei 810/1949 arts. 1º-3º): to the same day of the target month,
   or the next day when that month lacks it (a year from 29/02/2024 ends 01/03/2025).
 - `ctn_210`: a tax due date that is not a business day moves to the next one (CTN art. 210
@@ -30,12 +40,13 @@ DATA_FILE = Path(__file__).resolve().parents[2] / "shared_rules" / "calendar" / 
 
 RULES = {
     "cc_132": {
-        "label_pt": "dias corridos, excluído o dia do começo e incluído o do vencimento; vencimento em "
+        "label_pt": "dias corridos, excluído o dia do começo e incluído o do vencimento; começo ou vencimento em "
                     "dia sem expediente prorrogado para o primeiro dia útil seguinte",
-        "citation_pt": "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º"},
+        "citation_pt": "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º; CPC/2015, art. 224, § 1º"},
     "cpc_219": {
-        "label_pt": "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação",
-        "citation_pt": "CPC/2015, arts. 219 e 224, § 3º"},
+        "label_pt": "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação; intimação em dia "
+                    "sem expediente considerada feita no primeiro dia útil seguinte",
+        "citation_pt": "CPC/2015, arts. 219 e 224, §§ 1º e 3º"},
     "lei_810": {
         "label_pt": "ano e mês do dia do início ao dia correspondente; faltando esse dia, o seguinte",
         "citation_pt": "Lei 810/1949, arts. 1º a 3º"},
@@ -144,15 +155,31 @@ def calendar_for(state, closures=()):
 
 # --- counting rules ------------------------------------------------------------------------------
 
+def start_day(cal, d):
+    """The day an act made on `d` counts as made: `d` itself, or the next business day when `d`
+    has no office hours (CPC/2015 art. 224 § 1º, via art. 15; STF Súmula 310; CTN art. 210
+    § único). Every period of this module counts from it."""
+    return cal.business_day_on_or_after(d)
+
+
+def fixed_date_end(cal, d):
+    """The last day of a deadline the law sets as a date (Sapezal art. 10 § 1º, "até o último dia
+    do mês de março"): a day without office hours moves to the next business day, as any other
+    end (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º)."""
+    return cal.business_day_on_or_after(d)
+
+
 def cc_132_days(cal, start, n):
-    """Last day of an N-calendar-day period from `start` (CC art. 132 caput and § 1º)."""
-    start = datetime.date.fromisoformat(_iso(start))
+    """Last day of an N-calendar-day period from `start` (CC art. 132 caput and § 1º), the start
+    moved off a day without office hours first (`start_day`)."""
+    start = start_day(cal, start)
     return cal.business_day_on_or_after(start + datetime.timedelta(days=int(n)))
 
 
 def cpc_219_business_days(cal, start, n):
-    """Last day of an N-business-day period from `start` (CPC/2015 arts. 219 and 224 § 3º)."""
-    d = datetime.date.fromisoformat(_iso(start))
+    """Last day of an N-business-day period from `start` (CPC/2015 arts. 219 and 224 §§ 1º and 3º):
+    a Saturday intimação counts as made on Monday and the first day counted is Tuesday."""
+    d = start_day(cal, start)
     for _ in range(int(n)):
         d = cal.next_business_day(d)
     return d

@@ -17,6 +17,7 @@ export function run(c) {
     case "deadline": return lc.deadline(cal, c.start, c.days, c.rule);
     case "lei_810_years": return lc.lei810Years(c.start, c.n);
     case "lei_810_months": return lc.lei810Months(c.start, c.n);
+    case "fixed_date_end": return lc.fixedDateEnd(cal, c.date);
     default: return lc.ctn210Due(cal, c.date);
   }
 }

@@ -15,7 +15,8 @@ export function instanceDeadlines(deadlines) {
 /** One line per instance: "3 dias — Secretário Municipal de Infra-estrutura (recurso)". */
 export function instanceText(d, index) {
   const days = d.days == null ? 'prazo não fixado na lei (a prefeitura configura)' : `${d.days} dias`;
-  const from = index === 0 ? 'da notificação' : 'da decisão anterior';
+  // Paranatinga art. 48: each next instance counts from the ciência of the decision, not its date.
+  const from = index === 0 ? 'da notificação' : 'da ciência da decisão anterior';
   return `${index + 1}ª instância (${d.kind}): ${days}${d.days == null ? '' : ` ${from}`}${d.instance_pt ? ` — ${d.instance_pt}` : ''}`;
 }
 

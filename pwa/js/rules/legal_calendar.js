@@ -6,13 +6,14 @@ import * as dates from "./dates.js";
 
 export const RULES = {
   cc_132: {
-    label_pt: "dias corridos, excluído o dia do começo e incluído o do vencimento; vencimento em "
+    label_pt: "dias corridos, excluído o dia do começo e incluído o do vencimento; começo ou vencimento em "
       + "dia sem expediente prorrogado para o primeiro dia útil seguinte",
-    citation_pt: "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º",
+    citation_pt: "Código Civil, art. 132, caput e § 1º; Lei 9.784/1999, art. 66, § 1º; CPC/2015, art. 224, § 1º",
   },
   cpc_219: {
-    label_pt: "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação",
-    citation_pt: "CPC/2015, arts. 219 e 224, § 3º",
+    label_pt: "dias úteis, contados a partir do primeiro dia útil seguinte ao da intimação; intimação em dia "
+      + "sem expediente considerada feita no primeiro dia útil seguinte",
+    citation_pt: "CPC/2015, arts. 219 e 224, §§ 1º e 3º",
   },
   lei_810: {
     label_pt: "ano e mês do dia do início ao dia correspondente; faltando esse dia, o seguinte",
@@ -103,12 +104,22 @@ export class Calendar {
   }
 }
 
-// CC art. 132 caput and § 1º; Lei 9.784/1999 art. 66 § 1º.
-export const cc132Days = (cal, start, n) => cal.businessDayOnOrAfter(dates.toIso(dates.addDays(day(start), n)));
+// The day an act made on iso counts as made: the next business day when iso has no office hours
+// (CPC/2015 art. 224 § 1º, via art. 15; STF Súmula 310; CTN art. 210 § único). Every period below
+// counts from it.
+export const startDay = (cal, iso) => cal.businessDayOnOrAfter(iso);
 
-// CPC/2015 arts. 219 and 224 § 3º.
+// A deadline the law sets as a date (Sapezal art. 10 § 1º, 31 March) ends on the next business day
+// when that day has no office hours (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º).
+export const fixedDateEnd = (cal, iso) => cal.businessDayOnOrAfter(iso);
+
+// CC art. 132 caput and § 1º; Lei 9.784/1999 art. 66 § 1º (start moved by startDay).
+export const cc132Days = (cal, start, n) =>
+  cal.businessDayOnOrAfter(dates.toIso(dates.addDays(day(startDay(cal, start)), n)));
+
+// CPC/2015 arts. 219 and 224 §§ 1º and 3º: a Saturday intimação counts from Tuesday.
 export function cpc219BusinessDays(cal, start, n) {
-  let d = start;
+  let d = startDay(cal, start);
   for (let i = 0; i < n; i += 1) d = cal.nextBusinessDay(d);
   return d;
 }

@@ -16,7 +16,8 @@ from ..rules.citations import format_citation
 FIRST_STARTS = ("notificacao", "intimacao")
 KINDS = ("defesa", "recurso")
 START_PT = {"notificacao": "do recebimento da notificação", "intimacao": "da intimação",
-            "decisao": "da decisão anterior"}
+            # Paranatinga art. 48: "a contar do recebimento da notificação", for the new decision too.
+            "decisao": "da ciência da decisão anterior (recebimento da sua notificação ou publicação)"}
 
 
 COUNTING_RULES = ("cpc_219", "cc_132")

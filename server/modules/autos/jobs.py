@@ -1,9 +1,11 @@
-"""Daily tasks of the autos' process. Both look at the state of the records on `today` only, so
-running them twice, or after a missed day, changes nothing more."""
+"""Daily tasks of the autos' process. Both decide as of `today` from the facts dated on or before it,
+so running them twice changes nothing more, and the runner replays a missed day as of its own date
+(jobs/registry.py)."""
 import datetime
 
 from sqlalchemy import select
 
+from ...core import clock
 from ...core.audit import record
 from ...extensions import db
 from ...rules import dates
@@ -47,8 +49,10 @@ def cancel_quiet_records(today):
 
 
 def _cancel_for(municipality, rule, today):
+    # As of `today`: a penalty applied after it was not yet applied (a missed day replayed later).
     rows = (AutoPenalty.query.filter_by(municipality_id=municipality.id, state="aplicada")
-            .filter(AutoPenalty.operator_id.is_not(None)).order_by(AutoPenalty.operator_id).all())
+            .filter(AutoPenalty.operator_id.is_not(None), AutoPenalty.applied_on <= today)
+            .order_by(AutoPenalty.operator_id).all())
     by_operator = {}
     for row in rows:
         by_operator.setdefault(row.operator_id, []).append(row)
@@ -58,7 +62,7 @@ def _cancel_for(municipality, rule, today):
         # The engine's one function (the anniversary is inside the year: Lei 810/1949 art. 1º), so
         # the ledger cancels on the day the rules stop counting the record, never a day before.
         quiet_end = datetime.date.fromordinal(dates.period_end(_ord(last), rule["quiet_period"]))
-        if quiet_end >= today or _new_infraction_since(municipality.id, operator_id, last):
+        if quiet_end >= today or _new_infraction_within(municipality.id, operator_id, last, quiet_end):
             continue
         for p in penalties:
             p.state, p.updated_at = "registro_cancelado", utcnow()
@@ -70,11 +74,16 @@ def _cancel_for(municipality, rule, today):
     return changed
 
 
-def _new_infraction_since(municipality_id, operator_id, last):
-    """An auto against the operator after `last` that was not declared void."""
-    start = datetime.datetime.combine(last + datetime.timedelta(days=1), datetime.time(), datetime.timezone.utc)
+def _new_infraction_within(municipality_id, operator_id, last, quiet_end):
+    """An auto against the operator committed after `last` and on or before `quiet_end`, not declared
+    void. Art. 44 asks whether the operator "não incorrer em nova infração" within the year: one
+    committed after the year ended does not undo the cancellation the law made on its last day —
+    whether the job ran that day or replays it later (issue 35)."""
+    # Days are the municipality's (core.clock): an auto at 22:00 in Cuiabá on the year's last day is inside.
+    start = datetime.datetime.combine(last + datetime.timedelta(days=1), datetime.time(), clock.timezone())
+    end = datetime.datetime.combine(quiet_end + datetime.timedelta(days=1), datetime.time(), clock.timezone())
     query = (select(FieldRecord.id).join(AutoCase, AutoCase.record_id == FieldRecord.id)
              .where(FieldRecord.municipality_id == municipality_id, FieldRecord.kind == "auto",
                     FieldRecord.operator_id == operator_id, FieldRecord.device_at >= start,
-                    AutoCase.state != "insubsistente"))
+                    FieldRecord.device_at < end, AutoCase.state != "insubsistente"))
     return db.session.execute(query.limit(1)).first() is not None

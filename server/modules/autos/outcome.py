@@ -10,6 +10,11 @@ law's instances (instances.py), the service date, the appeals and their decision
   instance: if that next appeal has no suspensive effect (Paranatinga art. 48, the law is
   silent), the penalty is applied at once and a later deferido annuls it; if it has, the
   penalty waits for that deadline or decision.
+- The next instance's period runs from the ciência of the decision (`decision_known_on`: its
+  notificação, AR or publication, recorded by the clerk; Paranatinga art. 48 "a contar do
+  recebimento da notificação … observando o mesmo prazo"), never from the decision's own date.
+  While the ciência is unknown that period has not started: no due date, a filing is timely,
+  and a penalty that waits for it stays pending — as the first instance waits for `served_on`.
 - Deferido (for the whole auto, or for this infraction) annuls it. A late filing (intempestiva)
   is recorded and shown, never stops a deadline; a deferido on it is still honoured (the
   administration may review its own act).
@@ -45,15 +50,18 @@ def outcome(steps, served_on, appeals, today, infraction_id, cal) -> Outcome:
         return Outcome("pendente", "Aguardando a notificação do autuado: os prazos correm da ciência.")
     if not steps:
         return Outcome("pendente", "A lei não prevê prazo de defesa ou recurso: decida manualmente.")
-    start, applied = served_on, None
+    start, applied, known_from = served_on, None, None
     for step in steps:
-        due_on = due(cal, start, step)
+        due_on = due(cal, start, step) if start else None
         timely = sorted((a for a in appeals if a.level == step["level"] and not a.late),
                         key=lambda a: (a.filed_on, a.id or 0))
         filing = timely[0] if timely else None
         if filing is None:
             if applied:
                 return applied
+            if start is None:
+                return Outcome("pendente", f"Aguardando o registro da ciência da decisão de {known_from.instance_pt}: "
+                               f"o prazo de {step['kind']} ({step['citation_pt']}) corre dela.", level=step["level"])
             if due_on is None:
                 return Outcome("pendente", f"{step['label_pt']}: prazo não definido em lei — configure-o em "
                                "Prazos e autoridades. Nada é aplicado até lá.", level=step["level"])
@@ -81,7 +89,7 @@ def outcome(steps, served_on, appeals, today, infraction_id, cal) -> Outcome:
         if not following["suspensive"] and applied is None:
             applied = Outcome("aplicada", decided + f"; o recurso a {following['instance_pt']} não tem efeito "
                               "suspensivo na lei.", filing.decided_on, step["level"])
-        start = filing.decided_on
+        start, known_from = filing.decision_known_on, filing
     return applied or Outcome("pendente", "Aguardando decisão.")
 
 
@@ -95,5 +103,5 @@ def current_step(steps, served_on, appeals, cal):
         filing = timely[0] if timely else None
         if filing is None or filing.decision != "indeferido":
             return step, (due(cal, start, step) if start else None)
-        start = filing.decided_on
+        start = filing.decision_known_on  # the ciência of the decision (None: not yet running)
     return None, None

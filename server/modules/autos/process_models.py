@@ -17,6 +17,12 @@ SERVICE_WAYS = {
     "eletronica": "Intimação eletrônica, ciência confirmada pelo autuado no aplicativo",
 }
 APPEAL_DECISIONS = {"deferido": "Deferido", "indeferido": "Indeferido"}
+# How the operator learnt of a decision (its ciência, from which the next instance runs).
+DECISION_SERVICE_WAYS = {
+    "pessoal": "Notificação da decisão entregue pessoalmente, com recibo",
+    "postal_ar": "Notificação da decisão por correio com AR (data do recebimento)",
+    "publicacao": "Publicação da decisão",
+}
 # pendente: deadlines running or a decision awaited; suspensa: a suspensive appeal is pending;
 # aplicada: AppliedPenalty written; anulada: the operator won (or the auto was voided);
 # registro_cancelado: the quiet period passed (Paranatinga art. 44).
@@ -68,6 +74,13 @@ class AutoAppeal(db.Model):
     decision = db.Column(db.String(12))  # deferido | indeferido
     decision_text = db.Column(db.Text)
     decided_on = db.Column(db.Date)
+    # Ciência of the decision (issue 35): the next instance's period runs from it (Paranatinga
+    # art. 48: "Da nova decisão, caberá recurso … observando o mesmo prazo", counted "a contar do
+    # recebimento da notificação"). Entered by the clerk; null while unknown — that period has not
+    # started (outcome.py).
+    decision_known_on = db.Column(db.Date)
+    decision_known_via = db.Column(db.String(20))  # DECISION_SERVICE_WAYS
+    decision_known_note = db.Column(db.Text)  # AR number, the publication, who received it
     # Deferido for one infraction only (null: the whole auto).
     decision_infraction_id = db.Column(db.String(80))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)

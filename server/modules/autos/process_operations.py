@@ -22,7 +22,7 @@ from . import notification as codec
 from .auto_data import auto_data, confirmed_infractions
 from ..calendar.service import calendar_of
 from .disqualification import check_operator
-from .instances import instances
+from .instances import due, instances
 from .models import AutoCase, utcnow
 from .notification_content import (authority, build_content, deadline_source, infraction_date, permit_for,
                                    process_settings)
@@ -30,7 +30,8 @@ from .operations import decide
 from .signals import appeal_decided, appeal_filed, notification_issued, penalty_changed
 from .outcome import current_step, outcome
 from .inputs import form_date, invalid_field, form_text
-from .process_models import APPEAL_DECISIONS, SERVICE_WAYS, AutoAppeal, AutoNotification, AutoPenalty
+from .process_models import (APPEAL_DECISIONS, DECISION_SERVICE_WAYS, SERVICE_WAYS, AutoAppeal, AutoNotification,
+                             AutoPenalty)
 # Payments, seizures and the municipal settings live in their own modules; callers reach every
 # operation of the process through this one.
 from .payments import (record_fee_payment, record_payment, record_seizure, release_seizure,  # noqa: F401
@@ -280,6 +281,79 @@ def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=
         refresh_penalties(case, local_today())
     db.session.commit()
     return appeal
+
+
+def record_decision_service(appeal, via, known_on, note_text=None, actor=None):
+    """When the operator learnt of a decision (its ciência): the day the next instance's period
+    runs from (Paranatinga art. 48: "Da nova decisão, caberá recurso ao Sr. Prefeito Municipal,
+    observando o mesmo prazo", 3 days "a contar do recebimento da notificação"). By notificação of
+    the decision (hand delivery), its AR's receipt date, or its publication; audited; not changed
+    once recorded (as the auto's own ciência)."""
+    case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
+    if appeal.decision is None:
+        raise ApiError(409, "not_decided", "Registre a decisão antes da ciência dela.")
+    if appeal.decision_known_on is not None:
+        raise ApiError(409, "already_served", "A ciência desta decisão já foi registrada; ela não se altera.")
+    if via not in DECISION_SERVICE_WAYS:
+        raise invalid_field("decision_known_via", "Escolha como o autuado teve ciência da decisão.")
+    known_on = form_date(known_on, "decision_known_on")
+    if known_on < appeal.decided_on:
+        raise invalid_field("decision_known_on", "A ciência não pode ser anterior à decisão.")
+    note = (note_text or "").strip() or None
+    if via in ("postal_ar", "publicacao") and not note:
+        raise invalid_field("decision_known_note", "Informe o número do AR ou onde a decisão foi publicada.")
+    appeal.decision_known_on, appeal.decision_known_via, appeal.decision_known_note = known_on, via, note
+    record("auto_decision_service", "auto_appeal", appeal.id, {"decision_known_on": None},
+           {"decision_known_on": known_on.isoformat(), "decision_known_via": via, "note": note},
+           municipality_id=case.municipality_id, actor=actor)
+    refresh_penalties(case, local_today())
+    db.session.commit()
+    return appeal
+
+
+def move_appeal_dues(municipality, closed_day):
+    """The calendar's closure_added receiver (server/subscriptions.py), inside its transaction: each
+    filing's stored `due_on` on or after the closed day is counted again from its start (the
+    auto's ciência, or the ciência of the previous decision) on the new calendar; when the closure
+    moved it later, the filing keeps the later day — and one filed by then is no longer
+    intempestiva (the office was closed on what had been its last day: CC art. 132 § 1º, Lei
+    9.784/1999 art. 66 § 1º). Audited; the case's penalties brought up to date. Returns the count."""
+    from ...core.clock import local_today
+    rows = (AutoAppeal.query.filter(AutoAppeal.municipality_id == municipality.id, AutoAppeal.due_on >= closed_day)
+            .order_by(AutoAppeal.case_id, AutoAppeal.level, AutoAppeal.id).all())
+    moved, cal = 0, None
+    for appeal in rows:
+        case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
+        step = next((s for s in steps_for(case) if s["level"] == appeal.level), None)
+        start = _start_of_level(case, appeal.level)
+        if step is None or start is None:
+            continue
+        cal = cal or calendar_of(municipality)
+        new_due = due(cal, start, step)
+        if new_due is None or new_due <= appeal.due_on:
+            continue
+        before = {"due_on": appeal.due_on.isoformat(), "late": appeal.late, "suspensive": appeal.suspensive}
+        appeal.due_on = new_due
+        if appeal.late and appeal.filed_on <= new_due:
+            appeal.late, appeal.suspensive = False, bool(step["suspensive"])
+        record("auto_appeal_due_moved", "auto_appeal", appeal.id, before,
+               {"due_on": new_due.isoformat(), "late": appeal.late, "suspensive": appeal.suspensive},
+               reason=f"Dia sem expediente registrado ({closed_day:%d/%m/%Y}): prazo até {new_due:%d/%m/%Y} "
+                      "(Código Civil, art. 132, § 1º; Lei 9.784/1999, art. 66, § 1º)",
+               municipality_id=municipality.id)
+        refresh_penalties(case, local_today())
+        moved += 1
+    return moved
+
+
+def _start_of_level(case, level):
+    """The day an instance's period starts: the auto's ciência for the first, the ciência of the
+    previous level's decision for the next (None while unknown)."""
+    if level == 1:
+        note = notification_of(case)
+        return note.served_on if note else None
+    previous = [a for a in appeals_of(case) if a.level == level - 1 and a.decision == "indeferido" and not a.late]
+    return previous[0].decision_known_on if previous else None
 
 
 # --- penalties -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from .auto_data import amount_words, auto_data, confirmed_infractions
 from .models import AutoCase
 from .notification_pdf import notification_pdf_bytes
 from .outcome import current_step
-from .process_models import (APPEAL_DECISIONS, FEE_KINDS, SERVICE_WAYS, SEIZURE_KINDS, STORAGE_DAY_COUNTS,
+from .process_models import (APPEAL_DECISIONS, DECISION_SERVICE_WAYS, FEE_KINDS, SERVICE_WAYS, SEIZURE_KINDS, STORAGE_DAY_COUNTS,
                              AutoAppeal, AutoPayment, AutoPenalty, Seizure)
 from .notification_content import process_settings, steps_title
 from .operator_filings import timeliness_pt
@@ -51,12 +51,13 @@ def _page(case, errors=None, values=None, status=200):
     return render_template(
         "autos/process.html", case=case, note=note, content=content, appeals=appeals,
         steps=ops.described_steps(municipality, steps), steps_word=steps_title([s["kind"] for s in steps]).lower(),
-        next_step=step, next_due=due_on, infractions=confirmed_infractions(data),
+        next_step=step, next_due=due_on, next_waits_for_decision_service=_waits_for_decision_service(step, appeals),
+        infractions=confirmed_infractions(data),
         penalties=AutoPenalty.query.filter_by(case_id=case.id).order_by(AutoPenalty.id).all(),
         payments=AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.paid_on, AutoPayment.id).all(),
         seizures=seizures, fees={s.id: ops.seizure_statement(s) for s in seizures}, fee_kinds=FEE_KINDS,
         fee_settings=ops.fee_settings(municipality), seizure_law=ops.seizure_law(municipality),
-        service_ways=SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
+        service_ways=SERVICE_WAYS, decision_service_ways=DECISION_SERVICE_WAYS, decisions=APPEAL_DECISIONS, seizure_kinds=SEIZURE_KINDS,
         timeliness={a.id: timeliness_pt(a) for a in appeals},
         penalty_state=PENALTY_STATE_PT, case_state=CASE_STATE_PT, errors=errors or {}, values=values or {},
         today=local_today(), labels=_labels(case.municipality_id), settings=process_settings(municipality),
@@ -64,6 +65,14 @@ def _page(case, errors=None, values=None, status=200):
         payment_options=[("", "Nenhum")] + [(str(p.id), f"Guia {p.guia_number}")
                                             for p in AutoPayment.query.filter_by(case_id=case.id).order_by(AutoPayment.id)], operator_signed=bool((data.get("signatures") or {}).get("operator"))
         if isinstance(data.get("signatures"), dict) else False), status
+
+
+def _waits_for_decision_service(step, appeals):
+    """The decision before `step` whose ciência is not recorded yet (its period has not started), or None."""
+    if step is None or step["level"] == 1:
+        return None
+    return next((a for a in appeals if a.level == step["level"] - 1 and a.decision == "indeferido"
+                 and not a.late and a.decision_known_on is None), None)
 
 
 @routes.get("/autos/<int:case_id>/processo")
@@ -91,6 +100,9 @@ ACTIONS = {
     "defesa": lambda case: ops.file_appeal(case, _form("filed_on"), _form("summary"), g.user),
     "decisao": lambda case: ops.decide_appeal(_child(AutoAppeal, _form("appeal_id"), case), _form("decision"),
                                               _form("decision_text"), _form("decided_on"), _form("infraction_id"), g.user),
+    "ciencia_decisao": lambda case: ops.record_decision_service(_child(AutoAppeal, _form("appeal_id"), case),
+                                                                _form("decision_known_via"), _form("decision_known_on"),
+                                                                _form("decision_known_note"), g.user),
     "pagamento": lambda case: ops.record_payment(case, _form("guia_number"), _form("paid_on"), _form("amount"), g.user),
     "apreensao": lambda case: ops.record_seizure(case, _form("kind"), _form("seized_on"), g.user),
     "liberacao": lambda case: ops.release_seizure(_child(Seizure, _form("seizure_id"), case), _form("released_on"),

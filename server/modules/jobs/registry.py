@@ -3,10 +3,20 @@
 A task is a function `task(today) -> int` (how many things it changed) registered with
 `@daily_task(name, label)` in its feature's `jobs.py`, listed in TASK_MODULES. Every task must
 be idempotent: it looks at the state of the records on `today`, not at whether it ran before,
-so running the command twice (or after a missed day) changes nothing more.
+so running the command twice changes nothing more.
+
+A missed day is decided, not skipped (issue 35): each task keeps the last date it decided
+(`DailyTaskRun`), and a run decides every date after it up to today, in order, each as of its
+own date, one transaction per date — so an outage cannot change a legal outcome (e.g. Paranatinga
+art. 44: a record whose quiet year ended on a missed day is cancelled as of that day, whatever is
+committed after it). A task decides "as of D" only from facts dated on or before D. A task whose
+only effect concerns the present (`catch_up=False`: a reminder, a notice to the phones) decides
+today only. The first run of a task (no record) decides its own date; a run for a date not after
+the last decided one decides that date again and leaves the record as it is.
 """
 import importlib
 from dataclasses import dataclass
+from datetime import timedelta
 
 from ...core.tenancy import crosses_municipalities
 from ...extensions import db
@@ -29,16 +39,40 @@ class DailyTask:
     name: str
     label: str  # pt-BR, printed by the command
     run: callable
+    catch_up: bool = True  # decide each missed date (False: today only, see the module's docstring)
 
 
 _TASKS: dict[str, DailyTask] = {}
 
 
-def daily_task(name, label):
+class MissedDayFailed(Exception):
+    """A task failed on one of the dates it was deciding; later dates wait for the next run."""
+
+
+def daily_task(name, label, catch_up=True):
     def register(func):
-        _TASKS[name] = DailyTask(name, label, func)
+        _TASKS[name] = DailyTask(name, label, func, catch_up)
         return func
     return register
+
+
+def dates_to_decide(task, today):
+    """The dates `task` decides in a run for `today`, oldest first."""
+    from .models import DailyTaskRun
+    row = db.session.get(DailyTaskRun, task.name)
+    if not task.catch_up or row is None or today <= row.last_decided_on:
+        return [today]
+    first = row.last_decided_on + timedelta(days=1)
+    return [first + timedelta(days=n) for n in range((today - first).days + 1)]
+
+
+def _mark_decided(task, day):
+    from .models import DailyTaskRun
+    row = db.session.get(DailyTaskRun, task.name)
+    if row is None:
+        db.session.add(DailyTaskRun(task=task.name, last_decided_on=day))
+    elif day > row.last_decided_on:
+        row.last_decided_on = day
 
 
 def tasks():
@@ -49,17 +83,24 @@ def tasks():
 
 @crosses_municipalities("daily jobs: the laws' dates, for every municipality")
 def run_daily(today, only=None):
-    """Run every task for `today`, each in its own transaction: a failing task is rolled back
-    and reported without undoing what the others did. Returns [(task, count | exception)]."""
+    """Run every task for each date it has to decide up to `today` (`dates_to_decide`), each date
+    in its own transaction: a failing date is rolled back and reported, the task's later dates
+    wait for the next run, and the other tasks go on. Returns [(task, count | exception)], the
+    count summed over the dates decided."""
     results = []
     for task in tasks():
         if only and task.name not in only:
             continue
-        try:
-            count = task.run(today)
-            db.session.commit()
-            results.append((task, count))
-        except Exception as exc:  # reported by the command, which then exits non-zero
-            db.session.rollback()
-            results.append((task, exc))
+        count = 0
+        for day in dates_to_decide(task, today):
+            try:
+                count += task.run(day)
+                _mark_decided(task, day)
+                db.session.commit()
+            except Exception as exc:  # reported by the command, which then exits non-zero
+                db.session.rollback()
+                count = MissedDayFailed(f"em {day:%d/%m/%Y}: {exc}")
+                count.__cause__ = exc
+                break
+        results.append((task, count))
     return results

@@ -209,8 +209,12 @@ def expire_due_permits(today=None):
 
     today = today or local_today()
     due = Permit.query.filter(Permit.status == "ativo", Permit.valid_until < today).all()
+    changed = 0
     for permit in due:
         rule = rule_for(db.session.get(Municipality, permit.municipality_id), permit.kind)
+        if rule is not None and rule.march_cycle and renewal_deadline_end(permit) >= today:
+            continue  # 31 March had no office hours: the renewal may still be filed (art. 10 § 1º)
+        changed += 1
         if rule is not None and rule.after_expiry == "suspenso":
             change_permit_status(permit, "expire_suspend",
                                  f"Não renovada até {permit.valid_until:%d/%m/%Y}: suspensão automática "
@@ -218,13 +222,27 @@ def expire_due_permits(today=None):
                                  suspended_until=_grace_end(permit, rule))
         else:
             change_permit_status(permit, "expire", f"Validade encerrada em {permit.valid_until.isoformat()}.")
-    return len(due)
+    return changed
+
+
+def renewal_deadline_end(permit, calendar=None):
+    """The last day to file the renewal where the law sets it as a date (Sapezal art. 10 § 1º, "até
+    o último dia do mês de março"): `valid_until`, or the next business day when that day has no
+    office hours (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º) — the end the roadside rule
+    `sap.req.alvara_renovado` also reads. A validity of months or years (Nortelândia art. 6º,
+    Paranatinga arts. 13 § 1º and 20) is a duration, not a period to act: it does not move."""
+    from ...rules.legal_calendar import fixed_date_end
+    from ..calendar.service import calendar_of
+    if calendar is None:
+        calendar = calendar_of(db.session.get(Municipality, permit.municipality_id))
+    return fixed_date_end(calendar, permit.valid_until)
 
 
 def _grace_end(permit, rule, calendar=None):
     """The last day to regularize after the validity (Sapezal art. 10 § 2º: 30 days), counted by
-    Código Civil art. 132 in the municipality's calendar — the day the roadside rule
-    `sap.req.alvara_nao_caducado` (`cc_132_days`) also takes as the last."""
+    Código Civil art. 132 in the municipality's calendar from the end of the renewal deadline (a
+    31 March without office hours moves that start: `legal_calendar.start_day`) — the day the
+    roadside rule `sap.req.alvara_nao_caducado` (`cc_132_days`) also takes as the last."""
     from ...rules.legal_calendar import cc_132_days
     from ..calendar.service import calendar_of
     if calendar is None:
@@ -272,3 +290,31 @@ def permit_snapshot(permit):
     data = snapshot(permit)
     data["driver_ids"] = [d.id for d in permit.drivers]
     return data
+
+
+def move_grace_ends(municipality, closed_day):
+    """The calendar's closure_added receiver (server/subscriptions.py), inside its transaction: a
+    permit suspended for not renewing keeps in `suspended_until` the last day to regularize (Sapezal
+    art. 10 § 2º, CC art. 132 § 1º); a closure recorded on or before that day may move it (the day
+    itself, or the start: a 31 March now without office hours). Recomputed and audited; only ever
+    later — removing a closure does not shorten a period already announced. Returns the count."""
+    from ..calendar.service import calendar_of
+    from ..issuance.validity import rule_for
+    rows = Permit.query.filter(Permit.municipality_id == municipality.id, Permit.status == "suspenso",
+                               Permit.suspended_until >= closed_day).order_by(Permit.id).all()
+    cal, moved = None, 0
+    for permit in rows:
+        rule = rule_for(municipality, permit.kind)
+        if rule is None or rule.grace_days is None or not _suspended_for_not_renewing(permit):
+            continue  # a penalty suspension lasts its days: not a period to act
+        cal = cal or calendar_of(municipality)
+        new_end = _grace_end(permit, rule, cal)
+        if new_end <= permit.suspended_until:
+            continue
+        before = permit_snapshot(permit)
+        permit.suspended_until = new_end
+        record("update", "permit", permit.id, before, permit_snapshot(permit), municipality_id=municipality.id,
+               reason=f"Dia sem expediente registrado ({closed_day:%d/%m/%Y}): o prazo para regularizar vai a "
+                      f"{new_end:%d/%m/%Y} ({rule.grace_basis}; Código Civil, art. 132, § 1º)")
+        moved += 1
+    return moved

@@ -369,3 +369,28 @@ def receivable_candidates(municipality):
     return (Candidate.query.filter(Candidate.municipality_id == municipality.id,
                                    Candidate.status.in_(MAY_RECEIVE))
             .order_by(Candidate.edital_id, Candidate.classification).all())
+
+
+def move_motorcycle_dues(municipality, closed_day):
+    """The calendar's closure_added receiver (server/subscriptions.py), inside its transaction: the
+    stored art. 8º § 1º day (90 days by CC art. 132, `_motorcycle_due`) is recomputed when a closure
+    is recorded on or before it, from the day the candidate was selected or called; audited, and
+    only ever later (removing a closure does not shorten a period already announced)."""
+    rows = (Candidate.query.filter(Candidate.municipality_id == municipality.id, Candidate.vehicle_year.is_(None),
+                                   Candidate.motorcycle_due >= closed_day)
+            .order_by(Candidate.id).all())
+    moved = 0
+    for cand in rows:
+        start = cand.called_on if cand.status == "convocado" else cand.selected_on
+        if start is None:
+            continue
+        new_due = _motorcycle_due(municipality.id, start)
+        if new_due <= cand.motorcycle_due:
+            continue
+        before = snapshot(cand)
+        cand.motorcycle_due = new_due
+        record("update", "candidate", cand.id, before, snapshot(cand), municipality_id=municipality.id,
+               reason=f"Dia sem expediente registrado ({closed_day:%d/%m/%Y}): prazo da motocicleta até "
+                      f"{new_due:%d/%m/%Y} (Lei 311/2007, art. 8º, § 1º; Código Civil, art. 132, § 1º)")
+        moved += 1
+    return moved

@@ -3,6 +3,7 @@ from ..jobs.registry import daily_task
 from .operations import refresh_tariffs_in_force
 
 
-@daily_task("tariffs.in_force", "Tabelas de tarifas que entraram em vigor avisadas aos celulares")
+# Tells the phones which table is in force now: a past day's notice is superseded by today's.
+@daily_task("tariffs.in_force", "Tabelas de tarifas que entraram em vigor avisadas aos celulares", catch_up=False)
 def in_force(today):
     return refresh_tariffs_in_force(today)
