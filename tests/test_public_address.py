@@ -70,3 +70,16 @@ def test_the_address_is_checked_like_public_base_url(app, demo):
                 set_public_address(_muni("sapezal"), bad)
             assert "public_base_url" in refused.value.fields
             db.session.rollback()
+
+
+def test_phones_get_the_address_for_the_operator_copy_without_a_stale_304(app, client, demo):
+    from helpers import api_token
+    fiscal = api_token(client, "fiscal.sapezal")
+    first = client.get("/api/v1/field/data?cursor=0", headers=fiscal)
+    assert first.json["municipality"]["public_base_url"] is None  # the field app's own origin, as before
+    cursor, etag = first.json["cursor"], first.headers["ETag"]
+    with app.app_context():
+        set_public_address(_muni("sapezal"), "https://motofiscal.sapezal.mt.gov.br")
+    delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers={**fiscal, "If-None-Match": etag})
+    assert delta.status_code == 200
+    assert delta.json["municipality"]["public_base_url"] == "https://motofiscal.sapezal.mt.gov.br"

@@ -114,6 +114,7 @@ def checked_public_address(value) -> str:
 def set_public_address(municipality, value, actor=None):
     """Set (or, with an empty value, clear: the server's PUBLIC_BASE_URL is used) the address
     printed in the municipality's crachás and notificações from now on. Audited."""
+    from ..registry.changes import mark_changed
     from ..registry.public_address import SETTING, own_public_base_url
 
     new = checked_public_address(value) if (value or "").strip() else None
@@ -126,6 +127,8 @@ def set_public_address(municipality, value, actor=None):
     municipality.settings = settings
     record("public_address", "municipality", municipality.id, {SETTING: before}, {SETTING: new},
            municipality_id=municipality.id, actor=actor)
+    # The phones print it in the operator's copy (field data): a new version, or they keep the old.
+    mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
     db.session.commit()
     return new
 
