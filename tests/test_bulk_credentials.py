@@ -72,7 +72,7 @@ def test_all_without_a_crachá_one_pdf_of_a4_sheets_and_a_report(app, client, de
     assert texts and texts <= payloads and len(texts) == min(10, len(eligible))
     assert all(t.startswith("HTTP://LOCALHOST:5000/V/") for t in texts)
     # Nothing left: the page says so, and "todas" issues nothing more.
-    assert "Emitir para" not in client.get("/bo/crachas/lote").get_data(as_text=True)
+    assert 'id="issue-all"' not in client.get("/bo/crachas/lote").get_data(as_text=True)
 
 
 def test_selected_permits_skip_with_reasons_and_stay_in_the_municipality(app, client, demo, tmp_path):

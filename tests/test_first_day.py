@@ -122,7 +122,7 @@ def test_each_item_flips_when_configured_and_the_dashboard_links_until_done(app,
 
     # Crachás, in bulk, until every permit in force has one.
     token = csrf_token(client, "/bo/crachas/lote")
-    while "Emitir para" in client.get("/bo/crachas/lote").get_data(as_text=True):
+    while 'id="issue-all"' in client.get("/bo/crachas/lote").get_data(as_text=True):
         assert client.post("/bo/crachas/lote", data={"csrf_token": token, "scope": "todas"}).status_code == 303
     assert states(client)[0]["crachas"] == "feito"
 

@@ -15,7 +15,7 @@ from datetime import date
 from flask import url_for
 from sqlalchemy import exists, func, or_, select
 
-from ...core.clock import local_today
+from ...core.clock import local_today, to_local
 from ...extensions import db
 from ..accounts.models import Device, User
 from ..autos.process_operations import described_steps, steps_for_municipality
@@ -87,7 +87,7 @@ def amounts_items(muni):
     used = sorted(u for u in used if u in FISCAL_UNITS)
     registered = {u for (u,) in db.session.query(UnitValue.unit).filter(UnitValue.municipality_id == muni.id).distinct()}
     lacking = [u for u in used if u not in registered]
-    units = Item("unidades", "Valor das unidades fiscais", bool(used), _state(not lacking, bool(used)),
+    units = Item("unidades", "Valor das unidades fiscais", True, _state(not lacking, True),
                  ("Nenhuma multa em unidade fiscal." if not used else
                   f"Sem valor em R$: {', '.join(lacking)}." if lacking else f"{', '.join(used)} com valor em R$."),
                  url_for("backoffice.unit_values"), "Unidades fiscais")
@@ -104,10 +104,10 @@ def address_item(muni):
 
 def key_item(muni):
     key = active_key(muni)
-    summary = (f"Chave {key.kid} ativa desde {key.created_at:%d/%m/%Y}." if key is not None else
+    summary = (f"Chave {key.kid} ativa desde {to_local(key.created_at):%d/%m/%Y}." if key is not None else
                "Sem chave ativa nenhum crachá nem notificação é assinado.")
     return Item("chave", "Chave de assinatura dos crachás", True, _state(key is not None, True), summary,
-                url_for("first_day.page", _anchor="chave"), "Criar chave")
+                url_for("first_day.page", _anchor="chave"), "Ver a chave" if key is not None else "Criar chave")
 
 
 def people_items(muni):
