@@ -116,3 +116,15 @@ def test_anonymous_is_sent_to_login(app, client, demo):
     for path in ("/bo/crachas/lote", "/bo/operadores/fotos/lote", "/bo/primeiro-dia"):
         response = client.get(path)
         assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+def test_sheets_hold_ten_crachás_a_page_in_order(tmp_path):
+    from datetime import date
+
+    from server.modules.credentials.render import CardData, cards_sheet_pdf_bytes
+    payloads = [f"HTTPS://MOTOFISCAL.SAPEZAL.MT.GOV.BR/V/{'A' * 60}{chr(65 + i % 26)}{chr(65 + i // 26)}" for i in range(23)]
+    cards = [CardData("Sapezal", "MT", f"{i + 1:03d}/2026", "JOÃO DA SILVA", "QBX1A23", "Centro", date(2027, 3, 31),
+                      i + 1, payload, date(2026, 12, 5)) for i, payload in enumerate(payloads)]
+    pages, path = _pages(cards_sheet_pdf_bytes(cards), tmp_path)
+    assert pages == 3
+    assert _qr_texts(path, tmp_path, page=3) == set(payloads[20:])  # the last three, on the third sheet

@@ -17,9 +17,10 @@ from ..registry.models import Permit
 from .models import Credential
 from .operations import card_data, effective_status, issue_credential
 
-# One batch renders its sheets in one request (~0.07 s a card on a 2-core machine): 100 cards
-# print in ~7 s. A larger fleet is issued in successive batches ("Emitir os próximos").
-BATCH_MAX = 100
+# One batch's sheets render in one request: ~0.07 s a card without a photo on an idle 2-core
+# machine, ~0.24 s with photos on one loaded ten times over (load average 23), so 50 cards stay
+# well inside gunicorn's 60 s timeout. A larger fleet is issued in successive batches.
+BATCH_MAX = 50
 BATCH_ACTION = "credential_batch"
 
 
