@@ -126,6 +126,21 @@ def test_each_item_flips_when_configured_and_the_dashboard_links_until_done(app,
         assert client.post("/bo/crachas/lote", data={"csrf_token": token, "scope": "todas"}).status_code == 303
     assert states(client)[0]["crachas"] == "feito"
 
+    # Operator photos (optional: the crachá prints a silhouette): one for every driver in force.
+    assert states(client)[0]["fotos"] == "opcional"
+    with app.app_context():
+        import io
+
+        from PIL import Image
+
+        from server.modules.registry.models import Operator
+        from server.modules.registry.photos import store_operator_photo
+        jpeg = io.BytesIO()
+        Image.new("RGB", (60, 80), (90, 90, 200)).save(jpeg, "JPEG")
+        for operator in Operator.query.filter_by(municipality_id=_muni("sapezal").id, photo_path=None).all():
+            store_operator_photo(operator, jpeg.getvalue())
+    assert states(client)[0]["fotos"] == "feito"
+
     # The calendar: one municipal holiday of this year.
     assert states(client)[0]["calendario"] == "pendente"
     with app.app_context():
