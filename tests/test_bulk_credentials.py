@@ -128,3 +128,13 @@ def test_sheets_hold_ten_crachás_a_page_in_order(tmp_path):
     pages, path = _pages(cards_sheet_pdf_bytes(cards), tmp_path)
     assert pages == 3
     assert _qr_texts(path, tmp_path, page=3) == set(payloads[20:])  # the last three, on the third sheet
+
+
+def test_the_lists_link_the_bulk_tools(app, client, demo):
+    from flask import url_for
+    login(client, "backoffice.sapezal")
+    with app.test_request_context():
+        permits, operators = url_for("backoffice.permit_list"), url_for("backoffice.operator_list")
+    assert 'href="/bo/crachas/lote"' in client.get(permits).get_data(as_text=True)
+    assert 'href="/bo/operadores/fotos/lote"' in client.get(operators).get_data(as_text=True)
+    assert 'href="/bo/operadores/fotos/lote"' not in client.get("/bo/veiculos/").get_data(as_text=True)
