@@ -10,7 +10,7 @@ from PIL import Image
 from helpers import csrf_token, login
 
 from server.core.audit import AuditLog
-from server.core.validation import cpf_check_digits, format_cpf
+from server.core.validation import cpf_check_digits, format_cpf, mask_cpf
 from server.extensions import db
 from server.modules.registry.models import Municipality, Operator
 from server.modules.registry.photo_zip import MAX_TOTAL_UNCOMPRESSED, cpf_of_name
@@ -73,7 +73,10 @@ def test_zip_matched_unknown_and_bad_within_the_municipality(app, client, demo):
     assert response.status_code == 200
     assert 'id="matched-count">2<' in html and 'id="unknown-count">4<' in html and 'id="bad-count">1<' in html
     assert "Imagem grande demais" in html and "Nenhum operador deste município tem este CPF" in html
-    assert plain not in html  # CPFs masked in the report (LGPD)
+    # CPFs masked in the report and its audit entry, file names included (LGPD).
+    for cpf in (plain, zero_cpf, bad_image, their_cpf):
+        assert cpf not in html and format_cpf(cpf) not in html
+    assert f"{mask_cpf(plain)}.jpg" in html and f"{int(zero_cpf)}.jpeg" not in html
     with app.app_context():
         rows = {o.id: o for o in Operator.query.filter(Operator.id.in_(ids))}
         assert rows[ids[0]].photo_path and rows[ids[1]].photo_path and rows[ids[2]].photo_path is None
@@ -81,6 +84,7 @@ def test_zip_matched_unknown_and_bad_within_the_municipality(app, client, demo):
         assert AuditLog.query.filter_by(action="photo", entity="operator").count() == 2
         batch = AuditLog.query.filter_by(action="operator_photo_batch", municipality_id=rows[ids[0]].municipality_id).one()
         assert len(batch.after["matched"]) == 2 and len(batch.after["unknown"]) == 4
+        assert plain not in str(batch.after) and format_cpf(plain) not in str(batch.after)
     # The stored photo is the re-encoded 600x800 JPEG, served on the operator's page.
     photo = client.get(f"/bo/operadores/{ids[0]}/foto")
     assert photo.status_code == 200 and Image.open(io.BytesIO(photo.data)).size == (600, 800)

@@ -45,6 +45,15 @@ def cpf_of_name(name) -> str | None:
     return digits.zfill(11)
 
 
+def shown_name(name, cpf):
+    """The entry's name as reports and the audit log keep it: a CPF in it masked like everywhere
+    else in the back office (LGPD), the folder and extension kept so the clerk finds the file."""
+    if cpf is None:
+        return name
+    folder, base = posixpath.split(name)
+    return posixpath.join(folder, mask_cpf(cpf) + posixpath.splitext(base)[1])
+
+
 def _entries(data):
     if not data:
         raise _refuse("Escolha um arquivo ZIP com as fotos.")
@@ -85,28 +94,30 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
             report["ignored"].append({"entry": name, "reason": "Arquivo oculto do sistema."})
             continue
         cpf = cpf_of_name(name)
+        shown = shown_name(name, cpf)
         if cpf is None:
             report["unknown"].append({"entry": name, "reason": "O nome do arquivo não é um CPF (ex.: 12345678909.jpg)."})
         elif not cpf_is_valid(cpf):
-            report["unknown"].append({"entry": name, "reason": "CPF inválido (dígitos verificadores não conferem)."})
+            report["unknown"].append({"entry": shown, "reason": "CPF inválido (dígitos verificadores não conferem)."})
         elif not base.lower().endswith(EXTENSIONS):
-            report["bad"].append({"entry": name, "cpf": mask_cpf(cpf), "reason": "Envie fotos JPEG, PNG ou WEBP."})
+            report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf), "reason": "Envie fotos JPEG, PNG ou WEBP."})
         elif cpf in wanted:
-            report["ignored"].append({"entry": name, "cpf": mask_cpf(cpf),
-                                      "reason": f"CPF repetido no arquivo: vale {wanted[cpf].filename}."})
+            report["ignored"].append({"entry": shown, "cpf": mask_cpf(cpf),
+                                      "reason": "CPF repetido no arquivo: vale a primeira foto dele."})
         else:
             wanted[cpf] = info
     operators = {o.cpf: o for o in Operator.query.filter(Operator.municipality_id == municipality.id,
                                                          Operator.cpf.in_(list(wanted)))} if wanted else {}
     for cpf, info in wanted.items():
         operator = operators.get(cpf)
+        shown = shown_name(info.filename, cpf)
         if operator is None:
             # Another municipality's operator is not found either: nothing of theirs is touched.
-            report["unknown"].append({"entry": info.filename, "cpf": mask_cpf(cpf),
+            report["unknown"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                       "reason": "Nenhum operador deste município tem este CPF."})
             continue
         if info.file_size > MAX_ENTRY_BYTES:
-            report["bad"].append({"entry": info.filename, "cpf": mask_cpf(cpf),
+            report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": f"Foto grande demais (máximo {MAX_ENTRY_BYTES // (1024 * 1024)} MB)."})
             continue
         try:
@@ -117,14 +128,14 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
             store_operator_photo(operator, content, actor=actor)  # audited, committed
         except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError):
             db.session.rollback()
-            report["bad"].append({"entry": info.filename, "cpf": mask_cpf(cpf),
+            report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": "Entrada do ZIP danificada ou protegida por senha."})
         except ApiError as err:
             db.session.rollback()
-            report["bad"].append({"entry": info.filename, "cpf": mask_cpf(cpf),
+            report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": " ".join((err.fields or {}).get("photo", [err.message]))})
         else:
-            report["matched"].append({"entry": info.filename, "cpf": mask_cpf(cpf), "operator_id": operator.id,
+            report["matched"].append({"entry": shown, "cpf": mask_cpf(cpf), "operator_id": operator.id,
                                       "name": operator.name})
     record("operator_photo_batch", "operator", None, None,
            {kind: [{k: v for k, v in row.items() if k != "name"} for row in rows] for kind, rows in report.items()},
