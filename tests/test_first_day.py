@@ -169,3 +169,14 @@ def test_admin_only_and_one_municipality(app, client, demo):
     assert states(client)[0]["chave"] == "pendente"  # Sapezal's key is not Paranatinga's
     # No CSRF token: refused.
     assert client.post("/bo/primeiro-dia/chave").status_code == 400
+
+
+def test_a_law_pack_the_server_cannot_compose_is_said_not_a_500(app, client, demo):
+    _admin(app, "sapezal")
+    with app.app_context():
+        muni = _muni("sapezal")
+        muni.slug = "sapezal-sem-pacote"  # no pack on disk is written for this municipality any more
+        db.session.commit()
+    login(client, "adm.sapezal", PASSWORD)
+    state, html = states(client)
+    assert state["regras"] == "pendente" and "prazos" not in state

@@ -16,6 +16,7 @@ from flask import url_for
 from sqlalchemy import exists, func, or_, select
 
 from ...core.clock import local_today, to_local
+from ...core.errors import ApiError
 from ...extensions import db
 from ..accounts.models import Device, User
 from ..autos.process_operations import described_steps, steps_for_municipality
@@ -162,8 +163,18 @@ def calendar_item(muni):
                 url_for("backoffice.calendar_closures"), "Calendário")
 
 
+def _rules_items(muni):
+    """The items read from the composed law; a law pack the server cannot compose (removed from
+    the published folder) is said once instead of failing the page and the dashboard."""
+    try:
+        return [deadlines_item(muni), *amounts_items(muni)]
+    except ApiError as err:
+        return [Item("regras", "Lei do município (pacote de regras)", True, PENDING, err.message,
+                     url_for("rules_bo.catalogue"), "Legislação")]
+
+
 def first_day_items(muni) -> list[Item]:
-    return [deadlines_item(muni), *amounts_items(muni), address_item(muni), key_item(muni), *people_items(muni),
+    return [*_rules_items(muni), address_item(muni), key_item(muni), *people_items(muni),
             *credentials_items(muni), calendar_item(muni)]
 
 
