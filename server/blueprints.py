@@ -22,6 +22,7 @@ def register_blueprints(app):
     from .modules.tariffs.views import bp as tariffs_bo_bp; app.register_blueprint(tariffs_bo_bp)  # noqa: E702
     from .modules.autos.blueprint import bp as autos_bp; app.register_blueprint(autos_bp)  # noqa: E702
     from .modules.onboarding.views import bp as onboarding_bp; app.register_blueprint(onboarding_bp)  # noqa: E702
+    from .modules.onboarding.first_day_views import bp as first_day_bp; app.register_blueprint(first_day_bp)  # noqa: E702
     from .modules.registry_import.views import bp as registry_import_bp; app.register_blueprint(registry_import_bp)  # noqa: E702
     from .modules.lgpd.views import bp as lgpd_bp; app.register_blueprint(lgpd_bp)  # noqa: E702
     from .modules.notices.views import bp as notices_bp; app.register_blueprint(notices_bp)  # noqa: E702

@@ -43,7 +43,7 @@ def test_snapshot_holds_the_latest_state_and_minimal_personal_data(app, client, 
         muni = _muni()
         assert data["snapshot"] is True and data["cursor"] >= 1
         assert data["municipality"] == {"slug": "sapezal", "name": muni.name, "ibge": muni.ibge_code,
-                                        "timezone_offset": -240}
+                                        "timezone_offset": -240, "public_base_url": None}
         assert [p["id"] for p in data["permits"]] == [p.id for p in Permit.query.filter_by(
             municipality_id=muni.id).order_by(Permit.id)]
         assert len(data["vehicles"]) == Vehicle.query.filter_by(municipality_id=muni.id).count()

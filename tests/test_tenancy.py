@@ -79,6 +79,12 @@ def _filing_attachment(mid):
     return None
 
 
+def _credential_batch(mid):
+    from server.core.audit import AuditLog
+    row = AuditLog.query.filter_by(municipality_id=mid, action="credential_batch").order_by(AuditLog.id).first()
+    return {"batch_id": row.id} if row else None
+
+
 def _charge_case(mid):
     from server.modules.collection.models import PixCharge
     row = PixCharge.query.filter_by(municipality_id=mid).order_by(PixCharge.id).first()
@@ -159,6 +165,8 @@ ROUTE_IDS = {
     "notices.notice_retry": [(STAFF, {"notice_id": "notice"}, {}, None)],
     "notices.operator_contact": [(STAFF, {"operator_id": "operator"}, {}, None)],
     "notices.notice_read": [(OPERATOR, {"notice_id": "notice"}, {}, None)],
+    "first_day.credential_batch_report": [(STAFF, {"batch_id": "audit_log"}, {}, _credential_batch)],
+    "first_day.credential_batch_pdf": [(STAFF, {"batch_id": "audit_log"}, {}, _credential_batch)],
 }
 
 # Path arguments that are not the id of a tenant row, and why.
@@ -303,6 +311,10 @@ def world(app, client):
         db.session.add(CalendarClosure(municipality_id=munis["sapezal"], day=date(2030, 1, 2), kind="feriado_municipal",
                                        name_pt="Feriado municipal (teste)", act="Lei municipal de teste"))
         db.session.commit()
+        from server.modules.credentials.bulk import issue_batch
+        from server.modules.registry.models import Permit
+        sapezal = db.session.get(Municipality, munis["sapezal"])
+        issue_batch(sapezal, [Permit.query.filter_by(municipality_id=sapezal.id, status="ativo").order_by(Permit.id).first().id])
     phones = {slug: _field_data(app, client, slug) for slug in ("sapezal", "paranatinga")}
     from autos_process_helpers import homologated_case
     from server.modules.autos import process_operations

@@ -54,6 +54,8 @@ def _pages(ids, company_holder):
         # After the stop (issue 37): notices to operators, collection of fines by PIX.
         "/bo/avisos/", "/bo/avisos/?situacao=problemas", f"/bo/avisos/operador/{ids['operator']}",
         "/bo/arrecadacao/", "/bo/arrecadacao/configuracao", "/bo/arrecadacao/extratos", "/bo/arrecadacao/pendencias",
+        # The first day (issue 36): crachás and operator photos in bulk.
+        "/bo/crachas/lote", "/bo/operadores/fotos/lote",
     ]
     if not company_holder:  # Paranatinga: the public selection (more in test_selection_screens.py)
         paths += ["/bo/selecao/", "/bo/selecao/editais/novo"]
@@ -153,6 +155,7 @@ def test_admin_and_anonymous_screens_have_no_serious_violation(browser, live_ser
         page.wait_for_load_state("load")
         assert page.locator(".field-error").count() > 0
         _note_sizes(page, "new user refused", problems)
+        _check_sizes(page, f"{live_server}/bo/primeiro-dia", problems)  # the first-day list (issue 36)
     finally:
         context.close()
     assert not problems, _report(problems)

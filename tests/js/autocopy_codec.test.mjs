@@ -12,7 +12,7 @@ import { generateDeviceKey, setNoble as setKeyNoble, signBytes } from '../../pwa
 import { makeKeyVerifier, setNoble } from '../../pwa/js/credentials/verify.js';
 import { b32encode } from '../../pwa/js/credentials/base32.js';
 import {
-  bytesToDigits, copyFragment, copyOfRecord, CopyError, COPY_PATH, decodeCopy, digitsToBytes, encodeCopy, splitFragment,
+  bytesToDigits, copyFragment, copyOfRecord, CopyError, copyOrigin, COPY_PATH, decodeCopy, digitsToBytes, encodeCopy, splitFragment,
 } from '../../pwa/js/autocopy/codec.js';
 import { compress, decompress } from '../../pwa/js/autocopy/lz.js';
 import dictionary1 from '../../pwa/js/autocopy/dictionary-1.js';
@@ -221,4 +221,13 @@ test('version 2 carries the law\'s words; a version 1 copy still decodes, withou
   const old = decodeCopy(v1);
   assert.deepEqual(old.terms, { permit: null, step: null });
   assert.equal(old.number, 'SAP-2025-000007');
+});
+
+test("the copy names the municipality's own public address when the field data has one (issue 36)", () => {
+  const here = 'http://127.0.0.1:5000';
+  assert.equal(copyOrigin('https://MotoFiscal.Sapezal.mt.gov.br', here), 'https://motofiscal.sapezal.mt.gov.br');
+  assert.equal(copyOrigin('https://motofiscal.sapezal.mt.gov.br:8443', here), 'https://motofiscal.sapezal.mt.gov.br:8443');
+  for (const unusable of [null, undefined, '', 'ftp://x.br', 'https://x.br/caminho', 'javascript:alert(1)']) {
+    assert.equal(copyOrigin(unusable, here), here);
+  }
 });

@@ -50,6 +50,13 @@ const UNKNOWN = 0xf;
 const code = (list, value) => (list.includes(value) ? list.indexOf(value) : UNKNOWN);
 const terms = (words) => ({ permit: PERMIT_NOUNS[words >> 4] ?? null, step: STEP_KINDS[words & 0xf] ?? null });
 export const COPY_PATH = '/a/#';
+
+/** The origin a copy's link names: the municipality's own public address ("Endereço público",
+ *  issue 36: the host its crachás and notificações name) when the field data carries a usable one,
+ *  else `fallback` (the field app's own origin). Lower case: the QR holds it as a byte segment. */
+export function copyOrigin(base, fallback) {
+  return typeof base === 'string' && /^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$/.test(base) ? base.toLowerCase() : fallback;
+}
 export const SIGNATURE_LEN = 64;
 export const TOKEN_LEN = 32;
 const EPOCH_MS = Date.UTC(2020, 0, 1);

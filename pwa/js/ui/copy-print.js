@@ -47,7 +47,7 @@ export async function printCopy(copy, ecc, municipality, say = () => {}) {
   const [{ printBytes, savedPrinter }, { copyReceipt }] = await Promise.all([import('../print/printer.js'), import('../print/escpos.js')]);
   const paper = (await savedPrinter())?.paper || 58;
   const bytes = copyReceipt(splitFragment(copy).copy, {
-    qr: qrModel([`${location.origin}${COPY_PATH}`, copy], ecc || 'M'), municipality, paper,
+    qr: qrModel([`${municipality?.origin || location.origin}${COPY_PATH}`, copy], ecc || 'M'), municipality, paper,
   });
   let shown = -1;
   const { name } = await printBytes(bytes, {

@@ -9,7 +9,7 @@ import { deviceKey, session } from '../fiscal/session.js';
 import { signBytes } from '../fiscal/device-key.js';
 import { loadField } from '../fiscal/field-data.js';
 import { citationLabel } from '../fiscal/checklist-model.js';
-import { copyFragment, copyOfRecord, COPY_PATH, encodeCopy, splitFragment } from '../autocopy/codec.js';
+import { copyFragment, copyOfRecord, copyOrigin, COPY_PATH, encodeCopy, splitFragment } from '../autocopy/codec.js';
 import { onSyncChange } from '../fiscal/sync.js';
 import { cancelRequestsFor } from './fiscal-cancel.js';
 import { printControls } from './copy-print.js';
@@ -21,9 +21,9 @@ export async function render(root, { params, navigate }) {
   const entry = await getRecord(params.get('id'));
   if (!entry) { navigate('/fiscal/hoje', { replace: true }); return undefined; }
   const body = JSON.parse(entry.record.body);
-  const { copy, keyRegistered, municipality } = await signedCopy(body);
-  const link = copy ? `${location.origin}${COPY_PATH}${copy}` : `${location.origin}/a/${body.public_token}`;
-  const qr = copy ? copyQr(copy) : qrSvg(link, { label: 'Código QR com o link do auto' });
+  const { copy, keyRegistered, municipality, origin } = await signedCopy(body);
+  const link = copy ? `${origin}${COPY_PATH}${copy}` : `${origin}/a/${body.public_token}`;
+  const qr = copy ? copyQr(copy, origin) : qrSvg(link, { label: 'Código QR com o link do auto' });
   // Where the auto is (issue 34: "Guardado no aparelho" without network, never "Enviando…"), and
   // why it has not reached the server (refused for its content, or waiting for it).
   const state = el('p', { class: 'state', id: 'auto-state' });
@@ -58,7 +58,7 @@ export async function render(root, { params, navigate }) {
     el('p', {}, `${entry.summary?.name || 'Sem identificação'} · ${formatPlate(body.plate)}`),
     el('p', { class: 'hint', id: 'auto-age' }, `Dados do aparelho ${formatAge(body.data_age_s)} no momento do auto.`),
     el('ul', { class: 'list compact' }, body.infractions.filter((i) => i.decision === 'confirmed').map((i) => el('li', {}, i.label_pt))),
-    el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${location.origin}/a/${body.public_token}` : link),
+    el('p', { class: 'hint link-text', id: 'auto-link' }, copy ? `${origin}/a/${body.public_token}` : link),
     el('button', { type: 'button', class: 'button button-primary button-big', onclick: () => navigate('/fiscal', { replace: true }) }, 'Nova fiscalização'),
     el('button', { type: 'button', class: 'button button-big', id: 'go-cancel', onclick: () => navigate(`/fiscal/cancelar?id=${entry.id}`) }, 'Solicitar cancelamento'),
   );
@@ -79,26 +79,30 @@ async function signedCopy(body) {
   try {
     const [s, key, data] = await Promise.all([session(), deviceKey(), loadField()]);
     const ibge = data?.field?.municipality?.ibge;
-    if (!s?.device_id || !key || !ibge) return { copy: null, keyRegistered: false, municipality: null };
+    const origin = publicOrigin(data);
+    if (!s?.device_id || !key || !ibge) return { copy: null, keyRegistered: false, municipality: null, origin };
     const rules = data.rules;
     const bytes = encodeCopy(copyOfRecord(body, {
       ibge, deviceId: s.device_id, permitNoun: data.trust?.municipality?.permit_noun || null,
       citation: (c) => (c && typeof c === 'object' && rules ? citationLabel(rules, c) : (typeof c === 'string' ? c : '')),
     }));
-    return { copy: copyFragment(bytes, await signBytes(key, bytes)), keyRegistered: Boolean(s.key_registered),
-      municipality: data.field.municipality.name ? { name: data.field.municipality.name, uf: data.field.municipality.uf || null } : null };
+    return { copy: copyFragment(bytes, await signBytes(key, bytes)), keyRegistered: Boolean(s.key_registered), origin,
+      municipality: data.field.municipality.name ? { name: data.field.municipality.name, uf: data.field.municipality.uf || null, origin } : null };
   } catch (error) {
     console.error('operator copy not made', error);
-    return { copy: null, keyRegistered: false, municipality: null };
+    return { copy: null, keyRegistered: false, municipality: null, origin: location.origin };
   }
 }
+
+// The municipality's own public address (issue 36, sent with the field data), else this page's.
+const publicOrigin = (data) => copyOrigin(data?.field?.municipality?.public_base_url, location.origin);
 
 // Error correction M: three infractions take version 12 or so (codec.js compresses the texts),
 // ≥ 5 CSS px a module on a 390 px screen. A copy too long for version 15 at M (more infractions
 // than a stop has) drops to L rather than growing: a screen held still is not a worn sticker.
 const MAX_MODULES_AT_M = 77;
-function copyQr(copy) {
-  const parts = [`${location.origin}${COPY_PATH}`, copy];
+function copyQr(copy, origin) {
+  const parts = [`${origin}${COPY_PATH}`, copy];
   const label = 'Código QR com a cópia assinada do auto';
   let qr = qrSvg(parts, { label, ecc: 'M' });
   qr.dataset.ecc = 'M';
@@ -112,7 +116,7 @@ function copyQr(copy) {
 export async function copyPdfFile(copy, link, ecc, municipality) {
   const decoded = splitFragment(copy).copy;
   const { copyPdf } = await import('../autocopy/pdf.js'); // with its words, on the tap only
-  const bytes = await copyPdf(decoded, { url: link, qr: qrModel([`${location.origin}${COPY_PATH}`, copy], ecc), municipality });
+  const bytes = await copyPdf(decoded, { url: link, qr: qrModel([`${municipality?.origin || location.origin}${COPY_PATH}`, copy], ecc), municipality });
   return new File([bytes], `copia-auto-${decoded.number || 'auto'}.pdf`, { type: 'application/pdf' });
 }
 

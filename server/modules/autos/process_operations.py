@@ -2,7 +2,6 @@
 defences and appeals, penalties applied (AppliedPenalty rows: the history phones and the server
 count for recidivism and escalation). Each audited, in its transaction. Payments and seizures are
 in payments.py, the municipal settings in process_settings.py."""
-from flask import current_app
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
@@ -17,6 +16,7 @@ from ..credentials import signing
 from ..credentials.operations import active_key
 from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Municipality
+from ..registry.public_address import public_base_url
 from ..rules.service import composed_for
 from . import notification as codec
 from .auto_data import auto_data, confirmed_infractions
@@ -119,7 +119,7 @@ def _issue_notification_once(case, actor):
                             number=f"NOT-{case.number or case.id}", issued_at=now,
                             issued_by_id=getattr(actor, "id", None), content=content, content_hash=digest,
                             issuer_key_id=key.id,
-                            payload=codec.payload(body, signature, current_app.config["PUBLIC_BASE_URL"]))
+                            payload=codec.payload(body, signature, public_base_url(municipality)))
     db.session.add(note)
     db.session.flush()
     record("auto_notification_issue", "auto_notification", note.id, None,

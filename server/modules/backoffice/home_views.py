@@ -2,7 +2,7 @@
 Thin handlers: parse → check access → operation → render."""
 from datetime import timedelta
 
-from flask import abort, redirect, render_template, request, session, url_for
+from flask import abort, g, redirect, render_template, request, session, url_for
 from sqlalchemy.orm import joinedload
 
 from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, login_required
@@ -45,11 +45,20 @@ def dashboard():
     expiring = (scoped_permits.filter(alert_condition("vence30"))
                 .options(joinedload(Permit.holder_operator), joinedload(Permit.holder_company))  # holder_name, one query
                 .order_by(Permit.valid_until, Permit.id).limit(10).all())
-    return render_template("backoffice/dashboard.html", counts=counts, statuses=vocabulary(
+    return render_template("backoffice/dashboard.html", counts=counts, first_day_pending=_first_day_pending(muni), statuses=vocabulary(
                                db.session.get(Municipality, mid)).statuses,
                            alerts=alerts, alert_labels=ALERTS, expiring=expiring,
                            issqn_arrears=issqn_arrears_count(muni, local_today()),
                            horizon=local_today() + timedelta(days=30), **dashboard_data(mid, request.args))
+
+
+def _first_day_pending(muni):
+    """The required first-day items still pending, for the municipality's administrator only:
+    the dashboard links the first-day screen until there are none."""
+    if g.user.role != "admin":
+        return []
+    from ..onboarding.first_day import first_day_items, pending_required
+    return pending_required(first_day_items(muni))
 
 
 @routes.route("/bo/municipio", methods=["GET", "POST"])

@@ -18,6 +18,7 @@ from ...extensions import db
 from ..registry.changes import lock_feed
 from ..registry.models import Municipality, Permit
 from ..registry.photos import read_operator_photo
+from ..registry.public_address import public_base_url
 from ..registry.vocabulary import vocabulary
 from . import keys as keystore
 from . import signing
@@ -270,7 +271,7 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
                 expires_on=permit.valid_until, permit_number=permit.number)
     body_bytes = encode_body(body)
     payload = make_url_payload(body_bytes, signing.sign(keystore.load_private_key(key), body_bytes),
-                               current_app.config["PUBLIC_BASE_URL"])
+                               public_base_url(municipality))
     driver = permit.main_driver
     credential = Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
                             operator_id=driver.id if driver else None, issuer_key_id=key.id,

@@ -53,6 +53,7 @@ class CardData:
     permit_label: str = "PERMISSÃO"  # the law's word (registry.vocabulary): "ALVARÁ DE AUTORIZAÇÃO"
 
 
+@functools.lru_cache(maxsize=128)  # a few sizes per card; loading a TrueType file costs more than drawing
 def _font(size: int, bold: bool = False):
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     for folder in FONT_DIRS:
@@ -75,12 +76,14 @@ def qr_mode(payload: str) -> int:
     return _qr(payload).data_list[0].mode
 
 
-def qr_matrix(payload: str) -> list[list[bool]]:
-    """Module matrix including the quiet zone; raises when the payload needs more than v10."""
+@functools.lru_cache(maxsize=32)  # a card asks twice (module size, then image); a sheet once per card
+def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
+    """Module matrix including the quiet zone (immutable: it is cached); raises when the payload
+    needs more than v10."""
     qr = _qr(payload)
     if qr.version > MAX_QR_VERSION:
         raise ValueError(f"payload needs QR version {qr.version} > {MAX_QR_VERSION}")
-    return qr.get_matrix()
+    return tuple(tuple(row) for row in qr.get_matrix())
 
 
 def qr_version(payload: str) -> int:
@@ -326,4 +329,32 @@ def sticker_sheet_pdf_bytes(card: CardData, count: int = 6) -> bytes:
         pdf.set_xy(x, y + 3 + STICKER_QR_MM + 12)
         pdf.cell(STICKER_MM[0], 5, f"MOTO-TÁXI · {card.municipality_name.upper()}", align="C")
     pdf.set_title(f"Adesivos do colete {card.permit_number}")
+    return bytes(pdf.output())
+
+
+# A4 sheets of crachás (bulk issuance): 2 x 5 cards of 85.6 x 54 mm each, with a thin cut line.
+SHEET_COLS, SHEET_ROWS = 2, 5
+
+
+def cards_sheet_pdf_bytes(cards, title="Crachás") -> bytes:
+    """Every card (CardData) at its exact size, ten to an A4 page, in the given order: the same
+    300-dpi image as the single crachá's PNG/PDF, so a sheet prints what one card prints."""
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_margin(0)
+    per_page = SHEET_COLS * SHEET_ROWS
+    left = (210 - SHEET_COLS * CARD_MM[0]) / 2
+    top = (297 - SHEET_ROWS * CARD_MM[1]) / 2
+    for i, card in enumerate(cards):
+        if i % per_page == 0:
+            pdf.add_page()
+        slot = i % per_page
+        x, y = left + (slot % SHEET_COLS) * CARD_MM[0], top + (slot // SHEET_COLS) * CARD_MM[1]
+        buf = io.BytesIO()
+        card_png(card).save(buf, format="PNG", compress_level=1)  # fpdf re-compresses: save fast
+        pdf.image(buf, x=x, y=y, w=CARD_MM[0], h=CARD_MM[1])
+        pdf.set_draw_color(170, 170, 170)
+        pdf.set_line_width(0.1)
+        pdf.rect(x, y, *CARD_MM)  # cut line
+    pdf.set_title(title)
     return bytes(pdf.output())

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from ...core.clock import local_now, local_today
 from ...core.signals import gather
 from ...extensions import db
+from ..registry.public_address import own_public_base_url
 from ..registry.change_models import FieldDataEntity, FieldDataState
 from ..registry.changes import mark_changed
 from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
@@ -181,7 +182,10 @@ def data_tag(municipality, version, cursor, rules_etag, fmt="rows"):
 def _municipality(municipality):
     offset = municipality.setting("utc_offset_minutes", int(local_now().utcoffset().total_seconds() // 60))
     return {"slug": municipality.slug, "name": municipality.name, "ibge": municipality.ibge_code,
-            "timezone_offset": int(offset)}
+            "timezone_offset": int(offset),
+            # Its own "Endereço público" (registry.public_address), or None: the operator's copy
+            # (/a/#…) then names the field app's own origin, as before.
+            "public_base_url": own_public_base_url(municipality)}
 
 
 ENCODE = {"rows": lambda kind, rows: rows, "columns": lambda kind, rows: to_columns(rows),

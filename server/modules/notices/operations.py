@@ -23,6 +23,7 @@ from ..autos.models import AutoCase, utcnow
 from ..autos.notification_content import process_settings
 from ..autos.process_models import AutoNotification
 from ..registry.models import Municipality, Operator
+from ..registry.public_address import public_base_url
 from . import compose
 from .channels import Outgoing, configured_channels
 from .models import CHANNELS, KINDS, NATURES, OPTIONAL_KINDS, STATES, Notice, NoticeAttempt, NoticeContact
@@ -182,8 +183,9 @@ def _why_no_channel(contact, channels, municipality):
             "comunique por outro meio.")
 
 
-def _base_url():
-    return current_app.config["PUBLIC_BASE_URL"]
+def _base_url(municipality):
+    """The municipality's public address (registry.public_address), for the links in its notices."""
+    return public_base_url(municipality)
 
 
 # --- receivers of the process's signals (in the sender's transaction; never commit) -----------------
@@ -192,7 +194,7 @@ def on_notification_issued(case, note=None, **_):
     municipality = db.session.get(Municipality, case.municipality_id)
     operator_id = case.record.operator_id
     contact = contact_of(operator_id, case.municipality_id) if operator_id else None
-    words = compose.notificacao(note, municipality, _base_url())
+    words = compose.notificacao(note, municipality, _base_url(municipality))
     enqueue(case, operator_id, "notificacao", words, f"notificacao:{note.id}",
             intimation_act=electronic_service(municipality, contact))
 
@@ -200,7 +202,7 @@ def on_notification_issued(case, note=None, **_):
 def on_appeal_filed(case, appeal=None, **_):
     from ..autos.operator_filings import step_label, timeliness_pt
     municipality = db.session.get(Municipality, case.municipality_id)
-    words = compose.recibo(case, appeal, step_label(case, appeal), timeliness_pt(appeal), municipality, _base_url())
+    words = compose.recibo(case, appeal, step_label(case, appeal), timeliness_pt(appeal), municipality, _base_url(municipality))
     enqueue(case, case.record.operator_id, "recibo", words, f"recibo:{appeal.id}")
 
 
@@ -215,7 +217,7 @@ def on_appeal_decided(case, appeal=None, **_):
         next_pt = ("Se a lei prevê outra instância, o prazo para recorrer aparece no aplicativo; conta da ciência "
                    "desta decisão registrada pela Prefeitura.")
     words = compose.decisao(case, appeal, label, APPEAL_DECISIONS.get(appeal.decision, appeal.decision), next_pt,
-                            municipality, _base_url())
+                            municipality, _base_url(municipality))
     enqueue(case, case.record.operator_id, "decisao", words, f"decisao:{appeal.id}")
 
 
@@ -229,7 +231,7 @@ def on_penalty_changed(case, penalty=None, old=None, new=None, **_):
     charge = ensure_charge(case, penalty)
     slips = [slip(charge)] if charge is not None else []
     words = compose.penalidade(case, infraction.get("label_pt") or penalty.infraction_id, penalty, slips,
-                               municipality, _base_url())
+                               municipality, _base_url(municipality))
     enqueue(case, penalty.operator_id or case.record.operator_id, "penalidade", words,
             f"penalidade:{penalty.id}:{penalty.applied_on.isoformat() if penalty.applied_on else ''}")
 
@@ -237,7 +239,7 @@ def on_penalty_changed(case, penalty=None, old=None, new=None, **_):
 def on_charge_paid(charge, payment=None, **_):
     case = owned(AutoCase, charge.case_id, charge.municipality_id)
     municipality = db.session.get(Municipality, charge.municipality_id)
-    enqueue(case, case.record.operator_id, "pagamento", compose.pagamento(case, charge, municipality, _base_url()),
+    enqueue(case, case.record.operator_id, "pagamento", compose.pagamento(case, charge, municipality, _base_url(municipality)),
             f"pagamento:{charge.id}")
 
 
@@ -261,7 +263,7 @@ def deadline_reminders(today, days_before=3):
             continue
         municipality = db.session.get(Municipality, case.municipality_id)
         queued += len(enqueue(case, case.record.operator_id, "prazo",
-                              compose.prazo(case, step, due_on, municipality, _base_url()),
+                              compose.prazo(case, step, due_on, municipality, _base_url(municipality)),
                               f"prazo:{case.id}:{step['level']}:{due_on.isoformat()}"))
     return queued
 

@@ -39,9 +39,11 @@ def municipality_create(ibge_code, name, uf, pack, time_zone, public_base_url, a
         click.echo("Atenção: exemplo sintético (município e lei fictícios), marcado como tal em toda parte; não é um município real.")
     click.echo(f"Município {muni.name}/{muni.uf} criado (identificador '{muni.slug}', IBGE {muni.ibge_code}); "
                "chave emissora 1 criada.")
+    click.echo(f"Endereço público dos crachás e notificações: {muni.settings['public_base_url']} "
+               "(o balanceador deve encaminhar este host a este servidor).")
     if pack == NO_PACK:
         click.echo("Sem pacote da lei municipal: valem só as regras federais até que um pacote seja escrito.")
-    for key, setting in (("TIMEZONE", "time_zone"), ("PUBLIC_BASE_URL", "public_base_url")):
+    for key, setting in (("TIMEZONE", "time_zone"),):
         if current_app.config[key].rstrip("/") != muni.settings[setting]:
             click.echo(f"Atenção: o servidor usa {key}={current_app.config[key]}; defina {key}="
                        f"{muni.settings[setting]} no ambiente (ou instance/config.py) antes de emitir crachás.")

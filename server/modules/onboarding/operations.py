@@ -49,7 +49,6 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     """Validate, create the municipality, its legal pontos and its first issuer key, in one go. A
     synthetic example's pack (a fictional municipality) only with `allow_synthetic`: it is then
     marked as an example everywhere it appears (settings["synthetic_example"])."""
-    from ..credentials.codec import url_prefix
     from ..credentials.operations import create_key
 
     ibge_code, name, uf = (ibge_code or "").strip(), (name or "").strip(), (uf or "").strip().upper()
@@ -63,10 +62,7 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
         ZoneInfo(time_zone or "")
     except (ZoneInfoNotFoundError, ValueError):
         raise _error("time_zone", "Fuso horário desconhecido (ex.: America/Cuiaba).") from None
-    try:
-        url_prefix(public_base_url or "")
-    except ValueError:
-        raise _error("public_base_url", "Endereço público inválido: https://host[:porta], sem caminho.") from None
+    public_base_url = checked_public_address(public_base_url)
     packs = municipal_packs(include_synthetic=allow_synthetic)
     if pack in municipal_packs(include_synthetic=True) and pack not in packs:
         raise _error("pack", "Este pacote é um exemplo sintético (município fictício), não a lei de um município "
@@ -87,9 +83,10 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     settings = dict(words)
     if synthetic:
         settings["synthetic_example"] = True
-    # Recorded with the municipality; the running server's TIMEZONE and PUBLIC_BASE_URL are the
-    # ones used (one deployment per municipality): `flask municipality create` warns when they differ.
-    settings.update(time_zone=time_zone, public_base_url=public_base_url.rstrip("/"))
+    # Recorded with the municipality; the running server's TIMEZONE is the one used (one deployment
+    # per municipality: `flask municipality create` warns when they differ). The public address is
+    # the municipality's own (registry.public_address): its crachás and notificações print it.
+    settings.update(time_zone=time_zone, public_base_url=public_base_url)
     muni = Municipality(slug=slug, ibge_code=ibge_code, name=name, uf=uf, regimes=regimes, settings=settings)
     db.session.add(muni)
     db.session.flush()
@@ -98,6 +95,42 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     record("create", "municipality", muni.id, None, snapshot(muni), municipality_id=muni.id, actor=actor)
     create_key(muni, actor=actor)  # commits
     return muni
+
+
+def checked_public_address(value) -> str:
+    """A municipality's "Endereço público" as stored: https://host[:porta], no path, short enough
+    for its longest crachá to fit the QR (the same check PUBLIC_BASE_URL passes at start-up)."""
+    from ..credentials.render import check_public_base_url
+
+    value = (value or "").strip().rstrip("/")
+    try:
+        check_public_base_url(value)
+    except ValueError:
+        raise _error("public_base_url", "Endereço público inválido: https://host[:porta], sem caminho, "
+                                        "com no máximo ~54 caracteres no nome do host.") from None
+    return value
+
+
+def set_public_address(municipality, value, actor=None):
+    """Set (or, with an empty value, clear: the server's PUBLIC_BASE_URL is used) the address
+    printed in the municipality's crachás and notificações from now on. Audited."""
+    from ..registry.changes import mark_changed
+    from ..registry.public_address import SETTING, own_public_base_url
+
+    new = checked_public_address(value) if (value or "").strip() else None
+    before = own_public_base_url(municipality)
+    settings = dict(municipality.settings or {})
+    if new is None:
+        settings.pop(SETTING, None)
+    else:
+        settings[SETTING] = new
+    municipality.settings = settings
+    record("public_address", "municipality", municipality.id, {SETTING: before}, {SETTING: new},
+           municipality_id=municipality.id, actor=actor)
+    # The phones print it in the operator's copy (field data): a new version, or they keep the old.
+    mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
+    db.session.commit()
+    return new
 
 
 def create_admin(municipality, username, name, password, actor=None):
