@@ -73,9 +73,11 @@ def clique_cover(names, pairs):
     return chosen
 
 
-def block(groups):
+def block(groups, names, pairs):
     lines = [BEGIN,
-             "# Each contract lists features with no import chain between any two of them (issue 39).\n"]
+             "# Each contract lists features with no import chain between any two of them (issue 39):\n",
+             f"# {len(pairs)} of the {len(names) * (len(names) - 1) // 2} pairs of the {len(names)} features, "
+             f"in {len(groups)} contracts.\n"]
     for i, group in enumerate(groups, 1):
         lines.append(f"\n[importlinter:contract:independent-features-{i:02d}]\n")
         lines.append(f"name = independent features: {', '.join(group)}\n")
@@ -88,7 +90,8 @@ def block(groups):
 def main(argv):
     graph = grimp.build_graph("server", include_external_packages=False)
     names = features(graph)
-    text = block(clique_cover(names, independent_pairs(graph, names)))
+    pairs = independent_pairs(graph, names)
+    text = block(clique_cover(names, pairs), names, pairs)
     current = CONFIG.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
     if "--write" in argv:
