@@ -6,6 +6,7 @@ from .core import audit  # noqa: F401
 from .modules.accounts import models as accounts_models  # noqa: F401
 from .modules.registry import models as registry_models  # noqa: F401
 from .modules.registry import change_models as registry_change_models  # noqa: F401
+from .modules.registry import transition_models as registry_transition_models  # noqa: F401
 from .modules.credentials import models as credentials_models  # noqa: F401
 from .modules.fieldsync import models as fieldsync_models  # noqa: F401
 from .modules.autos import models as autos_models  # noqa: F401

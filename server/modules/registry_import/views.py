@@ -62,10 +62,31 @@ def template(kind):
         "Content-Disposition": f'attachment; filename="modelo-cadastro-{muni.slug}.{kind}"'})
 
 
+def _act(form):
+    """The act granting a prazo de adequação to the existing fleet (optional): (text, last day), or
+    an error message naming the field."""
+    from datetime import date
+
+    act, until = (form.get("act") or "").strip()[:200], (form.get("act_until") or "").strip()
+    if not act and not until:
+        return None, None, None
+    if not act:
+        return None, None, "Informe o ato (número e data) que concede o prazo de adequação."
+    if not until:
+        return act, None, None
+    try:
+        return act, date.fromisoformat(until), None
+    except ValueError:
+        return None, None, "Prazo de adequação: data inválida (use o seletor de data)."
+
+
 @bp.post("/")
 @login_required(*ROLES)
 def check():
     muni = _municipality()
+    act, act_until, act_error = _act(request.form)
+    if act_error:
+        return render_template("registry_import/start.html", columns=columns_for(muni), error=act_error), 422
     upload = request.files.get("file")
     kind = Path(upload.filename or "").suffix.lower().lstrip(".") if upload else ""
     if not upload or kind not in ("csv", "xlsx"):
@@ -76,21 +97,29 @@ def check():
     path = _dir() / f"{token}.{kind}"
     upload.save(path)
     try:
-        result = run_import(muni, path, kind, Path(upload.filename).name)
+        result = run_import(muni, path, kind, Path(upload.filename).name, act=act, act_until=act_until)
     except FileProblem as err:
         path.unlink(missing_ok=True)
         return render_template("registry_import/start.html", columns=columns_for(muni), error=str(err)), 422
     session[SESSION_KEY] = {"token": token, "kind": kind, "municipality_id": muni.id,
-                            "name": Path(upload.filename).name[:120], "sha256": result.sha256}
+                            "name": Path(upload.filename).name[:120], "sha256": result.sha256,
+                            "act": act, "act_until": act_until.isoformat() if act_until else None}
     return render_template("registry_import/report.html", result=result, token=token,
                            name=session[SESSION_KEY]["name"], shown=result.errors[:500])
+
+
+def _options(pending):
+    from datetime import date
+
+    until = pending.get("act_until")
+    return {"act": pending.get("act"), "act_until": date.fromisoformat(until) if until else None}
 
 
 @bp.get("/<token>/erros.csv")
 @login_required(*ROLES)
 def errors_csv(token):
     pending, path = _pending(token)
-    result = run_import(_municipality(), path, pending["kind"], pending["name"])
+    result = run_import(_municipality(), path, pending["kind"], pending["name"], **_options(pending))
     return csv_response("erros-importacao.csv", ["Linha", "Coluna", "Erro"], result.errors)
 
 
@@ -99,15 +128,23 @@ def errors_csv(token):
 def commit(token):
     pending, path = _pending(token)
     only_valid = request.form.get("only_valid") == "1"
-    result = run_import(_municipality(), path, pending["kind"], pending["name"], commit=True, only_valid=only_valid)
+    accept = True if request.form.get("accept_all") == "1" else {
+        int(v) for v in request.form.getlist("accept") if v.isdigit() and len(v) < 7}
+    result = run_import(_municipality(), path, pending["kind"], pending["name"], commit=True, only_valid=only_valid,
+                        accept=accept, apply_changes=request.form.get("apply_changes") == "1", **_options(pending))
     if not result.committed:
-        flash("Nada foi gravado: o arquivo tem linhas com erro. Corrija-as ou escolha “Importar as válidas”.")
+        flash("Nada foi gravado: o arquivo tem linhas com erro ou à espera de decisão. Corrija-as, decida-as ou "
+              "escolha “Importar as válidas”.")
         return redirect(url_for(".start"))
     _discard_previous()
-    w = result.written
+    w, u = result.written, result.updated
     flash(f"Importação concluída: {w['permit']} permissões, {w['operator']} pessoas, {w['vehicle']} veículos e "
           f"{w['company']} empresas novas; {result.existing} já estavam cadastradas"
-          + (f"; {result.error_rows} linhas com erro não importadas." if result.error_rows else "."))
+          + (f" ({u['permit'] + u['operator'] + u['vehicle']} registros atualizados)" if any(u.values()) else "")
+          + (f"; {len(result.transitions)} exigências em transição registradas" if result.transitions else "")
+          + (f"; {result.error_rows} linhas com erro não importadas" if result.error_rows else "")
+          + (f"; {len(result.undecided_lines)} linhas à espera de decisão não importadas" if result.undecided_lines
+             else "") + ".")
     return redirect(url_for(".start"))
 
 
