@@ -130,6 +130,19 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
         transition = PermitTransition.query.one()
         assert transition.permit.number == rows[6]["permit.number"] and transition.requirement_id == "sap.req.idade_veiculo"
         assert (transition.kind, transition.act) == ("ato", "Decreto nº 12/2026")
+        # The phone learns it with the permit (no personal data), and the roadside verdict follows it.
+        from server.modules.fieldsync.field_data import permit_rows
+        until = (today + timedelta(days=365))
+        field = {r["number"]: r for r in permit_rows(muni.id)}
+        assert field[rows[6]["permit.number"]]["transitions"] == [{
+            "r": "sap.req.idade_veiculo", "u": until.isoformat(),
+            "t": f"prazo de adequação até {until.strftime('%d/%m/%Y')} (Decreto nº 12/2026)"}]
+        assert "transitions" not in field[rows[0]["permit.number"]]
+        transition_permit_id = transition.permit_id
+        # Issuing a new permit still applies the law in full: the same vehicle is refused by the form's check.
+        from server.modules.permits.rule_checks import registry_problems
+        old = {"plate": "ABC1D23", "year_manufacture": today.year - 9, "engine_cc": 150}
+        assert "art. 5º" in " ".join(registry_problems(muni, "vehicle", old, today)["year_manufacture"])
 
     # Re-sent with corrections: listed, applied only on confirmation, audited.
     rows[0]["operator.address"] = "Rua Nova, 200"
@@ -152,6 +165,13 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
         assert PermitTransition.query.count() == 1  # not recorded twice
         last = run_import(muni, str(path), "xlsx", path.name)
         assert last.changes == [] and last.clean
+    assert runner.invoke(args=["users", "create-admin", "--municipality", "sapezal", "--username", "adm.sapezal",
+                               "--name", "Adm", "--password", "senha-forte-123"]).exit_code == 0
+    from helpers import login
+    client = app.test_client()
+    login(client, "adm.sapezal", "senha-forte-123")
+    page = client.get(f"/bo/permissoes/{transition_permit_id}").get_data(as_text=True)
+    assert "Exigências em transição" in page and "Decreto nº 12/2026" in page and "art. 5º" in page
 
 
 def test_template_sets_identifier_columns_to_text(app, runner, tmp_path):

@@ -30,6 +30,10 @@ class PermitTransition(db.Model):
 
     __table_args__ = (db.UniqueConstraint("permit_id", "requirement_id", name="uq_permit_transition_requirement"),)
 
+    @property
+    def text(self):
+        return transition_text(self.kind, self.act, self.until)
+
 
 def _br(day):
     return day.strftime("%d/%m/%Y")
