@@ -21,3 +21,4 @@ from .modules.calendar import models as calendar_models  # noqa: F401
 from .modules.collection import models as collection_models  # noqa: F401
 from .modules.notices import models as notices_models  # noqa: F401
 from .modules.traffic import models as traffic_models  # noqa: F401
+from .modules.registry_import import models as registry_import_models  # noqa: F401

@@ -92,3 +92,18 @@ def run_command(slug, commit, only_valid, report, accept, accept_all, apply_chan
                                    "ou use --only-valid.")
     else:
         click.echo("Verificação apenas: nada foi gravado (use --commit para importar).")
+
+
+@click.command("worker")
+@click.option("--once", is_flag=True, help="Sair quando a fila estiver vazia (sem esta opção: espera novos trabalhos).")
+@with_appcontext
+def worker_command(once):
+    """Run the registry import jobs (check and import) queued by the back office."""
+    from .jobs import work
+
+    click.echo("Processando importações de cadastro" + (" até esvaziar a fila." if once else " (Ctrl+C para parar)."))
+    try:
+        ran = work(once=once)
+    except KeyboardInterrupt:
+        return
+    click.echo(f"{ran} trabalho(s) de importação concluído(s).")

@@ -36,6 +36,7 @@ from .columns import holder_is_company, columns_for, header_key, permit_kind
 from .reader import open_rows
 
 BATCH = 500
+PROGRESS_EVERY = 250
 MAX_ERRORS = 50_000
 DATE_KEYS = {"permit.issued_on", "permit.valid_from", "permit.valid_until", "operator.birth_date",
              "operator.cnh_first_issue_date", "operator.cnh_expiry", "operator.residence_since"}
@@ -463,12 +464,13 @@ def _accepted(accept, line):
 
 
 def run_import(muni, path, kind, file_name, commit=False, only_valid=False, actor=None, accept=(),
-               apply_changes=False, act=None, act_until=None):
+               apply_changes=False, act=None, act_until=None, progress=None):
     """Check every row (dry run) or, with commit, write in one transaction: the valid new rows, the
     transitions of the requirements they miss and — with apply_changes — the differences of the
     permits already registered. Refused (nothing written) when a row has an error or waits for a
     decision (`accept`: the accepted lines, or True for all), unless only_valid, which leaves those
-    rows out. Returns ImportResult. Raises reader.FileProblem when the file cannot be read."""
+    rows out. `progress(rows read)` is called every PROGRESS_EVERY rows (the job's progress bar).
+    Returns ImportResult. Raises reader.FileProblem when the file cannot be read."""
     columns = columns_for(muni)
     headers = {c.key: c.header for c in columns}
     result = ImportResult(sha256=file_sha256(path))
@@ -485,6 +487,8 @@ def run_import(muni, path, kind, file_name, commit=False, only_valid=False, acto
     try:
         for line, values in rows:
             result.rows += 1
+            if progress is not None and result.rows % PROGRESS_EVERY == 0:
+                progress(result.rows)
             row = checker.check(values, state, line)
             diffs = existing.compare(row, result) if row.existing_id is not None else []
             if row.errors or header.missing:
@@ -531,6 +535,16 @@ def run_import(muni, path, kind, file_name, commit=False, only_valid=False, acto
     except BaseException:
         db.session.rollback()
         raise
+
+
+def result_json(result):
+    """What the job stores: the report as the screen and the CSV read it, never recomputed."""
+    return {"rows": result.rows, "valid": result.valid, "existing": result.existing, "written": result.written,
+            "updated": result.updated, "errors": result.errors, "error_rows": result.error_rows,
+            "warnings": result.warnings, "decisions": result.decisions, "transitions": result.transitions,
+            "changes": result.changes, "undecided_lines": sorted(result.undecided_lines),
+            "committed": result.committed, "sha256": result.sha256, "clean": result.clean,
+            "decided": result.decided}
 
 
 def error_report_rows(result):
