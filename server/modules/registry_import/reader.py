@@ -57,6 +57,7 @@ def check_size(path, kind):
         raise FileProblem(f"Arquivo grande demais ({size // (1024 * 1024)} MB; limite {MAX_BYTES // (1024 * 1024)} MB): "
                           "divida o cadastro em arquivos menores.")
     if kind != "xlsx":
+        _count_lines(path)
         return
     try:
         with zipfile.ZipFile(path) as archive:
@@ -70,6 +71,18 @@ def check_size(path, kind):
         raise FileProblem(f"Planilha recusada: descompactada ocupa {total // (1024 * 1024)} MB (limite "
                           f"{MAX_XLSX_UNCOMPRESSED // (1024 * 1024)} MB, no máximo {MAX_RATIO} vezes o tamanho "
                           "compactado). Salve só a aba do cadastro, sem formatação, ou envie em CSV.")
+
+
+def _count_lines(path):
+    """A CSV's lines counted on the bytes (~0.1 s for 10 MB) before any row is checked: a file over
+    the row cap is refused at once, not after checking 20,000 rows."""
+    lines = 0
+    with open(path, "rb") as raw:
+        for chunk in iter(lambda: raw.read(1 << 20), b""):
+            lines += chunk.count(b"\n")
+    if lines > RAW_ROW_LIMIT:
+        raise FileProblem(f"Arquivo com linhas demais ({lines} linhas; limite {MAX_ROWS} linhas de cadastro): "
+                          "divida-o em partes.")
 
 
 def _raw_rows(path, kind):
