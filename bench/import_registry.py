@@ -114,7 +114,9 @@ def rss_case(case, instance):
             rows = []
             for i in range(20_000):
                 row = values_for(500_000 + i, today)
-                row["operator.address"] = f"Rua {i}, " + "casa dos fundos, próximo ao ponto " * 5
+                # Long but valid cells (address ≤ 240, name ≤ 160): ~500 bytes a row, 20,000 rows (the cap).
+                row["operator.address"] = (f"Rua {i}, " + "casa dos fundos, próximo ao ponto de moto-táxi " * 6)[:238]
+                row["operator.name"] = f"Pessoa Importada {i} " + "de Souza Albuquerque Cavalcanti" * 2
                 rows.append(row)
             write_csv(path, columns, rows)
             body, kind = path.read_bytes(), "csv"
@@ -190,16 +192,20 @@ def main(rows):
                 assert Permit.query.count() == rows
         healthz_after = healthz_median(client)
         main_rss = peak_rss_mb()
+        print(f"check {check_s:.1f} s, import {import_s:.1f} s, upload request {upload_s:.2f} s, "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
         cases = []
         for case in ("xlsx-bomb", "csv-10mb"):
             out = subprocess.run([sys.executable, __file__, "--rss", case, str(tmp / "instance")],
-                                 capture_output=True, text=True, check=True)
+                                 capture_output=True, text=True)
+            if out.returncode:
+                print(out.stderr[-3000:], flush=True)
+                out.check_returncode()
             cases.append(json.loads(out.stdout.strip().splitlines()[-1]))
             print(cases[-1], flush=True)
     ref_after, load_after = reference_seconds(), os.getloadavg()
     ref = (ref_before + ref_after) / 2
     total = check_s + import_s
-    print(f"check {check_s:.1f} s, import {import_s:.1f} s, upload request {upload_s:.2f} s", flush=True)
     lines = [
         f"Run {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by `bench/import_registry.py {rows}` on "
         f"{platform.machine()}, {os.cpu_count()} CPUs (shared), Python {platform.python_version()}, PostgreSQL.",

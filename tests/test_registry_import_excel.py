@@ -135,7 +135,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
         until = (today + timedelta(days=365))
         field = {r["number"]: r for r in permit_rows(muni.id)}
         assert field[rows[6]["permit.number"]]["transitions"] == [{
-            "r": "sap.req.idade_veiculo", "u": until.isoformat(),
+            "r": "sap.req.idade_veiculo", "l": "Moto com no máximo 3 anos de uso", "u": until.isoformat(),
             "t": f"prazo de adequação até {until.strftime('%d/%m/%Y')} (Decreto nº 12/2026)"}]
         assert "transitions" not in field[rows[0]["permit.number"]]
         transition_permit_id = transition.permit_id

@@ -32,3 +32,12 @@ test('sem prazo definido holds; after the last day the law applies in full', () 
   assert.equal(over, evaluation);
   assert.deepEqual(transitionNotices(over), []);
 });
+
+test('verdict and checklist lines: the transitions in force, with their label', async () => {
+  const { transitionLines } = await import('../../pwa/js/fiscal/transitions.js');
+  const lines = transitionLines([
+    { r: 'a', l: 'Moto com no máximo 3 anos de uso', t: 'sem prazo definido' },
+    { r: 'b', l: 'Outra', u: '2026-01-01', t: 'prazo de adequação até 01/01/2026 (Decreto 1/2025)' },
+  ], '2026-12-05');
+  assert.deepEqual(lines, ['Moto com no máximo 3 anos de uso: sem prazo definido.']);
+});

@@ -41,3 +41,9 @@ export function transitionNotices(evaluation) {
     text: `Em transição — não é infração: ${f.label_pt}. Permissão existente registrada assim na importação do cadastro: ${f.transition}.`,
   }));
 }
+
+/** One line per requirement in transition on `date`, for the verdict and the checklist (the
+ *  result screen words each failed one with transitionNotices). */
+export function transitionLines(transitions, date) {
+  return [...transitionsInForce(transitions, date).values()].map((t) => `${t.l || 'Exigência da lei'}: ${t.t}.`);
+}

@@ -75,19 +75,19 @@ def permit_rows(municipality_id, ids=None):
 
 
 def _transitions(municipality_id, ids=None):
-    """{permit id: [{"r": requirement id, "u": last day or absent, "t": pt-BR text}]}: the existing
+    """{permit id: [{"r": requirement id, "l": its label, "u": last day or absent, "t": pt-BR text}]}: the existing
     fleet's requirements in transition (registry.transition_models), which the roadside verdict
     shows instead of proposing the infraction. No personal data: a rule id, a date, a sentence."""
     from ..registry.transition_models import PermitTransition, transition_text
 
-    query = (select(PermitTransition.permit_id, PermitTransition.requirement_id, PermitTransition.kind,
-                    PermitTransition.act, PermitTransition.until)
+    query = (select(PermitTransition.permit_id, PermitTransition.requirement_id, PermitTransition.label,
+                    PermitTransition.kind, PermitTransition.act, PermitTransition.until)
              .where(PermitTransition.municipality_id == municipality_id).order_by(PermitTransition.id))
     if ids is not None:
         query = query.where(PermitTransition.permit_id.in_(ids))
     out = {}
-    for permit_id, requirement, kind, act, until in db.session.execute(query):
-        out.setdefault(permit_id, []).append(_compact({"r": requirement, "u": _iso(until),
+    for permit_id, requirement, label, kind, act, until in db.session.execute(query):
+        out.setdefault(permit_id, []).append(_compact({"r": requirement, "l": label, "u": _iso(until),
                                                        "t": transition_text(kind, act, until)}))
     return out
 
