@@ -110,6 +110,7 @@ def rss_case(case, instance):
             body, kind = bomb_xlsx(template_xlsx(muni)), "xlsx"
         else:
             today, columns = local_today(), columns_for(muni)
+            Path(instance).mkdir(parents=True, exist_ok=True)
             path = Path(instance) / "big.csv"
             rows = []
             for i in range(20_000):

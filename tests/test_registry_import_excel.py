@@ -20,7 +20,7 @@ from server.modules.registry_import.columns import columns_for
 from server.modules.registry_import.importer import run_import
 from server.modules.registry_import.template import template_xlsx
 
-pytestmark = pytest.mark.db
+
 
 
 def _zero_cpf(i):
@@ -63,6 +63,7 @@ def _setup(runner):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.db
 def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(app, runner, tmp_path):
     _setup(runner)
     today = local_today()
@@ -174,6 +175,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
     assert "Exigências em transição" in page and "Decreto nº 12/2026" in page and "art. 5º" in page
 
 
+@pytest.mark.db
 def test_template_sets_identifier_columns_to_text(app, runner, tmp_path):
     _setup(runner)
     with app.app_context():
@@ -190,6 +192,7 @@ def test_template_sets_identifier_columns_to_text(app, runner, tmp_path):
     assert sheet.cell(row=2, column=keys.index("operator.name") + 1).number_format == "General"
 
 
+@pytest.mark.db
 def test_scientific_notation_and_missing_column_in_one_pass(app, runner, tmp_path):
     _setup(runner)
     today = local_today()
@@ -206,3 +209,24 @@ def test_scientific_notation_and_missing_column_in_one_pass(app, runner, tmp_pat
     assert "notação científica" in found[(2, "RENAVAM")]
     assert "ausente" in found[(1, "Chassi")] and (2, "Chassi") not in found
     assert not result.clean
+
+
+def test_server_reevaluation_follows_the_transition_like_the_phone(app):
+    """The twin of tests/js/fieldapp_transitions.test.mjs: same input, same output."""
+    from datetime import date
+
+    from server.modules.registry.transition_models import with_transitions
+
+    result = {"failed": [{"requirement": "sap.req.idade_veiculo", "infractions": ["sap.inf.veiculo"]},
+                         {"requirement": "sap.req.capacete", "infractions": ["sap.inf.capacete"]}],
+              "infractions": [{"id": "sap.inf.veiculo", "triggered_by": ["sap.req.idade_veiculo"]},
+                              {"id": "sap.inf.capacete", "triggered_by": ["sap.req.capacete"]},
+                              {"id": "sap.inf.geral", "triggered_by": ["sap.req.idade_veiculo", "sap.req.capacete"]}]}
+    until = PermitTransition(requirement_id="sap.req.idade_veiculo", kind="ato", act="Decreto nº 12/2026",
+                             until=date(2027, 3, 31))
+    out = with_transitions(result, [until], date(2026, 12, 5))
+    assert [i["id"] for i in out["infractions"]] == ["sap.inf.capacete", "sap.inf.geral"]
+    assert out["infractions"][1]["triggered_by"] == ["sap.req.capacete"]
+    assert out["failed"][0] == {"requirement": "sap.req.idade_veiculo", "infractions": [],
+                                "transition": "prazo de adequação até 31/03/2027 (Decreto nº 12/2026)"}
+    assert with_transitions(result, [until], date(2027, 4, 1)) is result  # over: the law in full

@@ -51,11 +51,15 @@ def registry_problems(municipality, entity, data, today=None, composed=None):
     return problems
 
 
-def registry_failures(municipality, entity, data, today=None, composed=None):
+_UNSET = object()
+
+
+def registry_failures(municipality, entity, data, today=None, composed=None, calendar=_UNSET):
     """The registration requirements `data` fails, each as {"requirement", "label", "citation",
     "message", "fields", "grace"}: `grace` is the law's own adaptation period running today (its
     deadline id, SPEC §5 "Adaptation periods"), or None. The import records an existing permit's
-    failures as transitions instead of refusing it (registry_import.transitions)."""
+    failures as transitions instead of refusing it (registry_import.importer). `calendar` may be
+    given (calendar_of, read once) when checking many: reading it is a query, ~45 % of a row's check."""
     from ..rules.citations import format_citation
     from ..rules.service import composed_for
 
@@ -69,8 +73,10 @@ def registry_failures(municipality, entity, data, today=None, composed=None):
     facts = entity_facts(entity, data, composed.facts)
     if not facts:
         return []
-    from ..calendar.service import calendar_of
-    result = evaluate(composed, today or local_today(), facts, (), calendar_of(municipality))
+    if calendar is _UNSET:
+        from ..calendar.service import calendar_of
+        calendar = calendar_of(municipality)
+    result = evaluate(composed, today or local_today(), facts, (), calendar)
     out = []
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]

@@ -50,3 +50,29 @@ def transition_text(kind, act, until):
 
 def in_force(transition, today):
     return transition.until is None or today <= transition.until
+
+
+def with_transitions(result, transitions, day):
+    """The engine's evaluation following a permit's transitions in force on `day` (the twin of
+    pwa/js/fiscal/transitions.js withTransitions): each covered failed requirement gets
+    `transition` (the sentence) and no infractions; an infraction only covered ones triggered is
+    dropped. `transitions`: [PermitTransition]."""
+    active = {t.requirement_id: t for t in transitions if in_force(t, day)}
+    if not active or not result:
+        return result
+    covered, failed = set(), []
+    for entry in result.get("failed") or []:
+        t = active.get(entry.get("requirement"))
+        if t is None:
+            failed.append(entry)
+            continue
+        covered.add(entry["requirement"])
+        failed.append({**entry, "infractions": [], "transition": t.text})
+    infractions = []
+    for inf in result.get("infractions") or []:
+        triggered = inf.get("triggered_by") or []
+        left = [r for r in triggered if r not in covered]
+        if triggered and not left:
+            continue
+        infractions.append(inf if len(left) == len(triggered) else {**inf, "triggered_by": left})
+    return {**result, "failed": failed, "infractions": infractions}

@@ -146,6 +146,8 @@ class RowCheck:
         self.muni = muni
         self.today = local_today()
         self.ruleset = registry_ruleset(muni)  # composed once for the whole file
+        from ..calendar.service import calendar_of
+        self.calendar = calendar_of(muni)      # read once too (a query per row otherwise)
         self.company_held = holder_is_company(muni)
         self.missing_keys = set(missing_keys)  # reported once for the header, not on every row
         self.operator_schema, self.vehicle_schema = schemas.OperatorSchema(), schemas.VehicleSchema()
@@ -191,7 +193,8 @@ class RowCheck:
         if self.ruleset is not None:
             for entity in ("operator", "vehicle"):
                 # The law's checks run on what parsed, even when another field of the row did not.
-                for failure in registry_failures(self.muni, entity, partial[entity], self.today, self.ruleset):
+                for failure in registry_failures(self.muni, entity, partial[entity], self.today, self.ruleset,
+                                                 self.calendar):
                     row.failures.append({**failure, "fields": [f"{entity}.{f}" for f in failure["fields"]]})
         number = (permit or permit_partial).get("number") or (parts["permit"].get("number") or "").strip().upper()
         row.number = number or None
