@@ -169,3 +169,19 @@ def test_in_process_thread_for_make_run(app, runner, tmp_path):
         time.sleep(0.1)
     with app.app_context():
         assert state == "done" and Permit.query.count() == 2
+
+
+def test_flask_jobs_worker_once_runs_the_queue(app, runner, tmp_path):
+    _setup(app, runner)
+    with app.app_context():
+        muni = Municipality.query.one()
+        columns = columns_for(muni)
+        path = tmp_path / "c.csv"
+        write_csv(path, columns, [values_for(0, local_today())])
+        job_id = jobs.enqueue(muni.id, None, "check", "c.csv", "csv", path.read_bytes(), {}).id
+    out = runner.invoke(args=["jobs", "worker", "--once"])
+    assert out.exit_code == 0, out.output
+    assert "1 trabalho(s) de importação concluído(s)." in out.output
+    with app.app_context():
+        job = db.session.get(ImportJob, job_id)
+        assert job.state == "done" and job.result["valid"] == 1
