@@ -185,3 +185,26 @@ def test_flask_jobs_worker_once_runs_the_queue(app, runner, tmp_path):
     with app.app_context():
         job = db.session.get(ImportJob, job_id)
         assert job.state == "done" and job.result["valid"] == 1
+
+
+def test_daily_purge_drops_old_files_and_report_details(app, runner):
+    from datetime import timedelta
+
+    from server.core.clock import local_today
+    from server.modules.registry.models import utcnow
+    from server.modules.registry_import.daily import purge
+
+    _setup(app, runner)
+    with app.app_context():
+        mid = Municipality.query.one().id
+        old = jobs.enqueue(mid, None, "check", "a.csv", "csv", b"cpf;nome", {})
+        old.state, old.finished_at = "done", utcnow() - timedelta(days=9)
+        old.result = {"rows": 1, "errors": [[2, "Nome do titular", "Maria"]], "changes": []}
+        recent = jobs.enqueue(mid, None, "check", "b.csv", "csv", b"cpf;nome", {})
+        recent.state, recent.finished_at = "done", utcnow() - timedelta(days=1)
+        db.session.commit()
+        assert purge(local_today()) == 1
+        db.session.commit()
+        old, recent = db.session.get(ImportJob, old.id), db.session.get(ImportJob, recent.id)
+        assert old.body == b"" and old.result["errors"] == [] and old.result["rows"] == 1
+        assert recent.body == b"cpf;nome"
