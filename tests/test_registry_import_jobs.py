@@ -208,3 +208,23 @@ def test_daily_purge_drops_old_files_and_report_details(app, runner):
         old, recent = db.session.get(ImportJob, old.id), db.session.get(ImportJob, recent.id)
         assert old.body == b"" and old.result["errors"] == [] and old.result["rows"] == 1
         assert recent.body == b"cpf;nome"
+
+
+def test_progress_is_recorded_while_a_job_runs_on_both_databases(app, runner, tmp_path):
+    """More rows than a progress step and a write batch: the progress written beside the job's own
+    transaction never blocks it (SQLite included, where `make run` runs the jobs)."""
+    from server.modules.registry_import.importer import BATCH, PROGRESS_EVERY
+
+    _setup(app, runner)
+    rows = max(BATCH, PROGRESS_EVERY) + PROGRESS_EVERY + 10
+    with app.app_context():
+        muni = Municipality.query.one()
+        path = tmp_path / "c.csv"
+        write_csv(path, columns_for(muni), [values_for(i, local_today()) for i in range(rows)])
+        check = jobs.enqueue(muni.id, None, "check", "c.csv", "csv", path.read_bytes(), {}).id
+        assert jobs.work(once=True) == 1
+        commit = jobs.enqueue(muni.id, None, "commit", "c.csv", "csv", path.read_bytes(), {"check_id": check}).id
+        assert jobs.work(once=True) == 1
+        job = db.session.get(ImportJob, commit)
+        assert job.state == "done" and job.result["committed"] and job.rows_done == rows
+        assert Permit.query.count() == rows

@@ -108,8 +108,10 @@ def run_claimed(job_id):
         name, kind = job.file_name, job.kind
         db.session.commit()  # the job row read; the import's own transaction starts clean
         try:
-            result = run_import(muni, path, kind, name, actor=actor, progress=lambda n: _progress(job_id, mid, n),
-                                **kwargs)
+            # SQLite (`make run`): one writer at a time, and the job's transaction is open: a second
+            # connection's write would wait for it. The page then says "em andamento" without a count.
+            progress = None if db.engine.dialect.name == "sqlite" else (lambda n: _progress(job_id, mid, n))
+            result = run_import(muni, path, kind, name, actor=actor, progress=progress, **kwargs)
         except FileProblem as err:
             _finish(job_id, "failed", None, str(err)[:500])
             return
