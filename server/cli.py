@@ -16,7 +16,8 @@ def register_cli(app):
     from .modules.fieldsync.cli import fieldsync_cli; app.cli.add_command(fieldsync_cli)  # noqa: E702
     from .modules.jobs.cli import jobs_cli; app.cli.add_command(jobs_cli)  # noqa: E702
     from .modules.onboarding.cli import municipality_cli, users_cli; app.cli.add_command(municipality_cli); app.cli.add_command(users_cli)  # noqa: E702
-    from .modules.registry_import.cli import registry_import_cli; app.cli.add_command(registry_import_cli)  # noqa: E702
+    from .modules.registry_import.cli import registry_import_cli, worker_command; app.cli.add_command(registry_import_cli)  # noqa: E702
+    jobs_cli.add_command(worker_command)  # `flask jobs worker`: jobs sits below registry_import (.importlinter)
     from .modules.backup.cli import backup_cli; app.cli.add_command(backup_cli)  # noqa: E702
     from .modules.backup.storage_cli import storage_cli; app.cli.add_command(storage_cli)  # noqa: E702
     from .modules.lgpd.cli import lgpd_cli; app.cli.add_command(lgpd_cli)  # noqa: E702

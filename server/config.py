@@ -62,6 +62,10 @@ DEFAULTS = {
     # Rule packs published beside the shipped ones (shared_rules/packs/): a folder of pack files
     # (an amendment, a law encoded after the release) every app server reads; None = none.
     "RULES_EXTRA_PACKS_DIR": None,
+    # Registry import jobs (registry_import.jobs): "thread" runs each job in a thread of the app
+    # server that queued it (`make run`, one server); "worker" leaves them to `flask jobs worker`
+    # (production, any number of app servers: docs/operations.md).
+    "IMPORT_JOBS": "thread",
 }
 
 # Environment variables read on top of the instance config (name -> config key).
@@ -92,6 +96,7 @@ ENV_KEYS = {
     "NOTICE_SMS_PROVIDER": "NOTICE_SMS_PROVIDER",
     "NOTICE_WHATSAPP_PROVIDER": "NOTICE_WHATSAPP_PROVIDER",
     "MOTOFISCAL_RULES_EXTRA_PACKS": "RULES_EXTRA_PACKS_DIR",
+    "IMPORT_JOBS": "IMPORT_JOBS",
 }
 
 # Keys whose default is None but whose environment value is a yes/no.

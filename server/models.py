@@ -6,6 +6,7 @@ from .core import audit  # noqa: F401
 from .modules.accounts import models as accounts_models  # noqa: F401
 from .modules.registry import models as registry_models  # noqa: F401
 from .modules.registry import change_models as registry_change_models  # noqa: F401
+from .modules.registry import transition_models as registry_transition_models  # noqa: F401
 from .modules.credentials import models as credentials_models  # noqa: F401
 from .modules.fieldsync import models as fieldsync_models  # noqa: F401
 from .modules.autos import models as autos_models  # noqa: F401
@@ -21,3 +22,4 @@ from .modules.collection import models as collection_models  # noqa: F401
 from .modules.notices import models as notices_models  # noqa: F401
 from .modules.traffic import models as traffic_models  # noqa: F401
 from .modules.jobs import models as jobs_models  # noqa: F401
+from .modules.registry_import import models as registry_import_models  # noqa: F401

@@ -87,7 +87,7 @@ def test_empty_database_to_verified_badge(app, runner, tmp_path):
     today = local_today()
     rows = [good_row(header, i, today) for i in range(5)]
     small = good_row(header, 5, today)
-    small[header.index("Cilindrada (cc)")] = "100"          # line 7: under art. 5º's 125 cc
+    small[header.index("Cilindrada (cc)")] = "100"          # line 7: under art. 5º's 125 cc: in transition
     bad_cpf = good_row(header, 6, today)
     bad_cpf[header.index("CPF do titular")] = "123.456.789-00"  # line 8
     bad_date = good_row(header, 7, today)
@@ -102,8 +102,9 @@ def test_empty_database_to_verified_badge(app, runner, tmp_path):
     by_line = {}
     for line, column, message in errors:
         by_line.setdefault(int(line), []).append((column, message))
-    assert sorted(by_line) == [7, 8, 9]
-    assert [c for c, _ in by_line[7]] == ["Cilindrada (cc)"] and "art. 5º" in by_line[7][0][1]
+    assert sorted(by_line) == [8, 9]
+    # An existing permit below art. 5º is recorded as it is, with its transition, not refused.
+    assert "linha 7, Cilindrada (cc): em transição (sem prazo definido)" in dry.output and "art. 5º" in dry.output
     assert [c for c, _ in by_line[8]] == ["CPF do titular"]
     assert [c for c, _ in by_line[9]] == ["Data de emissão"]
     assert _count(app, Permit) == 0 and _count(app, Operator) == 0  # a dry run writes nothing
@@ -115,13 +116,13 @@ def test_empty_database_to_verified_badge(app, runner, tmp_path):
     done = runner.invoke(args=["registry-import", "run", "--municipality", "sapezal", "--commit", "--only-valid", str(data)])
     assert done.exit_code == 0, done.output
     counts = {m: _count(app, m) for m in (Permit, Operator, Vehicle, PermitStatusChange)}
-    assert counts == {Permit: 5, Operator: 5, Vehicle: 5, PermitStatusChange: 5}
+    assert counts == {Permit: 6, Operator: 6, Vehicle: 6, PermitStatusChange: 6}
     with app.app_context():
         imported = Permit.query.filter_by(number=f"003/{today.year}").one()
         assert imported.holder_operator.cpf == _cpf(2) and imported.vehicle.plate == "QIM2A02"
         assert imported.taxpayer_number == "1002-1" and imported.status == "ativo"
         audit = AuditLog.query.filter_by(action="registry_import").all()
-        assert len(audit) == 1 and audit[0].after["created"]["permit"] == 5
+        assert len(audit) == 1 and audit[0].after["created"]["permit"] == 6
 
     again = runner.invoke(args=["registry-import", "run", "--municipality", "sapezal", "--commit", "--only-valid", str(data)])
     assert again.exit_code == 0, again.output

@@ -38,6 +38,18 @@ def _import(app, slug, path, kind, **kw):
         return run_import(muni, str(path), kind, path.name, **kw)
 
 
+def _work(app):
+    """Run the queued import jobs as `flask jobs worker --once` does (the tests queue, never thread)."""
+    from server.modules.registry_import.jobs import work
+    with app.app_context():
+        return work(once=True)
+
+
+@pytest.fixture(autouse=True)
+def _jobs_by_worker(app):
+    app.config["IMPORT_JOBS"] = "worker"
+
+
 def _counts(app):
     with app.app_context():
         return {m.__name__: m.query.count() for m in (Permit, Operator, Vehicle, Company)}
@@ -105,19 +117,21 @@ def test_row_checks_duplicates_ponto_and_status(app, runner, tmp_path):
     rows[4]["permit.ponto"] = "Praça Inexistente"                     # line 6: unknown ponto
     for row in rows[5:]:
         row["permit.ponto"] = ponto_name.upper()                      # line 7: matched ignoring case
-    rows[5]["vehicle.year_manufacture"] = str(today.year - 6)         # ...but six years old: art. 5º
+    rows[5]["vehicle.year_manufacture"] = str(today.year - 6)         # ...six years old: art. 5º, in transition
     path = tmp_path / "sap.csv"
     write_csv(path, columns, rows)
     result = _import(app, "sapezal", path, "csv")
     by_line = {}
     for line, column, message in result.errors:
         by_line.setdefault(line, {})[column] = message
-    assert sorted(by_line) == [3, 4, 5, 6, 7]
+    assert sorted(by_line) == [3, 4, 5, 6]
     assert "linha 2" in by_line[3]["Número do alvará"]
     assert "linha 2" in by_line[4]["Placa"]
     assert "ativo" in by_line[5]["Situação"]
     assert ponto_name in by_line[6]["Ponto"]
-    assert "art. 5º" in by_line[7]["Ano de fabricação"]
+    # An existing permit is not refused for the law's issuing requirement: listed with its transition.
+    assert [(ln, col) for ln, col, _req, _t in result.transitions] == [(7, "Ano de fabricação")]
+    assert "art. 5º" in result.transitions[0][2] and result.transitions[0][3] == "sem prazo definido"
     assert capacity >= 1
 
 
@@ -127,7 +141,7 @@ def test_header_not_the_template_is_refused_naming_the_columns(app, runner, tmp_
     path.write_text("Nome;CPF;Coluna Estranha\nJoão;123;x\n", encoding="utf-8")
     with pytest.raises(FileProblem) as err:
         _import(app, "sapezal", path, "csv")
-    assert "Número do alvará" in str(err.value) and "Coluna Estranha" in str(err.value)
+    assert "Número do alvará" in str(err.value)  # no column of the template at all
     broken = tmp_path / "quebrado.xlsx"
     broken.write_bytes(b"not a zip")
     with pytest.raises(FileProblem):
@@ -140,7 +154,7 @@ def test_backoffice_screen_dry_run_report_and_import_valid(app, runner, client, 
     with app.app_context():
         columns = columns_for(Municipality.query.one())
     rows = [values_for(i, today) for i in range(3)]
-    rows[2]["vehicle.engine_cc"] = "100"
+    rows[2]["vehicle.engine_cc"] = "abc"
     path = tmp_path / "sap.csv"
     write_csv(path, columns, rows)
     login(client, "adm.sapezal", PASSWORD)
@@ -153,19 +167,30 @@ def test_backoffice_screen_dry_run_report_and_import_valid(app, runner, client, 
     assert client.post("/bo/importacao/", data={"file": (io.BytesIO(path.read_bytes()), "sap.csv")}).status_code == 400
     wrong = client.post("/bo/importacao/", data={"csrf_token": token, "file": (io.BytesIO(b"x"), "sap.pdf")})
     assert wrong.status_code == 422 and ".xlsx" in wrong.get_data(as_text=True)
-    report = client.post("/bo/importacao/", data={"csrf_token": token, "file": (io.BytesIO(path.read_bytes()), "sap.csv")})
+    queued = client.post("/bo/importacao/", data={"csrf_token": token, "file": (io.BytesIO(path.read_bytes()), "sap.csv")})
+    assert queued.status_code == 303  # the request only stores the file and queues the check
+    upload = queued.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    waiting = client.get(f"/bo/importacao/{upload}").get_data(as_text=True)
+    assert "Na fila" in waiting and 'http-equiv="refresh"' in waiting
+    assert _work(app) == 1
+    report = client.get(f"/bo/importacao/{upload}")
     page = report.get_data(as_text=True)
-    assert report.status_code == 200 and "art. 5º" in page and "Importar as válidas (2)" in page
+    assert report.status_code == 200 and "Cilindrada (cc)" in page and "Importar as válidas (2 no máximo)" in page
     assert _counts(app)["Permit"] == 0
-    import re
-    upload = re.search(r"/bo/importacao/([A-Za-z0-9_-]+)/gravar", page).group(1)
     errors = client.get(f"/bo/importacao/{upload}/erros.csv").get_data(as_text=True)
     assert "Cilindrada (cc)" in errors and ";4;" not in errors and errors.splitlines()[1].startswith("4;")
     refused = client.post(f"/bo/importacao/{upload}/gravar", data={"csrf_token": token})
-    assert refused.status_code == 302 and _counts(app)["Permit"] == 0
+    assert refused.status_code == 303 and _work(app) == 1 and _counts(app)["Permit"] == 0
+    assert "Nada foi gravado" in client.get(refused.headers["Location"]).get_data(as_text=True)
+    # A refused commit leaves the stored check usable: the clerk chooses again from the same report.
     done = client.post(f"/bo/importacao/{upload}/gravar", data={"csrf_token": token, "only_valid": "1"})
-    assert done.status_code == 302 and _counts(app)["Permit"] == 2
+    assert done.status_code == 303 and _work(app) == 1 and _counts(app)["Permit"] == 2
+    assert "Importação concluída: 2 permissões" in client.get(done.headers["Location"]).get_data(as_text=True)
+    # One import per check.
     assert client.post(f"/bo/importacao/{upload}/gravar", data={"csrf_token": token, "only_valid": "1"}).status_code == 404
+    with app.app_context():
+        from server.modules.registry_import.models import ImportJob
+        assert db.session.get(ImportJob, upload).body == b""  # the imported file is not kept twice
 
 
 def test_upload_belongs_to_its_session_and_staff_roles(app, runner, client, tmp_path):
@@ -187,14 +212,16 @@ def test_upload_belongs_to_its_session_and_staff_roles(app, runner, client, tmp_
     login(client, "adm.sapezal", PASSWORD)
     token = csrf_token(client, "/bo/importacao/")
     page = client.post("/bo/importacao/", data={"csrf_token": token, "file": (io.BytesIO(path.read_bytes()), "s.csv")})
-    import re
-    upload = re.search(r"/bo/importacao/([A-Za-z0-9_-]+)/gravar", page.get_data(as_text=True)).group(1)
+    upload = page.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert _work(app) == 1
     for other in ("outro.sapezal", "adm.paranatinga"):
         second = app.test_client()
         login(second, other, PASSWORD)
         other_token = csrf_token(second, "/bo/importacao/")
+        assert second.get(f"/bo/importacao/{upload}").status_code == 404
         assert second.post(f"/bo/importacao/{upload}/gravar", data={"csrf_token": other_token}).status_code == 404
         assert second.get(f"/bo/importacao/{upload}/erros.csv").status_code == 404
+    assert _work(app) == 0
     assert _counts(app)["Permit"] == 0
     third = app.test_client()  # a fiscal has no back-office session at all; its API token opens nothing here
     token_response = third.post("/api/v1/auth/token", json={"username": "fiscal.sapezal", "password": PASSWORD})

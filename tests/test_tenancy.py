@@ -189,8 +189,9 @@ NOT_TENANT_IDS = {
     "autos.public_auto_status": "public auto status: the unguessable token printed on the auto",
     "fieldsync.public_device_keys": "IBGE code: a municipality's device public keys (public by design, no personal data)",
     "registry_import.template": "file kind (csv, xlsx) of the caller's own municipality's template",
-    "registry_import.errors_csv": "import token, bound to the uploader's session and municipality",
-    "registry_import.commit": "import token, bound to the uploader's session and municipality",
+    "registry_import.job": "import job id: random, bound to the uploader (user) and municipality",
+    "registry_import.errors_csv": "import job id: random, bound to the uploader (user) and municipality",
+    "registry_import.commit": "import job id: random, bound to the uploader (user) and municipality",
     "onboarding.create_municipality_admin": "platform administration: the municipality itself, platform admin only",
 }
 

@@ -196,3 +196,10 @@ def _crossing_callback(callback, reason, script_info):
     wrapped = functools.update_wrapper(wrapped, callback)
     wrapped.crosses_municipalities = reason
     return wrapped
+
+
+def scope_connection(connection, municipality_id):
+    """Send one municipality's scope on a connection of its own (outside the Session): a job's
+    progress, written and committed while the job's own transaction is still open."""
+    if connection.dialect.name == "postgresql":
+        _send(connection, Scope(municipality_id=municipality_id))

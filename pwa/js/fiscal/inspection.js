@@ -45,6 +45,8 @@ function subjectOf(view) {
     vehicle: view.vehicle ? { make: view.vehicle.make || null, model: view.vehicle.model || null, plate_category: view.vehicle.plate_category || null } : null,
     plate: view.plate || null, ponto: view.ponto?.name || null, facts: registryFactsOf(view),
     disqualified_on: view.operator?.disqualified_on || null, disqualified_basis: view.operator?.disqualified_basis || null,
+    // Requirements the imported permit is recorded in transition for (fiscal/transitions.js).
+    transitions: view.permit.transitions || [],
   };
 }
 

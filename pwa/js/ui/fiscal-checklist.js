@@ -17,6 +17,7 @@ import { answerFromRegistry, answerItem, declareGroup, ensureProvenance, markSho
 import { loadField } from '../fiscal/field-data.js';
 import { isTariffItem } from '../fiscal/tariff.js';
 import { tariffBlock } from './tariff.js';
+import { transitionBox } from './transition-box.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { compressPhoto, photoSize } from '../fiscal/photos.js';
 import { getDraft, saveDraft, storePhoto } from '../fiscal/records.js';
@@ -248,6 +249,7 @@ export async function render(root, { params, navigate }) {
   const toResult = el('button', { type: 'button', class: 'button button-primary button-big', id: 'go-result', onclick: () => navigate(`/fiscal/resultado?id=${draft.id}`) }, 'Ver resultado');
   mount(root,
     el('h1', {}, 'Checklist'),
+    transitionBox(draft.subject?.transitions, 'checklist-transitions'),
     fromRegistry.length
       ? el('details', { class: 'registry-facts', id: 'registry-facts' },
         el('summary', {}, `Do cadastro (${fromRegistry.length}) — já considerados`),

@@ -8,6 +8,7 @@ import { instanceDeadlines, instanceText, stepsWord } from '../fiscal/deadlines.
 import { loadField } from '../fiscal/field-data.js';
 import { fieldCalendar } from '../fiscal/field-merge.js';
 import { graceNotices } from '../fiscal/grace.js';
+import { transitionNotices, withTransitions } from '../fiscal/transitions.js';
 import { isTariffItem } from '../fiscal/tariff.js';
 import { tariffBlock } from './tariff.js';
 import { requireFiscal } from '../fiscal/guard.js';
@@ -48,6 +49,13 @@ export function lawNotices(rules, evaluation) {
 }
 
 /** Duties the law still gives time to meet (adaptation periods): notices, not infractions. */
+export function transitionSection(notices) {
+  if (!notices.length) return null;
+  return el('section', { id: 'transition-notices' },
+    el('h2', {}, 'Em transição (frota existente)'),
+    el('ul', { class: 'list compact' }, notices.map((n) => el('li', { class: 'notice notice-warn' }, n.text))));
+}
+
 export function graceSection(notices) {
   if (!notices.length) return null;
   return el('section', { id: 'grace-notices' },
@@ -70,6 +78,8 @@ export async function render(root, { params, navigate }) {
     const history = historyFor(data.field?.penalties, draft.subject, rulesIds);
     // The municipality's legal calendar (holidays and closures from the field data): the server's.
     evaluation = evaluate(rules, date, engineFacts(rules, draft.answers), history, calendar);
+    // An existing permit recorded in transition (registry import): the law's requirement is a notice.
+    evaluation = withTransitions(evaluation, draft.subject?.transitions, date);
   } catch (error) {
     mount(root, el('p', { class: 'notice notice-error', role: 'alert' }, `Não foi possível avaliar: ${error.message}`));
     return () => setBusy(false);
@@ -157,6 +167,7 @@ export async function render(root, { params, navigate }) {
     trafficSection(rules, traffic, decisions, decide),
     lawNotices(rules, evaluation),
     graceSection(graceNotices(rules, evaluation, calendar, citationLabel)),
+    transitionSection(transitionNotices(evaluation)),
     // Only the deadlines this stop opens: the defence/appeal instances, once there is an infraction.
     failed.length && instanceDeadlines(evaluation.deadlines).length
       ? el('section', { id: 'result-deadlines' }, el('h2', {}, `Prazos de ${stepsWord(instanceDeadlines(evaluation.deadlines))}`), el('ul', { class: 'list compact' }, instanceDeadlines(evaluation.deadlines).map((d, i) => el('li', {}, instanceText(d, i)))))

@@ -7,6 +7,7 @@ import { afterPaint } from '../router.js';
 import { el, formatDate, formatPlate, mount } from './format.js';
 import { tariffBlock } from './tariff.js';
 import { vistoriaSlot } from './vistoria-badge.js';
+import { transitionBox } from './transition-box.js';
 
 const CLASS = { 'VÁLIDO': 'valido', SUSPENSO: 'suspenso', CASSADO: 'cassado', VENCIDO: 'vencido', CADUCADO: 'vencido', 'INVÁLIDO': 'invalido', DESCONHECIDO: 'desconhecido' };
 
@@ -54,6 +55,7 @@ export function showVerdict(root, draft, navigate) {
       el('div', {}, el('dt', {}, 'Placa'), el('dd', { id: 'verdict-plate', class: 'plate' }, formatPlate(s.plate))),
       el('div', {}, el('dt', {}, 'Ponto'), el('dd', {}, s.ponto || '—')),
       el('div', {}, el('dt', {}, 'Válido até'), el('dd', {}, formatDate(s.valid_until || c.expires_on)))),
+    transitionBox(s.transitions, 'verdict-transitions'),
     vistoriaSlot(s.permit_number || draft.permit_number),
     el('p', { class: 'hint', id: 'verdict-age' }, `Dados do aparelho ${formatAge(draft.data_age_s)}.`),
     tariff,

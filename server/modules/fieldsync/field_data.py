@@ -67,11 +67,30 @@ def permit_rows(municipality_id, ids=None):
     drivers = {}
     for permit_id, operator_id in db.session.execute(drivers_query):
         drivers.setdefault(permit_id, []).append(operator_id)
+    transitions = _transitions(municipality_id, ids)
     return [_compact({
         "id": r.id, "number": r.number, "status": r.status, "issued_on": _iso(r.issued_on),
         "valid_until": _iso(r.valid_until), "holder_operator_id": r.holder_operator_id, "holder_company": r.legal_name, "vehicle_id": r.vehicle_id,
-        "ponto_id": r.ponto_id, "driver_ids": drivers.get(r.id, []),
+        "ponto_id": r.ponto_id, "driver_ids": drivers.get(r.id, []), "transitions": transitions.get(r.id, []),
     }) for r in db.session.execute(query)]
+
+
+def _transitions(municipality_id, ids=None):
+    """{permit id: [{"r": requirement id, "l": its label, "u": last day or absent, "t": pt-BR text}]}: the existing
+    fleet's requirements in transition (registry.transition_models), which the roadside verdict
+    shows instead of proposing the infraction. No personal data: a rule id, a date, a sentence."""
+    from ..registry.transition_models import PermitTransition, transition_text
+
+    query = (select(PermitTransition.permit_id, PermitTransition.requirement_id, PermitTransition.label,
+                    PermitTransition.kind, PermitTransition.act, PermitTransition.until)
+             .where(PermitTransition.municipality_id == municipality_id).order_by(PermitTransition.id))
+    if ids is not None:
+        query = query.where(PermitTransition.permit_id.in_(ids))
+    out = {}
+    for permit_id, requirement, label, kind, act, until in db.session.execute(query):
+        out.setdefault(permit_id, []).append(_compact({"r": requirement, "l": label, "u": _iso(until),
+                                                       "t": transition_text(kind, act, until)}))
+    return out
 
 
 def operator_rows(municipality_id, ids=None):

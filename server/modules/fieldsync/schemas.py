@@ -320,7 +320,11 @@ class OperatorAutosResponseSchema(Schema):
 _S, _I, _D = {"type": "string"}, {"type": "integer"}, {"type": "string", "format": "date"}
 FIELD_ROWS = {
     "permits": {"id": _I, "number": _S, "status": _S, "issued_on": _D, "valid_until": _D, "holder_operator_id": _I,
-                "holder_company": _S, "vehicle_id": _I, "ponto_id": _I, "driver_ids": {"type": "array", "items": _I}},
+                "holder_company": _S, "vehicle_id": _I, "ponto_id": _I, "driver_ids": {"type": "array", "items": _I},
+                # Requirements the imported permit is recorded in transition for (registry.transition_models).
+                "transitions": {"type": "array", "items": {
+                    "type": "object", "properties": {"r": _S, "l": _S, "u": _D, "t": _S}, "required": ["r", "t"],
+                    "additionalProperties": False}}},
     "operators": {"id": _I, "name": _S, "photo": {"type": "integer", "enum": [1]}, "cnh_category": _S,
                   "cnh_first_issue_date": _D, "birth_date": _D, "residence_since": _D, "disqualified_on": _D,
                   "disqualified_basis": _S, "rehabilitation_course_on": _D},

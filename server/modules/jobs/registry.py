@@ -31,6 +31,7 @@ TASK_MODULES = [
     "server.modules.lgpd.jobs",
     "server.modules.collection.jobs",
     "server.modules.notices.jobs",
+    "server.modules.registry_import.daily",
 ]
 
 

@@ -43,30 +43,53 @@ def registry_ruleset(municipality):
 
 def registry_problems(municipality, entity, data, today=None, composed=None):
     """{form field: [messages]}; `composed` may be given (registry_ruleset) when checking many."""
+    problems = {}
+    for failure in registry_failures(municipality, entity, data, today, composed):
+        for field in failure["fields"]:
+            if failure["message"] not in problems.get(field, []):
+                problems.setdefault(field, []).append(failure["message"])
+    return problems
+
+
+_UNSET = object()
+
+
+def registry_failures(municipality, entity, data, today=None, composed=None, calendar=_UNSET):
+    """The registration requirements `data` fails, each as {"requirement", "label", "citation",
+    "message", "fields", "grace"}: `grace` is the law's own adaptation period running today (its
+    deadline id, SPEC §5 "Adaptation periods"), or None. The import records an existing permit's
+    failures as transitions instead of refusing it (registry_import.importer). `calendar` may be
+    given (calendar_of, read once) when checking many: reading it is a query, ~45 % of a row's check."""
     from ..rules.citations import format_citation
     from ..rules.service import composed_for
 
     if entity not in ("operator", "vehicle"):
-        return {}
+        return []
     if composed is None:
         try:
             composed = composed_for(municipality)
         except ApiError:  # no rule pack for this municipality: nothing to check
-            return {}
+            return []
     facts = entity_facts(entity, data, composed.facts)
     if not facts:
-        return {}
-    from ..calendar.service import calendar_of
-    result = evaluate(composed, today or local_today(), facts, (), calendar_of(municipality))
-    problems = {}
+        return []
+    if calendar is _UNSET:
+        from ..calendar.service import calendar_of
+        calendar = calendar_of(municipality)
+    result = evaluate(composed, today or local_today(), facts, (), calendar)
+    out = []
     for failed in result["failed"]:
         requirement = composed.by_id[failed["requirement"]]
         refs = _holds_refs(requirement)
         if requirement.get("scope") == "roadside" or not refs or any(ref not in facts for ref in refs):
             continue
-        message = f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})."
+        citation = format_citation(composed, failed["citation"])
+        fields = []
         for ref in refs:
             field = FACT_FIELDS.get(ref, ref)
-            if message not in problems.get(field, []):
-                problems.setdefault(field, []).append(message)
-    return problems
+            if field not in fields:
+                fields.append(field)
+        out.append({"requirement": failed["requirement"], "label": failed["label_pt"], "citation": citation,
+                    "message": f"{failed['label_pt']} ({citation}).", "fields": fields,
+                    "grace": failed.get("grace")})
+    return out

@@ -1,7 +1,17 @@
 """Import of an existing registry: every row checked by the registry's own schemas and the law
 checks of the forms (registry.schemas, permits.rule_checks), then — on commit — written in one
 transaction in batches (bounded memory), matched by natural keys (permit number, CPF, CNPJ,
-plate) so importing the same file again changes nothing. Audited as one import entry."""
+plate) so importing the same file again changes nothing. Audited as one import entry.
+
+A sheet as clerks have it (issue 36): every error of the file is listed in one pass (a column
+missing from the header, every field of every row, the law's checks on whatever parsed);
+identifiers that lost their leading zeros are recognised (cells.identifier); unknown columns are
+reported and ignored; formula-like text is refused (cells.formula_problem). The existing fleet as it
+is: a requirement the law sets for issuing (Sapezal art. 5º, at most 3 years of use) does not
+refuse an existing permit: it is recorded with the transition that applies
+(registry.transition_models). Some rows wait for a clerk's decision (a known CPF under another
+name, an expired CNH): not written until accepted. A permit already in the registry is compared
+with its row: the differences are listed and written only on confirmation, each audited."""
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -13,36 +23,60 @@ from sqlalchemy import insert, select
 from ...core.audit import record
 from ...core.clock import local_today
 from ...core.errors import flatten_fields
+from ...core.validation import fold
 from ...extensions import db
 from ..registry import schemas
 from ..registry.models import (OCCUPYING, PERMIT_STATUSES, Company, Operator, Permit, PermitStatusChange, Ponto,
                                Vehicle, permit_drivers, utcnow)
+from ..registry.transition_models import PermitTransition, transition_text
 from ..credentials.operations import append_statuses
-from ..permits.rule_checks import registry_problems, registry_ruleset
+from ..permits.rule_checks import registry_failures, registry_ruleset
+from .cells import formula_problem, identifier
 from .columns import holder_is_company, columns_for, header_key, permit_kind
-from .reader import read_rows
+from .reader import open_rows
 
 BATCH = 500
+PROGRESS_EVERY = 250
 MAX_ERRORS = 50_000
 DATE_KEYS = {"permit.issued_on", "permit.valid_from", "permit.valid_until", "operator.birth_date",
              "operator.cnh_first_issue_date", "operator.cnh_expiry", "operator.residence_since"}
 STATUS_BY_TEXT = {header_key(s): s for s in PERMIT_STATUSES}
+REQUIRED_EN = "Missing data for required field."
+# What a re-import may change on a permit already registered (status, holder and vehicle have
+# their own acts: the permit page's actions, transfer, substitution).
+UPDATABLE = {
+    "permit": ("issued_on", "valid_from", "valid_until", "taxpayer_number", "ponto_id"),
+    "operator": ("name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issue_date", "cnh_expiry",
+                 "address", "residence_since", "phone"),
+    "vehicle": ("renavam", "chassis", "make", "model", "year_manufacture", "engine_cc"),
+}
+DECISIONS = {"cpf_outro_nome": "CPF já cadastrado com outro nome", "cnh_vencida": "CNH vencida"}
 
 
 @dataclass
 class ImportResult:
     rows: int = 0
     valid: int = 0
-    existing: int = 0          # permits already in the registry (same number): left unchanged
+    existing: int = 0          # permits already in the registry (same number)
     written: dict = field(default_factory=lambda: {"permit": 0, "operator": 0, "vehicle": 0, "company": 0})
-    errors: list = field(default_factory=list)   # (line, column header, message)
+    updated: dict = field(default_factory=lambda: {"permit": 0, "operator": 0, "vehicle": 0})
+    errors: list = field(default_factory=list)       # (line, column header, message)
     error_rows: int = 0
+    warnings: list = field(default_factory=list)     # (line, column header, message): reported, not refused
+    decisions: list = field(default_factory=list)    # (line, column header, kind, message): a clerk decides
+    transitions: list = field(default_factory=list)  # (line, column header, requirement, transition)
+    changes: list = field(default_factory=list)      # (line, permit number, column header, before, after)
+    undecided_lines: set = field(default_factory=set)
     committed: bool = False
     sha256: str = ""
 
     @property
     def clean(self):
         return self.error_rows == 0
+
+    @property
+    def decided(self):
+        return not self.undecided_lines
 
 
 def file_sha256(path):
@@ -75,8 +109,10 @@ class _State:
 
     def __init__(self, muni):
         mid = muni.id
-        self.permits = {n for (n,) in db.session.execute(select(Permit.number).where(Permit.municipality_id == mid))}
+        self.permits = dict(db.session.execute(select(Permit.number, Permit.id).where(Permit.municipality_id == mid)).all())
         self.operators = dict(db.session.execute(select(Operator.cpf, Operator.id).where(Operator.municipality_id == mid)).all())
+        self.operator_names = dict(db.session.execute(
+            select(Operator.cpf, Operator.name).where(Operator.municipality_id == mid)).all())
         self.vehicles = dict(db.session.execute(select(Vehicle.plate, Vehicle.id).where(Vehicle.municipality_id == mid)).all())
         self.companies = dict(db.session.execute(select(Company.cnpj, Company.id).where(Company.municipality_id == mid)).all())
         self.vehicles_in_use = {v for (v,) in db.session.execute(
@@ -85,17 +121,35 @@ class _State:
         self.ponto_load = {p.id: Permit.query.filter(Permit.ponto_id == p.id, Permit.status.in_(OCCUPYING)).count()
                            for p in self.pontos.values()}
         self.file_numbers, self.file_plates, self.file_cpfs = {}, {}, {}
+        self.written = set()  # permit numbers written by this run
+
+
+@dataclass
+class Row:
+    line: int
+    errors: dict = field(default_factory=dict)      # column key -> [messages]
+    decisions: list = field(default_factory=list)   # (column key, kind, message)
+    failures: list = field(default_factory=list)    # registry_failures entries (requirement missed)
+    out: dict = field(default_factory=dict)
+    number: str | None = None
+    existing_id: int | None = None
+
+    def error(self, key, message):
+        if message not in self.errors.get(key, []):
+            self.errors.setdefault(key, []).append(message)
 
 
 class RowCheck:
-    """Checks one row; returns (errors {column key: [messages]}, parsed entities)."""
+    """Checks one row: every field, then the law's checks on whatever parsed (all in one pass)."""
 
-    def __init__(self, muni):
+    def __init__(self, muni, missing_keys=()):
         self.muni = muni
         self.today = local_today()
         self.ruleset = registry_ruleset(muni)  # composed once for the whole file
+        from ..calendar.service import calendar_of
+        self.calendar = calendar_of(muni)      # read once too (a query per row otherwise)
         self.company_held = holder_is_company(muni)
-        self.kind = permit_kind(muni)
+        self.missing_keys = set(missing_keys)  # reported once for the header, not on every row
         self.operator_schema, self.vehicle_schema = schemas.OperatorSchema(), schemas.VehicleSchema()
         self.company_schema = schemas.CompanySchema()
         # Number, dates, validity order and taxpayer number: the permit form's own rules. The ids are
@@ -103,88 +157,130 @@ class RowCheck:
         self.permit_schema = schemas.PermitSchema(only=(
             "number", "issued_on", "valid_from", "valid_until", "taxpayer_number", "holder_operator_id", "vehicle_id"))
 
-    def registered(self, values, state):
-        """A row whose permit number is already in the registry is left as it is, unchecked: a
-        re-import changes nothing and costs one look-up per row."""
-        number = values.get("permit.number")
-        return isinstance(number, str) and number.strip().upper() in state.permits \
-            and number.strip().upper() not in state.file_numbers
-
     def check(self, values, state, line):
-        errors = {}
+        row = Row(line)
         parts = {"permit": {}, "operator": {}, "vehicle": {}, "company": {}}
         for key, value in values.items():
             if value is None:
                 continue
+            problem = formula_problem(value)
+            if problem:
+                row.error(key, problem)
+                continue
+            value, problem = identifier(key, value)
+            if problem:
+                row.error(key, problem)
+                continue
             if key in DATE_KEYS:
                 iso = _date_text(value)
                 if iso is None:
-                    errors.setdefault(key, []).append("Data inválida: use dd/mm/aaaa.")
+                    row.error(key, "Data inválida: use dd/mm/aaaa.")
                     continue
                 value = iso
             entity, name = key.split(".", 1)
             parts[entity][name] = value if isinstance(value, str) else str(value)
-        out = {}
+        partial = {}
         for entity, schema in (("operator", self.operator_schema), ("vehicle", self.vehicle_schema)):
-            out[entity] = self._load(schema, parts[entity], entity, errors)
+            row.out[entity], partial[entity] = self._load(schema, parts[entity], entity, row)
         if self.company_held:
-            out["company"] = self._load(self.company_schema, parts["company"], "company", errors)
+            row.out["company"], _ = self._load(self.company_schema, parts["company"], "company", row)
         permit_in = {k: v for k, v in parts["permit"].items() if k not in ("status", "ponto")}
-        out["permit"] = self._load(self.permit_schema, {**permit_in, "holder_operator_id": 1, "vehicle_id": 1},
-                                   "permit", errors)
+        permit, permit_partial = self._load(self.permit_schema, {**permit_in, "holder_operator_id": 1, "vehicle_id": 1},
+                                            "permit", row)
         status = STATUS_BY_TEXT.get(header_key(parts["permit"].get("status")))
-        if status is None and "permit.status" not in errors:
-            errors["permit.status"] = ["Situação inválida: use " + ", ".join(PERMIT_STATUSES) + "."]
-        for entity in ("operator", "vehicle"):
-            data = out.get(entity)
-            if data is not None and self.ruleset is not None:
-                for fld, messages in registry_problems(self.muni, entity, data, self.today, self.ruleset).items():
-                    errors.setdefault(f"{entity}.{fld}", []).extend(messages)
-        permit = out.get("permit")
+        if status is None and "permit.status" not in row.errors and "permit.status" not in self.missing_keys:
+            row.error("permit.status", "Situação inválida: use " + ", ".join(PERMIT_STATUSES) + ".")
+        if self.ruleset is not None:
+            for entity in ("operator", "vehicle"):
+                # The law's checks run on what parsed, even when another field of the row did not.
+                for failure in registry_failures(self.muni, entity, partial[entity], self.today, self.ruleset,
+                                                 self.calendar):
+                    row.failures.append({**failure, "fields": [f"{entity}.{f}" for f in failure["fields"]]})
+        number = (permit or permit_partial).get("number") or (parts["permit"].get("number") or "").strip().upper()
+        row.number = number or None
         if permit is not None:
             permit.pop("holder_operator_id", None)
             permit.pop("vehicle_id", None)
             permit["status"] = status
-            self._keys(permit, out, parts, state, line, errors)
-        return errors, out
+        row.out["permit"] = permit
+        self._decisions(row, partial["operator"], state)
+        self._keys(row, parts, state)
+        return row
 
-    def _load(self, schema, data, entity, errors):
+    def _load(self, schema, data, entity, row):
+        """(loaded dict or None, the fields that parsed)."""
         try:
-            return schema.load(data)
+            loaded = schema.load(data)
+            return loaded, loaded
         except ValidationError as err:
             for fld, messages in flatten_fields(err.messages).items():
-                if f"{entity}.{fld}" not in errors:  # an unreadable date is already said once
-                    errors[f"{entity}.{fld}"] = list(messages)
-            return None
+                key = f"{entity}.{fld}"
+                if key in row.errors or key in self.missing_keys:
+                    continue  # an unreadable cell is said once; a missing column once for the file
+                for message in messages:
+                    row.error(key, "Campo obrigatório vazio." if message == REQUIRED_EN else message)
+            return None, dict(err.valid_data or {})
 
-    def _keys(self, permit, out, parts, state, line, errors):
-        number = permit["number"]
-        if number in state.file_numbers:
-            errors.setdefault("permit.number", []).append(f"Número repetido no arquivo (linha {state.file_numbers[number]}).")
+    def _decisions(self, row, operator, state):
+        expiry = operator.get("cnh_expiry")
+        if isinstance(expiry, date) and expiry < self.today:
+            row.decisions.append(("operator.cnh_expiry", "cnh_vencida",
+                                  f"CNH vencida em {expiry.strftime('%d/%m/%Y')}: aceite só se a prefeitura já "
+                                  "conferiu a renovação (CTB art. 159, § 10: condução com CNH vencida)."))
+        cpf, name = (row.out.get("operator") or {}).get("cpf"), (row.out.get("operator") or {}).get("name")
+        if not cpf or not name:
             return
-        state.file_numbers[number] = line
-        if number in state.permits:
-            return  # already in the registry: left as it is
-        vehicle = out.get("vehicle")
-        if vehicle is not None:
-            plate = vehicle["plate"]
+        known = state.operator_names.get(cpf)
+        if known is not None and fold(known) != fold(name):
+            holder = self._holder_cpf(row, state)
+            if holder != cpf:  # the holder of this very permit renamed: a listed change, not a decision
+                row.decisions.append(("operator.cpf", "cpf_outro_nome",
+                                      f"CPF já cadastrado em nome de “{known}”: aceitar vincula esta linha à pessoa "
+                                      "cadastrada (o nome cadastrado fica)."))
+        earlier = state.file_cpfs.get(cpf)
+        if earlier is not None and fold(earlier[1]) != fold(name):
+            row.error("operator.cpf", f"CPF repetido no arquivo com outro nome (linha {earlier[0]}: “{earlier[1]}”).")
+        state.file_cpfs.setdefault(cpf, (row.line, name))
+
+    def _holder_cpf(self, row, state):
+        pid = state.permits.get(row.number)
+        if pid is None:
+            return None
+        permit = db.session.get(Permit, pid)
+        person = permit.holder_operator or permit.main_driver
+        return person.cpf if person is not None else None
+
+    def _keys(self, row, parts, state):
+        number = row.number
+        if number is None:
+            return
+        if number in state.file_numbers:
+            row.error("permit.number", f"Número repetido no arquivo (linha {state.file_numbers[number]}).")
+            return
+        state.file_numbers[number] = row.line
+        if number in state.permits and number not in state.written:
+            row.existing_id = state.permits[number]
+            return
+        vehicle = row.out.get("vehicle")
+        plate = vehicle["plate"] if vehicle else None
+        if plate is not None:
             if plate in state.file_plates:
-                errors.setdefault("vehicle.plate", []).append(
-                    f"Placa repetida no arquivo (linha {state.file_plates[plate]}): um veículo serve a uma permissão.")
+                row.error("vehicle.plate", f"Placa repetida no arquivo (linha {state.file_plates[plate]}): "
+                                           "um veículo serve a uma permissão.")
             elif state.vehicles.get(plate) in state.vehicles_in_use:
-                errors.setdefault("vehicle.plate", []).append("Placa já vinculada a outra permissão neste município.")
-            state.file_plates.setdefault(plate, line)
+                row.error("vehicle.plate", "Placa já vinculada a outra permissão neste município.")
+            state.file_plates.setdefault(plate, row.line)
         ponto_name = parts["permit"].get("ponto")
         if ponto_name:
             ponto = state.pontos.get(header_key(ponto_name))
             if ponto is None:
                 names = ", ".join(p.name for p in state.pontos.values()) or "nenhum cadastrado"
-                errors.setdefault("permit.ponto", []).append(f"Ponto não cadastrado (pontos: {names}).")
-            else:
-                permit["ponto_id"] = ponto.id
-                if permit["status"] in OCCUPYING and not errors:
+                row.error("permit.ponto", f"Ponto não cadastrado (pontos: {names}).")
+            elif row.out.get("permit") is not None:
+                row.out["permit"]["ponto_id"] = ponto.id
+                if row.out["permit"]["status"] in OCCUPYING and not row.errors:
                     if state.ponto_load[ponto.id] >= ponto.capacity:
-                        errors.setdefault("permit.ponto", []).append(f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).")
+                        row.error("permit.ponto", f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).")
                     else:
                         state.ponto_load[ponto.id] += 1
 
@@ -195,17 +291,45 @@ def _same_keys(rows):
     return [{k: row.get(k) for k in keys} for row in rows]
 
 
+class Transitions:
+    """Which transition an existing permit's missed requirement gets: the law's own adaptation
+    period when one runs on the import day, else the act the clerk recorded with the import (its
+    prazo de adequação), else none defined."""
+
+    def __init__(self, muni, act=None, act_until=None):
+        from ..rules.service import composed_for
+        from ...core.errors import ApiError
+
+        self.act, self.act_until = (act or "").strip() or None, act_until
+        try:
+            composed = composed_for(muni)
+            self.periods = {d["id"]: d.get("label_pt") or d["id"] for d in composed.deadlines}
+        except ApiError:
+            self.periods = {}
+
+    def of(self, failure):
+        if failure.get("grace"):
+            return "lei", self.periods.get(failure["grace"], failure["grace"]), None
+        if self.act:
+            return "ato", self.act, self.act_until
+        return "sem_prazo", None, None
+
+    def text(self, failure):
+        return transition_text(*self.of(failure))
+
+
 class _Writer:
     """Batched inserts of the valid new rows (Core statements; ids read back by natural key)."""
 
-    def __init__(self, muni, state, result, file_name):
+    def __init__(self, muni, state, result, file_name, transitions):
         self.muni, self.state, self.result = muni, state, result
         self.company_held, self.kind = holder_is_company(muni), permit_kind(muni)
         self.reason = f"Importação do cadastro existente ({file_name})"
+        self.transitions = transitions
         self.batch = []
 
-    def add(self, out):
-        self.batch.append(out)
+    def add(self, out, failures):
+        self.batch.append((out, failures))
         if len(self.batch) >= BATCH:
             self.flush()
 
@@ -226,14 +350,15 @@ class _Writer:
         if not self.batch:
             return
         state, written = self.state, self.result.written
+        outs = [o for o, _ in self.batch]
         if self.company_held:
-            written["company"] += self._insert_new(Company, "cnpj", [o["company"] for o in self.batch], state.companies)
-            for o in self.batch:
+            written["company"] += self._insert_new(Company, "cnpj", [o["company"] for o in outs], state.companies)
+            for o in outs:
                 o["operator"]["company_id"] = state.companies[o["company"]["cnpj"]]
-        written["operator"] += self._insert_new(Operator, "cpf", [o["operator"] for o in self.batch], state.operators)
-        written["vehicle"] += self._insert_new(Vehicle, "plate", [o["vehicle"] for o in self.batch], state.vehicles)
+        written["operator"] += self._insert_new(Operator, "cpf", [o["operator"] for o in outs], state.operators)
+        written["vehicle"] += self._insert_new(Vehicle, "plate", [o["vehicle"] for o in outs], state.vehicles)
         now, permits = utcnow(), []
-        for o in self.batch:
+        for o in outs:
             p = o["permit"]
             holder_op = None if self.company_held else state.operators[o["operator"]["cpf"]]
             permits.append({**p, "municipality_id": self.muni.id, "kind": self.kind, "status_changed_at": now,
@@ -252,57 +377,177 @@ class _Writer:
         if self.company_held:
             db.session.execute(insert(permit_drivers), [
                 {"permit_id": permit_ids[o["permit"]["number"]], "operator_id": state.operators[o["operator"]["cpf"]]}
-                for o in self.batch])
-        state.permits.update(numbers)
+                for o in outs])
+        rows = [self._transition(permit_ids[o["permit"]["number"]], f, now) for o, failures in self.batch for f in failures]
+        if rows:
+            db.session.execute(insert(PermitTransition), rows)
+        state.permits.update(permit_ids)
+        state.written.update(numbers)
         state.vehicles_in_use.update(p["vehicle_id"] for p in permits)
         written["permit"] += len(permits)
         self.batch = []
 
+    def _transition(self, permit_id, failure, now):
+        kind, act, until = self.transitions.of(failure)
+        return {"municipality_id": self.muni.id, "permit_id": permit_id, "requirement_id": failure["requirement"],
+                "label": failure["label"][:300], "citation": failure["citation"][:200], "kind": kind,
+                "act": act[:200] if act else None, "until": until, "source": self.reason[:200], "recorded_at": now}
 
-def run_import(muni, path, kind, file_name, commit=False, only_valid=False, actor=None):
-    """Check every row (dry run) or, with commit, write the valid new rows in one transaction:
-    refused (nothing written) when any row has an error, unless only_valid. Returns ImportResult.
-    Raises reader.FileProblem when the file cannot be read as this municipality's template."""
+    def add_missing_transitions(self, permit_id, failures):
+        known = {r for (r,) in db.session.execute(
+            select(PermitTransition.requirement_id).where(PermitTransition.permit_id == permit_id))}
+        rows = [self._transition(permit_id, f, utcnow()) for f in failures if f["requirement"] not in known]
+        if rows:
+            db.session.execute(insert(PermitTransition), rows)
+
+
+def _shown(value):
+    if value is None:
+        return ""
+    if isinstance(value, date):
+        return value.strftime("%d/%m/%Y")
+    return str(value)
+
+
+class _Existing:
+    """A row whose permit number is already registered: compared with the registry, field by field."""
+
+    def __init__(self, muni, state, headers):
+        self.muni, self.state, self.headers = muni, state, headers
+        self.ponto_names = {p.id: p.name for p in state.pontos.values()}
+
+    def compare(self, row, result):
+        """[(entity object, field, new value)] of the differences; the row's errors when its
+        status, holder or plate differ (those have their own acts)."""
+        permit = db.session.get(Permit, row.existing_id)
+        out = row.out
+        if out.get("permit") and out["permit"]["status"] != permit.status:
+            row.error("permit.status", f"Situação diferente da cadastrada ({permit.status}): suspensão, cassação e "
+                                       "demais mudanças de situação são feitas na página da permissão, com o motivo.")
+        person = permit.holder_operator or permit.main_driver
+        if out.get("operator") and person is not None and out["operator"]["cpf"] != person.cpf:
+            row.error("operator.cpf", "CPF diferente do titular cadastrado nesta permissão: a transferência é feita "
+                                      "na página da permissão.")
+        if out.get("vehicle") and permit.vehicle is not None and out["vehicle"]["plate"] != permit.vehicle.plate:
+            row.error("vehicle.plate", f"Placa diferente da cadastrada ({permit.vehicle.plate}): a substituição do "
+                                       "veículo é feita na página da permissão.")
+        if row.errors or any(out.get(e) is None for e in ("permit", "operator", "vehicle")):
+            return []
+        diffs = []
+        for entity, obj in (("permit", permit), ("operator", person), ("vehicle", permit.vehicle)):
+            if obj is None:
+                continue
+            for name in UPDATABLE[entity]:
+                if name not in out[entity]:
+                    continue  # a blank optional cell leaves the registry's value alone
+                new, old = out[entity][name], getattr(obj, name)
+                if new != old:
+                    diffs.append((obj, entity, name, new))
+                    key = "permit.ponto" if name == "ponto_id" else f"{entity}.{name}"
+                    before = self.ponto_names.get(old, "") if name == "ponto_id" else _shown(old)
+                    after = self.ponto_names.get(new, "") if name == "ponto_id" else _shown(new)
+                    result.changes.append((row.line, permit.number, self.headers.get(key, key), before, after))
+        return diffs
+
+
+def _apply(diffs, muni, actor, reason, updated):
+    by_object = {}
+    for obj, entity, name, new in diffs:
+        by_object.setdefault((entity, obj.id), (obj, {}))[1][name] = new
+    for (entity, oid), (obj, fields) in by_object.items():
+        before = {k: getattr(obj, k) for k in fields}
+        for k, v in fields.items():
+            setattr(obj, k, v)
+        record("update", entity, oid, before, fields, reason=reason, municipality_id=muni.id, actor=actor)
+        updated[entity] += 1
+
+
+def _accepted(accept, line):
+    return accept is True or line in (accept or ())
+
+
+def run_import(muni, path, kind, file_name, commit=False, only_valid=False, actor=None, accept=(),
+               apply_changes=False, act=None, act_until=None, progress=None):
+    """Check every row (dry run) or, with commit, write in one transaction: the valid new rows, the
+    transitions of the requirements they miss and — with apply_changes — the differences of the
+    permits already registered. Refused (nothing written) when a row has an error or waits for a
+    decision (`accept`: the accepted lines, or True for all), unless only_valid, which leaves those
+    rows out. `progress(rows read)` is called every PROGRESS_EVERY rows (the job's progress bar).
+    Returns ImportResult. Raises reader.FileProblem when the file cannot be read."""
     columns = columns_for(muni)
     headers = {c.key: c.header for c in columns}
     result = ImportResult(sha256=file_sha256(path))
-    state, checker = _State(muni), RowCheck(muni)
-    writer = _Writer(muni, state, result, file_name) if commit else None
+    header, rows = open_rows(path, kind, columns)
+    for text in header.unknown:
+        result.warnings.append((1, text, "Coluna desconhecida: ignorada (não faz parte do modelo deste município)."))
+    for column in header.missing:
+        result.errors.append((1, column.header, "Coluna obrigatória ausente no cabeçalho: acrescente-a (veja o modelo)."))
+    state, checker = _State(muni), RowCheck(muni, [c.key for c in header.missing])
+    transitions = Transitions(muni, act, act_until)
+    writer = _Writer(muni, state, result, file_name, transitions) if commit else None
+    existing = _Existing(muni, state, headers)
+    pending_diffs = []
     try:
-        for line, values in read_rows(path, kind, columns):
+        for line, values in rows:
             result.rows += 1
-            if checker.registered(values, state):
-                state.file_numbers[values["permit.number"].strip().upper()] = line
-                result.valid += 1
-                result.existing += 1
-                continue
-            errors, out = checker.check(values, state, line)
-            if errors:
+            if progress is not None and result.rows % PROGRESS_EVERY == 0:
+                progress(result.rows)
+            row = checker.check(values, state, line)
+            diffs = existing.compare(row, result) if row.existing_id is not None else []
+            if row.errors or header.missing:
                 result.error_rows += 1
-                for key, messages in errors.items():
+                for key, messages in row.errors.items():
                     for message in messages:
                         if len(result.errors) < MAX_ERRORS:
                             result.errors.append((line, headers.get(key, key), message))
                 continue
             result.valid += 1
-            if out["permit"]["number"] in state.permits:
+            for key, kind_, message in row.decisions:
+                result.decisions.append((line, headers.get(key, key), kind_, message))
+            for failure in row.failures:
+                result.transitions.append((line, headers.get(failure["fields"][0], failure["fields"][0]),
+                                           failure["message"], transitions.text(failure)))
+            waiting = row.decisions and not _accepted(accept, line)
+            if waiting:
+                result.undecided_lines.add(line)
+            if row.existing_id is not None:
                 result.existing += 1
-            elif writer is not None and (only_valid or result.clean):
-                writer.add(out)
-        if writer is None or (not result.clean and not only_valid):
+                if writer is not None and not waiting:
+                    pending_diffs.extend(diffs)
+                    writer.add_missing_transitions(row.existing_id, row.failures)
+                continue
+            if writer is not None and not waiting and (only_valid or (result.clean and result.decided)):
+                writer.add(row.out, row.failures)
+        if writer is None or (not only_valid and not (result.clean and result.decided)):
             db.session.rollback()
             return result
         writer.flush()
+        if apply_changes:
+            _apply(pending_diffs, muni, actor, writer.reason, result.updated)
+        accepted = [(ln, k) for ln, _c, k, _m in result.decisions if ln not in result.undecided_lines]
         record("registry_import", "registry_import", result.sha256[:16], None, {
             "file": file_name, "sha256": result.sha256, "rows": result.rows, "valid": result.valid,
             "rows_with_errors": result.error_rows, "already_registered": result.existing,
-            "created": dict(result.written), "only_valid": only_valid}, municipality_id=muni.id, actor=actor)
+            "created": dict(result.written), "updated": dict(result.updated), "only_valid": only_valid,
+            "ignored_columns": list(header.unknown), "accepted_decisions": accepted,
+            "transitions": len(result.transitions), "transition_act": act, "transition_until": act_until},
+            municipality_id=muni.id, actor=actor)
         db.session.commit()
         result.committed = True
         return result
     except BaseException:
         db.session.rollback()
         raise
+
+
+def result_json(result):
+    """What the job stores: the report as the screen and the CSV read it, never recomputed."""
+    return {"rows": result.rows, "valid": result.valid, "existing": result.existing, "written": result.written,
+            "updated": result.updated, "errors": result.errors, "error_rows": result.error_rows,
+            "warnings": result.warnings, "decisions": result.decisions, "transitions": result.transitions,
+            "changes": result.changes, "undecided_lines": sorted(result.undecided_lines),
+            "committed": result.committed, "sha256": result.sha256, "clean": result.clean,
+            "decided": result.decided}
 
 
 def error_report_rows(result):

@@ -1,44 +1,47 @@
-"""Back office: import of an existing registry. Upload → dry run report (errors per row and
-column, downloadable) → "Importar" when clean, or "Importar as válidas". The uploaded file waits
-in instance/imports/ under a random name known only to the uploader's session, for its municipality."""
-import secrets
+"""Back office: import of an existing registry. Upload → a check job (progress on screen) → its
+stored report (errors per row and column, downloadable; columns ignored; decisions; transitions;
+differences) → "Importar", a commit job. The uploaded file is kept in the database (ImportJob), so
+any app server behind the balancer serves every step; a job is seen only by the user who uploaded
+it, in its municipality. No request waits for the rows: jobs.py runs them."""
+from datetime import date
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 
 from ...core.auth import login_required, require_municipality_id
 from ...core.csv_export import csv_response
 from ...extensions import db
 from ..registry.models import Municipality
 from .columns import columns_for
-from .importer import run_import
-from .reader import FileProblem
+from .jobs import enqueue, start_in_thread
+from .models import ImportJob
+from .reader import FileProblem, MAX_BYTES, check_size
 from .template import template_csv, template_xlsx
 
 bp = Blueprint("registry_import", __name__, url_prefix="/bo/importacao")
 ROLES = ("admin", "backoffice")
-SESSION_KEY = "registry_import"
+SHOWN = 500  # rows of each table on the page; the CSV has every error
 
 
 def _municipality():
     return db.session.get(Municipality, require_municipality_id())
 
 
-def _dir():
-    path = Path(current_app.instance_path) / "imports"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+def _job(job_id):
+    """The job this user queued for the current municipality, or 404."""
+    job = db.session.get(ImportJob, job_id) if len(job_id) <= 36 else None
+    if job is None or job.municipality_id != require_municipality_id() or job.user_id != g.user.id:
+        abort(404)
+    return job
 
 
-def _pending(token):
-    """The upload this session made for the current municipality, or 404."""
-    pending = session.get(SESSION_KEY) or {}
-    if pending.get("token") != token or pending.get("municipality_id") != require_municipality_id():
-        abort(404)
-    path = _dir() / f"{token}.{pending['kind']}"
-    if not path.exists():
-        abort(404)
-    return pending, path
+def _start(job):
+    if current_app.config.get("IMPORT_JOBS", "thread") == "thread":
+        start_in_thread(current_app._get_current_object(), job.id)
+
+
+def _refuse(muni, message):
+    return render_template("registry_import/start.html", columns=columns_for(muni), error=message), 422
 
 
 @bp.get("/")
@@ -62,56 +65,102 @@ def template(kind):
         "Content-Disposition": f'attachment; filename="modelo-cadastro-{muni.slug}.{kind}"'})
 
 
+def _act(form):
+    """The act granting a prazo de adequação to the existing fleet (optional): (text, last day,
+    error message naming the field)."""
+    act, until = (form.get("act") or "").strip()[:200], (form.get("act_until") or "").strip()
+    if not act and not until:
+        return None, None, None
+    if not act:
+        return None, None, "Informe o ato (número e data) que concede o prazo de adequação."
+    if not until:
+        return act, None, None
+    try:
+        return act, date.fromisoformat(until), None
+    except ValueError:
+        return None, None, "Prazo de adequação: data inválida (use o seletor de data)."
+
+
 @bp.post("/")
 @login_required(*ROLES)
 def check():
+    import os
+    import tempfile
+
     muni = _municipality()
+    act, act_until, act_error = _act(request.form)
+    if act_error:
+        return _refuse(muni, act_error)
     upload = request.files.get("file")
     kind = Path(upload.filename or "").suffix.lower().lstrip(".") if upload else ""
     if not upload or kind not in ("csv", "xlsx"):
-        return render_template("registry_import/start.html", columns=columns_for(muni),
-                               error="Envie o arquivo do cadastro em .csv ou .xlsx (o modelo deste município)."), 422
-    _discard_previous()
-    token = secrets.token_urlsafe(18)
-    path = _dir() / f"{token}.{kind}"
-    upload.save(path)
+        return _refuse(muni, "Envie o arquivo do cadastro em .csv ou .xlsx (o modelo deste município).")
+    body = upload.read(MAX_BYTES + 1)
+    handle, path = tempfile.mkstemp(suffix=f".{kind}")
     try:
-        result = run_import(muni, path, kind, Path(upload.filename).name)
+        with os.fdopen(handle, "wb") as out:
+            out.write(body)
+        check_size(path, kind)  # refused now, before any worker opens it
     except FileProblem as err:
-        path.unlink(missing_ok=True)
-        return render_template("registry_import/start.html", columns=columns_for(muni), error=str(err)), 422
-    session[SESSION_KEY] = {"token": token, "kind": kind, "municipality_id": muni.id,
-                            "name": Path(upload.filename).name[:120], "sha256": result.sha256}
-    return render_template("registry_import/report.html", result=result, token=token,
-                           name=session[SESSION_KEY]["name"], shown=result.errors[:500])
+        return _refuse(muni, str(err))
+    finally:
+        os.unlink(path)
+    job = enqueue(muni.id, g.user.id, "check", Path(upload.filename).name, kind, body,
+                  {"act": act, "act_until": act_until.isoformat() if act_until else None})
+    _start(job)
+    return redirect(url_for(".job", job_id=job.id), code=303)
 
 
-@bp.get("/<token>/erros.csv")
+@bp.get("/<job_id>")
 @login_required(*ROLES)
-def errors_csv(token):
-    pending, path = _pending(token)
-    result = run_import(_municipality(), path, pending["kind"], pending["name"])
-    return csv_response("erros-importacao.csv", ["Linha", "Coluna", "Erro"], result.errors)
+def job(job_id):
+    job = _job(job_id)
+    if job.state in ("queued", "running"):
+        return render_template("registry_import/progress.html", job=job)
+    if job.state == "failed":
+        return render_template("registry_import/start.html", columns=columns_for(_municipality()),
+                               error=job.message or "A verificação falhou."), 422
+    result = job.result
+    if job.action == "commit":
+        return render_template("registry_import/done.html", job=job, result=result)
+    return render_template("registry_import/report.html", result=result, token=job.id, name=job.file_name,
+                           shown=result["errors"][:SHOWN])
 
 
-@bp.post("/<token>/gravar")
+@bp.get("/<job_id>/erros.csv")
 @login_required(*ROLES)
-def commit(token):
-    pending, path = _pending(token)
-    only_valid = request.form.get("only_valid") == "1"
-    result = run_import(_municipality(), path, pending["kind"], pending["name"], commit=True, only_valid=only_valid)
-    if not result.committed:
-        flash("Nada foi gravado: o arquivo tem linhas com erro. Corrija-as ou escolha “Importar as válidas”.")
-        return redirect(url_for(".start"))
-    _discard_previous()
-    w = result.written
-    flash(f"Importação concluída: {w['permit']} permissões, {w['operator']} pessoas, {w['vehicle']} veículos e "
-          f"{w['company']} empresas novas; {result.existing} já estavam cadastradas"
-          + (f"; {result.error_rows} linhas com erro não importadas." if result.error_rows else "."))
-    return redirect(url_for(".start"))
+def errors_csv(job_id):
+    job = _job(job_id)
+    if job.state != "done" or not job.result:
+        abort(404)
+    return csv_response("erros-importacao.csv", ["Linha", "Coluna", "Erro"], job.result["errors"])
 
 
-def _discard_previous():
-    pending = session.pop(SESSION_KEY, None)
-    if pending:
-        (_dir() / f"{pending['token']}.{pending['kind']}").unlink(missing_ok=True)
+@bp.post("/<job_id>/gravar")
+@login_required(*ROLES)
+def commit(job_id):
+    checked = _job(job_id)
+    if checked.action != "check" or checked.state != "done" or _committing(checked):
+        abort(404)
+    accept = True if request.form.get("accept_all") == "1" else sorted(
+        {int(v) for v in request.form.getlist("accept") if v.isdigit() and len(v) < 7})
+    options = {"act": (checked.options or {}).get("act"), "act_until": (checked.options or {}).get("act_until"),
+               "only_valid": request.form.get("only_valid") == "1", "accept": accept,
+               "apply_changes": request.form.get("apply_changes") == "1", "check_id": checked.id}
+    job = enqueue(checked.municipality_id, g.user.id, "commit", checked.file_name, checked.kind, checked.body, options)
+    checked.options = {**(checked.options or {}), "committed_by": job.id}
+    db.session.commit()
+    _start(job)
+    return redirect(url_for(".job", job_id=job.id), code=303)
+
+
+
+
+def _committing(checked):
+    """One import per check: refused while its commit job runs or once it wrote; a commit refused
+    (rows waiting for a decision) lets the clerk decide and try again from the same report."""
+    previous = (checked.options or {}).get("committed_by")
+    if not previous:
+        return False
+    job = db.session.get(ImportJob, previous)
+    return job is not None and not (job.state == "failed" or (job.state == "done" and not (job.result or {}).get("committed")))

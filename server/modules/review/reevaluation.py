@@ -82,7 +82,7 @@ def server_evaluation(municipality, record, body):
     dropped = []
     for _attempt in range(len(facts) + 1):
         try:
-            result = evaluate(rules, day.isoformat(), facts, history, calendar)
+            result = _following_transitions(record, body, evaluate(rules, day.isoformat(), facts, history, calendar), day)
             return {"result": result, "dropped": dropped, "error": None, "date": day, "history": history, "counted": counted}
         except FactError as exc:
             name = getattr(exc, "fact", None)
@@ -92,6 +92,17 @@ def server_evaluation(municipality, record, body):
         except RulesError as exc:
             return {"result": None, "dropped": dropped, "error": str(exc), "date": day, "history": history, "counted": counted}
     return {"result": None, "dropped": dropped, "error": "Fatos inválidos.", "date": day, "history": history, "counted": counted}
+
+
+def _following_transitions(record, body, result, day):
+    """As the phone does (fiscal/transitions.js): an imported permit's requirement in transition is
+    a notice, not an infraction (registry.transition_models)."""
+    from ..registry.transition_models import with_transitions
+
+    if not body.get("permit_number"):
+        return result
+    permit = Permit.query.filter_by(municipality_id=record.municipality_id, number=str(body["permit_number"])).first()
+    return with_transitions(result, permit.transitions, day) if permit is not None else result
 
 
 def _amount_cents(amount):
