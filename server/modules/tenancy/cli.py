@@ -4,7 +4,7 @@ role that owns the tables and runs the migrations (core/app_role.py does the wor
 import os
 
 import click
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ...core.app_role import AppRoleError, prepare_app_role
 from ...extensions import db
@@ -29,6 +29,8 @@ def app_role(role):
         raise click.ClickException(str(err)) from None
     except OperationalError as err:
         raise click.ClickException(f"Não foi possível conectar ao banco (DATABASE_URL): {err.orig}".strip()) from None
+    except DBAPIError as err:  # anything else the database refuses: its own words, no traceback
+        raise click.ClickException(f"O PostgreSQL recusou: {err.orig}".strip()) from None
     if password and not created:
         click.echo(f"O papel {role} já existia: a senha não foi alterada (\\password {role} no psql, como "
                    "superusuário, para trocá-la).")
