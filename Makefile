@@ -20,8 +20,8 @@ WORKERS ?= 3
 # --durations: the slowest tests, printed at the end of each suite, are where the time goes.
 PYTEST_PARALLEL := -n $(WORKERS) --dist loadfile --durations=20
 
-.PHONY: run test check lint setup venv pwa-deps test-deps browser-deps db demo test-sqlite test-postgres test-js \
-        test-dates test-faults-random shots bench clean
+.PHONY: run test check lint setup venv pwa-deps test-deps browser-deps prod-deps prod-like db demo test-sqlite \
+        test-postgres test-js test-dates test-faults-random shots bench clean
 
 # Crachás and notificações print PUBLIC_BASE_URL in their QR: it follows HOST/PORT unless set.
 run db: export PUBLIC_BASE_URL ?= http://$(if $(filter 127.0.0.1 0.0.0.0 ::,$(HOST)),localhost,$(HOST)):$(PORT)
@@ -37,7 +37,7 @@ run: db
 # other (~450 s).
 test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target venv test-js test-deps browser-deps
-	@$(MAKE) --no-print-directory lint test-sqlite test-postgres test-dates
+	@$(MAKE) --no-print-directory lint prod-deps test-sqlite test-postgres test-dates
 
 # Lint (pyflakes and pycodestyle errors) and the packages' dependency direction (.importlinter).
 lint: setup
@@ -84,6 +84,20 @@ browser-deps:
 	  tools/step "Debian chromium, poppler-utils, faketime" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils faketime; \
 	fi
 
+# Debian's nginx for the production topology (`make prod-like`, tests/test_prod_like.py). The
+# package's service is not started (the tree's nginx runs in the foreground with its own files).
+prod-deps:
+	@if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
+	  tools/step "apt-get update" apt-get update -qq && \
+	  tools/step "Debian nginx" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; \
+	fi
+
+# The production topology on loopback (docs/operations.md, "The production topology on one
+# machine"): nginx, two gunicorn servers, PostgreSQL with the owner and the app role, Redis, an
+# S3-protocol store. Ctrl-C stops it and drops what it made.
+prod-like: setup prod-deps
+	@tools/prod-like
+
 db: setup
 	@tools/step "Database migrations" $(BIN)/flask db upgrade
 	@$(BIN)/flask demo load
@@ -93,7 +107,7 @@ test-sqlite:
 
 # Everything that touches the database, again on PostgreSQL (browser tests ran once above).
 test-postgres:
-	MOTOFISCAL_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest -q -m "db and not browser" $(PYTEST_PARALLEL)
+	MOTOFISCAL_TEST_DATABASE_URL=$(PG_TEST_URL) MOTOFISCAL_PROD_LIKE_REQUIRED=1 $(BIN)/pytest -q -m "db and not browser" $(PYTEST_PARALLEL)
 
 test-js: pwa-deps
 	@if ls tests/js/*.test.mjs >/dev/null 2>&1; then node --test tests/js/; else echo "no JS tests"; fi

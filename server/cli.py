@@ -18,6 +18,7 @@ def register_cli(app):
     from .modules.onboarding.cli import municipality_cli, users_cli; app.cli.add_command(municipality_cli); app.cli.add_command(users_cli)  # noqa: E702
     from .modules.registry_import.cli import registry_import_cli; app.cli.add_command(registry_import_cli)  # noqa: E702
     from .modules.backup.cli import backup_cli; app.cli.add_command(backup_cli)  # noqa: E702
+    from .modules.backup.storage_cli import storage_cli; app.cli.add_command(storage_cli)  # noqa: E702
     from .modules.lgpd.cli import lgpd_cli; app.cli.add_command(lgpd_cli)  # noqa: E702
     from .modules.tenancy.cli import tenancy_cli; app.cli.add_command(tenancy_cli)  # noqa: E702
     from .modules.notices.cli import notices_cli; app.cli.add_command(notices_cli)  # noqa: E702

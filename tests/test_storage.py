@@ -117,3 +117,23 @@ def test_operator_photo_download_is_streamed_and_scoped(client, app, demo):
     other = app.test_client()
     login(other, "backoffice.paranatinga")
     assert other.get(f"/bo/operadores/{ident}/foto").status_code == 404
+
+
+def test_the_bucket_is_made_by_the_documented_command_once(app, runner, s3_server, monkeypatch):
+    """`flask storage create-bucket` (docs/operations.md, "The object store's bucket"): creates
+    STORAGE_URL's bucket with versioning on; a second run changes nothing and says so."""
+    import uuid
+    for name, value in s3_server.settings().items():
+        if name.startswith("AWS_"):
+            monkeypatch.setenv(name, value)
+    bucket = f"bucket-{uuid.uuid4().hex[:12]}"
+    app.config.update(STORAGE_URL=f"s3://{bucket}/producao", STORAGE_ENDPOINT_URL=s3_server.endpoint)
+    first = runner.invoke(args=["storage", "create-bucket"])
+    assert first.exit_code == 0 and f"Bucket {bucket} criado" in first.output, first.output
+    assert s3_server.client().get_bucket_versioning(Bucket=bucket)["Status"] == "Enabled"
+    again = runner.invoke(args=["storage", "create-bucket"])
+    assert again.exit_code == 0 and "já existe" in again.output
+    app.config.update(STORAGE_URL=None)
+    monkeypatch.delenv("STORAGE_URL", raising=False)
+    unset = runner.invoke(args=["storage", "create-bucket"])
+    assert unset.exit_code != 0 and "STORAGE_URL não definido" in unset.output

@@ -14,6 +14,7 @@ from collections import Counter
 HEAVY_FIRST = (
     "tests/test_no_500.py",
     "tests/test_openapi_fuzz.py",
+    "tests/test_prod_like.py",  # one test, minutes: the production topology (PostgreSQL pass only)
     "tests/e2e/test_backoffice_accessibility.py",
     "tests/e2e/test_fiscal_faults.py",
 )

@@ -157,7 +157,7 @@ def storage_url() -> str | None:
     return _setting("STORAGE_URL")
 
 
-def _s3_client():
+def s3_client():
     """One boto3 client per app and endpoint (clients are thread-safe and slow to make)."""
     import boto3
     endpoint = _setting("STORAGE_ENDPOINT_URL")
@@ -212,7 +212,7 @@ def storage(area: str = "evidence") -> LocalFolderStorage | S3Storage:
     url = storage_url()
     if url:
         bucket, prefix = parse_s3_url(url)
-        return S3Storage(_s3_client(), bucket, f"{prefix}{area}/")
+        return S3Storage(s3_client(), bucket, f"{prefix}{area}/")
     if area == "evidence":
         return LocalFolderStorage(_setting("EVIDENCE_STORAGE_DIR") or Path(current_app.instance_path) / "evidence")
     return LocalFolderStorage(Path(current_app.instance_path) / area)
