@@ -32,11 +32,7 @@ def create_app(test_config=None):
     register_cli(app)
     request_encoding.init_app(app)
     proxy.init_app(app)
-
-    @app.get("/healthz")
-    def healthz():
-        from .extensions import db
-        db.session.execute(db.text("SELECT 1"))
-        return {"status": "ok"}
+    from .core import health
+    health.init_app(app)
 
     return app

@@ -20,6 +20,7 @@ db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
 migrate = Migrate(render_as_batch=True, compare_type=True)
 csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
+REDIS_TIMEOUTS = {"socket_connect_timeout": 2, "socket_timeout": 2}
 
 
 @event.listens_for(Engine, "connect")
@@ -35,4 +36,8 @@ def init_extensions(app):
     db.init_app(app)
     migrate.init_app(app, db, directory=str(app.root_path + "/../migrations"))
     csrf.init_app(app)
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith("redis"):
+        # Give up on an unreachable Redis within seconds (its default waits forever): a login, or the
+        # load balancer's /healthz, then goes on with the in-memory fallback (core/health.py).
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", dict(REDIS_TIMEOUTS))
     limiter.init_app(app)

@@ -97,12 +97,28 @@ def _verify(app, payload):
         return verify(payload, prepare_trust(ops.trust_for_payload(muni, body)), datetime.now(timezone.utc))
 
 
+def _app_role_granted_and_analyzed(target):
+    """PostgreSQL: the restore gave the app role its rows again (the dump has no privileges) and
+    ran ANALYZE (issue 36: a restored database was unreadable by the app until `tenancy app-role`)."""
+    with target.app_context():
+        if db.engine.dialect.name != "postgresql":
+            return
+        granted = db.session.execute(text(
+            "SELECT has_table_privilege('motofiscal_app', 'permit', 'SELECT, INSERT, UPDATE, DELETE'), "
+            "has_table_privilege('motofiscal_app', 'municipality', 'SELECT, UPDATE')")).one()
+        analyzed = db.session.execute(text(
+            "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'permit'")).scalar()
+        db.session.remove()
+    assert tuple(granted) == (True, True) and analyzed
+
+
 def test_backup_restore_round_trip(app, demo, runner, tmp_path, request):
     payload, photo = _source_with_badge(app, demo)
     assert _verify(app, payload)["reason_code"] == "ok"
     archive = tmp_path / "backup.tar"
     made = runner.invoke(args=["backup", "create", str(archive)])
     assert made.exit_code == 0, made.output
+    assert archive.stat().st_mode & 0o777 == 0o600  # personal data: the app's user only (LGPD art. 46)
     with tarfile.open(archive) as tar:
         names = tar.getnames()
         manifest = json.loads(tar.extractfile("manifest.json").read())
@@ -121,6 +137,7 @@ def test_backup_restore_round_trip(app, demo, runner, tmp_path, request):
     target = _target(tmp_path, instance, request)
     restored = target.test_cli_runner().invoke(args=["backup", "restore", str(archive)])
     assert restored.exit_code == 0, restored.output
+    _app_role_granted_and_analyzed(target)
 
     source_audit, target_audit = _audit(app), _audit(target)
     assert source_audit[-1][1:4] == ("backup_create", "backup", None)  # written once the archive was made

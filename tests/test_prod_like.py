@@ -100,8 +100,6 @@ def _jpeg(color):
 
 
 def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp_path):
-    from tools.prodlike import opsdoc
-
     # --- Nobody on the application's path bypasses row-level security ---------------------
     admin = create_engine(prod.pg_admin_url)
     with admin.connect() as conn:
@@ -246,16 +244,12 @@ def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp
     prod.run_block("backup")
     archives = list((prod.folder / "backups").glob("motofiscal-*.tar"))
     assert len(archives) == 1
-    # TODO(i36a): assert the archive is created 0600 once backup does so.
+    assert archives[0].stat().st_mode & 0o777 == 0o600  # personal data: the owner's only
 
     # --- Restore into a new database (the guide's block), then the app role works again -----
     restored = prod.run_block("restore")
     assert "restaurado" in restored, restored
-    # TODO(i36a): the restore re-establishes the app role itself; until then the guide's own
-    # `tenancy app-role` line is run again, as the owner, on the restored database.
-    restored_db = prod.settings["DB_NAME"] + "_restored"
-    opsdoc.run_script(opsdoc.line_of("database", "tenancy app-role"),
-                      prod.guide_env(OWNER=prod.database_url("owner", restored_db)))
+    restored_db = prod.settings["DB_NAME"] + "_restored"  # the app role granted by the restore itself
     restored_storage = prod.settings["STORAGE_URL"] + "-restaurado"
     from tools.prodlike.topology import free_port
     port = free_port()

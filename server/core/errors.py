@@ -89,6 +89,30 @@ def init_app(app):
         return body, status, headers
 
     @app.errorhandler(Exception)
-    def _unexpected(err):  # pragma: no cover - exercised only by real bugs
+    def _unexpected(err):
         app.logger.exception("Unhandled error")
-        return _render(500, "internal_error", MESSAGES_PT[500])
+        # After a database error the request's transaction is failed (or its connection gone):
+        # every query of the page (the layout reads the user's municipality) would fail again and
+        # the error page itself would end as an empty 500. Roll back first; if the database is
+        # unreachable altogether, a page that needs none.
+        _roll_back()
+        try:
+            return _render(500, "internal_error", MESSAGES_PT[500])
+        except Exception:
+            app.logger.exception("The error page failed too")
+            _roll_back()
+            if wants_json():
+                return envelope(500, "internal_error", MESSAGES_PT[500])
+            return PLAIN_500, 500, {"Content-Type": "text/html; charset=utf-8"}
+
+
+PLAIN_500 = ("<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\"><title>Erro 500</title>"
+             f"<h1>Erro 500</h1><p>{MESSAGES_PT[500]}</p><p><a href=\"/bo/\">Voltar ao início</a></p></html>")
+
+
+def _roll_back():
+    from ..extensions import db
+    try:
+        db.session.rollback()
+    except Exception:  # a connection that cannot even roll back: drop the session altogether
+        db.session.remove()

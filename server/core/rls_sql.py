@@ -25,6 +25,12 @@ def tenant_condition(nullable=False):
     return condition
 
 
+def municipality_condition():
+    """The `municipality` table's own rows: its id is the transaction's municipality (no platform
+    clause: a platform administrator reads the one picked; lists of all of them declare the crossing)."""
+    return f"{_CROSSING} OR id = {_MUNICIPALITY}"
+
+
 def child_condition(table, column, parent):
     return f'{_CROSSING} OR EXISTS (SELECT 1 FROM "{parent}" p WHERE p.id = "{table}"."{column}")'
 

@@ -167,6 +167,36 @@ def s3_client():
     return clients[endpoint]
 
 
+def _s3_health_client():
+    """A client that gives up fast (the health check answers a balancer within seconds)."""
+    import boto3
+    from botocore.config import Config
+    endpoint = _setting("STORAGE_ENDPOINT_URL")
+    clients = current_app.extensions.setdefault("storage_s3_health_clients", {})
+    if endpoint not in clients:
+        clients[endpoint] = boto3.client("s3", endpoint_url=endpoint, config=Config(
+            connect_timeout=2, read_timeout=2, retries={"max_attempts": 1}))
+    return clients[endpoint]
+
+
+def health() -> str | None:
+    """None when the storage answers; else a short reason (core/health.py, `/healthz`)."""
+    url = storage_url()
+    try:
+        if url:
+            bucket, prefix = parse_s3_url(url)
+            _s3_health_client().list_objects_v2(Bucket=bucket, Prefix=prefix, MaxKeys=1)
+            return None
+        for area in AREAS:
+            root = storage(area).root
+            folder = root if root.exists() else root.parent  # made at the first write
+            if not os.access(folder, os.W_OK):
+                return f"pasta {folder} sem permissão de escrita"
+        return None
+    except Exception as err:  # any failure of the store is "degraded", never an error of the check
+        return f"inacessível ({type(err).__name__})"
+
+
 def parse_s3_url(url: str) -> tuple[str, str]:
     """s3://bucket/prefix → (bucket, "prefix/"); the prefix may be empty."""
     parsed = urlparse(url)

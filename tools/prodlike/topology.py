@@ -38,12 +38,6 @@ STORE_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "prod-like", "AWS_SECRET_ACCESS_KEY": 
                      "AWS_DEFAULT_REGION": "us-east-1"}
 BUCKET = "motofiscal-fotos"
 
-# TODO(i36a): `flask tenancy app-role` run as the owner the guide creates stops with "permission
-# denied to create role" (issue 36, operations item 1). Until i36a makes the command work from
-# that owner (or the guide grants what it needs), the superuser gives the owner CREATEROLE just
-# before the guide's app-role line. Delete this and its use in `up()` after merging i36a.
-OWNER_CREATEROLE_UNTIL_I36A = {"tenancy app-role": 'sudo -u postgres psql -q -c "ALTER ROLE \\"$DB_OWNER\\" CREATEROLE"'}
-
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -147,8 +141,7 @@ class ProdLike:
         Path(self.settings["BACKUP_DIR"]).mkdir(exist_ok=True)
         try:
             self._step("object store (moto_server)", self._start_store)
-            self._step("PostgreSQL: owner, database, app role", lambda: self.run_block(
-                "database", before=OWNER_CREATEROLE_UNTIL_I36A))
+            self._step("PostgreSQL: owner, database, app role", lambda: self.run_block("database"))
             self._step("object store bucket (the guide's command)", lambda: self.run_block("bucket"))
             self._step("two gunicorn servers", self._start_servers)
             self._step("nginx in front of both", self._start_nginx)

@@ -9,6 +9,7 @@ from ...core.auth import STAFF_ROLES, current_municipality_id, is_global_admin, 
 from ...core.clock import local_today
 from ...core.http import bounded_int
 from ...core.routes import RouteTable
+from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 from ..dashboard.page import dashboard_data
 from ..registry.models import Municipality, Permit
@@ -63,6 +64,7 @@ def _first_day_pending(muni):
 
 @routes.route("/bo/municipio", methods=["GET", "POST"])
 @login_required("admin")
+@crosses_municipalities("platform administration: the platform administrator picks a municipality")
 def choose_municipality():
     if not is_global_admin():
         abort(403)

@@ -21,6 +21,7 @@ from flask import current_app
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
+from ...core.app_role import AppRoleError, prepare_app_role, role_attributes
 from ...core.audit import record
 from ...extensions import db
 from ...core.storage import AREAS, storage
@@ -135,7 +136,10 @@ def create_backup(out_path):
                     "schema_revision": schema_revision(), "database": dialect, "pg_dump": tool,
                     "counts": _counts(), "sha256": {arc: _sha256_file(path) for arc, path in members.items()}}
         partial = out_path.with_name(out_path.name + ".partial")
-        with tarfile.open(partial, "w") as tar:
+        # Personal data (LGPD art. 46): readable by the app's user only, from the first byte.
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a .partial left by an earlier run keeps its mode through O_TRUNC
+        with os.fdopen(fd, "wb") as sink, tarfile.open(fileobj=sink, mode="w") as tar:
             data = json.dumps(manifest, indent=1, ensure_ascii=False).encode()
             info = tarfile.TarInfo("manifest.json")
             info.size, info.mtime = len(data), int(datetime.now().timestamp())
@@ -184,9 +188,12 @@ def _database_is_empty():
     return not inspect(db.engine).get_table_names()
 
 
-def restore_backup(archive_path):
+def restore_backup(archive_path, app_role=None):
     """Restore into an empty database and empty file folders. Raises BackupError (nothing changed)
-    on a damaged archive, another schema revision or database kind, or a database not empty."""
+    on a damaged archive, another schema revision or database kind, or a database not empty.
+    PostgreSQL: `app_role` (the role the application connects as, bound by row-level security) is
+    granted the restored rows, as `flask tenancy app-role` does (the dump carries no privileges);
+    then ANALYZE, so the first queries are not planned on empty statistics."""
     try:
         tar = tarfile.open(archive_path, "r:")
     except (tarfile.TarError, OSError) as exc:
@@ -206,10 +213,13 @@ def restore_backup(archive_path):
                               f"espera {code_revision()}: restaure com a versão do Motofiscal que o gerou.")
         if not _database_is_empty():
             raise BackupError("O banco de destino não está vazio: restaure num banco novo, vazio.")
+        if app_role and dialect == "postgresql":
+            _check_app_role(app_role)
         for area in AREAS:
             if next(iter(storage(area).keys()), None) is not None:
                 raise BackupError(f"O armazenamento de destino ({area}) não está vazio: restaure num vazio.")
         _restore_database(work, dialect)
+        _after_restore(dialect, app_role)
         for area in AREAS:
             source = work / "files" / area
             for path in sorted(source.rglob("*")) if source.is_dir() else ():
@@ -243,3 +253,29 @@ def _restore_database(work, dialect):
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise BackupError(f"pg_restore falhou: {done.stderr.strip()[:500]}")
+
+
+def _check_app_role(role):
+    """Before anything is written: the app role can be made ready by the connected user."""
+    with db.engine.connect() as conn:
+        attributes = role_attributes(conn, role)
+        may_create = conn.execute(text("SELECT rolsuper OR rolcreaterole FROM pg_roles "
+                                       "WHERE rolname = current_user")).scalar()
+    if attributes is None and not may_create:
+        raise BackupError(f"O papel do aplicativo {role} não existe neste servidor e este usuário não pode "
+                          f"criá-lo: crie-o como superusuário (CREATE ROLE {role} LOGIN PASSWORD '…') ou "
+                          "indique outro com --app-role. Nada foi restaurado.")
+    if attributes is not None and any(attributes):
+        raise BackupError(f"O papel {role} é superusuário ou tem BYPASSRLS: as políticas não o alcançariam. "
+                          "Indique o papel do aplicativo com --app-role. Nada foi restaurado.")
+
+
+def _after_restore(dialect, app_role):
+    """The app role's grants (PostgreSQL), then fresh planner statistics."""
+    with db.engine.begin() as conn:
+        if app_role and dialect == "postgresql":
+            try:
+                prepare_app_role(conn, app_role)
+            except AppRoleError as err:
+                raise BackupError(f"Banco restaurado, mas o papel do aplicativo não ficou pronto: {err}") from None
+        conn.exec_driver_sql("ANALYZE")

@@ -3,9 +3,12 @@ import json
 from datetime import datetime, timezone
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
+from ...config import DEFAULTS
 from ...core.errors import ApiError
+from ...extensions import db
 from ..registry.models import Municipality
 from . import operations as ops
 from .models import Credential, IssuerKey
@@ -93,6 +96,23 @@ def credentials_issue(number, slug, out_dir, reason):
     click.echo(f"Credencial série {credential.serial} emitida, válida até {credential.expires_on:%d/%m/%Y}.")
     for path in files.values():
         click.echo(f"  {path}")
+    _say_where_the_qr_points(credential, permit)
+
+
+def _say_where_the_qr_points(credential, permit):
+    """The QR opens PUBLIC_BASE_URL: printed, with a warning when it is the development default (the
+    README's `make run` on :5000) or not the address recorded for the municipality — a crachá
+    printed with the wrong address sends every roadside check elsewhere."""
+    base = current_app.config["PUBLIC_BASE_URL"].rstrip("/")
+    click.echo(f"O QR abre {base}/V/… (PUBLIC_BASE_URL).")
+    if base == DEFAULTS["PUBLIC_BASE_URL"].rstrip("/"):
+        click.echo(f"Atenção: PUBLIC_BASE_URL não foi definido e vale {base}, o endereço do `make run`. Se o "
+                   "servidor atende em outro endereço ou porta, defina PUBLIC_BASE_URL (ambiente ou "
+                   "instance/config.py) e emita de novo (--reason \"dados alterados\").")
+    recorded = (db.session.get(Municipality, permit.municipality_id).settings or {}).get("public_base_url")
+    if recorded and recorded.rstrip("/") != base:
+        click.echo(f"Atenção: o endereço público cadastrado para o município é {recorded}, mas o servidor usa "
+                   f"PUBLIC_BASE_URL={base}.")
 
 
 @credentials_cli.command("revoke")

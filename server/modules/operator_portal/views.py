@@ -18,6 +18,7 @@ routes = RouteTable()
 @routes.get("/municipalities")
 @api_doc(summary="Municípios atendidos (lista pública para o primeiro acesso)",
          responses={200: MunicipalityPublicSchema(many=True)})
+@crosses_municipalities("public look-up: the names of the municipalities served (public by design)")
 def municipalities():
     """Public list for the first-access form (names only)."""
     rows = Municipality.query.order_by(Municipality.name).all()

@@ -43,7 +43,8 @@ def operator_photo_response(operator, cache_control):
 def normalize_photo(data: bytes) -> bytes:
     """Uploaded bytes → the stored JPEG bytes. Raises ApiError naming the field (413 for an
     image over the pixel limit, refused before its pixels are decoded: core.images)."""
-    img = open_upload(data, field="photo", max_bytes=MAX_UPLOAD_BYTES, formats=ACCEPTED_FORMATS)
+    # Decoded only as large as the 600 × 800 it becomes (core.images: JPEG draft, bounded decodes).
+    img = open_upload(data, field="photo", max_bytes=MAX_UPLOAD_BYTES, formats=ACCEPTED_FORMATS, target=PHOTO_SIZE)
     img = ImageOps.fit(img, PHOTO_SIZE, method=Image.Resampling.LANCZOS, centering=(0.5, 0.35))
     out = io.BytesIO()
     img.save(out, "JPEG", quality=85, optimize=True)

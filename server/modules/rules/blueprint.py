@@ -9,6 +9,7 @@ from ...core.compressed import send_compressed
 from ..registry.scope import check_municipality_slug
 from ...core.errors import ApiError, api_error_response
 from ...core.openapi import ERROR, NoContent, api_doc
+from ...core.tenancy import crossing_municipalities
 from ...core.schemas import MunicipalitySlugPathSchema
 from ...rules import RulesError, evaluate
 from ...rules.errors import FactError, expected_of
@@ -79,7 +80,8 @@ def _non_finite_fact(exc):
         return api_error_response(exc)
     # Before the view, so before api_auth: only the law's declaration of the fact is read (the
     # packs are public), nothing of the municipality's registry.
-    muni = Municipality.query.filter_by(slug=slug).first()
+    with crossing_municipalities("look-up: the law a municipality's slug names (the packs are public)"):
+        muni = Municipality.query.filter_by(slug=slug).first()
     decl = composed_for(muni).facts.get(facts[0]) if muni is not None else None
     if decl is None:
         return api_error_response(exc)
