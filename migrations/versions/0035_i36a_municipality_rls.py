@@ -7,15 +7,15 @@ code). The platform flag alone does not open it: a platform administrator works 
 municipality picked, like everyone else, and the screens that list them all declare the crossing.
 server/core/rls_sql.py has the text; docs/operations.md, "Row-level security". SQLite: nothing.
 
-Revision ID: 0034_i36a_municipality_rls
-Revises: 0031_i34b_traffic_reports
+Revision ID: 0035_i36a_municipality_rls
+Revises: 0034_i36b_import_jobs
 """
 from alembic import op
 
 from server.core import rls_sql
 
-revision = '0034_i36a_municipality_rls'
-down_revision = '0031_i34b_traffic_reports'
+revision = '0035_i36a_municipality_rls'
+down_revision = '0034_i36b_import_jobs'
 branch_labels = None
 depends_on = None
 
