@@ -15,10 +15,9 @@ def test_schema_has_the_stores_later_screens_rely_on(page, live_server):
         for (const name of handle.objectStoreNames) stores[name] = tx.objectStore(name).keyPath;
         return { version: handle.version, declared: db.DB_VERSION, stores };
     }""")
-    assert result["version"] == result["declared"] == 4
+    assert result["version"] == result["declared"] == 5
     assert result["stores"] == {"meta": None, "credential": None, "reference": None,
-                                "drafts": "id", "outbox": "id", "photos": "sha256", "permits": "id",
-                                "operators": "id", "vehicles": "id", "pontos": "id", "penalties": "id",
+                                "drafts": "id", "outbox": "id", "photos": "sha256", "field_chunks": None,
                                 "operator_outbox": "id", "operator_files": "sha256"}
 
 
@@ -112,3 +111,25 @@ def test_the_head_answers_before_the_rows_are_read_and_is_the_read_copy_after(pa
     }""")
     assert result == {"lazy": True, "number": "SAP-5", "checkedAt": "2026-12-01T12:00:05Z",
                       "same": True, "inMemory": "SAP-5"}
+
+
+def test_the_rows_read_waits_while_a_verdict_holds_it(page, live_server):
+    # The scanner holds the home's read of the rows from the tap to the verdict's first frame
+    # (holdRows, issue 40): the read stops between two of its short tasks, the verdict's own
+    # look-up (through the number look-up) answers meanwhile, and the read completes once released.
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    page.evaluate(STORE_REGISTRY)
+    result = page.evaluate("""async () => {
+        const f = await import('./js/fiscal/field-data.js');
+        const release = f.holdRows();
+        let done = false;
+        const reading = f.loadField().then((data) => { done = true; return data; });
+        const view = await (await f.loadFieldHead()).index.byNumber('SAP-7');
+        await new Promise((ok) => setTimeout(ok, 500));
+        const whileHeld = done;
+        release();
+        const data = await reading;
+        return { whileHeld, done, verdictLookUp: view.permit.number, held: data.index.size };
+    }""")
+    assert result == {"whileHeld": False, "done": True, "verdictLookUp": "SAP-7", "held": 2500}
