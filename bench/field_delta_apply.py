@@ -85,7 +85,8 @@ RUN = """async ({ delta, runs }) => {
     await get('reference', 'bench-old-field');
     oldReads.push(performance.now() - t);
   }
-  const stored = await get('permits', delta.permits.id.delta[0]);
+  const { readRow } = await import('./js/fiscal/field-store.js');
+  const stored = await readRow('permits', delta.permits.id.delta[0]);
   const meta = await get('reference', 'field');
   return { apply, old, floor, reads, oldReads, status: stored.status, cursor: meta.data.cursor };
 }"""
