@@ -133,3 +133,26 @@ def test_the_rows_read_waits_while_a_verdict_holds_it(page, live_server):
         return { whileHeld, done, verdictLookUp: view.permit.number, held: data.index.size };
     }""")
     assert result == {"whileHeld": False, "done": True, "verdictLookUp": "SAP-7", "held": 2500}
+
+
+def test_a_read_overtaken_by_a_write_in_this_tab_starts_again(page, live_server):
+    # A write in this tab while the idle read is under way (forgetField: the read is cancelled
+    # and starts again; a download from another tab: the read sees another cursor and restarts):
+    # whoever awaited the read gets the rows just written, not the ones it began with.
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    page.evaluate(STORE_REGISTRY)
+    result = page.evaluate("""async () => {
+        const f = await import('./js/fiscal/field-data.js');
+        const { storeAnswer } = await import('./js/fiscal/field-store.js');
+        const release = f.holdRows();
+        const reading = f.loadField();
+        await new Promise((ok) => setTimeout(ok, 100));
+        await storeAnswer({ cursor: 41, snapshot: true, permits: [{ id: 7, number: 'NOVO-7', status: 'ativo' }], removed: {} },
+                          { etag: 'e41', fetchedAt: '2026-12-01T13:00:00Z' });
+        f.forgetField();
+        release();
+        const data = await reading;
+        return { held: data.index.size, found: data.index.byNumber('NOVO-7')?.permit.id ?? null };
+    }""")
+    assert result == {"held": 1, "found": 7}

@@ -198,11 +198,19 @@ async function rowsOf() {
   if (!rowsKept || rowsKept.cursor !== meta.data?.cursor || rowsKept.etag !== meta.etag) {
     // Read and indexed in short tasks that wait while a verdict is in progress (holdRows), and
     // given up when this tab writes field data meanwhile (its copy would be out of date).
+    // A cancelled read starts again, so its callers get what this tab wrote.
     const started = generation;
     const cancelled = () => generation !== started;
-    const read = await readField({ paused: paced, cancelled });
-    const kept = read && await keepFieldInSlices(read.data, paced);
-    if (cancelled()) throw new DOMException('leitura do cadastro cancelada', 'AbortError');
+    let read;
+    let kept;
+    try {
+      read = await readField({ paused: paced, cancelled });
+      kept = read && await keepFieldInSlices(read.data, paced);
+    } catch (error) {
+      if (error.name === 'AbortError') return rowsOf();
+      throw error;
+    }
+    if (cancelled()) return rowsOf();
     rowsKept = read && { cursor: read.data.cursor, etag: read.etag, ...kept };
   }
   // The meta as stored (tariff, calendar, the time of the last check), the rows as kept.
