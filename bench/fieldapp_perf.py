@@ -123,8 +123,12 @@ def tap(page, selector):
     page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     page.evaluate("() => window.__rearm()")
-    with wait_for(page, "verdict"):
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    try:
+        with wait_for(page, "verdict"):
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    except Exception:
+        print("no verdict:", page.url, page.locator("main").inner_text()[:500], flush=True)
+        raise
     verdict, tapped, frame, decoded, verified, word, engine, decode_ms, full = page.evaluate(
         "() => [window.__verdictAt, window.__tapAt, window.__frameAt, window.__decodedAt, window.__verifiedAt, "
         "document.querySelector('#verdict-word').textContent, window.__engine, window.__decodeMs, "
