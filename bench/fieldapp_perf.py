@@ -152,7 +152,7 @@ def scan(context, url):
         page.goto(f"{url}/app/#/fiscal")
     page.wait_for_timeout(1000)  # a fiscal reads the home first: its after-paint work and idle prefetch happen meanwhile
     first = tap(page, "#go-scan")
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(1000)  # the fiscal reads the verdict; its slots (tariff, vistoria, photo) fill meanwhile
     again = tap(page, "text=Ler outro crachá")
     page.close()
     page = throttled_page(context)

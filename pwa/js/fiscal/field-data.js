@@ -283,7 +283,7 @@ export async function loadField() {
 function headOf(key) {
   if (head.key !== key) {
     const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field')])
-      .then(([trust, rules, meta]) => ({ trust: trust?.data || null, rules: rules?.data || null, fieldCheckedAt: meta?.fetched_at || null }));
+      .then(([trust, rules, meta]) => ({ trust: trust?.data || null, rules: rules?.data || null, fieldMeta: meta?.data || null, fieldCheckedAt: meta?.fetched_at || null }));
     head = { key, value: reading };
     reading.catch(() => { if (head.value === reading) head = { key: null, value: null }; });
   }
@@ -291,8 +291,9 @@ function headOf(key) {
 }
 
 /**
- * loadField without waiting for the registry's rows — {trust, rules, fieldCheckedAt, syncedAt,
- * index: {byNumber}} — for the home (data age, first-run check) and a crachá's verdict: right
+ * loadField without waiting for the registry's rows — {trust, rules, field (its meta: tariff,
+ * calendar…, without rows), fieldCheckedAt, syncedAt, index: {byNumber}} — for the home (data
+ * age, first-run check) and a crachá's verdict and its tariff and vistoria slots: right
  * after a start the rows take ~1 s at 4× CPU to read with 10,000 permits
  * (docs/benchmarks/field-delta.md), and neither must wait for them. Once loadField's copy is
  * read and current, that copy; before, byNumber reads the one permit through IndexedDB
@@ -302,8 +303,8 @@ export async function loadFieldHead() {
   const last = await get('meta', 'fiscal-sync');
   const key = `${generation}|${last?.at}`;
   if (cache.key === key && cache.settled) return cache.settled;
-  const { trust, rules, fieldCheckedAt } = await headOf(key);
-  return { trust, rules, fieldCheckedAt, syncedAt: last?.at || null, index: { byNumber: readPermitView } };
+  const { trust, rules, fieldMeta, fieldCheckedAt } = await headOf(key);
+  return { trust, rules, field: fieldMeta, fieldCheckedAt, syncedAt: last?.at || null, index: { byNumber: readPermitView } };
 }
 
 /** Seconds since the field data was generated on the server (the age every verdict shows). */
