@@ -41,6 +41,7 @@ Results: docs/benchmarks/fieldapp-perf.md (the generated part between its marker
 
 Usage: .venv/bin/python bench/fieldapp_perf.py [runs=7] [sizes=10000,50000,100000]
 """
+import json
 import os
 import statistics
 import sys
@@ -95,6 +96,7 @@ def held_permits(context, url):
 
 
 OUT = ROOT / "docs" / "benchmarks" / "fieldapp-perf.md"
+KEPT = Path(tempfile.gettempdir()) / "motofiscal-fieldapp-perf"
 ENGINES = set()  # which decoder the scanner's worker ran ('zxing' or 'jsqr'), reported in the doc
 
 
@@ -225,6 +227,7 @@ def measure(permits, tmp):
     app.wsgi_app = slow
     server = StoppableServer(app).start()
     out = {"loads": [os.getloadavg()[0]], "permits": permits}
+    wrapped_before = len(WRAPPED)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
             "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
@@ -271,6 +274,7 @@ def measure(permits, tmp):
         out["loads"].append(os.getloadavg()[0])
         browser.close()
     server.stop()
+    out["engines"], out["wrapped"] = sorted(map(str, ENGINES)), WRAPPED[wrapped_before:]
     return out
 
 
@@ -285,8 +289,21 @@ def crachá_number(app):
 
 
 def main():
+    """Each size's figures are kept in KEPT/<permits>.json as they come (a 100,000-permit size
+    takes long on a loaded machine); BENCH_REUSE=1 writes the page from the kept sizes instead of
+    measuring again those already there."""
+    KEPT.mkdir(parents=True, exist_ok=True)
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
-        results = [measure(permits, Path(tmp)) for permits in SIZES]
+        for permits in SIZES:
+            kept = KEPT / f"{permits}.json"
+            if os.environ.get("BENCH_REUSE") and kept.exists():
+                results.append(json.loads(kept.read_text()))
+                ENGINES.update(results[-1]["engines"])
+                WRAPPED.extend(results[-1]["wrapped"])
+                continue
+            results.append(measure(permits, Path(tmp)))
+            kept.write_text(json.dumps(results[-1]))
     write_doc(results)
 
 
