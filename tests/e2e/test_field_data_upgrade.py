@@ -151,3 +151,76 @@ def test_a_download_in_this_tab_updates_what_the_screens_read(page, live_app, li
             db.session.get(Ponto, ponto_id).name = name
             db.session.commit()
     assert seen == {"before": name, "after": f"{name} (renomeado)", "step": "ok", "stored": f"{name} (renomeado)"}
+
+
+# The database rebuilt at v4 (issue 37's schema), the registry rows in v3's one store per kind,
+# as the app before issue 40 kept them.
+REBUILD_AS_V4 = """async () => {
+    const db = await import('./js/data/db.js');
+    const { readField } = await import('./js/fiscal/field-store.js');
+    const rows = (await readField()).data;
+    const handle = await db.openDb();
+    const dump = {};
+    for (const name of ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', 'operator_outbox', 'operator_files']) {
+        const store = handle.transaction(name).objectStore(name);
+        const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
+        dump[name] = keys.map((key, i) => [key, values[i]]);
+    }
+    handle.close();
+    await new Promise((ok, fail) => { const r = indexedDB.deleteDatabase('motofiscal'); r.onsuccess = ok; r.onerror = fail; });
+    const indexes = { permits: ['number', 'holder_operator_id', 'vehicle_id'], operators: [], vehicles: ['plate'], pontos: [], penalties: ['operator_id', 'permit_id'] };
+    const old = await new Promise((ok, fail) => {
+        const r = indexedDB.open('motofiscal', 4);
+        r.onupgradeneeded = () => {
+            const d = r.result;
+            for (const name of ['meta', 'credential', 'reference']) d.createObjectStore(name);
+            d.createObjectStore('drafts', { keyPath: 'id' });
+            d.createObjectStore('outbox', { keyPath: 'id' });
+            d.createObjectStore('photos', { keyPath: 'sha256' });
+            for (const [kind, names] of Object.entries(indexes)) {
+                const store = d.createObjectStore(kind, { keyPath: 'id' });
+                for (const index of names) store.createIndex(index, index);
+            }
+            d.createObjectStore('operator_outbox', { keyPath: 'id' });
+            d.createObjectStore('operator_files', { keyPath: 'sha256' });
+        };
+        r.onsuccess = () => ok(r.result);
+        r.onerror = fail;
+    });
+    const names = [...Object.keys(dump), ...Object.keys(indexes)];
+    const tx = old.transaction(names, 'readwrite');
+    for (const [name, pairs] of Object.entries(dump)) {
+        for (const [key, value] of pairs) {
+            if (tx.objectStore(name).keyPath) tx.objectStore(name).put(value); else tx.objectStore(name).put(value, key);
+        }
+    }
+    for (const kind of Object.keys(indexes)) for (const row of rows[kind]) tx.objectStore(kind).put(row);
+    await new Promise((ok) => { tx.oncomplete = ok; });
+    old.close();
+    const permit = rows.permits.find((p) => p.status === 'ativo' && p.holder_operator_id);
+    return { cursor: dump.reference.find(([key]) => key === 'field')[1].data.cursor,
+             permits: rows.permits.length, operators: rows.operators.length, permit };
+}"""
+
+
+def test_rows_kept_one_store_per_kind_move_into_chunks(page, context, live_server):
+    """A phone of issue 37's app (IndexedDB v4, a store per registry kind) takes the update: v5
+    moves every row into `field_chunks` in the upgrade, drops the old stores, keeps the cursor,
+    and the verdict finds a permit offline."""
+    enroll(page, live_server, "2468", "Celular da versão 4")
+    wait_for_service_worker(page)
+    old = page.evaluate(REBUILD_AS_V4)
+    assert old["permits"] > 0 and old["permit"]
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#go-scan")).to_be_visible()
+    after = page.evaluate(AFTER_UPGRADE)
+    assert after == {"version": after["latest"], "latest": after["latest"], "cursor": old["cursor"], "leftInRecord": False,
+                     "permits": old["permits"], "operators": old["operators"], "stores": ["field_chunks"], "found": True}
+    page.goto(f"{live_server}/app/#/fiscal/buscar")
+    page.fill("#search-text", old["permit"]["number"])
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
+    expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
+    context.set_offline(False)
