@@ -164,7 +164,9 @@ def crachá_png(app, aimed=False):
 
     with app.app_context():
         muni = Municipality.query.filter_by(slug="sapezal").one()
-        permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
+        from server.core.clock import local_today
+        permit = (Permit.query.filter_by(municipality_id=muni.id, status="ativo")
+                  .filter(Permit.valid_until >= local_today()).order_by(Permit.id).first())
         if credentials.active_key(muni) is None:
             credentials.create_key(muni)
         credential = credentials.issue_credential(permit)
@@ -177,16 +179,16 @@ def crachá_png(app, aimed=False):
         return out.getvalue()
 
 
-def enroll(page, url):
+def enroll(page, url, username="fiscal.sapezal", password=PASSWORD):
     page.goto(f"{url}/app/#/fiscal/entrar")
-    page.fill("#username", "fiscal.sapezal")
-    page.fill("#password", PASSWORD)
+    page.fill("#username", username)
+    page.fill("#password", password)
     page.fill("#device-name", "Celular do benchmark")
     page.get_by_role("button", name="Entrar e cadastrar este celular").click()
     page.fill("#pin", "1357")
     page.fill("#pin-again", "1357")
     page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=60000)
+    page.get_by_role("button", name="Começar").click(timeout=900000)  # a city's first download
     page.wait_for_selector("#go-scan")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
 

@@ -1,7 +1,7 @@
 """A phone that kept its field data the old way (IndexedDB v2: the whole registry extract in one
 `reference/field` record) takes the update: the upgrade to v3 moves the rows into their stores
-in the same upgrade, keeps the cursor, and the phone still finds a permit and gives its verdict
-offline (issue 24)."""
+and v5 (issue 40) moves them on into chunks, in the same upgrade, keeping the cursor, and the
+phone still finds a permit and gives its verdict offline (issue 24)."""
 from playwright.sync_api import expect
 
 from .fiscal_helpers import check_screen, enroll
@@ -20,9 +20,11 @@ REBUILD_AS_V2 = """async () => {
         const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
         dump[name] = keys.map((key, i) => [key, values[i]]);
     }
-    const kinds = Object.keys(db.FIELD_STORES);
+    const { readField } = await import('./js/fiscal/field-store.js');
+    const kinds = db.FIELD_KINDS;
     const field = dump.reference.find(([key]) => key === 'field')[1];
-    for (const kind of kinds) field.data[kind] = dump[kind].map(([, row]) => row);
+    const rows = (await readField()).data;
+    for (const kind of kinds) field.data[kind] = rows[kind];
     handle.close();
     await new Promise((ok, fail) => { const r = indexedDB.deleteDatabase('motofiscal'); r.onsuccess = ok; r.onerror = fail; });
     const old = await new Promise((ok, fail) => {
@@ -53,11 +55,14 @@ REBUILD_AS_V2 = """async () => {
 
 AFTER_UPGRADE = """async () => {
     const db = await import('./js/data/db.js');
+    const { readField, readPermitView } = await import('./js/fiscal/field-store.js');
     const handle = await db.openDb();
     const field = await db.get('reference', 'field');
+    const rows = (await readField()).data;
     return { version: handle.version, latest: db.DB_VERSION, cursor: field.data.cursor, leftInRecord: 'permits' in field.data,
-             permits: await db.count('permits'), operators: await db.count('operators'),
-             indexes: Array.from(handle.transaction('permits').objectStore('permits').indexNames) };
+             permits: rows.permits.length, operators: rows.operators.length,
+             stores: Array.from(handle.objectStoreNames).filter((n) => db.FIELD_KINDS.includes(n) || n === 'field_chunks'),
+             found: (await readPermitView(rows.permits[0].number))?.permit.id === rows.permits[0].id };
 }"""
 
 
@@ -71,9 +76,9 @@ def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(pag
     page.reload()  # the app opens IndexedDB at its latest version: the v3 step (and later) run here, offline
     expect(page.locator("#go-scan")).to_be_visible()
     after = page.evaluate(AFTER_UPGRADE)
-    assert after["latest"] >= 3  # the step that moved the single record into rows is v3
+    assert after["latest"] >= 5  # v3 moved the single record into rows, v5 the rows into chunks
     assert after == {"version": after["latest"], "latest": after["latest"], "cursor": old["cursor"], "leftInRecord": False, "permits": old["permits"],
-                     "operators": after["operators"], "indexes": ["holder_operator_id", "number", "vehicle_id"]}
+                     "operators": after["operators"], "stores": ["field_chunks"], "found": True}
     assert after["operators"] > 0
 
     # Offline, the search finds the permit by its number and opens its verdict.
@@ -97,7 +102,7 @@ def test_a_delta_lands_whole_or_not_at_all(page, live_server):
     expect(page.locator("#go-operator")).to_be_visible()
     result = page.evaluate("""async () => {
         const db = await import('./js/data/db.js');
-        const { storeAnswer } = await import('./js/fiscal/field-store.js');
+        const { readKind, readPermitView, readRow, storeAnswer } = await import('./js/fiscal/field-store.js');
         const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
         await storeAnswer({ cursor: 5, snapshot: true, permits: [{ id: 1, number: '1', status: 'ativo' }, { id: 2, number: '2', status: 'ativo' }],
                             operators: [{ id: 9, name: 'Ana' }], removed: {} }, at);
@@ -105,16 +110,16 @@ def test_a_delta_lands_whole_or_not_at_all(page, live_server):
         try {  // the second row has no id: the store refuses it, the whole transaction aborts
             await storeAnswer({ cursor: 6, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }, { number: 'x' }], removed: { operators: [9] } }, at);
         } catch (error) { refused = error.name; }
-        const afterBad = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await db.get('permits', 1)).status, operators: await db.count('operators') };
+        const afterBad = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await readRow('permits', 1)).status, operators: (await readKind('operators')).length };
         await storeAnswer({ cursor: 7, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }], removed: { permits: [2] } }, at);
-        const afterGood = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await db.get('permits', 1)).status, permits: await db.count('permits'),
-                            byNumber: (await new Promise((ok) => { db.openDb().then((d) => { const r = d.transaction('permits').objectStore('permits').index('number').get('1'); r.onsuccess = () => ok(r.result.id); }); })) };
-        for (const kind of Object.keys(db.FIELD_STORES)) await db.clear(kind);
+        const afterGood = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await readRow('permits', 1)).status, permits: (await readKind('permits')).length,
+                            byNumber: (await readPermitView('1')).permit.id, removed: await readPermitView('2') };
+        await db.clear('field_chunks');
         await db.del('reference', 'field');
         return { refused, afterBad, afterGood };
     }""")
     assert result == {"refused": "DataError", "afterBad": {"cursor": 5, "permit": "ativo", "operators": 1},
-                      "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1}}
+                      "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1, "removed": None}}
 
 
 def test_a_download_in_this_tab_updates_what_the_screens_read(page, live_app, live_server):
@@ -138,10 +143,84 @@ def test_a_download_in_this_tab_updates_what_the_screens_read(page, live_app, li
             const before = (await field.loadField()).index.byNumber(number).ponto.name;
             const { steps } = await field.download();
             const after = (await field.loadField()).index.byNumber(number).ponto.name;
-            return { before, after, step: steps.field, stored: (await db.get('pontos', (await field.loadField()).index.byNumber(number).ponto.id)).name };
+            const { readRow } = await import('./js/fiscal/field-store.js');
+            return { before, after, step: steps.field, stored: (await readRow('pontos', (await field.loadField()).index.byNumber(number).ponto.id)).name };
         }""", number)
     finally:
         with live_app.app_context():
             db.session.get(Ponto, ponto_id).name = name
             db.session.commit()
     assert seen == {"before": name, "after": f"{name} (renomeado)", "step": "ok", "stored": f"{name} (renomeado)"}
+
+
+# The database rebuilt at v4 (issue 37's schema), the registry rows in v3's one store per kind,
+# as the app before issue 40 kept them.
+REBUILD_AS_V4 = """async () => {
+    const db = await import('./js/data/db.js');
+    const { readField } = await import('./js/fiscal/field-store.js');
+    const rows = (await readField()).data;
+    const handle = await db.openDb();
+    const dump = {};
+    for (const name of ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', 'operator_outbox', 'operator_files']) {
+        const store = handle.transaction(name).objectStore(name);
+        const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
+        dump[name] = keys.map((key, i) => [key, values[i]]);
+    }
+    handle.close();
+    await new Promise((ok, fail) => { const r = indexedDB.deleteDatabase('motofiscal'); r.onsuccess = ok; r.onerror = fail; });
+    const indexes = { permits: ['number', 'holder_operator_id', 'vehicle_id'], operators: [], vehicles: ['plate'], pontos: [], penalties: ['operator_id', 'permit_id'] };
+    const old = await new Promise((ok, fail) => {
+        const r = indexedDB.open('motofiscal', 4);
+        r.onupgradeneeded = () => {
+            const d = r.result;
+            for (const name of ['meta', 'credential', 'reference']) d.createObjectStore(name);
+            d.createObjectStore('drafts', { keyPath: 'id' });
+            d.createObjectStore('outbox', { keyPath: 'id' });
+            d.createObjectStore('photos', { keyPath: 'sha256' });
+            for (const [kind, names] of Object.entries(indexes)) {
+                const store = d.createObjectStore(kind, { keyPath: 'id' });
+                for (const index of names) store.createIndex(index, index);
+            }
+            d.createObjectStore('operator_outbox', { keyPath: 'id' });
+            d.createObjectStore('operator_files', { keyPath: 'sha256' });
+        };
+        r.onsuccess = () => ok(r.result);
+        r.onerror = fail;
+    });
+    const names = [...Object.keys(dump), ...Object.keys(indexes)];
+    const tx = old.transaction(names, 'readwrite');
+    for (const [name, pairs] of Object.entries(dump)) {
+        for (const [key, value] of pairs) {
+            if (tx.objectStore(name).keyPath) tx.objectStore(name).put(value); else tx.objectStore(name).put(value, key);
+        }
+    }
+    for (const kind of Object.keys(indexes)) for (const row of rows[kind]) tx.objectStore(kind).put(row);
+    await new Promise((ok) => { tx.oncomplete = ok; });
+    old.close();
+    const permit = rows.permits.find((p) => p.status === 'ativo' && p.holder_operator_id);
+    return { cursor: dump.reference.find(([key]) => key === 'field')[1].data.cursor,
+             permits: rows.permits.length, operators: rows.operators.length, permit };
+}"""
+
+
+def test_rows_kept_one_store_per_kind_move_into_chunks(page, context, live_server):
+    """A phone of issue 37's app (IndexedDB v4, a store per registry kind) takes the update: v5
+    moves every row into `field_chunks` in the upgrade, drops the old stores, keeps the cursor,
+    and the verdict finds a permit offline."""
+    enroll(page, live_server, "2468", "Celular da versão 4")
+    wait_for_service_worker(page)
+    old = page.evaluate(REBUILD_AS_V4)
+    assert old["permits"] > 0 and old["permit"]
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#go-scan")).to_be_visible()
+    after = page.evaluate(AFTER_UPGRADE)
+    assert after == {"version": after["latest"], "latest": after["latest"], "cursor": old["cursor"], "leftInRecord": False,
+                     "permits": old["permits"], "operators": old["operators"], "stores": ["field_chunks"], "found": True}
+    page.goto(f"{live_server}/app/#/fiscal/buscar")
+    page.fill("#search-text", old["permit"]["number"])
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
+    expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
+    context.set_offline(False)

@@ -15,10 +15,9 @@ def test_schema_has_the_stores_later_screens_rely_on(page, live_server):
         for (const name of handle.objectStoreNames) stores[name] = tx.objectStore(name).keyPath;
         return { version: handle.version, declared: db.DB_VERSION, stores };
     }""")
-    assert result["version"] == result["declared"] == 4
+    assert result["version"] == result["declared"] == 5
     assert result["stores"] == {"meta": None, "credential": None, "reference": None,
-                                "drafts": "id", "outbox": "id", "photos": "sha256", "permits": "id",
-                                "operators": "id", "vehicles": "id", "pontos": "id", "penalties": "id",
+                                "drafts": "id", "outbox": "id", "photos": "sha256", "field_chunks": None,
                                 "operator_outbox": "id", "operator_files": "sha256"}
 
 
@@ -112,3 +111,48 @@ def test_the_head_answers_before_the_rows_are_read_and_is_the_read_copy_after(pa
     }""")
     assert result == {"lazy": True, "number": "SAP-5", "checkedAt": "2026-12-01T12:00:05Z",
                       "same": True, "inMemory": "SAP-5"}
+
+
+def test_the_rows_read_waits_while_a_verdict_holds_it(page, live_server):
+    # The scanner holds the home's read of the rows from the tap to the verdict's first frame
+    # (holdRows, issue 40): the read stops between two of its short tasks, the verdict's own
+    # look-up (through the number look-up) answers meanwhile, and the read completes once released.
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    page.evaluate(STORE_REGISTRY)
+    result = page.evaluate("""async () => {
+        const f = await import('./js/fiscal/field-data.js');
+        const release = f.holdRows();
+        let done = false;
+        const reading = f.loadField().then((data) => { done = true; return data; });
+        const view = await (await f.loadFieldHead()).index.byNumber('SAP-7');
+        await new Promise((ok) => setTimeout(ok, 500));
+        const whileHeld = done;
+        release();
+        const data = await reading;
+        return { whileHeld, done, verdictLookUp: view.permit.number, held: data.index.size };
+    }""")
+    assert result == {"whileHeld": False, "done": True, "verdictLookUp": "SAP-7", "held": 2500}
+
+
+def test_a_read_overtaken_by_a_write_in_this_tab_starts_again(page, live_server):
+    # A write in this tab while the idle read is under way (forgetField: the read is cancelled
+    # and starts again; a download from another tab: the read sees another cursor and restarts):
+    # whoever awaited the read gets the rows just written, not the ones it began with.
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    page.evaluate(STORE_REGISTRY)
+    result = page.evaluate("""async () => {
+        const f = await import('./js/fiscal/field-data.js');
+        const { storeAnswer } = await import('./js/fiscal/field-store.js');
+        const release = f.holdRows();
+        const reading = f.loadField();
+        await new Promise((ok) => setTimeout(ok, 100));
+        await storeAnswer({ cursor: 41, snapshot: true, permits: [{ id: 7, number: 'NOVO-7', status: 'ativo' }], removed: {} },
+                          { etag: 'e41', fetchedAt: '2026-12-01T13:00:00Z' });
+        f.forgetField();
+        release();
+        const data = await reading;
+        return { held: data.index.size, found: data.index.byNumber('NOVO-7')?.permit.id ?? null };
+    }""")
+    assert result == {"held": 1, "found": 7}

@@ -114,8 +114,9 @@ def test_roadside_journey_offline_end_to_end(camera_browser, server, live_app, c
     for _ in range(60):
         if page.evaluate("""async () => {
             const db = await import('./js/data/db.js');
+            const { readKind } = await import('./js/fiscal/field-store.js');
             const missing = [];
-            for (const o of (await db.getAll('operators')).filter((o) => o.photo)) {
+            for (const o of (await readKind('operators')).filter((o) => o.photo)) {
                 if (!(await db.get('reference', `photo:${o.id}`))) missing.push(o.id);
             }
             return missing.length === 0;

@@ -65,3 +65,18 @@ test('a 304 moves the data time forward, never back', () => {
   assert.equal(touchTrust(stored, Date.parse('2026-06-02T08:00:00Z')).generated_at, '2026-06-02T08:00:00.000Z');
   assert.equal(touchTrust(stored, Date.parse('2026-05-01T08:00:00Z')).generated_at, stored.generated_at);
 });
+
+test('statusLookups answers from the stored groups as statusMaps does, for every ref and a missing one', async () => {
+  const { statusLookups, statusMaps } = await import('../../pwa/js/credentials/trust.js');
+  const stored = { statuses: { permit: { ativo: ['001', '002'], suspenso: ['003'] }, credential: { active: [1, 5], revoked: [2] }, key: { active: [7] } } };
+  const lookups = statusLookups(stored);
+  const maps = statusMaps(stored);
+  for (const kind of ['permit', 'credential', 'key']) {
+    for (const [ref, status] of maps[kind]) assert.equal(lookups[kind].get(ref), status, `${kind} ${ref}`);
+  }
+  assert.equal(lookups.permit.get('004'), undefined);
+  assert.equal(lookups.credential.get(3), undefined);
+  assert.equal(lookups.credential.get('1'), undefined); // serials are numbers, as verify asks them
+  // Older shapes still go through the Maps.
+  assert.equal(statusLookups({ entries: [{ kind: 'permit', ref: '9', status: 'ativo', cursor: 1 }] }).permit.get('9'), 'ativo');
+});

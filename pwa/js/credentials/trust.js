@@ -39,6 +39,29 @@ export function statusMaps(...sources) {
   return maps;
 }
 
+/**
+ * Each kind's look-up ref → status ({get(ref)}) over stored trust data, without indexing it: the
+ * verifier asks for one permit and one crachá per scan, and building Maps of a city's 50,000
+ * permits and crachás cost ~150 ms of the scanner's start at 1× CPU (issue 40) where a scan of
+ * the grouped arrays costs well under a millisecond. Data in any other shape (earlier versions'
+ * `entries`, an answer's `status`) goes through statusMaps.
+ */
+export function statusLookups(data) {
+  if (data?.entries?.length || data?.status) return statusMaps(data);
+  const lookups = {};
+  for (const kind of KINDS) {
+    const groups = Object.entries(data?.statuses?.[kind] ?? {});
+    lookups[kind] = {
+      get: (ref) => {
+        for (const [status, refs] of groups) if (refs.includes(ref)) return status;
+        return undefined;
+      },
+    };
+  }
+  lookups.key = statusMaps({ statuses: { key: data?.statuses?.key ?? {} } }).key; // a handful: iterated
+  return lookups;
+}
+
 function grouped(maps) {
   const out = {};
   for (const kind of KINDS) {

@@ -9,7 +9,7 @@
 // Ed25519 uses WebCrypto where the browser has it (Chrome 137+, Safari 17+, Firefox 129+) and
 // falls back to @noble/ed25519 (self-hosted under vendor/) when importKey throws.
 import { splitPayload, CodecError } from './body.js';
-import { statusMaps } from './trust.js';
+import { statusLookups } from './trust.js';
 
 export const VALIDO = 'VÁLIDO';
 export const INVALIDO = 'INVÁLIDO';
@@ -88,7 +88,8 @@ export async function makeKeyVerifier(raw, forceNoble) {
   return (sig, msg) => ed.verifyAsync(sig, msg, raw, { zip215: false });
 }
 
-// Index the synced trust data once (trust.js statusMaps: every stored or received shape).
+// The synced trust data made ready to verify against (trust.js statusLookups: every stored or
+// received shape; the stored grouped arrays are searched, not indexed).
 export async function prepareTrust(data, { forceNoble = false } = {}) {
   const trust = {
     ibgeCode: Number(data.municipality.ibge_code),
@@ -108,7 +109,7 @@ export async function prepareTrust(data, { forceNoble = false } = {}) {
       status: key.status,
     });
   }
-  const maps = statusMaps(data);
+  const maps = statusLookups(data);
   trust.permits = maps.permit;
   trust.credentials = maps.credential;
   for (const [kid, status] of maps.key) if (trust.keys.has(kid)) trust.keys.get(kid).status = status;

@@ -26,7 +26,7 @@ const MIGRATIONS = [
   // (reference "field" = {data: {cursor, …, permits: […], …}}) is moved into the stores in
   // this same upgrade: same cursor, so the next download is still a delta.
   (db, tx) => {
-    for (const [kind, indexes] of Object.entries(FIELD_STORES)) {
+    for (const [kind, indexes] of Object.entries(V3_FIELD_STORES)) {
       const store = db.createObjectStore(kind, { keyPath: 'id' });
       for (const index of indexes) store.createIndex(index, index);
     }
@@ -36,11 +36,11 @@ const MIGRATIONS = [
       const saved = request.result;
       if (!saved?.data) return;
       const { data } = saved;
-      for (const kind of Object.keys(FIELD_STORES)) {
+      for (const kind of Object.keys(V3_FIELD_STORES)) {
         const target = tx.objectStore(kind);
         for (const row of data[kind] || []) target.put(row);
       }
-      const meta = Object.fromEntries(Object.entries(data).filter(([key]) => !(key in FIELD_STORES)));
+      const meta = Object.fromEntries(Object.entries(data).filter(([key]) => !(key in V3_FIELD_STORES)));
       reference.put({ ...saved, data: meta }, 'field');
     };
   },
@@ -51,12 +51,36 @@ const MIGRATIONS = [
     db.createObjectStore('operator_outbox', { keyPath: 'id' });
     db.createObjectStore('operator_files', { keyPath: 'sha256' });
   },
+  // v5 — the registry extract in chunks (issue 40): 150,000 rows written one put each took 13.7 s
+  // at 4× CPU for a 50,000-permit city's first download. Store `field_chunks` (the layout below,
+  // FIELD_CHUNKS). The rows of v3's stores move into it in this same upgrade (same cursor: the next
+  // download is still a delta), then those stores go: they hold only what the server sends again.
+  (db, tx) => {
+    const chunks = db.createObjectStore('field_chunks');
+    const kinds = Object.keys(V3_FIELD_STORES);
+    // Read after v3's own move (a v2 phone upgrades through both at once): v3 puts its rows in
+    // the callback of its read of reference "field"; this read's callback runs after it, so the
+    // reads below queue behind those puts.
+    tx.objectStore('reference').get('field').onsuccess = () => {
+      const rows = {};
+      let pending = kinds.length;
+      for (const kind of kinds) {
+        const request = tx.objectStore(kind).getAll();
+        request.onsuccess = () => {
+          rows[kind] = request.result;
+          pending -= 1;
+          if (pending) return;
+          for (const [key, value] of chunkRecords(rows)) chunks.put(value, key);
+          for (const name of kinds) db.deleteObjectStore(name);
+        };
+      }
+    };
+  },
 ];
 
-// Registry rows by kind → the indexes the roadside look-ups use (permit number, plate, the
-// permits of an operator or a vehicle, a subject's penalties). As step v3 creates them: a new
-// store or index is a new step.
-export const FIELD_STORES = {
+// v3's registry stores by kind → their indexes, as step v3 created them (v5 moved their rows into
+// `field_chunks` and dropped them; kept here for phones upgrading from v2 or earlier).
+const V3_FIELD_STORES = {
   permits: ['number', 'holder_operator_id', 'vehicle_id'],
   operators: [],
   vehicles: ['plate'],
@@ -64,9 +88,59 @@ export const FIELD_STORES = {
   penalties: ['operator_id', 'permit_id'],
 };
 
+// --- the registry extract's layout in `field_chunks` (v5) ---------------------------------------
+// Rows of a kind by id: key [kind, id >> CHUNK_SHIFT] → the rows of those 512 ids, sorted by id
+// (a municipality's ids are mostly consecutive: ~100 records for 50,000 rows). A verdict's
+// look-up by permit number: key ['number', numberBucket(number)] → {NUMBER: permit id}. A delta
+// reads and rewrites the few chunks its rows fall in. Kept here, beside the schema, so that the
+// start-up graph (db-early.js → db.js) gains no module.
+export const FIELD_KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
+export const CHUNK_SHIFT = 9;
+export const NUMBER_BUCKETS = 256;
+
+export const chunkKey = (kind, id) => [kind, Math.floor(Number(id) / 2 ** CHUNK_SHIFT)];
+
+/** A permit number as the look-ups compare it (the in-memory index too: field-merge.js). */
+export const numberKey = (number) => String(number).trim().toUpperCase();
+
+/** The bucket of a permit number's look-up record (FNV-1a over its UTF-16 units). */
+export function numberBucket(number) {
+  const text = numberKey(number);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % NUMBER_BUCKETS;
+}
+
+/** Whole rows {kind: [row]} → [[key, value]] records of `field_chunks`. A row without a valid id
+ *  is refused (DataError, as a keyPath store refused it): nothing of the answer is written. */
+export function chunkRecords(rows) {
+  const records = new Map();
+  const add = (key, make) => {
+    const id = key.join('|');
+    if (!records.has(id)) records.set(id, [key, make()]);
+    return records.get(id)[1];
+  };
+  for (const kind of FIELD_KINDS) {
+    for (const row of rows[kind] || []) {
+      if (!validId(row?.id)) throw new DOMException(`${kind}: linha sem id`, 'DataError');
+      add(chunkKey(kind, row.id), () => []).push(row);
+    }
+  }
+  for (const [, value] of records.values()) value.sort((a, b) => a.id - b.id);
+  for (const p of rows.permits || []) {
+    if (p.number === null || p.number === undefined) continue;
+    const numbers = add(['number', numberBucket(p.number)], () => ({}));
+    const key = numberKey(p.number);
+    if (!(key in numbers)) numbers[key] = p.id; // the first, as the in-memory index keeps it
+  }
+  return [...records.values()];
+}
+
+export const validId = (id) => Number.isSafeInteger(id) && id >= 0;
+
 export const DB_VERSION = MIGRATIONS.length;
-export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', ...Object.keys(FIELD_STORES),
-  'operator_outbox', 'operator_files'];
+export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', 'operator_outbox', 'operator_files',
+  'field_chunks'];
 
 let opening = null;
 

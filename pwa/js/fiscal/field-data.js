@@ -3,10 +3,10 @@
 // block of auto numbers. First download is a snapshot; later ones ask only for what changed
 // (cursor + ETag → 304). reference/<name> = {data, etag, fetched_at}.
 import { send } from '../data/api.js';
-import { get, getAll, put, transact } from '../data/db.js';
+import { get, put, transact } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
-import { indexField, keepAnswer, keepField } from './field-merge.js';
-import { readField, readPermitView, storeAnswer, touchField } from './field-store.js';
+import { indexField, keepAnswer, keepFieldInSlices, mergeMeta } from './field-merge.js';
+import { readField, readKind, readPermitView, storeAnswer, touchField } from './field-store.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
@@ -82,8 +82,12 @@ async function syncField(s) {
   }
   // format=packed2 carries no rules: syncRules, the step before, fetched them.
   const answer = await response.json();
+  const started = performance.now();
   const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
+  const stored = performance.now();
   keepRows(saved, answer, rows, etag);
+  // bench/fieldapp_perf.py: the first download's write, and the sync step after a delta.
+  performance.measure('field-sync', { start: started, end: performance.now(), detail: { snapshot: Boolean(answer.snapshot), store: stored - started } });
   forgetField();
   // Background: the verdict shows them when present. A changed operator row may mean a new
   // photo under the same URL: fetch those again.
@@ -100,7 +104,7 @@ export const PHOTO_PACK = 200;
 
 async function fetchThumbnails(s, changed) {
   const wanted = [];
-  for (const operator of await getAll('operators')) {
+  for (const operator of await readKind('operators')) {
     if (!operator.photo || (!changed.has(operator.id) && (await get('reference', `photo:${operator.id}`)))) continue;
     wanted.push(operator);
   }
@@ -181,23 +185,82 @@ let generation = 0; // bumped by every write of trust/rules/field in this tab
 // they are read again only when the stored cursor or ETag is not theirs (another tab's download).
 let rowsKept = null;
 
+let building = null; // the snapshot whose copy is being built in slices
+
 function keepRows(saved, answer, rows, etag) {
+  building = null;
+  if (answer.snapshot) {
+    // A snapshot's copy is built in slices, not in one task (11.7 s of this thread at 100,000
+    // permits and 4× CPU, bench/fieldapp_perf.py); a read asked meanwhile reads the stores.
+    rowsKept = null;
+    const token = {};
+    building = token;
+    const field = { ...mergeMeta(null, answer), ...rows };
+    keepFieldInSlices(field, paced).then((kept) => {
+      if (building === token && rowsKept === null) rowsKept = { cursor: answer.cursor, etag, ...kept };
+    }).catch(() => {});
+    return;
+  }
   const base = rowsKept && rowsKept.cursor === saved?.data?.cursor && rowsKept.etag === saved?.etag ? rowsKept : null;
-  if (!answer.snapshot && !base) { rowsKept = null; return; }
-  // A delta patches the kept rows and indexes (field-merge.js keepAnswer), a snapshot rebuilds.
-  rowsKept = { cursor: answer.cursor, etag, ...keepAnswer(answer.snapshot ? null : base, answer, rows) };
+  // A delta patches the kept rows and indexes (field-merge.js keepAnswer).
+  rowsKept = base ? { cursor: answer.cursor, etag, ...keepAnswer(base, answer, rows) } : null;
 }
 
 async function rowsOf() {
   const meta = await get('reference', 'field');
   if (!meta) { rowsKept = null; return { field: null, fetched_at: null, index: indexField(null) }; }
   if (!rowsKept || rowsKept.cursor !== meta.data?.cursor || rowsKept.etag !== meta.etag) {
-    const read = await readField();
-    rowsKept = read && { cursor: read.data.cursor, etag: read.etag, ...keepField(read.data) };
+    // Read and indexed in short tasks that wait while a verdict is in progress (holdRows), and
+    // given up when this tab writes field data meanwhile (its copy would be out of date).
+    // A cancelled read starts again, so its callers get what this tab wrote.
+    const started = generation;
+    const cancelled = () => generation !== started;
+    let read;
+    let kept;
+    try {
+      read = await readField({ paused: paced, cancelled });
+      kept = read && await keepFieldInSlices(read.data, paced);
+    } catch (error) {
+      if (error.name === 'AbortError') return rowsOf();
+      throw error;
+    }
+    if (cancelled()) return rowsOf();
+    rowsKept = read && { cursor: read.data.cursor, etag: read.etag, ...kept };
   }
   // The meta as stored (tariff, calendar, the time of the last check), the rows as kept.
   const field = rowsKept ? { ...rowsKept.field, ...meta.data } : meta.data;
   return { field, fetched_at: meta.fetched_at, index: rowsKept?.index || indexField(null) };
+}
+
+// --- the rows' read yields to a verdict ---------------------------------------------------------
+// The home reads the rows when idle, in short tasks; each waits for the next free moment of
+// this thread at background priority, and while a hold is taken (the scanner, from the tap on
+// "Ler crachá" to the verdict's first frame) for the hold's release: a verdict never runs
+// behind the read (issue 40: 640–705 ms from tap to verdict at 50,000 permits before).
+let holds = 0;
+let released = Promise.resolve();
+let release = () => {};
+
+/** Hold the rows' read until the returned function is called (idempotent). */
+export function holdRows() {
+  if (holds === 0) released = new Promise((resolve) => { release = resolve; });
+  holds += 1;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    holds -= 1;
+    if (holds === 0) release();
+  };
+}
+
+const nextTask = () => (globalThis.scheduler?.postTask
+  ? globalThis.scheduler.postTask(() => {}, { priority: 'background' })
+  : new Promise((resolve) => setTimeout(resolve, 0)));
+
+async function paced() {
+  await nextTask();
+  while (holds) { await released; await nextTask(); }
 }
 
 /** Drop the in-memory copy: the next loadField() reads IndexedDB again. */
@@ -234,7 +297,7 @@ export async function loadField() {
 function headOf(key) {
   if (head.key !== key) {
     const reading = Promise.all([get('reference', 'trust'), get('reference', 'rules'), get('reference', 'field')])
-      .then(([trust, rules, meta]) => ({ trust: trust?.data || null, rules: rules?.data || null, fieldCheckedAt: meta?.fetched_at || null }));
+      .then(([trust, rules, meta]) => ({ trust: trust?.data || null, rules: rules?.data || null, fieldMeta: meta?.data || null, fieldCheckedAt: meta?.fetched_at || null }));
     head = { key, value: reading };
     reading.catch(() => { if (head.value === reading) head = { key: null, value: null }; });
   }
@@ -242,8 +305,9 @@ function headOf(key) {
 }
 
 /**
- * loadField without waiting for the registry's rows — {trust, rules, fieldCheckedAt, syncedAt,
- * index: {byNumber}} — for the home (data age, first-run check) and a crachá's verdict: right
+ * loadField without waiting for the registry's rows — {trust, rules, field (its meta: tariff,
+ * calendar…, without rows), fieldCheckedAt, syncedAt, index: {byNumber}} — for the home (data
+ * age, first-run check) and a crachá's verdict and its tariff and vistoria slots: right
  * after a start the rows take ~1 s at 4× CPU to read with 10,000 permits
  * (docs/benchmarks/field-delta.md), and neither must wait for them. Once loadField's copy is
  * read and current, that copy; before, byNumber reads the one permit through IndexedDB
@@ -253,8 +317,8 @@ export async function loadFieldHead() {
   const last = await get('meta', 'fiscal-sync');
   const key = `${generation}|${last?.at}`;
   if (cache.key === key && cache.settled) return cache.settled;
-  const { trust, rules, fieldCheckedAt } = await headOf(key);
-  return { trust, rules, fieldCheckedAt, syncedAt: last?.at || null, index: { byNumber: readPermitView } };
+  const { trust, rules, fieldMeta, fieldCheckedAt } = await headOf(key);
+  return { trust, rules, field: fieldMeta, fieldCheckedAt, syncedAt: last?.at || null, index: { byNumber: readPermitView } };
 }
 
 /** Seconds since the field data was generated on the server (the age every verdict shows). */

@@ -1,27 +1,114 @@
-// The registry extract in IndexedDB, row by row (issue 24): one store per kind (data/db.js
-// FIELD_STORES), keyed by id, beside its meta in reference "field" = {data: {cursor, generated_at,
-// municipality, photo_url, tariff, calendar}, etag, fetched_at}. An answer of GET /field/data
-// is written in ONE transaction — a snapshot replaces every row, a delta puts its rows and
-// deletes its removed ids — together with the new cursor, so the cursor moves only when the
-// rows it stands for are stored (a failed write leaves both as they were).
-import { openDb, transact } from '../data/db.js';
+// The registry extract in IndexedDB (issues 24, 40): rows in chunks of the store `field_chunks`
+// (layout: data/db.js FIELD_CHUNKS — rows by id >> 9, and a permit-number → id look-up), beside
+// its meta in reference "field" = {data: {cursor, generated_at, municipality, photo_url, tariff,
+// calendar}, etag, fetched_at}. An answer of GET /field/data is written in ONE transaction — a
+// snapshot replaces every chunk, a delta rewrites the few chunks its rows and removed ids fall
+// in — together with the new cursor, so the cursor moves only when the rows it stands for are
+// stored (a failed write leaves both as they were).
+import {
+  chunkKey, chunkRecords, FIELD_KINDS, numberBucket, numberKey, openDb, transact, validId,
+} from '../data/db.js';
 import { decodeColumns, KINDS, mergeMeta, permitOperatorId, permitView } from './field-merge.js';
+
+const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
 
 /** Store one answer; resolves with its decoded rows ({kind: [row]}) once durable. */
 export async function storeAnswer(answer, { etag, fetchedAt }) {
   const rows = Object.fromEntries(KINDS.map((kind) => [kind, decodeColumns(answer[kind] || [])]));
-  await transact(['reference', ...KINDS], (stores) => {
-    for (const kind of KINDS) {
-      if (answer.snapshot) stores[kind].clear();
-      for (const row of rows[kind]) stores[kind].put(row);
-      for (const id of answer.removed?.[kind] || []) stores[kind].delete(id);
-    }
+  for (const kind of KINDS) {
+    for (const row of rows[kind]) if (!validId(row?.id)) throw new DOMException(`${kind}: linha sem id`, 'DataError');
+  }
+  const writeMeta = (stores) => {
     const saved = stores.reference.get('field');
     saved.onsuccess = () => {
       stores.reference.put({ data: mergeMeta(saved.result?.data, answer), etag, fetched_at: fetchedAt }, 'field');
     };
-  });
+  };
+  if (answer.snapshot) {
+    // Grouped before the transaction: a few hundred puts of ~512 rows instead of one per row.
+    const records = chunkRecords(rows);
+    await transact(['reference', 'field_chunks'], (stores) => {
+      stores.field_chunks.clear();
+      for (const [key, value] of records) stores.field_chunks.put(value, key);
+      writeMeta(stores);
+    });
+  } else {
+    await transact(['reference', 'field_chunks'], (stores) => {
+      patchChunks(stores.field_chunks, rows, answer.removed || {});
+      writeMeta(stores);
+    });
+  }
   return rows;
+}
+
+// A delta's rows and removed ids patched into their chunks, then the permit numbers whose
+// look-up changed. Requests chained by callbacks inside the caller's transaction.
+function patchChunks(store, rows, removed) {
+  const keys = new Map();
+  const want = (kind, id) => { const key = chunkKey(kind, id); keys.set(key.join('|'), key); };
+  for (const kind of FIELD_KINDS) {
+    for (const row of rows[kind] || []) want(kind, row.id);
+    for (const id of removed[kind] || []) want(kind, id);
+  }
+  const chunks = new Map(); // "kind|bucket" → rows as stored
+  let pending = keys.size;
+  if (!pending) return;
+  for (const [name, key] of keys) {
+    const got = store.get(key);
+    got.onsuccess = () => {
+      chunks.set(name, got.result || []);
+      pending -= 1;
+      if (!pending) write();
+    };
+  }
+  const write = () => {
+    const numbers = []; // [old number or null, new number or null, permit id]
+    const byChunk = new Map();
+    const edit = (kind, id) => {
+      const name = chunkKey(kind, id).join('|');
+      if (!byChunk.has(name)) byChunk.set(name, new Map(chunks.get(name).map((row) => [row.id, row])));
+      return byChunk.get(name);
+    };
+    for (const kind of FIELD_KINDS) {
+      for (const row of rows[kind] || []) {
+        const at = edit(kind, row.id);
+        if (kind === 'permits') numbers.push([at.get(row.id)?.number ?? null, row.number ?? null, row.id]);
+        at.set(row.id, row);
+      }
+      for (const id of removed[kind] || []) {
+        const at = edit(kind, id);
+        if (kind === 'permits' && at.has(id)) numbers.push([at.get(id).number ?? null, null, id]);
+        at.delete(id);
+      }
+    }
+    for (const [name, rowsById] of byChunk) {
+      const key = keys.get(name);
+      if (rowsById.size) store.put([...rowsById.values()].sort((a, b) => a.id - b.id), key);
+      else store.delete(key);
+    }
+    patchNumbers(store, numbers.filter(([before, after]) => before === null || after === null || numberKey(before) !== numberKey(after)));
+  };
+}
+
+function patchNumbers(store, changes) {
+  const buckets = new Map();
+  for (const [before, after] of changes) {
+    for (const number of [before, after]) if (number !== null) buckets.set(numberBucket(number), null);
+  }
+  let pending = buckets.size;
+  for (const bucket of buckets.keys()) {
+    const got = store.get(['number', bucket]);
+    got.onsuccess = () => {
+      buckets.set(bucket, got.result || {});
+      pending -= 1;
+      if (pending) return;
+      for (const [before, after, id] of changes) {
+        if (before !== null && buckets.get(numberBucket(before))[numberKey(before)] === id) delete buckets.get(numberBucket(before))[numberKey(before)];
+        if (after !== null && !(numberKey(after) in buckets.get(numberBucket(after)))) buckets.get(numberBucket(after))[numberKey(after)] = id;
+      }
+      for (const [b, numbers] of buckets) store.put(numbers, ['number', b]);
+    };
+  }
 }
 
 /** "Nothing changed" (304): only the time of the check moves. */
@@ -32,65 +119,95 @@ export async function touchField(fetchedAt) {
   });
 }
 
-// Rows per request when the whole extract is read: each page arrives as its own task (its
-// structured clone read on this thread), so a tap or a frame runs between pages instead of
-// waiting behind one ~250 ms task per kind at 10,000 rows and 4× CPU.
-const PAGE = 1000;
+// Chunks per read when the whole extract is read (~1,000 rows): each read is its own short
+// transaction and its own task, so a tap, a frame or a verdict's look-up runs between them; and
+// between them the reader may wait (`paused`) or stop (`cancelled`).
+const PAGE = 2;
+const kindRange = (kind, after) => IDBKeyRange.bound([kind, after], [kind, Infinity], after !== -Infinity, false);
 
-/** {data: {…meta, permits: […], operators: […], …}, etag, fetched_at} as stored, or null. */
-export async function readField() {
-  const db = await openDb();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(['reference', ...KINDS], 'readonly'); // one snapshot of all pages
-    const rows = Object.fromEntries(KINDS.map((kind) => [kind, []]));
-    const meta = tx.objectStore('reference').get('field');
-    for (const kind of KINDS) {
-      const store = tx.objectStore(kind);
-      const page = (after) => {
-        const request = store.getAll(after === undefined ? null : IDBKeyRange.lowerBound(after, true), PAGE);
-        request.onsuccess = () => {
-          const got = request.result;
-          for (const row of got) rows[kind].push(row);
-          if (got.length === PAGE) page(got[got.length - 1].id);
-        };
-      };
-      page();
-    }
-    tx.oncomplete = () => resolve(meta.result ? { ...meta.result, data: { ...meta.result.data, ...rows } } : null);
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
-  });
+async function readPage(db, kind, after) {
+  const tx = db.transaction(['reference', 'field_chunks'], 'readonly');
+  const store = tx.objectStore('field_chunks');
+  const [meta, values, keys] = await Promise.all([
+    request(tx.objectStore('reference').get('field')),
+    request(store.getAll(kindRange(kind, after), PAGE)),
+    request(store.getAllKeys(kindRange(kind, after), PAGE)),
+  ]);
+  return { stamp: meta ? `${meta.data?.cursor}|${meta.etag}` : null, meta, values, keys };
 }
 
 /**
- * One permit's view by its number, read through the permits' `number` index and the ids it
- * names, in one transaction: a handful of rows instead of the whole extract (readField), for a
+ * {data: {…meta, permits: […], operators: […], …}, etag, fetched_at} as stored (rows in id
+ * order), or null. Read ~1,000 rows a transaction; before each, `await paused()` (the field
+ * data's gate: a verdict in progress holds it) and `cancelled()` (true: give up, AbortError). A
+ * download landing between two reads (another cursor or ETag) starts the read again.
+ */
+export async function readField({ paused = async () => {}, cancelled = () => false } = {}) {
+  const db = await openDb();
+  for (let attempt = 0; ; attempt += 1) {
+    let first;
+    let moved = false;
+    const rows = Object.fromEntries(FIELD_KINDS.map((kind) => [kind, []]));
+    for (const kind of FIELD_KINDS) {
+      let after = -Infinity;
+      for (;;) {
+        await paused();
+        if (cancelled()) throw new DOMException('leitura do cadastro cancelada', 'AbortError');
+        const page = await readPage(db, kind, after);
+        if (first === undefined) first = page;
+        if (page.stamp !== first.stamp) { moved = true; break; }
+        for (const chunk of page.values) for (const row of chunk) rows[kind].push(row);
+        if (page.keys.length < PAGE) break;
+        after = page.keys[page.keys.length - 1][1];
+      }
+      if (moved) break;
+    }
+    if (!moved || attempt === 3) {
+      const { meta } = first;
+      return meta ? { ...meta, data: { ...meta.data, ...rows } } : null;
+    }
+  }
+}
+
+/** Every stored row of one kind, in id order (one transaction). */
+export async function readKind(kind) {
+  const db = await openDb();
+  const chunks = await request(db.transaction('field_chunks').objectStore('field_chunks').getAll(kindRange(kind, -Infinity)));
+  return chunks.flat();
+}
+
+/** One stored row by kind and id, or undefined. */
+export async function readRow(kind, id) {
+  const db = await openDb();
+  const chunk = await request(db.transaction('field_chunks').objectStore('field_chunks').get(chunkKey(kind, id)));
+  return (chunk || []).find((row) => row.id === id);
+}
+
+/**
+ * One permit's view by its number, read through the number look-up and the chunks its ids fall
+ * in, in one transaction: a few hundred rows instead of the whole extract (readField), for a
  * verdict asked before the rows are in memory. null when the phone does not hold the permit.
  */
 export async function readPermitView(number) {
-  const wanted = String(number).trim();
   const db = await openDb();
   return new Promise((resolve, reject) => {
-    const tx = db.transaction(['permits', 'operators', 'vehicles', 'pontos'], 'readonly');
+    const tx = db.transaction('field_chunks', 'readonly');
+    const store = tx.objectStore('field_chunks');
     const rows = {};
-    const withRows = (permit) => {
-      rows.permit = permit;
-      const fetch = (store, id, name) => {
-        if (id === null || id === undefined) return;
-        const request = tx.objectStore(store).get(id);
-        request.onsuccess = () => { rows[name] = request.result || null; };
-      };
-      fetch('operators', permitOperatorId(permit), 'operator');
-      fetch('vehicles', permit.vehicle_id, 'vehicle');
-      fetch('pontos', permit.ponto_id, 'ponto');
+    const row = (kind, id, name, then = () => {}) => {
+      if (id === null || id === undefined) return;
+      const got = store.get(chunkKey(kind, id));
+      got.onsuccess = () => { rows[name] = (got.result || []).find((r) => r.id === id) || null; then(rows[name]); };
     };
-    const byNumber = tx.objectStore('permits').index('number');
-    const exact = byNumber.get(wanted);
-    exact.onsuccess = () => {
-      if (exact.result) { withRows(exact.result); return; }
-      if (wanted.toUpperCase() === wanted) return; // the in-memory index compares upper case too
-      const upper = byNumber.get(wanted.toUpperCase());
-      upper.onsuccess = () => { if (upper.result) withRows(upper.result); };
+    const look = store.get(['number', numberBucket(number)]);
+    look.onsuccess = () => {
+      const id = look.result?.[numberKey(number)];
+      row('permits', id, 'permit', (permit) => {
+        if (!permit) return;
+        row('operators', permitOperatorId(permit), 'operator');
+        row('vehicles', permit.vehicle_id, 'vehicle');
+        row('pontos', permit.ponto_id, 'ponto');
+      });
     };
     tx.oncomplete = () => resolve(rows.permit ? permitView(rows.permit, rows) : null);
     tx.onerror = () => reject(tx.error);

@@ -5,7 +5,7 @@
 // meta/"fiscal-key" = the device key (device-key.js); meta/"fiscal-chain" = {seq, prev_hash}
 // meta/"fiscal-pin" = {salt, hash, iterations} (PBKDF2-SHA256; the PIN itself is never stored)
 import { apiJson, ApiError } from '../data/api.js';
-import { clear, del, FIELD_STORES, get, getAll, put, readTogether } from '../data/db.js';
+import { clear, del, get, getAll, put, readTogether } from '../data/db.js';
 import { b64url, hex, utf8 } from './bytes.js';
 import { generateDeviceKey } from './device-key.js';
 
@@ -145,7 +145,7 @@ export async function unsentCount() {
 /** Delete every fiscal datum from this phone (operator-mode data stays). */
 export async function wipe() {
   for (const key of FISCAL_META) await del('meta', key);
-  for (const store of ['reference', 'drafts', 'outbox', 'photos', ...Object.keys(FIELD_STORES)]) await clear(store);
+  for (const store of ['reference', 'drafts', 'outbox', 'photos', 'field_chunks']) await clear(store);
   try { localStorage.removeItem(ACTIVE); } catch { /* nothing to remove */ }
 }
 

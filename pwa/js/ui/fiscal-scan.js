@@ -2,6 +2,7 @@
 // fallback) in a worker loaded only now. Torch where the camera offers it. Manual entry of permit
 // number or plate always. A verified crachá's verdict is drawn here, in place.
 import { openCamera, releaseCamera, stopCamera } from '../fiscal/camera.js';
+import { holdRows } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { prepareVerification, startFromPayload } from '../fiscal/inspection.js';
 import { qrDecoder } from '../fiscal/qr-decoder.js';
@@ -23,8 +24,15 @@ export function guideBox(videoW, videoH, viewW, viewH, inset = 0.18) {
   return { x: (videoW - w) / 2, y: (videoH - h) / 2, w, h };
 }
 
+// How long the scanner holds the home's read of the registry rows at most: a crachá held to the
+// camera reads in ~250 ms; a fiscal still aiming (or typing) after this lets the read go on.
+const HOLD_ROWS_MS = 2000;
+
 export async function render(root, { navigate }) {
-  if (!(await requireFiscal(navigate))) return undefined;
+  // The registry's idle read waits from here to the verdict's first frame (issue 40).
+  const releaseRows = holdRows();
+  const holding = setTimeout(releaseRows, HOLD_ROWS_MS);
+  if (!(await requireFiscal(navigate))) { releaseRows(); return undefined; }
   // The camera (warm from the stop's last crachá, or starting) and the decoder's worker (its
   // WebAssembly compiling) start before this screen draws: getUserMedia took ~400 ms at 4× CPU.
   const opening = openCamera();
@@ -64,6 +72,8 @@ export async function render(root, { navigate }) {
   };
   document.addEventListener('visibilitychange', revive);
   const cleanup = () => {
+    clearTimeout(holding);
+    releaseRows();
     left = true;
     stopped = true;
     document.removeEventListener('visibilitychange', revive);
@@ -116,6 +126,7 @@ export async function render(root, { navigate }) {
     // After the verdict's first frame: the URL (history.replaceState alone took 20–35 ms of main
     // thread at 4× CPU before the paint); the camera stays warm for "Ler outro crachá".
     requestAnimationFrame(() => setTimeout(() => {
+      releaseRows();
       if (left) return;
       adoptRoute(`/fiscal/verificacao?id=${draft.id}`);
       video.srcObject = null;

@@ -1,6 +1,6 @@
 // The verdict, large and coloured, with the reason, the operator's photo and name (face check),
 // permit, plate (compare with the motorcycle), ponto, validity and the age of the data behind it.
-import { formatAge, loadField, operatorPhoto } from '../fiscal/field-data.js';
+import { formatAge, loadFieldHead, operatorPhoto } from '../fiscal/field-data.js';
 import { requireFiscal } from '../fiscal/guard.js';
 import { getDraft, saveDraft } from '../fiscal/records.js';
 import { afterPaint } from '../router.js';
@@ -65,7 +65,8 @@ export function showVerdict(root, draft, navigate) {
   );
   // The slots fill after the verdict's first frame: their renders ran before it otherwise (the
   // field data is in memory, so its promise resolves within the same task).
-  afterPaint().then(loadField).then((data) => { if (!gone) tariff.replaceChildren(tariffBlock(data.field?.tariff)); }).catch(() => {});
+  // The head, not the rows: at 50,000 permits the rows may still be read when the verdict shows.
+  afterPaint().then(loadFieldHead).then((data) => { if (!gone) tariff.replaceChildren(tariffBlock(data.field?.tariff)); }).catch(() => {});
   if (s.operator_id != null) {
     afterPaint().then(() => operatorPhoto(s.operator_id)).catch(() => null).then((blob) => {
       if (gone) return;

@@ -1,0 +1,52 @@
+// The registry extract's layout in IndexedDB v5 (data/db.js): rows grouped into chunks by id and
+// a permit-number look-up, so a 50,000-permit snapshot is a few hundred puts (issue 40); and the
+// in-memory copy built in slices (field-merge.js keepFieldInSlices) is the one keepField builds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { CHUNK_SHIFT, chunkKey, chunkRecords, numberBucket, numberKey } from '../../pwa/js/data/db.js';
+import { keepField, keepFieldInSlices } from '../../pwa/js/fiscal/field-merge.js';
+
+const rows = (n) => ({
+  permits: Array.from({ length: n }, (_, i) => ({ id: n - i, number: `SAP-${n - i}`, holder_operator_id: 10000 + n - i, vehicle_id: 20000 + n - i, ponto_id: 1 + ((n - i) % 3) })),
+  operators: Array.from({ length: n }, (_, i) => ({ id: 10000 + i + 1, name: `Operador ${i + 1}` })),
+  vehicles: Array.from({ length: n }, (_, i) => ({ id: 20000 + i + 1, plate: `QQA${String(i + 1).padStart(4, '0')}` })),
+  pontos: [1, 2, 3].map((id) => ({ id, name: `Ponto ${id}` })),
+  penalties: [],
+});
+
+test('every row lands once, in the chunk of its id, sorted; each permit number finds its id', () => {
+  const data = rows(3000);
+  const records = chunkRecords(data);
+  const byKey = new Map(records.map(([key, value]) => [key.join('|'), value]));
+  for (const kind of ['permits', 'operators', 'vehicles', 'pontos']) {
+    const kept = records.filter(([key]) => key[0] === kind).flatMap(([, value]) => value);
+    assert.equal(kept.length, data[kind].length, kind);
+    for (const row of data[kind]) assert.ok(byKey.get(chunkKey(kind, row.id).join('|')).includes(row), `${kind} ${row.id}`);
+    for (const [key, value] of records.filter(([k]) => k[0] === kind)) {
+      assert.deepEqual(value.map((r) => r.id), [...value.map((r) => r.id)].sort((a, b) => a - b));
+      assert.ok(value.every((r) => Math.floor(r.id / 2 ** CHUNK_SHIFT) === key[1]));
+    }
+  }
+  // 3,000 permits: 6 chunks (512 ids each) per kind, not 3,000 records.
+  assert.equal(records.filter(([key]) => key[0] === 'permits').length, 6);
+  for (const p of data.permits) assert.equal(byKey.get(`number|${numberBucket(p.number)}`)[numberKey(p.number)], p.id);
+  assert.equal(numberBucket(' sap-42 '), numberBucket('SAP-42'));
+});
+
+test('a row without a valid id is refused before anything is written', () => {
+  assert.throws(() => chunkRecords({ permits: [{ id: 1, number: '1' }, { number: 'x' }] }), (e) => e.name === 'DataError');
+});
+
+test('the copy built in slices answers the look-ups as the one built at once, and pauses', async () => {
+  const field = rows(5000);
+  let pauses = 0;
+  // A budget of 0 ms: a pause every 64 rows at most.
+  const sliced = await keepFieldInSlices(field, async () => { pauses += 1; }, 0);
+  const whole = keepField(field);
+  assert.ok(pauses > 100, `${pauses} pauses`);
+  for (const n of ['SAP-1', 'sap-4999', 'SAP-2500', 'SAP-9999']) assert.deepEqual(sliced.index.byNumber(n), whole.index.byNumber(n));
+  assert.deepEqual(sliced.index.byPlate('QQA0042'), whole.index.byPlate('QQA0042'));
+  assert.deepEqual(sliced.index.byName('operador 12'), whole.index.byName('operador 12'));
+  for (const kind of ['permits', 'operators', 'vehicles']) assert.deepEqual([...sliced.positions[kind]], [...whole.positions[kind]]);
+});
