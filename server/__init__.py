@@ -20,6 +20,7 @@ def create_app(test_config=None):
     from .blueprints import register_blueprints
     from .cli import register_cli
     from .subscriptions import connect_subscribers
+    from .daily_tasks import register_daily_tasks
 
     init_extensions(app)
     errors.init_app(app)
@@ -29,6 +30,7 @@ def create_app(test_config=None):
     compressed.init_app(app)
     register_blueprints(app)
     connect_subscribers()
+    register_daily_tasks()
     register_cli(app)
     request_encoding.init_app(app)
     proxy.init_app(app)

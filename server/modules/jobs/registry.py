@@ -1,7 +1,7 @@
 """The list of daily tasks and the runner.
 
 A task is a function `task(today) -> int` (how many things it changed) registered with
-`@daily_task(name, label)` in its feature's `jobs.py`, listed in TASK_MODULES. Every task must
+`@daily_task(name, label)` in its feature's `jobs.py`, listed in server/daily_tasks.py. Every task must
 be idempotent: it looks at the state of the records on `today`, not at whether it ran before,
 so running the command twice changes nothing more.
 
@@ -14,25 +14,15 @@ only effect concerns the present (`catch_up=False`: a reminder, a notice to the 
 today only. The first run of a task (no record) decides its own date; a run for a date not after
 the last decided one decides that date again and leaves the record as it is.
 """
-import importlib
 from dataclasses import dataclass
 from datetime import timedelta
 
 from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 
-# Feature modules that register daily tasks. Add one line for yours; order is run order.
-TASK_MODULES = [
-    "server.modules.permits.jobs",
-    "server.modules.selection.jobs",
-    "server.modules.tariffs.jobs",
-    "server.modules.autos.jobs",
-    "server.modules.issuance.jobs",
-    "server.modules.lgpd.jobs",
-    "server.modules.collection.jobs",
-    "server.modules.notices.jobs",
-    "server.modules.registry_import.daily",
-]
+# The modules that declare tasks, in run order: set by the app's assembly (server/daily_tasks.py,
+# called by create_app), which imports them, so no feature is loaded here by name.
+_TASK_MODULES: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,10 +66,20 @@ def _mark_decided(task, day):
         row.last_decided_on = day
 
 
+def use_task_modules(modules):
+    """The modules whose `@daily_task`s run, in this order (their import registered them)."""
+    global _TASK_MODULES
+    _TASK_MODULES = tuple(m.__name__ for m in modules)
+
+
 def tasks():
-    for module in TASK_MODULES:
-        importlib.import_module(module)
-    return list(_TASKS.values())
+    """The registered tasks, in the order of their modules; a task declared in a module the
+    assembly did not list is an error, not a task that silently never runs."""
+    order = {name: i for i, name in enumerate(_TASK_MODULES)}
+    stray = [t.name for t in _TASKS.values() if t.run.__module__ not in order]
+    if stray:
+        raise RuntimeError(f"daily tasks outside server/daily_tasks.py's TASK_MODULES: {stray}")
+    return sorted(_TASKS.values(), key=lambda t: order[t.run.__module__])
 
 
 @crosses_municipalities("daily jobs: the laws' dates, for every municipality")
