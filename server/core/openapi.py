@@ -209,7 +209,38 @@ def build_spec(app) -> dict:
         methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
         spec.path(path=_openapi_path(rule),
                   operations={m.lower(): _operation(rule, view, doc, m, len(methods) > 1) for m in methods})
-    return spec.to_dict()
+    document = spec.to_dict()
+    _no_nul_in_requests(document)
+    return document
+
+
+# A NUL is refused in any text of a request (core/security.py: PostgreSQL text cannot hold it): the
+# document says so on every request string that has no pattern of its own (issue 39: a request
+# the document allowed was refused 400).
+NO_NUL = "^[^\\x00]*$"
+
+
+def _no_nul_in_requests(document):
+    components = document.get("components", {}).get("schemas", {})
+    pending, seen = [], set()
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            pending.extend([body.get("schema")] + [p.get("schema") for p in operation.get("parameters", [])])
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+            continue
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            pending.append(components.get(ref.rsplit("/", 1)[1]))
+        if node.get("type") == "string" and not {"pattern", "enum", "format"} & node.keys():
+            node["pattern"] = NO_NUL
+        pending.extend(value for key, value in node.items() if key not in ("enum", "default", "example"))
 
 
 # --- GET /api/v1/openapi.json -------------------------------------------------------------------

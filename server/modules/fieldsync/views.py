@@ -228,7 +228,7 @@ def copy_page():
 @routes.get("/api/v1/public/municipalities/<ibge>/device-keys")
 @limiter.limit("120 per minute")
 @api_doc(summary="Chaves públicas dos aparelhos dos fiscais do município", tags=["public"],
-         path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR},
+         path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR, 429: ERROR},
          description="Sem autenticação: verifica a cópia assinada do autuado (/a/#…). Só id, chave e situação.")
 @crosses_municipalities("public look-up: a municipality's device public keys (public by design)")
 def public_device_keys(ibge):
