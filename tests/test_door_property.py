@@ -266,3 +266,33 @@ def test_a_quarantine_page_shows_any_refused_body(app, client, demo, text):
     assert body["id"] in page.get_data(as_text=True)
     assert clerk.get("/bo/revisao/recusados").status_code == 200
 
+
+
+@pytest.mark.db
+def test_a_cancellation_of_another_municipalitys_auto_is_refused_like_a_foreign_id(app, client, demo):
+    from server.modules.fieldsync.models import FieldRecord, RejectedRecord
+    theirs = FakeDevice(client, "fiscal.paranatinga")
+    auto = theirs.auto(theirs.reserve(1)[0])
+    assert theirs.push([auto]).json["results"][0]["status"] == "accepted"
+    phone = FakeDevice(client, "fiscal.sapezal")
+    foreign = phone.record(phone.body("cancel_request", auto_id=auto["id"], reason="Auto de outro município."))
+    unknown = phone.record(phone.body("cancel_request", auto_id=str(uuid.uuid4()), reason="Auto que não existe."))
+    own_auto = phone.auto(phone.reserve(1)[0])  # its cancellation in the same batch is this municipality's
+    own = phone.record(phone.body("cancel_request", auto_id=own_auto["id"], reason="Placa anotada errada."))
+    results = phone.push([foreign, unknown, own_auto, own]).json["results"]
+    assert [r["status"] for r in results] == ["foreign", "foreign", "accepted", "accepted"]
+    assert results[0] == {**results[0], "errors": {"body.auto_id": [results[0]["errors"]["body.auto_id"][0]]},
+                          "received_at": None}
+    assert "município" in results[0]["errors"]["body.auto_id"][0]
+    later = phone.record(phone.body("cancel_request", auto_id=own_auto["id"], reason="Outro motivo, depois."))
+    assert phone.push([later]).json["results"][0]["status"] == "accepted"
+    with app.app_context():
+        stored = {r.id for r in FieldRecord.query.filter_by(kind="cancel_request")}
+        assert stored == {own["id"], later["id"]}
+        kept = RejectedRecord.query.filter_by(record_id=foreign["id"]).one()
+        assert kept.municipality_id == phone_municipality(app, "sapezal") and "body.auto_id" in kept.errors
+
+
+def phone_municipality(app, slug):
+    from server.modules.registry.models import Municipality
+    return Municipality.query.filter_by(slug=slug).one().id
