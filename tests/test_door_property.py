@@ -296,3 +296,23 @@ def test_a_cancellation_of_another_municipalitys_auto_is_refused_like_a_foreign_
 def phone_municipality(app, slug):
     from server.modules.registry.models import Municipality
     return Municipality.query.filter_by(slug=slug).one().id
+
+
+def test_a_null_or_nul_filing_is_judged_alone(app, client, demo):
+    """The operator's filings push reads its items like the sync push: a null item or one holding
+    a NUL is its own refusal, never the batch's 422 or 400."""
+    from server.extensions import db
+    from server.modules.operator_portal.operations import create_operator_access
+    from server.modules.registry.models import Municipality, Permit
+    with app.app_context():
+        sapezal = Municipality.query.filter_by(slug="sapezal").one()
+        code = create_operator_access(Permit.query.filter_by(municipality_id=sapezal.id, status="ativo")
+                                      .order_by(Permit.id).first().main_driver)
+        db.session.commit()
+    token = client.post("/api/v1/operator/activate", json={"municipality": "sapezal", "code": code}).json["token"]
+    response = client.post("/api/v1/operator/filings", headers={"Authorization": f"Bearer {token}"},
+                           json={"records": [None, {"id": "a\x00b", "text": "x"}]})
+    assert response.status_code == 200, response.json
+    results = response.json["results"]
+    assert [r["status"] for r in results] == ["rejected", "rejected"]
+    assert results[1]["id"] == "a\x00b"
