@@ -16,7 +16,7 @@ from marshmallow import ValidationError
 from ...core.validation import instant_in_range
 from .schemas import (B64URL_RE, MAX_BODY_CHARS, MAX_FACTS, MAX_PHOTOS, MAX_SIGNATURE_CHARS, SHA256_RE,
                       TOKEN_RE, UUID_RE, AutoInfractionSchema)
-from .strict_fields import MAX_DEPTH, _bounded
+from .strict_fields import MAX_DEPTH, refusal
 
 # The auto's infractions are checked by their own schema (few per auto): the same rules, worded once.
 _INFRACTIONS = AutoInfractionSchema(many=True)
@@ -81,7 +81,7 @@ def _free(data, key, nullable=True, kind=dict):
     value = data[key]
     if value is None and nullable:
         return
-    if (kind is not None and type(value) is not kind) or _bounded(value, MAX_DEPTH):
+    if (kind is not None and type(value) is not kind) or refusal(value, MAX_DEPTH):
         raise _Slow
 
 
@@ -126,7 +126,7 @@ def _by_fact(value, each):
 
 
 def _answer(value):
-    if _bounded(value, MAX_DEPTH):
+    if refusal(value, MAX_DEPTH):
         raise _Slow
     return value
 

@@ -54,7 +54,7 @@ def depth(value, limit):
     return deepest
 
 
-def _bounded(value, limit):
+def refusal(value, limit):
     """The first reason a free-form value is refused, or None."""
     if depth(value, limit) > limit:
         return f"Aninhamento acima de {limit} níveis."
@@ -87,7 +87,7 @@ class JsonValue(fields.Raw):
         super().__init__(metadata=_metadata(kwargs, description), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        reason = _bounded(value, MAX_DEPTH)
+        reason = refusal(value, MAX_DEPTH)
         if reason:
             raise ValidationError(reason)
         return value
@@ -102,7 +102,7 @@ class JsonObject(fields.Dict):
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict):
             raise ValidationError("Informe um objeto JSON.")
-        reason = _bounded(value, MAX_DEPTH)
+        reason = refusal(value, MAX_DEPTH)
         if reason:
             raise ValidationError(reason)
         return value
