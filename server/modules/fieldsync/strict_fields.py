@@ -35,43 +35,55 @@ class StrictBoolean(fields.Boolean):
 
 
 def depth(value, limit):
-    """The nesting depth of a decoded JSON value (0 for a scalar), counting at most to limit + 1."""
-    deepest, pending = 0, [(value, 0)]
-    while pending:
-        item, level = pending.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        level += 1
-        if level > deepest:
-            deepest = level
-            if deepest > limit:
-                return deepest
-        pending.extend((child, level) for child in children)
-    return deepest
+    """The nesting depth of a decoded JSON value (0 for a scalar), counting at most to limit + 1.
+    Layer by layer: the push runs it on every body."""
+    found, layer = 0, [value]
+    while layer:
+        below = []
+        for item in layer:
+            kind = type(item)
+            if kind is dict:
+                below.extend(item.values())
+            elif kind is list:
+                below.extend(item)
+            else:
+                continue
+        if not below and not any(type(item) in (dict, list) for item in layer):
+            return found
+        found += 1
+        if found > limit:
+            return found
+        layer = below
+    return found
 
 
 def refusal(value, limit):
-    """The first reason a free-form value is refused, or None."""
-    if depth(value, limit) > limit:
-        return f"Aninhamento acima de {limit} níveis."
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            if len(item) > MAX_TEXT:
-                return f"Texto acima de {MAX_TEXT} caracteres."
-        elif isinstance(item, dict):
-            if any(len(key) > MAX_KEY for key in item):
-                return f"Nome de campo acima de {MAX_KEY} caracteres."
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            return "Número inválido."
+    """The first reason a free-form value is refused (deeper than limit, a text or key too long,
+    a number that is no JSON), or None. One pass, layer by layer."""
+    found, layer = 0, [value]
+    while layer:
+        below, containers = [], False
+        for item in layer:
+            kind = type(item)
+            if kind is str:
+                if len(item) > MAX_TEXT:
+                    return f"Texto acima de {MAX_TEXT} caracteres."
+            elif kind is dict:
+                containers = True
+                for key in item:
+                    if len(key) > MAX_KEY:
+                        return f"Nome de campo acima de {MAX_KEY} caracteres."
+                below.extend(item.values())
+            elif kind is list:
+                containers = True
+                below.extend(item)
+            elif kind is float and not math.isfinite(item):
+                return "Número inválido."
+        if containers:
+            found += 1
+            if found > limit:
+                return f"Aninhamento acima de {limit} níveis."
+        layer = below
     return None
 
 
