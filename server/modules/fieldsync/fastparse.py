@@ -152,7 +152,7 @@ def _common(data, out):
                       "accuracy_m": None if accuracy is None else _float(accuracy, 0, math.inf)}
     else:
         out["gps"] = None
-    out["no_gps_reason"] = _str_or_none(data.get("no_gps_reason"), 500)
+    out["no_gps_reason"] = _str_or_none(data.get("no_gps_reason"), 2000)
     age = data.get("data_age_s")
     out["data_age_s"] = None if age is None else _int(age, -_MAX_INT32, _MAX_INT32)
     out["photos"] = _sha_list(data["photos"]) if "photos" in data else []
@@ -177,7 +177,7 @@ def _auto(data, out):
     number = data.get("number")
     if type(number) is not str or not 1 <= len(number) <= 40:
         raise _Slow
-    for key, maximum in (("place", 500), ("permit_number", 40), ("plate", 20), ("observations", 2000)):
+    for key, maximum in (("place", 2000), ("permit_number", 40), ("plate", 20), ("observations", 10000)):
         if key in data:
             _str_or_none(data[key], maximum)
     for key in ("checklist_how", "defence", "auto_fields", "auto_sources"):

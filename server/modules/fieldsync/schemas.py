@@ -144,7 +144,7 @@ class BodySchema(Schema):
     prev_hash = _sha_field(required=True, allow_none=True)
     clock = fields.Nested(ClockSchema, required=True)
     gps = fields.Nested(GpsSchema, load_default=None, allow_none=True)
-    no_gps_reason = _optional_text(500)
+    no_gps_reason = _optional_text(2000)  # typed by the fiscal: generous bounds, the page prints any
     data_age_s = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(-MAX_INT32, MAX_INT32))
     photos = _photo_list()
@@ -225,7 +225,7 @@ class AutoInfractionSchema(Schema):
 class AutoBodySchema(BodySchema):
     inspection_id = _uuid_field(load_default=None, allow_none=True)
     number = fields.String(required=True, validate=validate.Length(1, 40))
-    place = _text(500, allow_none=True)
+    place = _text(2000, allow_none=True)
     permit_number = _text(40, allow_none=True)
     plate = _text(20, allow_none=True)
     infractions = fields.List(fields.Nested(AutoInfractionSchema), load_default=list,
@@ -239,7 +239,7 @@ class AutoBodySchema(BodySchema):
     defence = JsonObject(allow_none=True, description="{deadline_days, instance, due, kind}")
     auto_fields = JsonObject(allow_none=True, description="{field id of the packs: text}")
     auto_sources = JsonObject(allow_none=True, description="the texts the fields were joined from")
-    observations = _text(2000, allow_none=True)
+    observations = _text(10000, allow_none=True)
 
 
 class CancelBodySchema(BodySchema):
