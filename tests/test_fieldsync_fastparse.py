@@ -73,6 +73,19 @@ def _variants(body):
         for value in ODD_VALUES:
             yield {**body, key: [value]}
     yield {**body, "item_photos": {"q": ["x"]}}
+    # An auto's infraction field by field (issue 39: schemas.AutoInfractionSchema), and its citation.
+    full = {"id": "sap.inf.x", "label_pt": "Texto", "citation": {"law": "L125", "art": "13", "inciso": None},
+            "amount": {"value": 50, "unit": "UFM"}, "amount_brl": 12.5, "decision": "confirmed",
+            "removal_reason": None, "grounds": [{"fact": "a", "value": 1}], "triggered_by": ["r"], "jurisdiction": "snt"}
+    if body.get("kind") == "auto":
+        yield {**body, "infractions": [full]}
+        for sub in list(full) + ["extra"]:
+            for value in ODD_VALUES + [[{"a": [[[[[[[[[1]]]]]]]]]}], [None], ["x" * 201], 10**13 + 1, "removed"]:
+                yield {**body, "infractions": [{**full, sub: value}]}
+            yield {**body, "infractions": [{k: v for k, v in full.items() if k != sub}]}
+        for sub in ("law", "art", "paragrafo", "extra"):
+            for value in ODD_VALUES:
+                yield {**body, "infractions": [{**full, "citation": {**full["citation"], sub: value}}]}
     yield {**body, "kind": "vistoria"}
     yield {**body, "seq": 1, "prev_hash": SHA}
 

@@ -108,17 +108,20 @@ def test_dates_outside_a_sane_range_for_a_vistoria_are_refused(app, phone):
     assert _count(app, FieldRecord) == 1
 
 
-def test_an_amount_the_dashboard_cannot_add_is_not_counted_and_the_record_is_stored(app, phone):
+def test_an_amount_the_dashboard_cannot_add_is_refused_at_the_door(app, phone):
+    """Issue 39: an amount no fine comes near (above R$ 10 trillion, the dashboard's bound) is
+    refused with its field named, like any other shape the pages cannot read; nothing counted."""
     from server.modules.dashboard.models import FieldStat
     from server.modules.fieldsync.models import FieldRecord
     block = phone.client.post("/api/v1/autos/numbers", headers=phone.headers, json={"count": 1}).json
     auto = phone.auto(block["numbers"][0], infractions=[{"id": "sap.inf.x", "amount_brl": 1e300,
                                                          "decision": "confirmed"}])
     response = phone.push([auto])
-    assert response.status_code == 200 and response.json["results"][0]["status"] == "accepted"
+    assert response.status_code == 200 and response.json["results"][0]["status"] == "rejected"
+    assert list(response.json["results"][0]["errors"]) == ["body.infractions.0.amount_brl"]
     with app.app_context():
-        assert FieldRecord.query.count() == 1
-        assert FieldStat.query.one().amount_cents == 0
+        assert FieldRecord.query.count() == 0
+        assert FieldStat.query.count() == 0
 
 
 def test_ids_that_no_column_can_hold_are_refused(phone):

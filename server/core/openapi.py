@@ -63,6 +63,7 @@ class ApiDoc:
     description: str = ""
     tags: tuple = ()
     extra_responses: dict = field(default_factory=dict)
+    raw_body: tuple = ()  # media types of a non-JSON body the view reads itself (a photo's bytes)
 
 
 def _instance(schema):
@@ -78,17 +79,18 @@ def _query_args(schema):
     return out
 
 
-def api_doc(*, summary, responses, body=None, query=None, path=None, description="", tags=()):
+def api_doc(*, summary, responses, body=None, query=None, path=None, description="", tags=(), raw_body=()):
     """Declare and apply an /api/v1 view's contract (see the module docstring).
 
     body/query/path: a marshmallow Schema class (or instance); the view receives the loaded data
     as the keyword arguments `body` and `query`, and path arguments already loaded by `path`.
     Unknown body fields and query keys are refused (422 naming them), as the document says.
     responses: {status: Schema class/instance | Schema(many=True) | ERROR | Binary(..) | NoContent}.
+    raw_body: the media types of a body the view reads as bytes (documented as binary, not loaded).
     A view may still return a flask Response (files, 304, precomputed JSON): it is sent as is.
     """
     doc = ApiDoc(summary=summary, responses=dict(responses), body=body, query=query, path=path,
-                 description=description, tags=tuple(tags))
+                 description=description, tags=tuple(tags), raw_body=tuple(raw_body))
 
     def decorator(view):
         @functools.wraps(view)
@@ -158,7 +160,7 @@ def _operation(rule, view, doc, method, several):
         responses.update({401: ERROR, 403: ERROR})
     if rule.arguments:
         responses.update({404: ERROR})
-    if doc.body is not None:
+    if doc.body is not None or doc.raw_body:
         responses.update({413: ERROR, 415: ERROR, 422: ERROR})  # 415: core/request_encoding.py
     if doc.query is not None or doc.path is not None:
         responses.update({422: ERROR})
@@ -183,6 +185,9 @@ def _operation(rule, view, doc, method, several):
         operation["parameters"] = parameters
     if doc.body is not None:
         operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": doc.body}}}
+    elif doc.raw_body:
+        operation["requestBody"] = {"required": True, "content": {
+            media: {"schema": {"type": "string", "format": "binary"}} for media in doc.raw_body}}
     return operation
 
 
@@ -209,7 +214,38 @@ def build_spec(app) -> dict:
         methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
         spec.path(path=_openapi_path(rule),
                   operations={m.lower(): _operation(rule, view, doc, m, len(methods) > 1) for m in methods})
-    return spec.to_dict()
+    document = spec.to_dict()
+    _no_nul_in_requests(document)
+    return document
+
+
+# A NUL is refused in any text of a request (core/security.py: PostgreSQL text cannot hold it): the
+# document says so on every request string that has no pattern of its own (issue 39: a request
+# the document allowed was refused 400).
+NO_NUL = "^[^\\x00]*$"
+
+
+def _no_nul_in_requests(document):
+    components = document.get("components", {}).get("schemas", {})
+    pending, seen = [], set()
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            pending.extend([body.get("schema")] + [p.get("schema") for p in operation.get("parameters", [])])
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+            continue
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            pending.append(components.get(ref.rsplit("/", 1)[1]))
+        if node.get("type") == "string" and not {"pattern", "enum", "format"} & node.keys():
+            node["pattern"] = NO_NUL
+        pending.extend(value for key, value in node.items() if key not in ("enum", "default", "example"))
 
 
 # --- GET /api/v1/openapi.json -------------------------------------------------------------------

@@ -16,9 +16,12 @@ people who type their password right are never slowed by anyone:
 
 Behind a reverse proxy every request would share the proxy's address; `TRUSTED_PROXIES`
 (core.proxy) makes request.remote_addr the real client's. For operator activation the "account"
-is the code sent (normalized): a guesser is held back by the address bucket, and nothing keyed
-on the municipality exists, so random codes never lock an operator with a valid code out
-(operator_portal/operations.CODE_LENGTH states the codes' entropy).
+is the pair (municipality, code) sent (normalized), and only a refused code counts against it:
+a guesser is held back by the address bucket, nothing keyed on the municipality alone exists, so
+random codes never lock an operator with a valid code out (operator_portal/operations.CODE_LENGTH
+states the codes' entropy); and someone who knows a valid code can make no failure count against
+its owner's pair either (issue 39): the code with another municipality is another pair, and a
+malformed request is not a refused code.
 """
 
 from flask import current_app, request
@@ -38,7 +41,7 @@ def client_address() -> str:
     return request.remote_addr or "-"
 
 
-def _submitted(field, normalize=None) -> str:
+def _submitted(field, normalize=None, qualifier=None) -> str:
     """The account named in the form or JSON body, normalized like the login does (or by `normalize`)."""
     try:
         data = parsed_json() if request.is_json else request.form
@@ -47,28 +50,40 @@ def _submitted(field, normalize=None) -> str:
     value = data.get(field) if isinstance(data, dict) or hasattr(data, "getlist") else None
     if not isinstance(value, str):
         return "-"
-    if normalize is not None:
-        return normalize(value)[:80] or "-"
-    return value.strip().lower()[:80] or "-"
+    account = (normalize(value)[:80] if normalize is not None else value.strip().lower()[:80]) or "-"
+    if qualifier is None:
+        return account
+    scope = data.get(qualifier)
+    return f"{scope.strip().lower()[:80] if isinstance(scope, str) else '-'}|{account}"
 
 
-def login_limits(account_field, account_scope, normalize=None):
+def refused_code(response) -> bool:
+    """An activation refused for its code (not a malformed request): what counts against a pair."""
+    if response.status_code != 422:
+        return False
+    data = response.get_json(silent=True)
+    return isinstance(data, dict) and (data.get("error") or {}).get("code") == "invalid_code"
+
+
+def login_limits(account_field, account_scope, normalize=None, qualifier=None, account_failed=_failed):
     """Decorate a login-like view (POST) with the three buckets above. `account_scope` names the
     namespace of the account bucket: the back-office login and the API token share users.
-    `normalize`: how the account field is read (default: stripped, lower case)."""
+    `normalize`: how the account field is read (default: stripped, lower case); `qualifier`: a
+    field the account is keyed with (the municipality of an activation code); `account_failed`:
+    which answers count against the account's buckets."""
     def config(key):
         return lambda: current_app.config[key]
 
     def decorator(view):
         def account():
-            return _submitted(account_field, normalize)
+            return _submitted(account_field, normalize, qualifier)
 
         view = limiter.shared_limit(config("LOGIN_ACCOUNT_RATE_LIMIT"), scope=f"{account_scope}-account",
-                                    key_func=account, methods=["POST"], deduct_when=_failed)(view)
+                                    key_func=account, methods=["POST"], deduct_when=account_failed)(view)
         view = limiter.shared_limit(config("LOGIN_ACCOUNT_ADDRESS_RATE_LIMIT"),
                                     scope=f"{account_scope}-account-address",
                                     key_func=lambda: f"{account()}|{client_address()}",
-                                    methods=["POST"], deduct_when=_failed)(view)
+                                    methods=["POST"], deduct_when=account_failed)(view)
         view = limiter.shared_limit(config("LOGIN_RATE_LIMIT"), scope="login-address",
                                     key_func=client_address, methods=["POST"], deduct_when=_failed)(view)
         return view

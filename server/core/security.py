@@ -51,17 +51,23 @@ def _has_nul():
         body = parsed_json() if per_item else None
         if not isinstance(body, dict) or not isinstance(body.get(per_item), list):
             return True
-        return _holds_nul({key: value for key, value in body.items() if key != per_item})
+        return holds_nul({key: value for key, value in body.items() if key != per_item})
     return False
 
 
-def _holds_nul(value):
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(item) for item in value)
+def holds_nul(value):
+    """Whether a decoded JSON value holds a NUL in any text or key (iterative: any depth)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 

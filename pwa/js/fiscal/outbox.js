@@ -200,10 +200,10 @@ async function sendGroup(io, group, run) {
     return;
   }
   run.heldInARow = 0;
-  for (const entry of group) {
+  for (const [index, entry] of group.entries()) {
     if (run.stop) return;
     try {
-      let result = (answer.results || []).find((r) => r.id === entry.id);
+      let result = resultOf(answer, entry, index, group.length);
       if (!result) throw Object.assign(new Error('Resposta do servidor sem este registro.'), { status: 502 });
       if (result.missing_photos?.length && ['accepted', 'duplicate'].includes(result.status)) {
         await sendPhotos(io, result.missing_photos);
@@ -299,9 +299,19 @@ async function sendPhotos(io, hashes) {
   for (const sha of hashes) await sendPhoto(io, sha);
 }
 
+/**
+ * This entry's result: the one with its id, else the one in its place (the server answers one
+ * result per item, in the order sent). An id the server could not echo exactly (issue 39: once a
+ * NUL in it came back escaped) must not leave the record unanswered and stop the run.
+ */
+function resultOf(answer, entry, index, sent) {
+  const results = answer.results || [];
+  return results.find((r) => r.id === entry.id) || (results.length === sent ? results[index] : undefined);
+}
+
 async function pushOne(io, entry) {
   const answer = await io.push([entry.record]);
-  const result = (answer.results || []).find((r) => r.id === entry.id);
+  const result = resultOf(answer, entry, 0, 1);
   if (!result) throw Object.assign(new Error('Resposta do servidor sem este registro.'), { status: 502 });
   return result;
 }

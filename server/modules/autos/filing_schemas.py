@@ -26,7 +26,8 @@ class FilingSchema(Schema):
 
 
 class FilingPushSchema(Schema):
-    records = fields.List(fields.Raw(), required=True, validate=validate.Length(
+    # Any JSON per item, null included: each is judged alone (operator_filings.push), never the batch.
+    records = fields.List(fields.Raw(allow_none=True), required=True, validate=validate.Length(
         1, MAX_FILINGS, error=f"Envie de 1 a {MAX_FILINGS} pedidos."))
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from ...core.audit import record
 from ...core.clock import to_local
 from ...core.errors import ApiError
+from ...core.security import NUL_MESSAGE, holds_nul
 from ...core.storage import storage
 from ...extensions import db
 from ..fieldsync.models import FieldRecord
@@ -169,6 +170,8 @@ def _rejected(ident, errors):
 
 def _one(user, raw):
     ident = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    if holds_nul(raw):  # its own refusal, not the batch's (the view's nul_refused_per_item)
+        return _rejected(ident, {"_schema": [NUL_MESSAGE]})
     try:
         item = FILING_SCHEMA.load(raw if isinstance(raw, dict) else {})
     except ValidationError as exc:

@@ -17,7 +17,7 @@ from . import operator_filings as filings
 from .filing_schemas import (AttachmentPathSchema, AttachmentResponseSchema, FilingPushResponseSchema,
                              FilingPushSchema)
 from .models import AutoCase
-from .process_models import AutoAppeal, FilingAttachment
+from .process_models import ATTACHMENT_TYPES, AutoAppeal, FilingAttachment
 
 routes = RouteTable()
 
@@ -33,7 +33,7 @@ def attachment_head(sha256):
 @routes.put("/api/v1/operator/attachments/<sha256>")
 @api_auth("operator")
 @api_doc(summary="Enviar um anexo de defesa ou recurso (endereçado pelo SHA-256)", tags=["operator"],
-         path=AttachmentPathSchema,
+         path=AttachmentPathSchema, raw_body=tuple(ATTACHMENT_TYPES),
          description="Corpo: os bytes; Content-Type image/jpeg, image/png ou application/pdf. Fotos passam pelas "
                      "mesmas verificações das fotos de evidência; PDF sem conteúdo ativo. 201 novo, 200 já existia.",
          responses={200: AttachmentResponseSchema, 201: AttachmentResponseSchema, 413: ERROR, 415: ERROR, 422: ERROR})
@@ -53,6 +53,9 @@ def attachment_put(sha256):
          responses={200: FilingPushResponseSchema()})
 def filings_push(body):
     return {"results": filings.push(g.user, body["records"])}
+
+
+filings_push.nul_refused_per_item = "records"  # core/security.py: a NUL refuses its filing, not the batch
 
 
 @routes.get("/autos/<int:case_id>/anexos/<sha256>")

@@ -46,7 +46,7 @@ def public_page(token):
 @routes.get("/api/v1/public/autos/<token>")
 @limiter.limit("60 per minute")
 @api_doc(summary="Auto recebido pelo servidor, para a cópia do autuado", tags=["public"],
-         path=PublicTokenPathSchema, responses={200: PublicAutoStatusSchema, 404: ERROR},
+         path=PublicTokenPathSchema, responses={200: PublicAutoStatusSchema, 404: ERROR, 429: ERROR},
          description="Pelo token público do auto (o mesmo do endereço /a/<token>); 404 enquanto não recebido.")
 @crosses_municipalities("public look-up: the auto's unguessable token names its municipality")
 def public_auto_status(token):

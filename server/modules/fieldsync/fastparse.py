@@ -12,7 +12,9 @@ import math
 from datetime import datetime
 
 from ...core.validation import instant_in_range
-from .schemas import B64URL_RE, MAX_BODY_CHARS, MAX_SIGNATURE_CHARS, SHA256_RE, TOKEN_RE, UUID_RE
+from .schemas import (B64URL_RE, INFRACTION_DECISIONS, MAX_AMOUNT_BRL, MAX_BODY_CHARS, MAX_FACTS, MAX_PHOTOS,
+                      MAX_SIGNATURE_CHARS, SHA256_RE, TOKEN_RE, UUID_RE)
+from .strict_fields import MAX_DEPTH, refusal
 
 _ITEM_KEYS = frozenset(("id", "body", "signature"))
 _MAX_INT32 = 2**31 - 1
@@ -61,10 +63,21 @@ def _sha(value):
     return value
 
 
-def _str_or_none(value):
-    if value is not None and type(value) is not str:
+def _str_or_none(value, maximum):
+    if value is not None and (type(value) is not str or len(value) > maximum):
         raise _Slow
     return value
+
+
+def _free(data, key, nullable=True, kind=dict):
+    """A free-form field (strict_fields.JsonValue/JsonObject): kept as sent when present and bounded."""
+    if key not in data:
+        return
+    value = data[key]
+    if value is None and nullable:
+        return
+    if (kind is not None and type(value) is not kind) or refusal(value, MAX_DEPTH):
+        raise _Slow
 
 
 def _int(value, low=None, high=None):
@@ -92,16 +105,25 @@ def _aware(value):
     return parsed
 
 
-def _dict(value):
-    if type(value) is not dict:
-        raise _Slow
-    return dict(value)
-
-
 def _sha_list(value):
-    if type(value) is not list:
+    if type(value) is not list or len(value) > MAX_PHOTOS:
         raise _Slow
     return [_sha(h) for h in value]
+
+
+def _by_fact(value, each):
+    if type(value) is not dict or len(value) > MAX_FACTS:
+        raise _Slow
+    for key in value:
+        if not 1 <= len(key) <= 200:
+            raise _Slow
+    return {key: each(item) for key, item in value.items()}
+
+
+def _answer(value):
+    if refusal(value, MAX_DEPTH):
+        raise _Slow
+    return value
 
 
 def _common(data, out):
@@ -130,25 +152,23 @@ def _common(data, out):
                       "accuracy_m": None if accuracy is None else _float(accuracy, 0, math.inf)}
     else:
         out["gps"] = None
-    out["no_gps_reason"] = _str_or_none(data.get("no_gps_reason"))
+    out["no_gps_reason"] = _str_or_none(data.get("no_gps_reason"), 2000)
     age = data.get("data_age_s")
-    out["data_age_s"] = None if age is None else _int(age)
+    out["data_age_s"] = None if age is None else _int(age, -_MAX_INT32, _MAX_INT32)
     out["photos"] = _sha_list(data["photos"]) if "photos" in data else []
     operator_id = data.get("operator_id")
     out["operator_id"] = None if operator_id is None else _int(operator_id, 1, _MAX_INT32)
 
 
 def _inspection(data, out):
-    out["permit_number"] = _str_or_none(data.get("permit_number"))
-    out["plate"] = _str_or_none(data.get("plate"))
-    out["answers"] = _dict(data["answers"]) if "answers" in data else {}
-    if "item_photos" in data:
-        photos = data["item_photos"]
-        if type(photos) is not dict:
-            raise _Slow
-        out["item_photos"] = {key: _sha_list(value) for key, value in photos.items()}
-    else:
-        out["item_photos"] = {}
+    out["permit_number"] = _str_or_none(data.get("permit_number"), 40)
+    out["plate"] = _str_or_none(data.get("plate"), 20)
+    out["answers"] = _by_fact(data["answers"], _answer) if "answers" in data else {}
+    out["item_photos"] = _by_fact(data["item_photos"], _sha_list) if "item_photos" in data else {}
+    for key in ("answer_how", "group_declarations", "not_applicable"):
+        _free(data, key, kind=None)
+    for key in ("evaluation", "decisions", "credential", "answer_sources"):
+        _free(data, key)
 
 
 def _auto(data, out):
@@ -157,11 +177,16 @@ def _auto(data, out):
     number = data.get("number")
     if type(number) is not str or not 1 <= len(number) <= 40:
         raise _Slow
+    for key, maximum in (("place", 2000), ("permit_number", 40), ("plate", 20), ("observations", 10000)):
+        if key in data:
+            _str_or_none(data[key], maximum)
+    for key in ("checklist_how", "defence", "auto_fields", "auto_sources"):
+        _free(data, key)
     if "infractions" in data:
         infractions = data["infractions"]
-        if type(infractions) is not list:
+        if type(infractions) is not list or len(infractions) > 100:
             raise _Slow
-        out["infractions"] = [_dict(i) for i in infractions]
+        out["infractions"] = [_infraction(i) for i in infractions]
     else:
         out["infractions"] = []
     signatures = data.get("signatures")
@@ -176,6 +201,34 @@ def _auto(data, out):
     token = data.get("public_token")
     if type(token) is not str or not TOKEN_RE.match(token):
         raise _Slow
+
+
+def _infraction(value):
+    """schemas.AutoInfractionSchema, which loads a valid entry as sent (no defaults)."""
+    if type(value) is not dict or type(value.get("id")) is not str or not 1 <= len(value["id"]) <= 100:
+        raise _Slow
+    for key, maximum in (("label_pt", 1000), ("removal_reason", 2000), ("jurisdiction", 40)):
+        if key in value:
+            _str_or_none(value[key], maximum)
+    if "decision" in value and (type(value["decision"]) is not str or value["decision"] not in INFRACTION_DECISIONS):
+        raise _Slow
+    if "amount_brl" in value and value["amount_brl"] is not None:
+        _float(value["amount_brl"], 0, MAX_AMOUNT_BRL)
+    citation = value.get("citation")
+    if citation is not None:
+        if type(citation) is not dict or type(citation.get("law")) is not str or not 1 <= len(citation["law"]) <= 100:
+            raise _Slow
+        for key in ("art", "paragrafo", "inciso", "alinea"):
+            if key in citation:
+                _str_or_none(citation[key], 40)
+    _free(value, "amount")
+    for key, each in (("grounds", lambda g: type(g) is dict and not refusal(g, MAX_DEPTH)),
+                      ("triggered_by", lambda t: type(t) is str and len(t) <= 200)):
+        if key in value:
+            items = value[key]
+            if type(items) is not list or len(items) > MAX_FACTS or not all(each(i) for i in items):
+                raise _Slow
+    return value
 
 
 _KINDS = {"inspection": _inspection, "auto": _auto}

@@ -6,9 +6,16 @@ from sqlalchemy import bindparam, select
 from ...core.sql_lists import in_list
 from ...extensions import db
 from ..accounts.models import Device
+from .models import FieldRecord
 
 FOREIGN_MESSAGE = "Este identificador não pertence a este aparelho: o registro não foi gravado."
+# A cancellation names an auto by id: one this municipality does not hold is refused like any
+# foreign id (issue 39: it was stored and then seen by no one), saying nothing of any holder.
+FOREIGN_AUTO_MESSAGE = "Auto não encontrado neste município: o pedido de cancelamento não foi gravado."
 _devices = Device.__table__
+_records = FieldRecord.__table__
+_AUTOS_HELD = select(_records.c.id).where(in_list(_records.c.id, "ids"), _records.c.kind == "auto",
+                                          _records.c.municipality_id == bindparam("mid"))
 _SAME_PHONE = select(_devices.c.id).where(
     in_list(_devices.c.id, "ids"), _devices.c.user_id == bindparam("user_id"),
     _devices.c.municipality_id == bindparam("mid"), _devices.c.public_key == bindparam("key"))
@@ -26,6 +33,12 @@ def same_phone(device, device_ids):
     return {device.id, *(rid for (rid,) in rows)}
 
 
-def foreign_answer(rid):
-    return {"id": rid, "status": "foreign", "errors": {"id": [FOREIGN_MESSAGE]}, "flags": [],
+def autos_held(municipality_id, ids):
+    """Of `ids`, those of autos this municipality holds (one query)."""
+    rows = db.session.connection().execute(_AUTOS_HELD, {"ids": sorted(set(ids)), "mid": municipality_id})
+    return {rid for (rid,) in rows}
+
+
+def foreign_answer(rid, field="id", message=FOREIGN_MESSAGE):
+    return {"id": rid, "status": "foreign", "errors": {field: [message]}, "flags": [],
             "missing_photos": [], "received_at": None}

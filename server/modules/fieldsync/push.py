@@ -10,7 +10,8 @@ The phases run in this order, and their statements in the order written: which r
 first, and what the session's autoflush writes when, are part of the push's behaviour. Each phase
 answers the items it decides (`_Push.results`, by the item's place in the batch):
   1. parse          each item alone; refused for its content → `rejected`, quarantined
-  2. foreign bodies a body naming a device that is not this phone → `foreign`, before any insert
+  2. foreign bodies a body naming a device that is not this phone, or a cancellation naming no auto
+                    of this municipality → `foreign`, before any insert
   3. judge          signature, device, chain and clock flags of every record (never a refusal)
   4. insert         the first item of each id, in one statement; the ids refused are read back
   5. kind effects   what an accepted record of each kind does beyond being stored (ON_ACCEPT)
@@ -39,7 +40,7 @@ from .chain import DeviceChain
 from ...core.upsert import dialect_insert
 from .checks import body_hash, clock_flags, signature_flags
 from .models import FieldRecord, FieldRecordConflict, RecordPhoto, utcnow
-from .ownership import foreign_answer, same_phone
+from .ownership import FOREIGN_AUTO_MESSAGE, autos_held, foreign_answer, same_phone
 from .push_items import Rejected, parse_item, rejected_answer
 from .record_photos import missing_photos, referenced_photos
 from .resolve import claim_numbers, fill_operator_of_autos, resolve_operators
@@ -167,7 +168,16 @@ def _set_aside_foreign_bodies(push, items):
     for item in items:
         if item.parsed["device_id"] not in ours:
             push.results[item.index] = foreign_answer(item.id)
-    return [item for item in items if item.parsed["device_id"] in ours], ours
+    items = [item for item in items if item.parsed["device_id"] in ours]
+    cancels = [item for item in items if item.parsed["kind"] == "cancel_request"]
+    if cancels:
+        autos = autos_held(push.device.municipality_id, [item.parsed["auto_id"] for item in cancels])
+        autos |= {item.id for item in items if item.parsed["kind"] == "auto"}
+        for item in cancels:
+            if item.parsed["auto_id"] not in autos:
+                push.results[item.index] = foreign_answer(item.id, "body.auto_id", FOREIGN_AUTO_MESSAGE)
+        items = [item for item in items if push.results[item.index] is None]
+    return items, ours
 
 
 # --- 3. judge ---------------------------------------------------------------------------------

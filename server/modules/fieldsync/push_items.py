@@ -11,6 +11,7 @@ from marshmallow import ValidationError
 from ...core.errors import flatten_fields
 from . import fastparse, quarantine
 from .schemas import BODY_SCHEMAS, BodySchema, PushRecordSchema
+from .strict_fields import MAX_BODY_DEPTH, depth
 
 # Schema instances are reused: building one per record cost a third of the push time
 # (marshmallow deep-copies its fields); load() keeps no state on the instance.
@@ -38,6 +39,10 @@ class Rejected(Exception):
         self.fields = fields
 
 
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: Python reads them, JSON has none
+
+
 def parse_item(index, raw):
     """raw push item → Item. Raises Rejected."""
     item = fastparse.item(raw)
@@ -49,11 +54,17 @@ def parse_item(index, raw):
     if quarantine._bad_text(item["body"]):
         raise Rejected({"body": [quarantine.UNSTORABLE]})
     try:
-        body = json.loads(item["body"])
+        body = json.loads(item["body"], parse_constant=_no_constant)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
         raise Rejected({"body": ["JSON inválido."]}) from None
     if not isinstance(body, dict):
         raise Rejected({"body": ["O corpo deve ser um objeto JSON."]})
+    if depth(body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH:
+        raise Rejected({"body": [f"Corpo aninhado além de {MAX_BODY_DEPTH} níveis."]})
+    # Before the schema: its messages name the body's own keys, which must be storable text.
+    unstorable = quarantine.unstorable_field(item["body"], body)
+    if unstorable:
+        raise Rejected({unstorable: [quarantine.UNSTORABLE]})
     parsed = fastparse.body(body)  # the common valid body; None → the schema decides and words the errors
     if parsed is None:
         kind = body.get("kind")
@@ -64,15 +75,17 @@ def parse_item(index, raw):
             raise Rejected({f"body.{k}": v for k, v in flatten_fields(err.messages).items()}) from None
     if parsed["id"] != item["id"]:
         raise Rejected({"body.id": ["Diferente do id do registro."]})
-    unstorable = quarantine.unstorable_field(item["body"], body)
-    if unstorable:
-        raise Rejected({unstorable: [quarantine.UNSTORABLE]})
     return Item(index, item["id"], item["body"], item["signature"], parsed, body)
 
 
+# An id longer than any the phone makes is answered null: nobody's outbox holds it.
+MAX_ECHOED_ID = 100
+
+
 def rejected_answer(raw, fields):
-    """The answer to a refused item: its id when it sent a readable one (as the database could
-    hold it), the reasons per field."""
+    """The answer to a refused item: its id exactly as sent (a NUL or a lone surrogate included:
+    the answer is JSON, which escapes them, and the phone matches its record by that id) when it
+    sent a text id, the reasons per field."""
     rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-    return {"id": quarantine._storable(rid, 100) if rid else None, "status": "rejected",
+    return {"id": rid if rid and len(rid) <= MAX_ECHOED_ID else None, "status": "rejected",
             "errors": fields, "flags": [], "missing_photos": [], "received_at": None}

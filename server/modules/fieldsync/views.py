@@ -134,6 +134,7 @@ def photo_head(sha256):
 @routes.put("/api/v1/sync/photos/<sha256>")
 @api_auth("fiscal")
 @api_doc(summary="Enviar uma foto de evidência (endereçada pelo SHA-256)", tags=["sync"], path=PhotoPathSchema,
+         raw_body=tuple(photos.TYPES),
          description="Corpo: os bytes da foto, Content-Type image/jpeg ou image/png. 201 nova, 200 já existia "
                      "(HEAD na mesma URL: 200/404). 422: hash ou imagem inválidos; 413: acima do limite.",
          responses={200: PhotoResponseSchema, 201: PhotoResponseSchema, 413: ERROR, 415: ERROR, 422: ERROR})
@@ -228,7 +229,7 @@ def copy_page():
 @routes.get("/api/v1/public/municipalities/<ibge>/device-keys")
 @limiter.limit("120 per minute")
 @api_doc(summary="Chaves públicas dos aparelhos dos fiscais do município", tags=["public"],
-         path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR},
+         path=PublicIbgePathSchema, responses={200: PublicDeviceKeysSchema, 404: ERROR, 429: ERROR},
          description="Sem autenticação: verifica a cópia assinada do autuado (/a/#…). Só id, chave e situação.")
 @crosses_municipalities("public look-up: a municipality's device public keys (public by design)")
 def public_device_keys(ibge):

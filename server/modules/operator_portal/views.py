@@ -4,7 +4,7 @@ from flask import g
 from ...core.auth import api_auth
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, Binary, api_doc
-from ...core.ratelimit import login_limits
+from ...core.ratelimit import login_limits, refused_code
 from ...core.tenancy import crosses_municipalities
 from ...core.routes import RouteTable
 from ..registry.models import Municipality
@@ -26,9 +26,11 @@ def municipalities():
 
 
 @routes.post("/activate")
-# Per address and per code, never per municipality: random codes sent by someone else must not
-# lock an operator out of a first access with a valid one (operations.CODE_LENGTH: 76 bits).
-@login_limits("code", "activation", normalize=operations.normalize_code)
+# Per address and per (municipality, code), never per municipality: random codes sent by someone
+# else must not lock an operator out of a first access with a valid one (operations.CODE_LENGTH:
+# 76 bits), nor can someone who knows the code (issue 39: only a refused code counts on its pair).
+@login_limits("code", "activation", normalize=operations.normalize_code, qualifier="municipality",
+              account_failed=refused_code)
 @api_doc(summary="Primeiro acesso do operador: código → token", body=ActivateSchema,
          responses={200: ActivatedSchema, 429: ERROR})
 @crosses_municipalities("operator first access: the code names an account of the municipality chosen")

@@ -33,14 +33,23 @@ VERDICTS = {"valido": "Válido", "invalido": "Inválido", "desconhecido": "Desco
 def parse_body(text):
     try:
         body = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # a refused body may be nested past the parser
         return {}
     return body if isinstance(body, dict) else {}
 
 
 def pretty(text):
+    """A body indented for reading, as text any page can print: a refused body (the quarantine)
+    may decode to lone surrogates or NUL, written back as escapes, or nest too deep to indent
+    (then shown as stored)."""
     body = parse_body(text)
-    return json.dumps(body, ensure_ascii=False, indent=2, sort_keys=False) if body else text
+    if not body:
+        return text
+    try:
+        shown = json.dumps(body, ensure_ascii=False, indent=2, sort_keys=False)
+    except (ValueError, RecursionError):
+        return text
+    return shown.replace("\x00", "\\u0000").encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def checklist_groups(rules, body, permit_word=None):
