@@ -8,6 +8,7 @@ ACTION_LABELS = {
     "update": "Alteração",
     "view": "Consulta do cadastro completo (CPF)",
     "photo": "Foto do operador enviada",
+    "operator_photo_batch": "Fotos de operadores enviadas em lote (ZIP)",
     # Permit lifecycle (permits.operations.TRANSITIONS and issue_permit)
     "issue": "Emissão",
     "renew": "Renovação",
@@ -31,9 +32,11 @@ ACTION_LABELS = {
     "configure_renewal_documents": "Documentos exigidos na renovação configurados",
     # Crachás and the municipality's signing keys (credentials.operations)
     "credential_issue": "Crachá emitido",
+    "credential_batch": "Crachás emitidos em lote",
     "credential_supersede": "Crachá substituído por nova via",
     "credential_revoke": "Crachá revogado",
     "key_create": "Chave de assinatura criada",
+    "public_address": "Endereço público do município alterado",
     "key_retire": "Chave de assinatura substituída",
     "key_revoke": "Chave de assinatura revogada",
     # Backups (backup.archive: flask backup create|restore)
@@ -145,6 +148,7 @@ ENTITY_LABELS = {
     "user": "Usuário",
     "device": "Celular",
     "credential": "Crachá",
+    "credential_batch": "Lote de crachás",
     "issuer_key": "Chave de assinatura",
     "backup": "Backup",
     "municipality": "Município",

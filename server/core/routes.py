@@ -41,6 +41,7 @@ class RouteTable:
     get = _decorator("get")
     post = _decorator("post")
     put = _decorator("put")
+    delete = _decorator("delete")
     app_template_global = _decorator("app_template_global")
     app_template_filter = _decorator("app_template_filter")
     add_url_rule = _call("add_url_rule")

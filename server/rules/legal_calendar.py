@@ -22,8 +22,8 @@ vencimento do prazo serão protraídos para o primeiro dia útil seguinte" and �
 administrative processes by CPC art. 15; the logic of STF Súmula 310; for taxes CTN art. 210
 § único "os prazos só se iniciam ou vencem em dia de expediente normal"). A Saturday intimação
 with 10 business days runs from Tuesday; with 10 calendar days it ends 10 days after Monday. The
-same move applies to a period that starts at a fixed date (Sapezal art. 10 § 2º's 30 days from
-the end of the renewal deadline, itself moved: see `fixed_date_end`).
+same move applies to a period that starts at a fixed date (e.g. 30 days counted from the end of
+a renewal deadline the law sets as a date, itself moved: see `fixed_date_end`).
 - `lei_810`: years and months (Lei 810/1949 arts. 1º-3º): to the same day of the target month,
   or the next day when that month lacks it (a year from 29/02/2024 ends 01/03/2025).
 - `ctn_210`: a tax due date that is not a business day moves to the next one (CTN art. 210
@@ -163,8 +163,8 @@ def start_day(cal, d):
 
 
 def fixed_date_end(cal, d):
-    """The last day of a deadline the law sets as a date (Sapezal art. 10 § 1º, "até o último dia
-    do mês de março"): a day without office hours moves to the next business day, as any other
+    """The last day of a deadline the law sets as a date (e.g. a renewal "até o último dia do mês
+    de março"; the pack cites its article): a day without office hours moves to the next business day, as any other
     end (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º)."""
     return cal.business_day_on_or_after(d)
 

@@ -109,7 +109,7 @@ export class Calendar {
 // counts from it.
 export const startDay = (cal, iso) => cal.businessDayOnOrAfter(iso);
 
-// A deadline the law sets as a date (Sapezal art. 10 § 1º, 31 March) ends on the next business day
+// A deadline the law sets as a date (e.g. a renewal by 31 March; the pack cites its article) ends on the next business day
 // when that day has no office hours (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º).
 export const fixedDateEnd = (cal, iso) => cal.businessDayOnOrAfter(iso);
 

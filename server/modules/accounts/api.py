@@ -1,5 +1,5 @@
 """API authentication: username/password (staff, fiscais) → bearer token; token revocation."""
-from flask import Blueprint, g
+from flask import g
 
 from ...core.audit import record
 from ...core.auth import api_auth, utcnow
@@ -8,14 +8,15 @@ from ...core.errors import ApiError
 from ...core.openapi import ERROR, api_doc
 from ...core.ratelimit import login_limits
 from ...core.tenancy import crosses_municipalities
+from ...core.routes import RouteTable
 from ...extensions import db
 from .models import Device, User
 from .schemas import LoginSchema, RevokedSchema, TokenSchema
 
-bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
+routes = RouteTable()
 
 
-@bp.post("/token")
+@routes.post("/token")
 @login_limits("username", "user")
 @api_doc(summary="Login: usuário e senha → token de acesso", body=LoginSchema,
          responses={200: TokenSchema, 401: ERROR, 429: ERROR},
@@ -47,7 +48,7 @@ def token(body):
     }
 
 
-@bp.delete("/token")
+@routes.delete("/token")
 @api_auth()
 @api_doc(summary="Logout: revoga o token usado nesta requisição", responses={200: RevokedSchema})
 def revoke():

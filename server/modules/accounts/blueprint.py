@@ -1,6 +1,8 @@
 """Back-office login and logout (session cookie, CSRF, rate-limited)."""
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
+from . import api
+
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
@@ -45,3 +47,6 @@ def logout():
     db.session.commit()
     flash("Sessão encerrada.")
     return redirect(url_for("accounts.login"))
+
+api_bp = Blueprint("accounts_api", __name__, url_prefix="/api/v1/auth")
+api.routes.register(api_bp)

@@ -1,16 +1,17 @@
 """Back office: users and devices of the municipality (admin), operator first-access codes."""
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from ...core.auth import get_scoped_or_404, login_required, require_municipality_id, scoped
 from ...core.errors import ApiError, flatten_fields
+from ...core.routes import RouteTable
 from ..registry.models import Operator
 from ..accounts.models import Device, User
 from ..accounts.operations import create_user, revoke_device, set_active, set_password
 from ..accounts.schemas import PasswordSchema, UserCreateSchema
 from .exports import export, wants_csv
 
-bp = Blueprint("accounts_admin", __name__, url_prefix="/bo/usuarios")
+routes = RouteTable()
 
 ROLE_LABELS = {"admin": "Administrador", "backoffice": "Back office", "fiscal": "Fiscal", "operator": "Operador"}
 
@@ -23,7 +24,7 @@ def _reason():
     return reason
 
 
-@bp.get("/")
+@routes.get("/")
 @login_required("admin")
 def users():
     mid = require_municipality_id()
@@ -49,7 +50,7 @@ def _export():
         scoped(User).order_by(User.role, User.name))
 
 
-@bp.post("/")
+@routes.post("/")
 @login_required("admin")
 def create():
     mid = require_municipality_id()
@@ -69,7 +70,7 @@ def create():
     return redirect(url_for(".users"))
 
 
-@bp.post("/<int:user_id>/senha")
+@routes.post("/<int:user_id>/senha")
 @login_required("admin")
 def reset_password(user_id):
     user = get_scoped_or_404(User, user_id)
@@ -83,7 +84,7 @@ def reset_password(user_id):
     return redirect(url_for(".users"))
 
 
-@bp.post("/<int:user_id>/ativo")
+@routes.post("/<int:user_id>/ativo")
 @login_required("admin")
 def toggle_active(user_id):
     user = get_scoped_or_404(User, user_id)
@@ -94,7 +95,7 @@ def toggle_active(user_id):
     return redirect(url_for(".users"))
 
 
-@bp.post("/dispositivos/<int:device_id>/revogar")
+@routes.post("/dispositivos/<int:device_id>/revogar")
 @login_required("admin")
 def revoke(device_id):
     device = get_scoped_or_404(Device, device_id)
@@ -103,7 +104,7 @@ def revoke(device_id):
     return redirect(url_for(".users"))
 
 
-@bp.post("/operador/<int:operator_id>/codigo")
+@routes.post("/operador/<int:operator_id>/codigo")
 @login_required("admin", "backoffice")
 def operator_code(operator_id):
     """Create the operator's first-access code, then redirect to the page that shows it (a
@@ -119,7 +120,7 @@ def operator_code(operator_id):
     return redirect(url_for(".operator_code_show", operator_id=operator.id), code=303)
 
 
-@bp.get("/operador/<int:operator_id>/codigo")
+@routes.get("/operador/<int:operator_id>/codigo")
 @login_required("admin", "backoffice")
 def operator_code_show(operator_id):
     """The code just made, shown for a few minutes (only its hash is kept in the database)."""

@@ -1,13 +1,14 @@
 """Back office of the fines' collection (issue 37): PIX settings with their acts, the charges,
 statement imports and the clerk's queue of unmatched lines. Thin handlers over settings.py,
 charges.py and reconcile.py. Endpoints collection_bo.*."""
-from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask import Response, g, redirect, render_template, request, url_for
 
 from ...core.auth import get_scoped_or_404
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.http import bounded_int
 from ...core.tenancy import owned
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..autos.models import AutoCase
 from ..registry.scope import municipality, staff_view
@@ -18,7 +19,7 @@ from .models import CHARGE_STATES, LINE_STATES, PixCharge, StatementImport, Stat
 from .penalty_pdf import penalty_pdf_bytes
 from .settings import INTEREST_BASES, SETTING_FIELDS, collection_settings, save_settings, slip_refusal
 
-bp = Blueprint("collection_bo", __name__, url_prefix="/bo/arrecadacao")
+routes = RouteTable()
 
 
 def _form(name):
@@ -26,7 +27,7 @@ def _form(name):
     return value if isinstance(value, str) else None
 
 
-@bp.get("/")
+@routes.get("/")
 @staff_view
 def overview():
     muni = municipality()
@@ -41,7 +42,7 @@ def overview():
                            key_types=KEY_TYPES, errors=request.args.get("erro"))
 
 
-@bp.route("/configuracao", methods=["GET", "POST"])
+@routes.route("/configuracao", methods=["GET", "POST"])
 @staff_view
 def settings_page():
     muni = municipality()
@@ -63,7 +64,7 @@ def settings_page():
                            key_types=KEY_TYPES, bases=INTEREST_BASES, municipality=muni), status
 
 
-@bp.route("/extratos", methods=["GET", "POST"])
+@routes.route("/extratos", methods=["GET", "POST"])
 @staff_view
 def statements():
     muni = municipality()
@@ -99,13 +100,13 @@ def _queue(errors=None, values=None, status=200):
                            open_charges=open_charges, errors=errors or {}, values=values or {}), status
 
 
-@bp.get("/pendencias")
+@routes.get("/pendencias")
 @staff_view
 def queue():
     return _queue()
 
 
-@bp.post("/lancamentos/<int:line_id>/<any(vincular, descartar):action>")
+@routes.post("/lancamentos/<int:line_id>/<any(vincular, descartar):action>")
 @staff_view
 def line_action(line_id, action):
     line = get_scoped_or_404(StatementLine, line_id)
@@ -122,7 +123,7 @@ def line_action(line_id, action):
     return redirect(url_for("collection_bo.queue"), 303)
 
 
-@bp.post("/multas/<int:charge_id>/dam")
+@routes.post("/multas/<int:charge_id>/dam")
 @staff_view
 def charge_dam(charge_id):
     charge = get_scoped_or_404(PixCharge, charge_id)
@@ -136,7 +137,7 @@ def charge_dam(charge_id):
     return redirect(url_for("collection_bo.overview", _anchor=f"charge-{charge.id}"), 303)
 
 
-@bp.get("/autos/<int:case_id>/penalidade.pdf")
+@routes.get("/autos/<int:case_id>/penalidade.pdf")
 @staff_view
 def penalty_pdf(case_id):
     case = get_scoped_or_404(AutoCase, case_id)

@@ -65,7 +65,7 @@ def issue_batch(municipality, permit_ids=None, actor=None) -> AuditLog:
             skipped.append({"permit": number, "reason": err.message})
             continue
         issued.append(credential.serial)
-    entry = record(BATCH_ACTION, "credential_batch", None, None,
+    entry = record("credential_batch", "credential_batch", None, None,
                    {"issued": issued, "skipped": skipped}, municipality_id=municipality.id, actor=actor)
     db.session.commit()
     return entry

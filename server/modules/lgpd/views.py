@@ -1,11 +1,12 @@
 """LGPD requests of an operator or auxiliary driver, and the retention settings (admin only,
 scoped to the user's municipality, audited)."""
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Response, flash, redirect, render_template, request, url_for
 
 from ...core.audit import record
 from ...core.auth import get_scoped_or_404, login_required
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.scope import municipality, staff_view
 from ..registry.models import Municipality, Operator
@@ -14,10 +15,10 @@ from .export import bundle, collect, pdf
 from .rectification import rectification_trail
 from .retention import READINGS, SOURCE_KEYS, configured, retention_settings, save_retention_settings
 
-bp = Blueprint("lgpd", __name__, url_prefix="/bo/lgpd")
+routes = RouteTable()
 
 
-@bp.get("/operadores/<int:ident>")
+@routes.get("/operadores/<int:ident>")
 @login_required("admin")
 def request_page(ident):
     operator = get_scoped_or_404(Operator, ident)
@@ -27,7 +28,7 @@ def request_page(ident):
                            retention=status)
 
 
-@bp.post("/operadores/<int:ident>/exportar.<kind>")
+@routes.post("/operadores/<int:ident>/exportar.<kind>")
 @login_required("admin")
 def export(ident, kind):
     operator = get_scoped_or_404(Operator, ident)
@@ -43,7 +44,7 @@ def export(ident, kind):
         "Content-Disposition": f'attachment; filename="lgpd-operador-{operator.id}.{kind}"', "Cache-Control": "no-store"})
 
 
-@bp.route("/retencao", methods=["GET", "POST"])
+@routes.route("/retencao", methods=["GET", "POST"])
 @staff_view
 @login_required("admin")
 def retention_page():

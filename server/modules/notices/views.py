@@ -1,10 +1,11 @@
 """Notices: the back office's list (failures shown, sent again), an operator's contacts, and the
 operator's API (preferences, reading a notice). Thin handlers over operations.py. Endpoints notices.*."""
-from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
+from flask import current_app, g, redirect, render_template, request, url_for
 
 from ...core.auth import api_auth, get_scoped_or_404
 from ...core.errors import ApiError
 from ...core.openapi import ERROR, api_doc
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.models import Operator
 from ..registry.scope import municipality, staff_view
@@ -13,7 +14,7 @@ from .channels import configured_channels
 from .models import CHANNELS, KINDS, NATURES, STATES, Notice, NoticeAttempt
 from .schemas import ContactViewSchema, NoticePathSchema, NoticeViewSchema, PreferencesSchema
 
-bp = Blueprint("notices", __name__)
+routes = RouteTable()
 
 PROBLEM_STATES = ("falhou", "desistiu", "sem_canal")
 
@@ -23,7 +24,7 @@ def _form(name):
     return value if isinstance(value, str) else None
 
 
-@bp.get("/bo/avisos/")
+@routes.get("/bo/avisos/")
 @staff_view
 def notice_list():
     muni = municipality()
@@ -44,7 +45,7 @@ def notice_list():
                            configured=sorted(configured_channels(current_app.config)))
 
 
-@bp.post("/bo/avisos/<int:notice_id>/reenviar")
+@routes.post("/bo/avisos/<int:notice_id>/reenviar")
 @staff_view
 def notice_retry(notice_id):
     notice = get_scoped_or_404(Notice, notice_id)
@@ -58,7 +59,7 @@ def notice_retry(notice_id):
     return redirect(url_for("notices.notice_detail", notice_id=notice.id), 303)
 
 
-@bp.get("/bo/avisos/<int:notice_id>")
+@routes.get("/bo/avisos/<int:notice_id>")
 @staff_view
 def notice_detail(notice_id):
     notice = get_scoped_or_404(Notice, notice_id)
@@ -69,7 +70,7 @@ def notice_detail(notice_id):
                            kinds=KINDS, natures=NATURES, channels=CHANNELS, error=request.args.get("erro"))
 
 
-@bp.route("/bo/avisos/operador/<int:operator_id>", methods=["GET", "POST"])
+@routes.route("/bo/avisos/operador/<int:operator_id>", methods=["GET", "POST"])
 @staff_view
 def operator_contact(operator_id):
     operator = get_scoped_or_404(Operator, operator_id)
@@ -103,7 +104,7 @@ def operator_contact(operator_id):
 
 # --- the operator's API ----------------------------------------------------------------------------
 
-@bp.get("/api/v1/operator/notices/preferences")
+@routes.get("/api/v1/operator/notices/preferences")
 @api_auth("operator")
 @api_doc(summary="Contatos para avisos e a preferência de avisos opcionais", tags=["operator"],
          responses={200: ContactViewSchema})
@@ -111,7 +112,7 @@ def preferences():
     return ops.contact_view(g.user)
 
 
-@bp.put("/api/v1/operator/notices/preferences")
+@routes.put("/api/v1/operator/notices/preferences")
 @api_auth("operator")
 @api_doc(summary="Recusar (ou voltar a aceitar) os avisos opcionais", tags=["operator"], body=PreferencesSchema,
          responses={200: ContactViewSchema})
@@ -120,7 +121,7 @@ def preferences_put(body):
     return ops.contact_view(g.user)
 
 
-@bp.post("/api/v1/operator/notices/<int:notice_id>/read")
+@routes.post("/api/v1/operator/notices/<int:notice_id>/read")
 @api_auth("operator")
 @api_doc(summary="Aviso lido no aplicativo (numa intimação eletrônica: a ciência)", tags=["operator"],
          path=NoticePathSchema, responses={200: NoticeViewSchema, 404: ERROR, 409: ERROR, 422: ERROR})

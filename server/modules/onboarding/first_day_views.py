@@ -4,11 +4,12 @@ named by CPF. Thin handlers: parse → check access → operation → render."""
 import functools
 import io
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, send_file, url_for
+from flask import abort, flash, g, redirect, render_template, request, send_file, url_for
 
 from ...core.auth import STAFF_ROLES, current_municipality_id, login_required
 from ...core.errors import ApiError
 from ...core.http import bounded_int
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..credentials import bulk
 from ..credentials.operations import active_key, create_key
@@ -19,7 +20,7 @@ from ..registry.public_address import own_public_base_url, public_base_url
 from .first_day import DONE, first_day_items, pending_required
 from .operations import set_public_address
 
-bp = Blueprint("first_day", __name__)
+routes = RouteTable()
 
 
 def _in_municipality(*roles):
@@ -49,13 +50,13 @@ def _page(errors=None, form=None, status=200):
                            key=active_key(muni), errors=errors or {}, form=form or {}), status
 
 
-@bp.get("/bo/primeiro-dia")
+@routes.get("/bo/primeiro-dia")
 @_in_municipality("admin")
 def page():
     return _page()
 
 
-@bp.post("/bo/primeiro-dia/endereco")
+@routes.post("/bo/primeiro-dia/endereco")
 @_in_municipality("admin")
 def set_address():
     try:
@@ -70,7 +71,7 @@ def set_address():
     return redirect(url_for(".page", _anchor="endereco"))
 
 
-@bp.post("/bo/primeiro-dia/chave")
+@routes.post("/bo/primeiro-dia/chave")
 @_in_municipality("admin")
 def create_signing_key():
     try:
@@ -86,7 +87,7 @@ def create_signing_key():
 
 # --- crachás in bulk ------------------------------------------------------------------------
 
-@bp.get("/bo/crachas/lote")
+@routes.get("/bo/crachas/lote")
 @_in_municipality(*STAFF_ROLES)
 def credential_batch_page():
     muni = _municipality()
@@ -96,7 +97,7 @@ def credential_batch_page():
                            has_key=active_key(muni) is not None)
 
 
-@bp.post("/bo/crachas/lote")
+@routes.post("/bo/crachas/lote")
 @_in_municipality(*STAFF_ROLES)
 def credential_batch_issue():
     muni = _municipality()
@@ -124,7 +125,7 @@ def _batch_or_404(batch_id):
     return entry
 
 
-@bp.get("/bo/crachas/lote/<int(max=2147483647):batch_id>")
+@routes.get("/bo/crachas/lote/<int(max=2147483647):batch_id>")
 @_in_municipality(*STAFF_ROLES)
 def credential_batch_report(batch_id):
     entry = _batch_or_404(batch_id)
@@ -134,7 +135,7 @@ def credential_batch_report(batch_id):
                            remaining=bulk.without_current_credential(current_municipality_id()).count())
 
 
-@bp.get("/bo/crachas/lote/<int(max=2147483647):batch_id>/crachas.pdf")
+@routes.get("/bo/crachas/lote/<int(max=2147483647):batch_id>/crachas.pdf")
 @_in_municipality(*STAFF_ROLES)
 def credential_batch_pdf(batch_id):
     entry = _batch_or_404(batch_id)
@@ -149,14 +150,14 @@ def credential_batch_pdf(batch_id):
 
 # --- operator photos in bulk ---------------------------------------------------------------------
 
-@bp.get("/bo/operadores/fotos/lote")
+@routes.get("/bo/operadores/fotos/lote")
 @_in_municipality(*STAFF_ROLES)
 def photo_batch_page():
     return render_template("onboarding/photo_batch.html", report=None, errors={},
                            max_mb=MAX_ZIP_BYTES // (1024 * 1024), max_entries=MAX_ENTRIES)
 
 
-@bp.post("/bo/operadores/fotos/lote")
+@routes.post("/bo/operadores/fotos/lote")
 @_in_municipality(*STAFF_ROLES)
 def photo_batch_upload():
     upload = request.files.get("zip")

@@ -1,16 +1,17 @@
 """The platform administrator's screen: municipalities, a new one, and its first administrator."""
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...core.auth import is_global_admin, login_required
 from ...core.errors import ApiError
 from ...core.tenancy import crosses_municipalities
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..accounts.models import User
 from ..registry.models import Municipality
 from ..rules.service import federal_only
 from .operations import NO_PACK, create_admin, create_municipality, municipal_packs
 
-bp = Blueprint("onboarding", __name__, url_prefix="/bo/plataforma")
+routes = RouteTable()
 
 
 def _platform_admin():
@@ -29,7 +30,7 @@ def _page(errors=None, form=None, admin_errors=None, admin_form=None, status=200
                            admin_errors=admin_errors or {}, admin_form=admin_form or {}), status
 
 
-@bp.get("/municipios")
+@routes.get("/municipios")
 @login_required("admin")
 @crosses_municipalities("platform administration: every municipality and its administrators")
 def municipalities():
@@ -37,7 +38,7 @@ def municipalities():
     return _page()
 
 
-@bp.post("/municipios")
+@routes.post("/municipios")
 @login_required("admin")
 @crosses_municipalities("platform administration: every municipality and its administrators")
 def create():
@@ -53,7 +54,7 @@ def create():
     return redirect(url_for(".municipalities"))
 
 
-@bp.post("/municipios/<int:municipality_id>/administrador")
+@routes.post("/municipios/<int:municipality_id>/administrador")
 @login_required("admin")
 @crosses_municipalities("platform administration: every municipality and its administrators")
 def create_municipality_admin(municipality_id):

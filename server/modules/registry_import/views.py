@@ -6,10 +6,11 @@ it, in its municipality. No request waits for the rows: jobs.py runs them."""
 from datetime import date
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, g, redirect, render_template, request, url_for
 
 from ...core.auth import login_required, require_municipality_id
 from ...core.csv_export import csv_response
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.models import Municipality
 from .columns import columns_for
@@ -18,7 +19,7 @@ from .models import ImportJob
 from .reader import FileProblem, MAX_BYTES, check_size
 from .template import template_csv, template_xlsx
 
-bp = Blueprint("registry_import", __name__, url_prefix="/bo/importacao")
+routes = RouteTable()
 ROLES = ("admin", "backoffice")
 SHOWN = 500  # rows of each table on the page; the CSV has every error
 
@@ -44,14 +45,14 @@ def _refuse(muni, message):
     return render_template("registry_import/start.html", columns=columns_for(muni), error=message), 422
 
 
-@bp.get("/")
+@routes.get("/")
 @login_required(*ROLES)
 def start():
     muni = _municipality()
     return render_template("registry_import/start.html", columns=columns_for(muni), error=None)
 
 
-@bp.get("/modelo.<kind>")
+@routes.get("/modelo.<kind>")
 @login_required(*ROLES)
 def template(kind):
     muni = _municipality()
@@ -81,7 +82,7 @@ def _act(form):
         return None, None, "Prazo de adequação: data inválida (use o seletor de data)."
 
 
-@bp.post("/")
+@routes.post("/")
 @login_required(*ROLES)
 def check():
     import os
@@ -111,7 +112,7 @@ def check():
     return redirect(url_for(".job", job_id=job.id), code=303)
 
 
-@bp.get("/<job_id>")
+@routes.get("/<job_id>")
 @login_required(*ROLES)
 def job(job_id):
     job = _job(job_id)
@@ -127,7 +128,7 @@ def job(job_id):
                            shown=result["errors"][:SHOWN])
 
 
-@bp.get("/<job_id>/erros.csv")
+@routes.get("/<job_id>/erros.csv")
 @login_required(*ROLES)
 def errors_csv(job_id):
     job = _job(job_id)
@@ -136,7 +137,7 @@ def errors_csv(job_id):
     return csv_response("erros-importacao.csv", ["Linha", "Coluna", "Erro"], job.result["errors"])
 
 
-@bp.post("/<job_id>/gravar")
+@routes.post("/<job_id>/gravar")
 @login_required(*ROLES)
 def commit(job_id):
     checked = _job(job_id)

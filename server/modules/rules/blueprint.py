@@ -4,6 +4,8 @@ import json
 from flask import Blueprint, jsonify, request
 from werkzeug.routing import BaseConverter
 
+from . import views
+
 from ...core.auth import api_auth
 from ...core.compressed import send_compressed
 from ..registry.scope import check_municipality_slug
@@ -86,3 +88,6 @@ def _non_finite_fact(exc):
     if decl is None:
         return api_error_response(exc)
     return RulesErrorSchema().dump(_rules_error(FactError(facts[0], "not_finite", expected_of(decl)))[0]), 400
+
+bo_bp = Blueprint("rules_bo", __name__, url_prefix="/bo/regras")
+views.routes.register(bo_bp)

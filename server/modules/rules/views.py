@@ -1,6 +1,6 @@
 """Back office: the law as encoded (catalogue) and the municipality's rule configuration."""
 
-from flask import Blueprint, g, jsonify, redirect, render_template, request, url_for
+from flask import g, jsonify, redirect, render_template, request, url_for
 
 from ...core.auth import STAFF_ROLES, login_required, require_municipality_id
 from ...core.errors import ApiError
@@ -12,21 +12,22 @@ from .configuration_page import KIND_TITLES, anchor, current_state, grouped, not
 from .settings import (AMOUNT_UNITS, PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values,
                        default_values, parse_value, save_value)
 from ...core.clock import local_today
+from ...core.routes import RouteTable
 
-bp = Blueprint("rules_bo", __name__, url_prefix="/bo/regras")
+routes = RouteTable()
 
 
 def _municipality():
     return db.session.get(Municipality, require_municipality_id())
 
 
-@bp.app_template_filter("citation")
+@routes.app_template_filter("citation")
 def _citation_filter(citation):
     composed = g.get("_composed")
     return format_citation(composed, citation) if composed is not None else ""
 
 
-@bp.app_template_filter("vigencia")
+@routes.app_template_filter("vigencia")
 def _vigencia_filter(entry):
     """"em vigor desde 01/03/2026" / "até 28/02/2026": the period of one wording, when the
     provision has had several (SPEC §3 "Amendments"); "" for a provision with one."""
@@ -40,12 +41,12 @@ def _vigencia_filter(entry):
     return " ".join(x for x in (start, end) if x)
 
 
-@bp.app_template_filter("penalty")
+@routes.app_template_filter("penalty")
 def _penalty_filter(kind):
     return penalty_label(kind)
 
 
-@bp.get("/")
+@routes.get("/")
 @login_required(*STAFF_ROLES)
 def catalogue():
     muni = _municipality()
@@ -72,7 +73,7 @@ def _page_context(muni, composed, keys):
             "registered_units": sorted(registered), "kind_titles": KIND_TITLES}
 
 
-@bp.route("/configuracao", methods=["GET", "POST"])
+@routes.route("/configuracao", methods=["GET", "POST"])
 @login_required("admin", "backoffice")
 def configuration():
     muni = _municipality()
@@ -108,7 +109,7 @@ def configuration():
         (422 if errors else 200)
 
 
-@bp.route("/rascunho", methods=["GET", "POST"])
+@routes.route("/rascunho", methods=["GET", "POST"])
 @login_required("admin", "backoffice")
 def draft_preview():
     """A draft pack before it is published to phones: checker, checklist, verdicts, auto."""

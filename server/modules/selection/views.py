@@ -3,7 +3,7 @@ editais, candidates and their legal conditions, ranking with ties, the published
 and the register of suplentes. Thin handlers: parse → scope → operation → render."""
 import io
 
-from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
+from flask import flash, redirect, render_template, request, send_file, url_for
 
 from ...core.audit_labels import action_label
 from ...core.auth import get_scoped_or_404, scoped
@@ -12,6 +12,7 @@ from ...core.errors import ApiError
 from ...core.validation import mask_cpf
 from ..registry.scope import municipality, staff_view
 from ...core.forms import Field, load, raw_values, run, stray_errors
+from ...core.routes import RouteTable
 from . import operations as ops
 from . import rules
 from .models import CANDIDATE_STATUSES, Candidate, Edital
@@ -19,7 +20,7 @@ from .pdf import classification_pdf
 from .schemas import (CandidateSchema, EditalSchema, MotorcycleSchema, PopulationSchema, ReasonSchema,
                       TieBreakSchema, parse_extra_criteria)
 
-bp = Blueprint("selection_bo", __name__, url_prefix="/bo/selecao")
+routes = RouteTable()
 
 POPULATION_FIELDS = [
     Field("population", "População (habitantes)", "number", required=True),
@@ -61,7 +62,7 @@ def _muni():
     return muni
 
 
-@bp.route("/", methods=["GET", "POST"])
+@routes.route("/", methods=["GET", "POST"])
 @staff_view
 def overview():
     muni = _muni()
@@ -85,7 +86,7 @@ def overview():
                            stray=stray_errors(errors, POPULATION_FIELDS), today=local_today()), (422 if errors else 200)
 
 
-@bp.route("/editais/novo", methods=["GET", "POST"])
+@routes.route("/editais/novo", methods=["GET", "POST"])
 @staff_view
 def edital_new():
     muni = _muni()
@@ -116,14 +117,14 @@ def _edital_page(edital, tie_errors=None, status=200):
                            statuses=CANDIDATE_STATUSES, mask_cpf=mask_cpf, tie_errors=tie_errors or {}), status
 
 
-@bp.get("/editais/<int(max=2147483647):ident>")
+@routes.get("/editais/<int(max=2147483647):ident>")
 @staff_view
 def edital_detail(ident):
     _muni()
     return _edital_page(get_scoped_or_404(Edital, ident))
 
 
-@bp.route("/editais/<int(max=2147483647):ident>/candidatos/novo", methods=["GET", "POST"])
+@routes.route("/editais/<int(max=2147483647):ident>/candidatos/novo", methods=["GET", "POST"])
 @staff_view
 def candidate_new(ident):
     _muni()
@@ -167,7 +168,7 @@ def _extra_values(edital):
     return values, errors
 
 
-@bp.post("/editais/<int(max=2147483647):ident>/desempate")
+@routes.post("/editais/<int(max=2147483647):ident>/desempate")
 @staff_view
 def tie_break(ident):
     _muni()
@@ -182,7 +183,7 @@ def tie_break(ident):
     return _edital_page(get_scoped_or_404(Edital, ident), errors, 409 if "_schema" in errors else 422)
 
 
-@bp.post("/editais/<int(max=2147483647):ident>/publicar")
+@routes.post("/editais/<int(max=2147483647):ident>/publicar")
 @staff_view
 def publish(ident):
     _muni()
@@ -194,7 +195,7 @@ def publish(ident):
     return _edital_page(get_scoped_or_404(Edital, ident), errors, 409)
 
 
-@bp.get("/editais/<int(max=2147483647):ident>/classificacao.pdf")
+@routes.get("/editais/<int(max=2147483647):ident>/classificacao.pdf")
 @staff_view
 def classification_file(ident):
     muni = _muni()
@@ -206,7 +207,7 @@ def classification_file(ident):
     return response
 
 
-@bp.post("/convocar")
+@routes.post("/convocar")
 @staff_view
 def call_next():
     muni = _muni()
@@ -229,7 +230,7 @@ CANDIDATE_ACTIONS = {
 }
 
 
-@bp.post("/candidatos/<int(max=2147483647):ident>/<action>")
+@routes.post("/candidatos/<int(max=2147483647):ident>/<action>")
 @staff_view
 def candidate_action(ident, action):
     _muni()

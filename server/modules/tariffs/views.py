@@ -1,18 +1,19 @@
 """Back office: the municipality's tariff tables (act, validity, lines); and the template global
 the public crachá page uses to show the passenger the tariff in force."""
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from marshmallow import fields
 
 from ...core.auth import scoped
 from ...core.clock import local_today
 from ..registry.scope import municipality, staff_view
 from ...core.forms import Field, load, raw_values, run, stray_errors
+from ...core.routes import RouteTable
 from ..registry.schemas import LEN, BaseSchema
 from .models import TariffTable
 from .operations import record_tariff_table, tariff_summary
 from .rules import brl, law_for, parse_items
 
-bp = Blueprint("tariffs_bo", __name__, url_prefix="/bo/tarifas")
+routes = RouteTable()
 
 
 class TariffSchema(BaseSchema):
@@ -31,22 +32,22 @@ FIELDS = [
 ]
 
 
-@bp.app_template_global()
+@routes.app_template_global()
 def current_tariff_for(muni):
     return tariff_summary(muni) if muni is not None else None
 
 
-@bp.app_template_filter("br_date")
+@routes.app_template_filter("br_date")
 def _br_date(iso):
     return f"{iso[8:10]}/{iso[5:7]}/{iso[0:4]}" if iso else "—"
 
 
-@bp.app_template_filter("brl")
+@routes.app_template_filter("brl")
 def _brl(amount):
     return brl(amount)
 
 
-@bp.route("/", methods=["GET", "POST"])
+@routes.route("/", methods=["GET", "POST"])
 @staff_view
 def tariffs():
     muni = municipality()

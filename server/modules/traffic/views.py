@@ -3,13 +3,14 @@
 acknowledgement. Thin handlers: every write is an operations call."""
 from datetime import date
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
 from ...core.clock import local_now
 from ...core.csv_export import csv_response
 from ...core.errors import ApiError
 from ...core.validation import EARLIEST_DATE, LATEST_DATE
 from ...core.tenancy import owned
+from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.scope import municipality, staff_view
 from ..rules.service import composed_for
@@ -17,7 +18,7 @@ from . import operations, queries
 from .models import STATES, TrafficReport
 from .pdf import period_pdf_bytes
 
-bp = Blueprint("traffic", __name__, url_prefix="/bo/transito")
+routes = RouteTable()
 
 CSV_HEADER = ["Número", "Data e hora", "Local", "Coordenadas GPS", "Placa", "Serviço de moto-táxi", "Condutor",
               "CNH", "Agente", "Infrações (CTB)", "Constatado", "Situação", "Enviada em", "Ofício ou protocolo",
@@ -63,7 +64,7 @@ def _csv_row(row):
             row["auto_number"] or ""]
 
 
-@bp.get("/")
+@routes.get("/")
 @staff_view
 def report_list():
     muni = municipality()
@@ -81,7 +82,7 @@ def _render_list(muni, first, last, state, ignored, rows, errors=None, status=20
                            errors=errors or {}, form=request.form), status
 
 
-@bp.get("/comunicacao.pdf")
+@routes.get("/comunicacao.pdf")
 @staff_view
 def period_pdf():
     muni = municipality()
@@ -92,7 +93,7 @@ def period_pdf():
         "Cache-Control": "no-store"})
 
 
-@bp.get("/<int:report_id>")
+@routes.get("/<int:report_id>")
 @staff_view
 def report_page(report_id):
     muni = municipality()
@@ -130,13 +131,13 @@ def _record(operation, fields):
     return redirect(url_for("traffic.report_list", **{k: v for k, v in request.args.items() if k in ("de", "ate", "situacao")}))
 
 
-@bp.post("/envio")
+@routes.post("/envio")
 @staff_view
 def record_sending():
     return _record(operations.record_sending, ("sent_on", "sent_reference"))
 
 
-@bp.post("/recebimento")
+@routes.post("/recebimento")
 @staff_view
 def record_acknowledgement():
     return _record(operations.record_acknowledgement, ("acknowledged_on", "acknowledged_reference"))

@@ -1,0 +1,8 @@
+"""The tariffs package's blueprint, built from the route tables its views modules record
+(core/routes.py); they never import this module back."""
+from flask import Blueprint
+
+from . import views
+
+bp = Blueprint("tariffs_bo", __name__, url_prefix="/bo/tarifas")
+views.routes.register(bp)
