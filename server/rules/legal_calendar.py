@@ -177,6 +177,14 @@ def lei_810_years(start, n):
     return lei_810_months(start, 12 * int(n))
 
 
+def plain_days_end(start, n):
+    """Last day of N calendar days from `start` (start excluded), not moved off a day without
+    office hours: the reading where a law gives a number of days but no counting rule, and the
+    period is not an administrative process's deadline that Lei 9.784 art. 66 § 1º would move
+    (Sapezal art. 15, Paranatinga arts. 27 § 2º and 33 § 3º: docs/legal-periods.md)."""
+    return datetime.date.fromisoformat(_iso(start)) + datetime.timedelta(days=int(n))
+
+
 def ctn_210_due(cal, due_on):
     """The day a tax due on `due_on` can still be paid without arrears (CTN art. 210 § único)."""
     return cal.business_day_on_or_after(due_on)

@@ -6,7 +6,7 @@ and appears in the permit's history; a crachá that names the old holder or plat
 Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/2007.
 """
 from ...core.ptbr import plate as plate_text
-from datetime import timedelta
+from ...rules.legal_calendar import plain_days_end
 
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
@@ -78,7 +78,7 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
                                              "(um único veículo por permissão).")
     if replaced_on > requested_on:
         raise field_error("replaced_on", "A troca não pode ser posterior ao pedido.")
-    if rule["days"] is not None and (requested_on - replaced_on).days > rule["days"]:
+    if rule["days"] is not None and requested_on > plain_days_end(replaced_on, rule["days"]):
         raise field_error("replaced_on", f"Pedido fora do prazo: a substituição deve ser requerida em até "
                                           f"{rule['days']} dias da troca ({rule['basis']}); a troca foi em "
                                           f"{replaced_on:%d/%m/%Y}, o pedido em {requested_on:%d/%m/%Y}.")
@@ -171,10 +171,10 @@ def declare_absence_loss(permit, municipality, absent_since, reason, today=None)
     today = today or local_today()
     if absent_since >= today:
         raise field_error("absent_since", "O afastamento deve ter começado antes de hoje.")
-    if (today - absent_since).days <= days:
+    if today <= plain_days_end(absent_since, days):
         raise field_error("absent_since", f"Afastado há {(today - absent_since).days} dias: a perda exige mais de "
                                            f"{days} dias sem justificativa prévia ({basis}). Poderá ser declarada a "
-                                           f"partir de {absent_since + timedelta(days=days + 1):%d/%m/%Y}.")
+                                           f"partir de {plain_days_end(absent_since, days + 1):%d/%m/%Y}.")
     text = f"Afastamento desde {absent_since:%d/%m/%Y}, sem justificativa prévia ao órgão gestor ({basis}). {reason}"
     change_permit_status(permit, "extinguish", text)
     return _free_vacancy(municipality, f"Vaga aberta pela perda da permissão {permit.number} ({basis}).")

@@ -1,7 +1,7 @@
 """Every selection state change: population figure, edital, candidates, classification, tie
 breaks, the call of suplentes and the two windows the daily job closes. Audited, one transaction
 each. Citations are Paranatinga Lei 311/2007."""
-from datetime import timedelta
+from ...rules.legal_calendar import plain_days_end
 
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
@@ -210,7 +210,7 @@ def grant_regularization(cand, justification, today=None):
     if cand.status != "convocado":
         raise ApiError(409, "invalid_state", "Só se concede prazo a um suplente convocado.")
     before = snapshot(cand)
-    cand.status, cand.regularize_until = "em_regularizacao", today + timedelta(days=rules.REGULARIZE_DAYS)
+    cand.status, cand.regularize_until = "em_regularizacao", plain_days_end(today, rules.REGULARIZE_DAYS)
     cand.status_reason = justification
     record("grant_regularization", "candidate", cand.id, before, snapshot(cand), reason=justification,
            municipality_id=cand.municipality_id)
