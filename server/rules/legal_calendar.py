@@ -18,6 +18,9 @@ Counting rules, each named after its source:
   or the next day when that month lacks it (a year from 29/02/2024 ends 01/03/2025).
 - `ctn_210`: a tax due date that is not a business day moves to the next one (CTN art. 210
   § único: "os prazos só se iniciam ou vencem em dia de expediente normal").
+- `plain`: N calendar days, the start excluded, the last day not moved — a reading where a law
+  gives days and no counting rule (Sapezal art. 15, Paranatinga art. 33 § 3º: a municipal option
+  may choose `cc_132` or `cpc_219` instead; shared_rules/readings/readings.json).
 """
 import datetime
 import json
@@ -42,6 +45,10 @@ RULES = {
     "ctn_210": {
         "label_pt": "vencimento em dia sem expediente prorrogado para o primeiro dia útil seguinte",
         "citation_pt": "CTN, art. 210, parágrafo único"},
+    # A reading, not a source: where a law gives days and no counting rule (docs/legal-periods.md).
+    "plain": {
+        "label_pt": "dias corridos, excluído o dia do começo; vencimento não prorrogado",
+        "citation_pt": "leitura onde a lei não dá a regra de contagem"},
 }
 
 
@@ -163,7 +170,20 @@ def deadline(cal, start, n, rule="cc_132"):
         return cpc_219_business_days(cal, start, n)
     if rule == "cc_132":
         return cc_132_days(cal, start, n)
+    if rule == "plain":
+        return plain_days_end(start, n)
     raise ValueError(f"unknown counting rule {rule!r}")
+
+
+PERIOD_READINGS = ("plain", "cc_132", "cpc_219")
+
+
+def reading_counting(options, key, default="plain"):
+    """The counting rule a municipality chose for a period whose law gives no rule (an `options`
+    dict of its composed configuration, the pack option `key`): one of PERIOD_READINGS, else the
+    declared default (shared_rules/readings/readings.json)."""
+    value = (options or {}).get(key)
+    return value if value in PERIOD_READINGS else default
 
 
 def lei_810_months(start, n):

@@ -27,8 +27,8 @@ START_PT = {"notificacao": "recebimento da notificação", "intimacao": "intima�
 # How each pack deadline is computed today, by id (kinds defesa/recurso: autos.instances.due).
 PACK_COMPUTED_BY = {
     "sap.prazo.suspensao_renovacao": "permits.operations._grace_end → legal_calendar.cc_132_days",
-    "par.prazo.suplente": "selection.operations.grant_regularization → legal_calendar.plain_days_end "
-                          "(from the day the clerk grants the window)",
+    "par.prazo.suplente": "selection.operations._regularize_until → legal_calendar.deadline "
+                          "(from the day the clerk grants the window; option paranatinga.art33_3_counting)",
     "par.prazo.afastamento": "permits.changes_of_life.declare_absence_loss → legal_calendar.plain_days_end",
     "par.prazo.moto_apos_selecao": "selection.operations._motorcycle_due → legal_calendar.cc_132_days",
 }
@@ -53,10 +53,10 @@ CODE_PERIODS = [
      "nada: 31 de março não é prorrogado (item 2 da issue 35, em outro ramo)",
      "o fim é uma data da lei, não um prazo contado", "issuance.validity.issue_validity"),
     ("Sapezal", "art. 15", "Pedido de substituição da moto: até 15 dias", "dia da troca da moto",
-     "dias", "corridos", MOVES_NONE,
+     "dias", "plain (opção: cc_132)", MOVES_NONE,
      "a lei não diz de quando correm os 15 dias: da troca; dias corridos sem prorrogação (pedido "
      "administrativo, não prazo de processo)",
-     "permits.changes_of_life.substitute_vehicle → legal_calendar.plain_days_end"),
+     "permits.changes_of_life._window_end → legal_calendar.deadline (option sapezal.art15_counting)"),
     ("Paranatinga", "art. 20", "Termo de permissão: 2 anos", "emissão", "ano", "lei_810", MOVES_810, "—",
      "issuance.validity.issue_validity → legal_calendar.lei_810_months"),
     ("Municípios (tarifa)", "lei de cada município", "Tabela de tarifas revista anualmente", "vigência da tabela",
@@ -98,7 +98,9 @@ def _deadline_row(muni, dl, options):
     computed = PACK_COMPUTED_BY.get(dl["id"]) or (
         "autos.instances.due → legal_calendar.deadline" if dl["kind"] in INSTANCE_KINDS else "exibido, não contado")
     if dl["id"] in PACK_COMPUTED_BY and "plain_days_end" in PACK_COMPUTED_BY[dl["id"]]:
-        rule, moves = "corridos", MOVES_NONE
+        rule, moves = "plain", MOVES_NONE
+    if dl["id"] == "par.prazo.suplente":
+        rule, moves = "plain (opção: cc_132 ou cpc_219)", MOVES_NONE
     reading = (dl.get("note") or "—").replace("|", "/").replace("\n", " ")
     return [muni, _article(dl["citation"]), f"`{dl['id']}` {dl.get('label_pt', '')}",
             START_PT.get(dl.get("starts"), dl.get("starts") or "—"), unit, rule, moves, reading, computed]
@@ -150,8 +152,7 @@ def render():
         "## Counting rules (federal layer)",
         "",
         _table(["rule", "how", "source"], [[f"`{k}`", v["label_pt"], v["citation_pt"]] for k, v in RULES.items()]
-               + [["`corridos`", "dias corridos, excluído o dia do começo; o fim não é prorrogado "
-                   "(`legal_calendar.plain_days_end`) — leitura onde a lei não dá regra de contagem", "—"]]),
+),
         "",
         "## Periods declared in the packs",
         "",

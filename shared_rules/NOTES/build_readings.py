@@ -16,6 +16,12 @@ def readings():
     return json.loads(SOURCE.read_text(encoding="utf-8"))["readings"]
 
 
+def _default(key):
+    """The value the shipped configuration gives the option (shared_rules/config/<municipality>.json)."""
+    cfg = json.loads((ROOT / "shared_rules" / "config" / f"{key.split('.')[0]}.json").read_text(encoding="utf-8"))
+    return cfg.get("options", {}).get(key)
+
+
 def _vectors(pairs):
     return "<br>".join(f"`{file}`: {name}" for file, name in pairs) or "none yet"
 
@@ -29,7 +35,9 @@ def render():
              "| id | law, article | question | reading applied | alternative | setting | vectors (reading) | vectors (alternative) |",
              "|---|---|---|---|---|---|---|---|"]
     for r in readings():
-        setting = f"`options.{r['setting']}`" if r["setting"] else "not yet a switch"
+        default = _default(r["setting"]) if r["setting"] else None
+        setting = (f"`options.{r['setting']}`" + (f" (default `{default}`)" if default else " (unset: undecided)")
+                   if r["setting"] else "not yet a switch")
         cells = [f"`{r['id']}`", f"{r['law']}, {r['article']}", r["question"], r["reading"], r["alternative"],
                  setting, _vectors(r["vectors"]["reading"]), _vectors(r["vectors"]["alternative"])]
         lines.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")

@@ -22,6 +22,11 @@ export const RULES = {
     label_pt: "vencimento em dia sem expediente prorrogado para o primeiro dia útil seguinte",
     citation_pt: "CTN, art. 210, parágrafo único",
   },
+  // A reading, not a source: where a law gives days and no counting rule (docs/legal-periods.md).
+  plain: {
+    label_pt: "dias corridos, excluído o dia do começo; vencimento não prorrogado",
+    citation_pt: "leitura onde a lei não dá a regra de contagem",
+  },
 };
 
 export const ruleText = (id) => `${RULES[id].label_pt} (${RULES[id].citation_pt})`;
@@ -104,6 +109,8 @@ export class Calendar {
 }
 
 // CC art. 132 caput and § 1º; Lei 9.784/1999 art. 66 § 1º.
+// N calendar days, the start excluded, the last day not moved (the reading `plain`).
+export const plainDaysEnd = (start, n) => dates.toIso(dates.addDays(day(start), n));
 export const cc132Days = (cal, start, n) => cal.businessDayOnOrAfter(dates.toIso(dates.addDays(day(start), n)));
 
 // CPC/2015 arts. 219 and 224 § 3º.
@@ -116,6 +123,7 @@ export function cpc219BusinessDays(cal, start, n) {
 export function deadline(cal, start, n, rule = "cc_132") {
   if (rule === "cpc_219") return cpc219BusinessDays(cal, start, n);
   if (rule === "cc_132") return cc132Days(cal, start, n);
+  if (rule === "plain") return plainDaysEnd(start, n);
   throw new RangeError(`unknown counting rule ${rule}`);
 }
 
