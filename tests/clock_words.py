@@ -60,6 +60,18 @@ SWEEP_EXEMPT = {
 }
 
 
+def runs_under_faketime(item):
+    """False for what libfaketime cannot run, left to the day's run: the S3 variant of a test
+    (`storage_backend` "s3": the moto_server it starts refuses connections under libfaketime; the
+    local variant sweeps the same dates) and a test that calls time.sleep (EINVAL under libfaketime
+    while the monotonic clock stays real, FAKETIME_DONT_FAKE_MONOTONIC in tools/date-sweep)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if params.get("storage_backend") == "s3":
+        return False
+    function = getattr(item, "function", None)
+    return function is None or "time.sleep(" not in _source(function)
+
+
 def files(folder):
     """The test files directly in `folder` whose source reads the clock or names a date fixture,
     less SWEEP_EXEMPT. A conftest fixture that reads the clock is named by the test files that use

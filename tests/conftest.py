@@ -43,7 +43,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "app" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.db)
-        if clock_words.is_date_sensitive(item):
+        if clock_words.is_date_sensitive(item) and clock_words.runs_under_faketime(item):
             item.add_marker(pytest.mark.calendar)
     xdist_order.order(items)
 
