@@ -5,7 +5,6 @@ The schema is built once per session by the real Alembic migrations; each test t
 empty tables. Any test that uses the `app` fixture is marked `db` automatically.
 """
 import functools
-import inspect
 import os
 import sqlite3
 from pathlib import Path
@@ -34,24 +33,17 @@ APP_ROLE, APP_ROLE_PASSWORD = "motofiscal_app", "motofiscal-app-test"
 TEST_CROSSING = "tests: set-up and checks outside requests read every municipality"
 
 
-# A test whose body reads "today" or counts days is date-sensitive: `make test` runs it again under
-# libfaketime at year ends, 29 February, 31 March and the edges of the day (tools/date-sweep), so
-# that a time bomb goes off today rather than on New Year's Day. Found by reading the test's own
-# source (tests/clock_words.py), so a new test of that kind joins the sweep without anyone
-# remembering to mark it.
-def _reads_the_clock(item):
-    function = getattr(item, "function", None)
-    try:
-        return function is not None and bool(clock_words.READS_THE_CLOCK.search(inspect.getsource(function)))
-    except (OSError, TypeError):
-        return False
-
-
+# A test whose data depends on today is date-sensitive: its body reads "today" or counts days, or
+# it uses the demo set (dated from the day the suite runs) or another fixture that reads the clock.
+# `make test` runs it again under libfaketime at year ends, 29 February, 21 January, 31 March and
+# 1 April and the edges of the day and month (tools/date-sweep), so that a time bomb goes off today
+# rather than on New Year's Day. Found by reading sources (tests/clock_words.py), so a new test of
+# that kind joins the sweep without anyone remembering to mark it.
 def pytest_collection_modifyitems(items):
     for item in items:
         if "app" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.db)
-        if _reads_the_clock(item):
+        if clock_words.is_date_sensitive(item) and clock_words.runs_under_faketime(item):
             item.add_marker(pytest.mark.calendar)
     xdist_order.order(items)
 

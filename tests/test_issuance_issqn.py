@@ -63,23 +63,29 @@ def test_nortelandia_monthly_issqn_charges_payments_and_arrears(app, demo):
 def test_issqn_due_on_a_saturday_is_payable_on_monday_without_arrears(app, demo):
     """December 2025's ISSQN is due on the 10th of January 2026, a Saturday: payable on Monday
     12/01 (CTN art. 210 § único); no arrears, no refused renewal on the 12th; arrears on the 13th.
-    A closure the municipality records on the 12th moves it again, to Tuesday 13/01."""
+    A closure the municipality records on the 12th moves it again, to Tuesday 13/01.
+    The demo's permits are dated from the day the suite runs: one company's permit is pinned over
+    December 2025 here, so the month has a motorcycle in activity whatever that day is (from
+    2027-01-21 no demo permit reached back to 31/12/2025 and nothing was charged)."""
     from server.modules.calendar.operations import add_closure
     from server.modules.issuance.operations import create_issqn_charges
     from server.modules.issuance.records import issqn_arrears
     from server.modules.issuance.requirements import checklist
     with app.app_context():
         m = muni("nortelandia")
+        pinned = Permit.query.filter(Permit.municipality_id == m.id, Permit.status == "ativo",
+                                     Permit.holder_company_id.isnot(None)).order_by(Permit.id).first()
+        pinned.valid_from, pinned.valid_until = date(2025, 6, 1), max(pinned.valid_until, date(2026, 5, 31))
         IssqnCharge.query.filter_by(municipality_id=m.id, month=date(2025, 12, 1)).delete()
         db.session.commit()
         assert create_issqn_charges(date(2026, 1, 15)) > 0
-        charge = IssqnCharge.query.filter_by(municipality_id=m.id, month=date(2025, 12, 1)).order_by(IssqnCharge.id).first()
+        charge = IssqnCharge.query.filter_by(company_id=pinned.holder_company_id, month=date(2025, 12, 1)).one()
         assert charge.due_on == date(2026, 1, 12)
         IssqnCharge.query.filter(IssqnCharge.company_id == charge.company_id, IssqnCharge.id != charge.id).delete()
         db.session.commit()
         assert issqn_arrears(charge.company_id, date(2026, 1, 12)) == []
         assert [c.id for c in issqn_arrears(charge.company_id, date(2026, 1, 13))] == [charge.id]
-        permit = Permit.query.filter_by(holder_company_id=charge.company_id, status="ativo").order_by(Permit.id).first()
+        permit = pinned
         assert {i.key: i for i in checklist(m, permit, date(2026, 1, 12))}["issqn.monthly"].state != "missing"
         assert {i.key: i for i in checklist(m, permit, date(2026, 1, 13))}["issqn.monthly"].state == "missing"
         add_closure(m, {"day": date(2026, 1, 12), "kind": "fechamento", "name_pt": "Repartição fechada",

@@ -217,12 +217,16 @@ def test_renewal_documents_screen_is_scoped(app, client, demo):
 
 
 def test_cycle_start_uses_the_last_renewal(app, demo):
-    """After a renewal the documents checked before it no longer count (date(…) on the history)."""
+    """After a renewal the documents checked before it no longer count (date(…) on the history).
+    A permit never renewed starts its cycle on its issue date (a fresh one: in the first 30 days of a
+    Sapezal cycle the demo's permits in force are renewed ones)."""
     from server.modules.issuance.renewal import cycle_start
+    fresh = _sapezal_permit(app, TODAY - timedelta(days=30))
     with app.app_context():
+        fresh = db.session.get(Permit, fresh)
+        assert cycle_start(fresh) == (fresh.issued_on, "issue")
         m = muni("sapezal")
         permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
-        assert cycle_start(permit) == (permit.issued_on, "issue")
         record_renewal_documents(app, permit.id)
         permit = db.session.get(Permit, permit.id)
         change_permit_status(permit, "renew", "Renovação anual")
@@ -240,7 +244,9 @@ def test_phone_alert_before_lapse_lists_the_documents_still_to_bring(app, demo):
         message = next(a["message"] for a in permit_alerts(permit, day) if a["code"] == "permit_validity")
         assert "Para renovar, apresente: Certidão negativa criminal; Certidão de quitação eleitoral;" in message
         assert "(Lei 125/1999, art. 10, caput)" in message
-        record_docs(muni("sapezal"), permit, TODAY, _answers(permit.valid_until))
+        # Checked on the alert's day when that is past: from 1 April to early July the permit issued
+        # 100 days ago ended on the last 31 March, and a certidão valid to it was refused "today".
+        record_docs(muni("sapezal"), permit, min(day, TODAY), _answers(permit.valid_until))
         message = next(a["message"] for a in permit_alerts(permit, day) if a["code"] == "permit_validity")
         assert "Para renovar" not in message  # everything presented, each certidão valid on that day
 

@@ -42,7 +42,9 @@ def test_default_configs_leave_municipal_values_unconfigured():
                               "paranatinga.cc_125_reading": "nominal",
                               # declared readings of issue 19 (LEGAL.md names each)
                               "paranatinga.inabilitacao_multas_de_um_auto": "uma",
-                              "paranatinga.lei_311_publicacao": "2007-10-01"}
+                              "paranatinga.lei_311_publicacao": "2007-10-01",
+                              # declared reading of issue 35 (readings.json, LEGAL.md's table)
+                              "paranatinga.art33_3_counting": "plain"}
     assert par["periods"] == {"paranatinga.recidivism_window_art45": {"months": 3}}
 
 

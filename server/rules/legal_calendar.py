@@ -28,6 +28,9 @@ a renewal deadline the law sets as a date, itself moved: see `fixed_date_end`).
   or the next day when that month lacks it (a year from 29/02/2024 ends 01/03/2025).
 - `ctn_210`: a tax due date that is not a business day moves to the next one (CTN art. 210
   § único: "os prazos só se iniciam ou vencem em dia de expediente normal").
+- `plain`: N calendar days, the start excluded, the last day not moved — a reading where a law
+  gives days and no counting rule (Sapezal art. 15, Paranatinga art. 33 § 3º: a municipal option
+  may choose `cc_132` or `cpc_219` instead; shared_rules/readings/readings.json).
 """
 import datetime
 import json
@@ -53,6 +56,10 @@ RULES = {
     "ctn_210": {
         "label_pt": "vencimento em dia sem expediente prorrogado para o primeiro dia útil seguinte",
         "citation_pt": "CTN, art. 210, parágrafo único"},
+    # A reading, not a source: where a law gives days and no counting rule (docs/legal-periods.md).
+    "plain": {
+        "label_pt": "dias corridos, excluído o dia do começo; vencimento não prorrogado",
+        "citation_pt": "leitura onde a lei não dá a regra de contagem"},
 }
 
 
@@ -190,7 +197,20 @@ def deadline(cal, start, n, rule="cc_132"):
         return cpc_219_business_days(cal, start, n)
     if rule == "cc_132":
         return cc_132_days(cal, start, n)
+    if rule == "plain":
+        return plain_days_end(start, n)
     raise ValueError(f"unknown counting rule {rule!r}")
+
+
+PERIOD_READINGS = ("plain", "cc_132", "cpc_219")
+
+
+def reading_counting(options, key, default="plain"):
+    """The counting rule a municipality chose for a period whose law gives no rule (an `options`
+    dict of its composed configuration, the pack option `key`): one of PERIOD_READINGS, else the
+    declared default (shared_rules/readings/readings.json)."""
+    value = (options or {}).get(key)
+    return value if value in PERIOD_READINGS else default
 
 
 def lei_810_months(start, n):
@@ -202,6 +222,14 @@ def lei_810_months(start, n):
 def lei_810_years(start, n):
     """The day N years after `start` (Lei 810/1949 arts. 1º and 3º)."""
     return lei_810_months(start, 12 * int(n))
+
+
+def plain_days_end(start, n):
+    """Last day of N calendar days from `start` (start excluded), not moved off a day without
+    office hours: the reading where a law gives a number of days but no counting rule, and the
+    period is not an administrative process's deadline that Lei 9.784 art. 66 § 1º would move
+    (the periods that use it are listed in docs/legal-periods.md)."""
+    return datetime.date.fromisoformat(_iso(start)) + datetime.timedelta(days=int(n))
 
 
 def ctn_210_due(cal, due_on):

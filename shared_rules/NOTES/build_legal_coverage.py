@@ -21,7 +21,7 @@ LAWS = [
   "8": "Precarious authorization, revocable: basis of the cassação penalty (art. 24 IV).",
   "9": "Content of the alvará document (order no., name, taxpayer no., ponto, vehicle data, validity): checked when the card is issued, not at the roadside.",
   "11": "Validity 1 year (Lei 810/1949), ending on the last 31 March within that year, read with art. 10 § 1º (issuance/validity.py, LEGAL.md); § 1º cassação with full defence; § 2º transitional 1999 permits (encoded: vencido after 31/03/2000, caducado after the art. 10 § 2º 30 days counted by CC art. 132, from 03/05/2000).",
-  "15": "Motorcycle replacement: request within 15 days + vistoria; the law does not say from when the 15 days run — back-office procedure, not encoded as a deadline.",
+  "15": "Motorcycle replacement: request within 15 days + vistoria of the new vehicle; enforced by the back office (`permits.changes_of_life.substitute_vehicle`), not a roadside item. From when and in which days the 15 days run: reading `sapezal.art15_window` (table below).",
   "18": "Users' rights: no duty of the driver.",
   "19": "Tariffs examined by the administration, decree: no roadside duty.",
   "20": "Pontos and number of vehicles by decree (initially Cowtry Lanches 3, Lanchonete Quêên 2, Hospital Renato Sucupira 1): registry data.",

@@ -23,6 +23,11 @@ export const RULES = {
     label_pt: "vencimento em dia sem expediente prorrogado para o primeiro dia útil seguinte",
     citation_pt: "CTN, art. 210, parágrafo único",
   },
+  // A reading, not a source: where a law gives days and no counting rule (docs/legal-periods.md).
+  plain: {
+    label_pt: "dias corridos, excluído o dia do começo; vencimento não prorrogado",
+    citation_pt: "leitura onde a lei não dá a regra de contagem",
+  },
 };
 
 export const ruleText = (id) => `${RULES[id].label_pt} (${RULES[id].citation_pt})`;
@@ -109,6 +114,9 @@ export class Calendar {
 // counts from it.
 export const startDay = (cal, iso) => cal.businessDayOnOrAfter(iso);
 
+// N calendar days, the start excluded, neither start nor last day moved (the reading `plain`).
+export const plainDaysEnd = (start, n) => dates.toIso(dates.addDays(day(start), n));
+
 // A deadline the law sets as a date (e.g. a renewal by 31 March; the pack cites its article) ends on the next business day
 // when that day has no office hours (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º).
 export const fixedDateEnd = (cal, iso) => cal.businessDayOnOrAfter(iso);
@@ -127,6 +135,7 @@ export function cpc219BusinessDays(cal, start, n) {
 export function deadline(cal, start, n, rule = "cc_132") {
   if (rule === "cpc_219") return cpc219BusinessDays(cal, start, n);
   if (rule === "cc_132") return cc132Days(cal, start, n);
+  if (rule === "plain") return plainDaysEnd(start, n);
   throw new RangeError(`unknown counting rule ${rule}`);
 }
 

@@ -143,7 +143,7 @@ def _last_vistoria(rng, issued, today):
 
 
 def _validity_dates(muni, kind, status, days, today):
-    """(valid_from, valid_until) of a planned permit, the validity computed by the law
+    """(valid_from, valid_until, renewed_on) of a planned permit, the validity computed by the law
     (issuance.validity) from an issue date chosen so the permit ends about `days` from today.
     Sapezal's alvarás all end on a 31 March (Lei 125/1999, art. 10, § 1º): a permit still in force
     ends on the next one and was issued in the year before it; a lapsed one ended on an earlier one."""
@@ -154,7 +154,7 @@ def _validity_dates(muni, kind, status, days, today):
     target = today + timedelta(days=days)
     if not rule.march_cycle:
         valid_from = lei_810_months(target, -rule.months)
-        return valid_from, issue_validity(muni, kind, valid_from)
+        return valid_from, issue_validity(muni, kind, valid_from), None
     if days >= 0:
         until = date(today.year, 3, 31) if today <= date(today.year, 3, 31) else date(today.year + 1, 3, 31)
     elif status == "vencido":  # not renewed by the last 31 March
@@ -163,7 +163,20 @@ def _validity_dates(muni, kind, status, days, today):
         until = date(target.year, 3, 31) if target >= date(target.year, 3, 31) else date(target.year - 1, 3, 31)
     # Issued within the year before `until` (1 April … 31 March), so its validity ends on `until`.
     valid_from = min(max(target - timedelta(days=365), date(until.year - 1, 4, 1)), until, today)
-    return valid_from, issue_validity(muni, kind, valid_from)
+    if days >= 0 and valid_from > today - timedelta(days=RENEWED_WITHIN_DAYS):
+        # The first days of a cycle: a permit in force was renewed before 31 March rather than
+        # issued these last days: a permit issued today cannot have its next renewal instructed
+        # yet (the demo of 1–4 April had no renewable Sapezal permit), and a story step dated
+        # before the issue (suspended 9 days ago, cassado 23 days ago) reads as nonsense. Issued a
+        # cycle earlier, renewed in March, before any step of its story.
+        issued = date(until.year - 2, 4, 1)
+        return issued, until, today - timedelta(days=RENEWED_WITHIN_DAYS + 1)
+    return valid_from, issue_validity(muni, kind, valid_from), None
+
+
+# A March-cycle permit in force that would have been issued less than this many days ago was
+# renewed instead (see _validity_dates); more than the oldest step of LIFECYCLE (23 days).
+RENEWED_WITHIN_DAYS = 30
 
 
 def _permit_numbers(issue_dates):
@@ -189,6 +202,8 @@ def load_demo(today=None, credentials=True, example=False):
     `example`: also the synthetic example municipality (what `flask demo load` shows)."""
     if Municipality.query.first() is not None:
         return None
+    from ..issuance.validity import issue_validity
+
     today = today or local_today()
     rng = random.Random(20261129)
     logins = []
@@ -216,14 +231,14 @@ def load_demo(today=None, credentials=True, example=False):
         seats = [p for p in pontos for _ in range(p.capacity)]
         kind = "termo_permissao" if muni.slug == "paranatinga" else "alvara"
         dates = [_validity_dates(muni, kind, status, days, today) for status, days in PERMIT_PLAN]
-        numbers = _permit_numbers([valid_from for valid_from, _ in dates])
+        numbers = _permit_numbers([valid_from for valid_from, _, _ in dates])
         for i, (status, days) in enumerate(PERMIT_PLAN):
             company = companies[i % 2] if companies else None
             operator = _operator(rng, muni, today, company)
             vehicle = _vehicle(rng, muni, today, i)
             db.session.add_all([operator, vehicle])
             db.session.flush()
-            valid_from, valid_until = dates[i]
+            valid_from, valid_until, renewed_on = dates[i]
             permit = Permit(
                 municipality_id=muni.id, number=numbers[i],
                 kind=kind, holder_company=company, holder_operator=None if company else operator,
@@ -234,9 +249,14 @@ def load_demo(today=None, credentials=True, example=False):
             if company:
                 permit.drivers = [operator]
             db.session.add(permit)
-            db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue",
-                                              reason="Emissão", valid_until=valid_until,
+            db.session.add(PermitStatusChange(permit=permit, to_status="ativo", action="issue", reason="Emissão",
+                                              valid_until=issue_validity(muni, kind, valid_from) if renewed_on else valid_until,
                                               at=local_morning(valid_from)))
+            if renewed_on:
+                db.session.add(PermitStatusChange(permit=permit, from_status="ativo", to_status="ativo", action="renew",
+                                                  reason="Renovação anual", valid_until=valid_until,
+                                                  at=local_morning(renewed_on)))
+                permit.status_changed_at = local_morning(renewed_on)
             _issuance_records(rng, muni, operator, vehicle, valid_from, today)
         if muni.settings.get("synthetic_example"):
             from ..registry.models import UnitValue

@@ -6,7 +6,7 @@ and appears in the permit's history; a crachá that names the old holder or plat
 Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/2007.
 """
 from ...core.ptbr import plate as plate_text
-from datetime import timedelta
+from ...rules.legal_calendar import deadline, plain_days_end, reading_counting
 
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
@@ -25,7 +25,9 @@ SUBSTITUTION = {
     # no prazo máximo de 15 (quinze) dias, e que o veículo passe pela vistoria técnica competente".
     # The law does not say from when the 15 days run; we count from the day the holder changed
     # motorcycles (the only event the request can follow).
-    "sapezal": {"days": 15, "basis": "Lei 125/1999, art. 15", "vistoria": "Lei 125/1999, art. 15"},
+    # In which days: the municipality's option (reading sapezal.art15_window, default plain days).
+    "sapezal": {"days": 15, "basis": "Lei 125/1999, art. 15", "vistoria": "Lei 125/1999, art. 15",
+                "counting_option": "sapezal.art15_counting"},
     # One vehicle per permit (art. 32): the substitute replaces the old one. No deadline in the law.
     # Vistoria: periodic (art. 9º) and serving "sem vistoria válida" is fined (art. 50, Grupo V, b).
     "paranatinga": {"days": None, "basis": "Lei 311/2007, art. 32 (um único veículo por permissão)",
@@ -65,6 +67,14 @@ def _revoke_credentials(permit, reason):
     return revoked
 
 
+def _window_end(municipality, start, rule):
+    """Last day of a substitution window, counted as the municipality's option chose."""
+    from ..calendar.service import calendar_of
+    from ..rules.service import composed_for
+    counting = reading_counting(composed_for(municipality).config.get("options"), rule.get("counting_option"))
+    return deadline(calendar_of(municipality), start, rule["days"], counting)
+
+
 def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason, requested_on=None):
     _occupying(permit)
     rule = SUBSTITUTION.get(municipality.slug, {"days": None, "basis": "lei municipal", "vistoria": None})
@@ -78,7 +88,7 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
                                              "(um único veículo por permissão).")
     if replaced_on > requested_on:
         raise field_error("replaced_on", "A troca não pode ser posterior ao pedido.")
-    if rule["days"] is not None and (requested_on - replaced_on).days > rule["days"]:
+    if rule["days"] is not None and requested_on > _window_end(municipality, replaced_on, rule):
         raise field_error("replaced_on", f"Pedido fora do prazo: a substituição deve ser requerida em até "
                                           f"{rule['days']} dias da troca ({rule['basis']}); a troca foi em "
                                           f"{replaced_on:%d/%m/%Y}, o pedido em {requested_on:%d/%m/%Y}.")
@@ -171,10 +181,10 @@ def declare_absence_loss(permit, municipality, absent_since, reason, today=None)
     today = today or local_today()
     if absent_since >= today:
         raise field_error("absent_since", "O afastamento deve ter começado antes de hoje.")
-    if (today - absent_since).days <= days:
+    if today <= plain_days_end(absent_since, days):
         raise field_error("absent_since", f"Afastado há {(today - absent_since).days} dias: a perda exige mais de "
                                            f"{days} dias sem justificativa prévia ({basis}). Poderá ser declarada a "
-                                           f"partir de {absent_since + timedelta(days=days + 1):%d/%m/%Y}.")
+                                           f"partir de {plain_days_end(absent_since, days + 1):%d/%m/%Y}.")
     text = f"Afastamento desde {absent_since:%d/%m/%Y}, sem justificativa prévia ao órgão gestor ({basis}). {reason}"
     change_permit_status(permit, "extinguish", text)
     return _free_vacancy(municipality, f"Vaga aberta pela perda da permissão {permit.number} ({basis}).")

@@ -1,7 +1,7 @@
 """Every selection state change: population figure, edital, candidates, classification, tie
 breaks, the call of suplentes and the two windows the daily job closes. Audited, one transaction
 each. Citations are Paranatinga Lei 311/2007."""
-from datetime import timedelta
+from ...rules.legal_calendar import deadline, reading_counting
 
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
@@ -203,6 +203,16 @@ def call_for_vacancy(municipality, reason):
     return cand
 
 
+def _regularize_until(municipality_id, today):
+    """Art. 33 § 3º: 5 days counted as the municipality's option chose (reading
+    paranatinga.art33_3_days, default plain calendar days)."""
+    from ..calendar.service import calendar_of
+    from ..rules.service import composed_for
+    municipality = db.session.get(Municipality, municipality_id)
+    counting = reading_counting(composed_for(municipality).config.get("options"), rules.REGULARIZE_COUNTING_OPTION)
+    return deadline(calendar_of(municipality), today, rules.REGULARIZE_DAYS, counting)
+
+
 def grant_regularization(cand, justification, today=None):
     """Art. 33 § 3º: the called suplente falls short of the law; with a reasoned justification,
     a window of at most 5 days to regularize."""
@@ -210,7 +220,7 @@ def grant_regularization(cand, justification, today=None):
     if cand.status != "convocado":
         raise ApiError(409, "invalid_state", "Só se concede prazo a um suplente convocado.")
     before = snapshot(cand)
-    cand.status, cand.regularize_until = "em_regularizacao", today + timedelta(days=rules.REGULARIZE_DAYS)
+    cand.status, cand.regularize_until = "em_regularizacao", _regularize_until(cand.municipality_id, today)
     cand.status_reason = justification
     record("grant_regularization", "candidate", cand.id, before, snapshot(cand), reason=justification,
            municipality_id=cand.municipality_id)

@@ -166,6 +166,7 @@ def rank(candidates, extra_criteria, on: date):
 # business or calendar days, so we use 5 calendar days: never longer than the law allows,
 # whichever count it meant.
 REGULARIZE_DAYS = 5
+REGULARIZE_COUNTING_OPTION = "paranatinga.art33_3_counting"  # plain (default) | cc_132 | cpc_219
 # Art. 8º § 1º: "deverá dentro de 90 (noventa) regularizar sua pendência" — the unit is missing
 # in the text; we read days (the only unit that fits "90 (noventa)" in a deadline of this kind).
 MOTORCYCLE_DAYS = 90

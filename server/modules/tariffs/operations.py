@@ -1,6 +1,7 @@
 """Tariff tables: record one (audited) and find the one in force on a day."""
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
+from ...rules.legal_calendar import lei_810_years
 from ...core.errors import ApiError
 from ...extensions import db
 from .models import TariffTable
@@ -90,7 +91,7 @@ def tariff_summary(municipality, on=None):
     if table is None:
         return None
     law = law_for(municipality)
-    stale = law["renew_yearly"] and (on - table.valid_from).days > 365
+    stale = law["renew_yearly"] and on > lei_810_years(table.valid_from, 1)
     return {"act": table.act, "valid_from": table.valid_from.isoformat(),
             "valid_until": table.valid_until.isoformat() if table.valid_until else None,
             "items": table.items, "basis": law["basis"], "renewal_overdue": stale,

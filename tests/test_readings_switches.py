@@ -1,0 +1,51 @@
+"""Readings that are switches (issue 35, item 4): the municipality's option, saved with its act in
+Configuração das regras (rules.settings.save_value, audited), changes how a period the law leaves
+uncounted is counted. The same cases are vectors of shared_rules/vectors/calendar.json, which both
+engines run (tests/test_legal_calendar.py, tests/js/legal_calendar.test.mjs)."""
+from datetime import date
+
+import pytest
+
+from server.core.audit import AuditLog
+from server.core.errors import ApiError
+from server.extensions import db
+from server.modules.registry.models import Municipality, Permit, Vehicle
+
+
+def _muni(slug):
+    return Municipality.query.filter_by(slug=slug).one()
+
+
+def test_sapezal_art_15_window_follows_the_municipality_s_option(app, demo):
+    """Changed motorcycles on Friday 31/07/2026; the 15th day is Saturday 15/08. Default reading
+    (`plain`): a request on Monday 17/08 is late. With `cc_132` chosen by decree, it is in time."""
+    from server.modules.permits.changes_of_life import substitute_vehicle
+    from server.modules.rules.settings import save_value
+    with app.app_context():
+        m = _muni("sapezal")
+        permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
+        vehicle = Vehicle(municipality_id=m.id, plate="QBX1B23", renavam="12345678901", chassis="9C2KC1670AR000001",
+                          make="Honda", model="CG 160", year_manufacture=2025, engine_cc=160)
+        db.session.add(vehicle)
+        db.session.commit()
+        with pytest.raises(ApiError) as late:
+            substitute_vehicle(permit, m, vehicle.id, date(2026, 7, 31), "Requerimento", requested_on=date(2026, 8, 17))
+        assert "15 dias da troca" in late.value.fields["replaced_on"][0]
+        save_value(m, "options", "sapezal.art15_counting", "cc_132", "Decreto nº 9/2026")
+        assert AuditLog.query.filter_by(action="configure_rules").order_by(AuditLog.id.desc()).first().reason == "Decreto nº 9/2026"
+        m = _muni("sapezal")
+        permit = db.session.get(Permit, permit.id)
+        substitute_vehicle(permit, m, vehicle.id, date(2026, 7, 31), "Requerimento", requested_on=date(2026, 8, 17))
+        assert db.session.get(Permit, permit.id).vehicle_id == vehicle.id
+
+
+def test_paranatinga_art_33_3_window_follows_the_municipality_s_option(app, demo):
+    """Granted on Wednesday 02/12/2026: 5 plain days end on Monday 07/12 (default); 5 business days
+    (`cpc_219`, chosen by decree) on Wednesday 09/12."""
+    from server.modules.rules.settings import save_value
+    from server.modules.selection.operations import _regularize_until
+    with app.app_context():
+        m = _muni("paranatinga")
+        assert _regularize_until(m.id, date(2026, 12, 2)) == date(2026, 12, 7)
+        save_value(m, "options", "paranatinga.art33_3_counting", "cpc_219", "Decreto nº 4/2026")
+        assert _regularize_until(m.id, date(2026, 12, 2)) == date(2026, 12, 9)
