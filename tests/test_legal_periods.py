@@ -23,7 +23,9 @@ def _builder():
 # Day arithmetic outside the calendar modules that is not a legal period, by (file, function):
 # the reason it is allowed. A legal period found here instead belongs in server/rules/legal_calendar.py.
 ALLOWED = {
-    ("server/modules/autos/jobs.py", "_new_infraction_since"): "query bound: the instant after the last day already judged",
+    ("server/modules/autos/jobs.py", "_new_infraction_within"): "query bounds: the instants after the last day already judged and after the quiet year's last day (the year itself is counted by the calendar)",
+    ("server/modules/jobs/registry.py", "dates_to_decide"): "the calendar dates a daily task missed, each decided in turn; not a legal period",
+    ("server/modules/registry_import/daily.py", "purge"): "retention of an import's file and report (7 days), not a legal period",
     ("server/modules/autos/notification.py", "decode_code"): "day number since an epoch in a printed code, not a period",
     ("server/modules/credentials/codec.py", "decode_body"): "day number since an epoch in a crachá, not a period",
     ("server/modules/autos/outcome.py", "outcome"): "the first day after a due date the calendar computed (applied on)",

@@ -167,13 +167,20 @@ def test_ninety_days_to_present_a_motorcycle(app, client, runner, demo):
     with app.app_context():
         today = local_today()
     status, _, _, due, _ = _candidates(app, edital_id)["Fábio Reis"]
-    # 90 days; a last day without office hours moves to the next business day (CC art. 132 § 1º).
+    # 90 days; a publication on a day without office hours counts as made on the next business
+    # day (CPC art. 224 § 1º), and a last day without office hours moves to the next business day
+    # (CC art. 132 § 1º).
     from autos_process_helpers import FIXED_HOLIDAYS
-    plain = today + timedelta(days=90)
+
+    def closed(d):
+        return d.weekday() >= 5 or (d.month, d.day) in FIXED_HOLIDAYS or (3, 20) <= (d.month, d.day) <= (4, 23)
+    start = today
+    while start.weekday() >= 5 or (start.month, start.day) in FIXED_HOLIDAYS:
+        start += timedelta(days=1)
+    plain = start + timedelta(days=90)
     assert status == "selecionado" and plain <= due and due.weekday() < 5 and (due.month, due.day) not in FIXED_HOLIDAYS
     skipped = [plain + timedelta(days=i) for i in range((due - plain).days)]
-    assert all(d.weekday() >= 5 or (d.month, d.day) in FIXED_HOLIDAYS or (3, 20) <= (d.month, d.day) <= (4, 23)
-               for d in skipped)
+    assert all(closed(d) for d in skipped)
     assert _candidates(app, edital_id)["Gina Alves"][3] is None  # has a motorcycle: no window
     _run(runner, due)
     assert _candidates(app, edital_id)["Fábio Reis"][0] == "selecionado"

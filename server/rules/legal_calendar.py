@@ -29,8 +29,8 @@ a renewal deadline the law sets as a date, itself moved: see `fixed_date_end`).
 - `ctn_210`: a tax due date that is not a business day moves to the next one (CTN art. 210
   § único: "os prazos só se iniciam ou vencem em dia de expediente normal").
 - `plain`: N calendar days, the start excluded, the last day not moved — a reading where a law
-  gives days and no counting rule (Sapezal art. 15, Paranatinga art. 33 § 3º: a municipal option
-  may choose `cc_132` or `cpc_219` instead; shared_rules/readings/readings.json).
+  gives days and no counting rule (a municipal option may choose `cc_132` or `cpc_219` instead;
+  the periods and their options are in shared_rules/readings/readings.json).
 """
 import datetime
 import json

@@ -218,7 +218,10 @@ FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimati
 def swipe_through(page, group):
     """Scroll the way a thumb does, a third of a screen at a time, from the group's heading down
     to its declaration button (swipes are not counted as touches: the fiscal reads)."""
-    page.locator(f"#g-{group}").scroll_into_view_if_needed()
+    # The checklist re-renders its groups after an answer (a heading resolved just before may be
+    # replaced): scroll to the heading as it is now, by its id, in the page.
+    page.locator(f"#g-{group}").wait_for(state="attached")
+    page.evaluate("(id) => document.getElementById(id).scrollIntoView({block: 'nearest'})", f"g-{group}")
     page.evaluate(FRAMES)
     button = page.locator(f"#all-ok-{group}")
     for _ in range(80):
