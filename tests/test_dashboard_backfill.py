@@ -42,9 +42,9 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
     # An auto with a fine nobody configured and a CTB art. 244 infraction (traffic authority) that
     # carries an amount: 0022_amounts_unpriced backfills both as the push derives them.
     autos.append(phone.auto(numbers[2], inspection_id=inspection["id"], infractions=[
-        {"id": "sap.inf.um_passageiro", "citation": {}, "amount": {"value": None, "unit": None},
+        {"id": "sap.inf.um_passageiro", "citation": {"law": "Lei Municipal nº 125/1999"}, "amount": {"value": None, "unit": None},
          "amount_brl": None, "decision": "confirmed"},
-        {"id": "fed.inf.ctb244_ix", "citation": {}, "amount": {"value": 1, "unit": "BRL"},
+        {"id": "fed.inf.ctb244_ix", "citation": {"law": "Lei nº 9.503/1997", "art": "244"}, "amount": {"value": 1, "unit": "BRL"},
          "amount_brl": 293.47, "decision": "confirmed"}]))
     assert phone.push([phone.record(inspection), *autos]).status_code == 200
     with fresh_db.app_context():

@@ -167,7 +167,8 @@ def test_cancel_request_naming_another_municipality_auto_marks_nothing_there(app
     assert len(before) == 1
     request = paranatinga.record(paranatinga.body("cancel_request", auto_id=auto["id"],
                                                   reason="Pedido vindo de outro município."))
-    assert paranatinga.push([request]).json["results"][0]["status"] == "accepted"
+    # Refused at the door like any foreign id (issue 39), and it marks nothing in Sapezal.
+    assert paranatinga.push([request]).json["results"][0]["status"] == "foreign"
     assert auto["id"] not in clerk.get("/bo/revisao/?cancelamento=1").get_data(as_text=True)
     assert _csv_cancel_column(clerk, auto["id"]) == before
     page = clerk.get(f"/bo/revisao/registros/{auto['id']}").get_data(as_text=True)
