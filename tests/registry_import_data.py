@@ -81,3 +81,24 @@ def write_xlsx(path, columns, rows):
     for row in rows:
         sheet.append([row.get(c.key, "") for c in columns])
     book.save(path)
+
+
+# Identifiers that start with 0: what a "Geral" column in Excel turns into numbers without their
+# leading zeros (tests/test_prod_like.py builds its damaged sheet with them).
+
+def cpf_leading_zero(i):
+    return cpf_check_digits(f"0{60000000 + i:08d}")
+
+
+def cnh_leading_zero(i):
+    for base in range(20_000_000 + 10 * i, 20_000_000 + 10 * i + 10):
+        for dv in range(100):
+            if cnh_number_is_valid(f"0{base:08d}{dv:02d}"):
+                return f"0{base:08d}{dv:02d}"
+    raise ValueError(i)
+
+
+def renavam_leading_zero(i):
+    base = [int(d) for d in f"{3000 + i:010d}"]
+    total = sum(d * w for d, w in zip(base, [3, 2, 9, 8, 7, 6, 5, 4, 3, 2]))
+    return "".join(map(str, base)) + str((total * 10) % 11 % 10)

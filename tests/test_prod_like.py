@@ -8,15 +8,21 @@ both servers; its access log says which server answered.
 PostgreSQL only (`make test` runs it once, in the PostgreSQL pass); it needs nginx (`make
 prod-deps`): skipped without it, except under `make test` (MOTOFISCAL_PROD_LIKE_REQUIRED=1).
 
-The month, and what stands in for what the issue's other parts will add:
-  municipality and administrator (guide) → users by the administrator → registry import
-  (checked through nginx, written by the CLI) → operator photos → crachás → a fiscal's day over both
-  servers → review and notificação → backup (guide) → restore into a new database (guide) → a
-  server over the restored database, as the app role.
+The month: municipality and administrator (guide) → configured from the first-day screen (public
+address, fiscal unit, users, calendar) → a 300-row spreadsheet as Excel leaves it (identifiers
+as numbers without their leading zeros, a column the clerk added) imported in one pass through the
+back office: upload → job progress → report → "Importar" → done, every step through nginx (the
+upload and the job live in the database, so either server answers each step) → operator photos in
+one ZIP named by CPF → crachás in batches, one PDF of A4 sheets → a fiscal's day over both
+servers → review and notificação → the first-day list all done → backup (guide) → restore into a
+new database (guide) → a server over the restored database, as the app role.
 """
-import csv
 import io
 import os
+import re
+import subprocess
+import time
+import zipfile
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,7 +33,7 @@ from autos_process_helpers import INFRACTION, _auto_fields
 from conftest import PG_URL, _base_config
 from fieldsync_device import FakeDevice, sha256_hex
 from helpers import csrf_token, login
-from registry_import_data import values_for
+from registry_import_data import cnh_leading_zero, cpf_leading_zero, renavam_leading_zero, values_for
 from two_servers import Http
 
 pytestmark = [pytest.mark.db, pytest.mark.skipif(
@@ -36,7 +42,9 @@ pytestmark = [pytest.mark.db, pytest.mark.skipif(
 SLUG = "paranatinga"  # the guide's `municipality` block
 ADMIN = "admin.paranatinga"
 PASSWORD = "senha-do-primeiro-mes"
-PERMITS = 3
+ROWS = 300  # the imported fleet
+FISCAL_DAY = 3  # permits the fiscal inspects (the first auto on the first one)
+PHOTOS = 12  # operators whose photo goes in the ZIP
 
 
 @pytest.fixture(scope="module")
@@ -58,13 +66,13 @@ def prod(tmp_path_factory):
         topology.down()
 
 
-def _browser(prod, cookies=None) -> Http:
+def _browser(prod, cookies=None, base_url=None) -> Http:
     """A browser (or phone) talking to nginx over TLS, trusting the topology's certificate."""
-    client = Http(prod.public_url, cookies=cookies)
+    client = Http(base_url or prod.public_url, cookies=cookies)
     client.session.verify = str(prod.tls_cert)
     client.session.trust_env = False  # else REQUESTS_CA_BUNDLE, when set, replaces `verify`
     # Over HTTPS the CSRF check wants the Referer a browser sends (Flask-WTF's SSL strict mode).
-    client.session.headers["Referer"] = prod.public_url + "/"
+    client.session.headers["Referer"] = client.base_url + "/"
     return client
 
 
@@ -92,6 +100,58 @@ def _post_form(client, path, form_page, data, files=None):
     return client.session.post(client.base_url + path, data=data, files=files, allow_redirects=False, timeout=60)
 
 
+def _first_day(client) -> tuple[dict, str]:
+    """{item key: state} of the first-day screen, and its HTML."""
+    page = client.get("/bo/primeiro-dia")
+    assert page.status_code == 200, page.get_data(as_text=True)[:500]
+    html = page.get_data(as_text=True)
+    return dict(re.findall(r'id="item-([a-z]+)".*?data-state="([a-z]+)"', html, re.S)), html
+
+
+def _pending(client) -> set:
+    return {key for key, state in _first_day(client)[0].items() if state == "pendente"}
+
+
+def _follow_job(client, location) -> str:
+    """The job's page, polled through nginx (either server answers) until it stops saying it is
+    running; the page refreshes itself every 2 s, so does this."""
+    path = urlsplit(location).path
+    for _ in range(300):  # a bound against a job that never ends, not a timing assertion
+        page = client.get(path)
+        assert page.status_code in (200, 422), page.get_data(as_text=True)[:1000]
+        html = page.get_data(as_text=True)
+        if 'id="job-state"' not in html:
+            return html
+        time.sleep(1)
+    raise AssertionError(f"{path} still running after 300 polls")
+
+
+def _excel_damaged_xlsx(columns, rows) -> bytes:
+    """The sheet as Excel keeps it: identifiers typed in "Geral" columns became numbers without
+    their leading zeros, and the clerk added a column of notes."""
+    from openpyxl import Workbook
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Cadastro")
+    sheet.append([c.header for c in columns] + ["Observações"])
+    for row in rows:
+        sheet.append([int(row[c.key]) if c.key in ("operator.cpf", "operator.cnh_number", "vehicle.renavam")
+                      else row.get(c.key, "") for c in columns] + ["anotação do balcão"])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _pdf_pages(pdf_bytes, tmp_path) -> int:
+    path = tmp_path / "crachas.pdf"
+    path.write_bytes(pdf_bytes)
+    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+
+
+def _masked_cpf(cpf):
+    return f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
+
+
 def _jpeg(color):
     from PIL import Image
     out = io.BytesIO()
@@ -110,18 +170,50 @@ def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp
     assert make_url(prod.app_env()["DATABASE_URL"]).username == prod.settings["DB_APP_ROLE"]
 
     # --- The municipality and its administrator: the guide's block, as the app role --------
-    # TODO(i36c): then configure it from the first-day screen (deadlines, authority, amounts…)
-    # once it exists; Paranatinga's law fixes what its first notificação needs, so nothing is
-    # configured here today.
     created = prod.run_block("municipality", stdin=f"{PASSWORD}\n{PASSWORD}\n")
     assert "Paranatinga/MT criado" in created and f"Administrador {ADMIN} criado" in created
 
+    view = _owner_app(prod, tmp_path)
+    with view.app_context():
+        from server.core.clock import local_today
+        from server.modules.registry.models import Municipality
+        from server.modules.registry_import.columns import columns_for
+        columns = columns_for(Municipality.query.filter_by(slug=SLUG).one())
+        today = local_today()
+
+    # --- Configured from the first-day screen, by the administrator, through nginx ----------
     office = _browser(prod)
     login(office, ADMIN, PASSWORD)
+    state, _html = _first_day(office)
+    # Paranatinga's law fixes its deadlines, authorities and amounts; `municipality create` made
+    # the signing key and recorded the guide's public address.
+    assert {k: state[k] for k in ("prazos", "valores", "chave", "endereco")} == dict.fromkeys(
+        ("prazos", "valores", "chave", "endereco"), "feito"), state
+    assert _pending(office) == {"unidades", "fiscais", "aparelhos", "crachas", "calendario"}
+
+    # The municipality's own public address (the certificate's other name for nginx): the QR of
+    # its crachás must print this one, not the server's PUBLIC_BASE_URL.
+    address = f"https://127.0.0.1:{prod.nginx_port}"
+    saved = _post_form(office, "/bo/primeiro-dia/endereco", "/bo/primeiro-dia", {"public_base_url": address})
+    assert saved.status_code == 302, saved.text[:500]
+    state, html = _first_day(office)
+    assert state["endereco"] == "feito" and f"apontam para {address}." in html
+    # Paranatinga's fines are in UFIR (Lei 311/2007): its value in R$, extinct at R$ 1,0641
+    # (Lei 10.522/2002, art. 29, § 3º).
+    unit = _post_form(office, "/bo/unidades", "/bo/unidades", {
+        "unit": "UFIR", "valid_from": "2000-10-26", "value_brl": "1,0641",
+        "source": "Lei 10.522/2002, art. 29, § 3º"})
+    assert unit.status_code == 302, unit.text[:1000]
+    holiday = _post_form(office, "/bo/calendario", "/bo/calendario", {
+        "day": f"{today.year}-01-02", "kind": "feriado_municipal", "name_pt": "Feriado municipal (teste)",
+        "act": f"Lei municipal de teste nº 1/{today.year}"})
+    assert holiday.status_code == 302, holiday.text[:1000]
     for username, role in (("clerk.paranatinga", "backoffice"), ("fiscal.paranatinga", "fiscal")):
         made = _post_form(office, "/bo/usuarios/", "/bo/usuarios/", {
             "username": username, "name": f"Pessoa {role}", "role": role, "password": PASSWORD})
         assert made.status_code == 302, made.text[:500]
+    # What is left needs the fleet (crachás) and the fiscal's phone (its first login).
+    assert _pending(office) == {"aparelhos", "crachas"}
     clerk = _browser(prod)
     login(clerk, "clerk.paranatinga", PASSWORD)
 
@@ -135,57 +227,85 @@ def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp
     assert counted, "no login limit counted in Redis"
     limits.delete(*counted)
 
-    # --- The registry the secretariat keeps: checked through nginx, written by the CLI ------
-    view = _owner_app(prod, tmp_path)
-    with view.app_context():
-        from server.core.clock import local_today
-        from server.modules.registry.models import Municipality
-        from server.modules.registry_import.columns import columns_for
-        columns = columns_for(Municipality.query.filter_by(slug=SLUG).one())
-        today = local_today()
-    sheet = io.StringIO()
-    writer = csv.writer(sheet, delimiter=";")
-    writer.writerow([c.header for c in columns])
-    for i in range(PERMITS):
-        row = values_for(i, today)
-        writer.writerow([row.get(c.key, "") for c in columns])
-    data = sheet.getvalue().encode("utf-8-sig")
-    checked = _post_form(clerk, "/bo/importacao/", "/bo/importacao/", {},
-                         files={"file": ("cadastro.csv", data, "text/csv")})
-    assert checked.status_code == 200, checked.text[:1000]
-    assert f"{PERMITS} linhas" in checked.text or f"{PERMITS} válidas" in checked.text, checked.text[:2000]
-    # TODO(i36b): "Importar" through nginx (today the upload waits in the instance folder of the
-    # server that checked it, and the other one answers 404), then the Excel-damaged 300-row sheet
-    # in one corrected pass. Until then the same file is written by the documented CLI.
-    upload = tmp_path / "cadastro.csv"
-    upload.write_bytes(data)
-    imported = _cli(prod, "registry-import", "run", "--municipality", SLUG, "--commit", str(upload))
-    assert "Importado: 3" in imported, imported
+    # --- The registry the secretariat keeps, as Excel left it: one pass through nginx --------
+    rows = [{**values_for(i, today), "operator.cpf": cpf_leading_zero(i), "operator.cnh_number": cnh_leading_zero(i),
+             "vehicle.renavam": renavam_leading_zero(i)} for i in range(ROWS)]
+    sheet = _excel_damaged_xlsx(columns, rows)
+    checking = _post_form(clerk, "/bo/importacao/", "/bo/importacao/", {}, files={"file": (
+        "cadastro.xlsx", sheet, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")})
+    assert checking.status_code == 303, checking.text[:1000]
+    report = _follow_job(clerk, checking.headers["Location"])
+    assert f"{ROWS} linhas: <strong>{ROWS} válidas</strong>" in report, report[:3000]
+    assert "“Observações”: Coluna desconhecida: ignorada" in report and 'id="erros"' not in report
+    report_path = urlsplit(checking.headers["Location"]).path
+    importing = _post_form(clerk, f"{report_path}/gravar", report_path, {"only_valid": "0"})
+    assert importing.status_code == 303, importing.text[:1000]
+    done = _follow_job(clerk, importing.headers["Location"])
+    assert 'id="import-done"' in done and f"Importação concluída: {ROWS} permissões, {ROWS} pessoas" in done, \
+        done[:3000]
+    # The upload, the progress and the report were answered by both servers.
+    assert len(_upstreams(prod, "/bo/importacao/")) == 2
 
     with view.app_context():
-        from server.modules.registry.models import Permit
-        permits = [(p.id, p.number, p.main_driver.id) for p in Permit.query.order_by(Permit.id)]
-    assert len(permits) == PERMITS
+        from server.modules.registry.models import Operator, Permit
+        permits = [(p.id, p.number, p.main_driver.id) for p in Permit.query.order_by(Permit.number)]
+        stored = {o.cpf for o in Operator.query}
+    assert len(permits) == ROWS
+    assert stored == {r["operator.cpf"] for r in rows}  # the zeros Excel dropped, restored
 
-    # --- Operator photos and crachás, through nginx --------------------------------------
-    # TODO(i36c): bulk operator photos (a ZIP named by CPF) and bulk crachá issuance (one PDF of
-    # A4 sheets, with a report) once they exist; today one request per operator and per permit.
-    for n, (permit_id, _number, operator_id) in enumerate(permits):
-        page = f"/bo/operadores/{operator_id}"
-        sent = _post_form(clerk, f"{page}/foto", page, {},
-                          files={"photo": ("foto.jpg", _jpeg((30 * n, 90, 140)), "image/jpeg")})
-        assert sent.status_code == 302, sent.text[:500]
-        issued = _post_form(clerk, f"/bo/permits/{permit_id}/credential", f"/bo/permits/{permit_id}",
-                            {"reason": "emissão"})
-        assert issued.status_code == 302, issued.text[:500]
+    # --- Operator photos: one ZIP named by CPF, as the clerk's folder has them --------------
+    named = []
+    for i in range(PHOTOS):
+        cpf = rows[i]["operator.cpf"]
+        name = (f"{_masked_cpf(cpf)}.jpg" if i % 3 == 0 else  # 012.345.678-90.jpg
+                f"fotos/{int(cpf)}.JPG" if i % 3 == 1 else f"{cpf}.jpeg")  # zeros lost; plain
+        named.append((name, _jpeg((20 * i, 90, 140))))
+    named.append(("99999999999.jpg", _jpeg((0, 0, 0))))  # not a valid CPF: reported, not stored
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        for name, data in named:
+            out.writestr(name, data)
+    photos = _post_form(clerk, "/bo/operadores/fotos/lote", "/bo/operadores/fotos/lote", {},
+                        files={"zip": ("fotos.zip", archive.getvalue(), "application/zip")})
+    assert photos.status_code == 200, photos.text[:1000]
+    assert f'<strong id="matched-count">{PHOTOS}</strong>' in photos.text, photos.text[:3000]
+    assert '<strong id="unknown-count">1</strong>' in photos.text
+    with view.app_context():
+        with_photo = {o.cpf for o in Operator.query.filter(Operator.photo_path.isnot(None))}
+    assert with_photo == {rows[i]["operator.cpf"] for i in range(PHOTOS)}
+
+    # --- Crachás in batches, through nginx --------------------------------------------------
+    # First the fiscal's day's permits, chosen; their sheet (with photos) is printed.
+    chosen = [permit_id for permit_id, _n, _o in permits[:FISCAL_DAY]]
+    batch = _post_form(clerk, "/bo/crachas/lote", "/bo/crachas/lote", {"scope": "selecionadas", "permit_id": chosen})
+    assert batch.status_code == 303, batch.text[:1000]
+    batch_path = urlsplit(batch.headers["Location"]).path
+    batch_report = clerk.get(batch_path).get_data(as_text=True)
+    assert f'<strong id="issued-count">{FISCAL_DAY}</strong>' in batch_report, batch_report[:2000]
+    sheet_pdf = clerk.get(f"{batch_path}/crachas.pdf")
+    assert sheet_pdf.status_code == 200 and sheet_pdf.data.startswith(b"%PDF")
+    assert _pdf_pages(sheet_pdf.data, tmp_path) == 1  # ten crachás to an A4 sheet
+    # Then "all without one", batch after batch, until the screen says none is left.
+    from server.modules.credentials.bulk import BATCH_MAX
+    batches = []
+    for _ in range(-(-(ROWS - FISCAL_DAY) // BATCH_MAX)):
+        batch = _post_form(clerk, "/bo/crachas/lote", "/bo/crachas/lote", {"scope": "todas"})
+        assert batch.status_code == 303, batch.text[:1000]
+        batches.append(urlsplit(batch.headers["Location"]).path)
+    last = clerk.get(batches[-1]).get_data(as_text=True)
+    assert "Ainda há" not in last, last[:2000]
+    full_sheet = clerk.get(f"{batches[0]}/crachas.pdf")
+    assert full_sheet.status_code == 200
+    assert _pdf_pages(full_sheet.data, tmp_path) == BATCH_MAX // 10
     with view.app_context():
         from server.modules.credentials.models import Credential
-        credentials = Credential.query.order_by(Credential.id).all()
-        badge_payloads = [c.payload for c in credentials]
-    assert len(badge_payloads) == PERMITS
-    assert all(p.startswith(prod.public_url.upper()) for p in badge_payloads)  # the QR opens nginx
-    public = _browser(prod).get(urlsplit(badge_payloads[0]).path).get_data(as_text=True)
+        assert Credential.query.filter_by(status="active").count() == ROWS
+        badge_payloads = [Credential.query.filter_by(permit_id=permit_id).one().payload for permit_id in chosen]
+    assert all(p.startswith(address.upper()) for p in badge_payloads)  # the municipality's own address
+    # …which reaches nginx: the QR, opened by a phone.
+    public = _browser(prod, base_url=address).get(urlsplit(badge_payloads[0]).path).get_data(as_text=True)
     assert "VÁLIDO" in public and "INVÁLIDO" not in public
+    assert _pending(office) == {"aparelhos"}
     assert len(_upstreams(prod, "/bo/")) == 2  # the clerk's requests went to both servers
 
     # --- A fiscal's day: every request through nginx, which alternates the two servers -----
@@ -195,7 +315,7 @@ def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp
     sha = sha256_hex(evidence)
     inf_id, citation, amount, brl = INFRACTION[SLUG]
     auto = None
-    for n, (_permit_id, permit_number, operator_id) in enumerate(permits):
+    for n, (_permit_id, permit_number, operator_id) in enumerate(permits[:FISCAL_DAY]):
         inspection = phone.record(phone.body("inspection", permit_number=permit_number,
                                              photos=[sha] if n == 0 else []))
         items = [inspection]
@@ -213,6 +333,9 @@ def test_a_first_month_through_nginx_with_two_servers_and_the_app_role(prod, tmp
                                     headers={**phone.headers, "Content-Type": "image/jpeg"}) if n == 0 else None
         assert uploaded is None or uploaded.status_code in (200, 201), uploaded and uploaded.data
     assert len(_upstreams(prod, "/api/v1/sync/push")) == 2  # the day was split across both servers
+    # The fiscal's phone is enrolled: nothing the first day needs is pending any more.
+    state, html = _first_day(office)
+    assert _pending(office) == set() and 'id="first-day-ready"' in html, state
 
     # --- Review and notificação (the clerk, through nginx) --------------------------------
     record_page = f"/bo/revisao/registros/{auto['id']}"
