@@ -15,7 +15,7 @@ CASES = json.loads((ROOT / "shared_rules" / "vectors" / "calendar.json").read_te
 
 
 def run(case):
-    cal = lc.calendar_for("MT", case.get("closures", ()))
+    cal = lc.calendar_for("MT", case.get("closures", ()), case.get("good_friday", "holiday"))
     op = case["op"]
     if op == "easter":
         out = lc.easter(case["year"])

@@ -49,3 +49,29 @@ def test_paranatinga_art_33_3_window_follows_the_municipality_s_option(app, demo
         assert _regularize_until(m.id, date(2026, 12, 2)) == date(2026, 12, 7)
         save_value(m, "options", "paranatinga.art33_3_counting", "cpc_219", "Decreto nº 4/2026")
         assert _regularize_until(m.id, date(2026, 12, 2)) == date(2026, 12, 9)
+
+
+def test_good_friday_follows_the_municipality_s_option(app, demo):
+    """Lei 9.093/1995 art. 2º: by default (`holiday`) Good Friday 03/04/2026 has no office hours and
+    a 10-day period from 24/03 ends on Monday 06/04. With `declared_only` chosen by decree and no
+    municipal law recorded, it is a business day there (the period ends on it) and the phone's
+    field calendar carries the same reading; recording the municipal law as a closure closes it again."""
+    from server.modules.calendar.models import CalendarClosure
+    from server.modules.calendar.service import calendar_of, field_calendar
+    from server.modules.rules.settings import save_value
+    from server.rules.legal_calendar import deadline
+    with app.app_context():
+        m = _muni("nortelandia")
+        assert not calendar_of(m).is_business_day(date(2026, 4, 3))
+        assert deadline(calendar_of(m), date(2026, 3, 24), 10, "cc_132") == date(2026, 4, 6)
+        save_value(m, "options", "nortelandia.good_friday", "declared_only", "Decreto nº 12/2026")
+        assert AuditLog.query.filter_by(action="configure_rules").order_by(AuditLog.id.desc()).first().reason == "Decreto nº 12/2026"
+        m = _muni("nortelandia")
+        assert calendar_of(m).is_business_day(date(2026, 4, 3))
+        assert deadline(calendar_of(m), date(2026, 3, 24), 10, "cc_132") == date(2026, 4, 3)
+        assert field_calendar(m)["good_friday"] == "declared_only"
+        assert calendar_of(_muni("sapezal")).is_business_day(date(2026, 4, 3)) is False
+        db.session.add(CalendarClosure(municipality_id=m.id, day=date(2026, 4, 3), kind="feriado_religioso",
+                                       name_pt="Sexta-Feira da Paixão", act="Lei municipal nº 1/1999"))
+        db.session.commit()
+        assert not calendar_of(m).is_business_day(date(2026, 4, 3))

@@ -9,7 +9,7 @@ const data = JSON.parse(readFileSync(path.join(ROOT, "shared_rules", "calendar",
 export const CASES = JSON.parse(readFileSync(path.join(ROOT, "shared_rules", "vectors", "calendar.json"), "utf8")).cases;
 
 export function run(c) {
-  const cal = new lc.Calendar(data, "MT", c.closures || []);
+  const cal = new lc.Calendar(data, "MT", c.closures || [], c.good_friday || "holiday");
   switch (c.op) {
     case "easter": return lc.easter(c.year);
     case "is_business_day": return cal.isBusinessDay(c.date);
