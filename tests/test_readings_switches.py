@@ -75,3 +75,33 @@ def test_good_friday_follows_the_municipality_s_option(app, demo):
                                        name_pt="Sexta-Feira da Paixão", act="Lei municipal nº 1/1999"))
         db.session.commit()
         assert not calendar_of(m).is_business_day(date(2026, 4, 3))
+
+
+def test_sapezal_art_26_suspension_recidivism_follows_the_municipality_s_option(app, demo):
+    """Art. 26 "reincidente em suspensão": a suspension chosen now for an operator recidivist in the
+    same infraction (art. 29). Default (`duas_suspensoes`): no disqualification notice; with
+    `suspensao_de_reincidente` chosen by decree, one suspension is enough (the same case as the
+    vectors of shared_rules/vectors/law-sapezal.json, evaluated on the municipality's saved options)."""
+    import json
+    from pathlib import Path
+    from server.modules.calendar.service import calendar_of
+    from server.modules.rules.service import composed_for
+    from server.modules.rules.settings import save_value
+    from server.rules.engine import evaluate
+    cases = json.loads((Path(__file__).resolve().parents[1] / "shared_rules/vectors/law-sapezal.json")
+                       .read_text(encoding="utf-8"))["cases"]
+    case = next(c for c in cases if c["name"].startswith("art. 26, alternativa `suspensao_de_reincidente`"))
+
+    def escalations(m):
+        out = evaluate(composed_for(m), "2025-06-10", case["facts"], case["history"], calendar_of(m))
+        return [e for e in out["escalations"] if e["id"] == "sap.inabilitacao"]
+
+    with app.app_context():
+        m = _muni("sapezal")
+        save_value(m, "periods", "sapezal.recidivism_window", {"years": 1}, "Decreto nº 3/2025")
+        assert escalations(_muni("sapezal")) == []
+        save_value(_muni("sapezal"), "options", "sapezal.art26_suspension_recidivism", "suspensao_de_reincidente",
+                   "Decreto nº 10/2026")
+        assert AuditLog.query.filter_by(action="configure_rules").order_by(AuditLog.id.desc()).first().reason == "Decreto nº 10/2026"
+        [esc] = escalations(_muni("sapezal"))
+        assert (esc["status"], esc["count"], esc["current"]) == ("would_reach", 1, 1)
