@@ -105,3 +105,27 @@ def test_sapezal_art_26_suspension_recidivism_follows_the_municipality_s_option(
         assert AuditLog.query.filter_by(action="configure_rules").order_by(AuditLog.id.desc()).first().reason == "Decreto nº 10/2026"
         [esc] = escalations(_muni("sapezal"))
         assert (esc["status"], esc["count"], esc["current"]) == ("would_reach", 1, 1)
+
+
+def test_nortelandia_issqn_em_atividade_follows_the_municipality_s_option(app, demo):
+    """Art. 14 "por motocicleta em atividade": a company whose permits all ended on 15/05/2031.
+    Default (`ultimo_dia`): none is in activity on 31/05, no charge for May. With `algum_dia`
+    chosen by decree, each is charged for May (the reading's vectors: shared_rules/vectors/calendar.json)."""
+    from server.modules.issuance.models import IssqnCharge
+    from server.modules.issuance.operations import create_issqn_charges
+    from server.modules.rules.settings import save_value
+    with app.app_context():
+        m = _muni("nortelandia")
+        company_id = (Permit.query.filter(Permit.municipality_id == m.id, Permit.holder_company_id.isnot(None))
+                      .order_by(Permit.id).first().holder_company_id)
+        permits = Permit.query.filter_by(holder_company_id=company_id).all()
+        for p in permits:
+            p.valid_from, p.valid_until, p.status = date(2030, 6, 1), date(2031, 5, 15), "ativo"
+        db.session.commit()
+        create_issqn_charges(date(2031, 6, 15))
+        assert IssqnCharge.query.filter_by(company_id=company_id, month=date(2031, 5, 1)).first() is None
+        save_value(m, "options", "nortelandia.issqn_em_atividade", "algum_dia", "Decreto nº 15/2026")
+        assert AuditLog.query.filter_by(action="configure_rules").order_by(AuditLog.id.desc()).first().reason == "Decreto nº 15/2026"
+        create_issqn_charges(date(2031, 6, 15))
+        charge = IssqnCharge.query.filter_by(company_id=company_id, month=date(2031, 5, 1)).one()
+        assert charge.motorcycles == len(permits) > 0
