@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from server.rules import issqn_activity
 from server.rules import legal_calendar as lc
 from server.rules.validate import validate_all
 
@@ -15,7 +16,7 @@ CASES = json.loads((ROOT / "shared_rules" / "vectors" / "calendar.json").read_te
 
 
 def run(case):
-    cal = lc.calendar_for("MT", case.get("closures", ()))
+    cal = lc.calendar_for("MT", case.get("closures", ()), case.get("good_friday", "holiday"))
     op = case["op"]
     if op == "easter":
         out = lc.easter(case["year"])
@@ -29,6 +30,9 @@ def run(case):
         out = lc.lei_810_years(case["start"], case["n"])
     elif op == "lei_810_months":
         out = lc.lei_810_months(case["start"], case["n"])
+    elif op == "issqn_in_activity":
+        first, last = issqn_activity.month_bounds(case["month"])
+        return issqn_activity.in_activity(case["start"], case["date"], case["status"], first, last, case["reading"])
     elif op == "fixed_date_end":
         out = lc.fixed_date_end(cal, datetime.date.fromisoformat(case["date"]))
     else:

@@ -44,7 +44,8 @@ def test_default_configs_leave_municipal_values_unconfigured():
                               "paranatinga.inabilitacao_multas_de_um_auto": "uma",
                               "paranatinga.lei_311_publicacao": "2007-10-01",
                               # declared reading of issue 35 (readings.json, LEGAL.md's table)
-                              "paranatinga.art33_3_counting": "plain"}
+                              "paranatinga.art33_3_counting": "plain",
+                              "paranatinga.good_friday": "holiday"}
     assert par["periods"] == {"paranatinga.recidivism_window_art45": {"months": 3}}
 
 

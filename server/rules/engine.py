@@ -460,6 +460,13 @@ def _window_pt(window):
     return f"{window['days']} dias"
 
 
+def _recidivist_reading(clause, cfg):
+    """The clause's `recidivist_option` is chosen: one penalty of the clause proposed now on an
+    infraction whose recidivism applies is enough (history alone still needs `count`)."""
+    opt = clause.get("recidivist_option")
+    return bool(opt) and (cfg.get("options") or {}).get(opt["key"]) == opt["value"]
+
+
 def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
     """Counts APPLIED penalties of the history only (SPEC §5): `status` is "reached" when they
     alone reach the count — also on a clean stop (the driver is disqualified by history alone);
@@ -491,7 +498,12 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
         prior = len({h[4] if h[4] else ("#", i) for i, h in enumerate(matching)}) if per_auto else len(matching)
         if per_auto:
             current = min(current, 1)
-        if (current >= 1 or prior >= clause["count"]) and prior + current >= clause["count"]:
+        needed = clause["count"]
+        if _recidivist_reading(clause, cfg) and any(
+                p["penalty"]["kind"] == penalty and p["pack"] == pack_id and (p.get("recidivism") or {}).get("applied") is True
+                for p in proposed):
+            needed = 1  # "reincidente em suspensão" read as a suspension imposed on a recidivist
+        if (current >= 1 or prior >= clause["count"]) and prior + current >= needed:
             reached = prior >= clause["count"]
             measure = esc["measure"]
             measure_pt = _PENALTY_PT.get(measure["kind"], measure["kind"])
@@ -501,13 +513,13 @@ def _escalation(esc, pack_id, d, hist, proposed, cfg, undecided, ctx):
                 f"({prior} já aplicada(s), {current} desta autuação); {measure_pt} só depois da decisão definitiva")
             return {
                 "id": esc["id"], "citation": esc.get("citation"), "label_pt": esc["label_pt"],
-                "penalty": penalty, "groups": groups, "prior": prior, "current": current, "count": clause["count"],
+                "penalty": penalty, "groups": groups, "prior": prior, "current": current, "count": needed,
                 "status": "reached" if reached else "would_reach",
                 "window_from": dates.to_iso(start), "window_to": dates.to_iso(d),
                 "measure": _measure(measure, d, cfg, ("escalation", esc["id"]), undecided, ctx.get(CALENDAR_VAR)),
                 "notice_pt": notice,
                 "why_pt": (f"{esc['label_pt']}: {prior + current} {what_why} entre "
                            f"{dates.to_br(start)} e {dates.to_br(d)} ({prior} anterior(es), "
-                           f"{current} nesta fiscalização); limite {clause['count']}."),
+                           f"{current} nesta fiscalização); limite {needed}."),
             }
     return None

@@ -93,15 +93,37 @@ def _iso(d):
     return d if isinstance(d, str) else d.isoformat()
 
 
+GOOD_FRIDAY = "sexta_feira_da_paixao"
+# The reading of Lei 9.093/1995 art. 2º (shared_rules/readings/readings.json, federal.good_friday):
+# `holiday` (default) keeps Good Friday a holiday everywhere; `declared_only` makes it one only where
+# a municipal law declares it, which the municipality records as a closure citing that law.
+GOOD_FRIDAY_READINGS = ("holiday", "declared_only")
+
+
+def good_friday_reading(options, key):
+    """The municipality's option `key` (a pack option of its composed configuration), else `holiday`."""
+    value = (options or {}).get(key)
+    return value if value in GOOD_FRIDAY_READINGS else "holiday"
+
+
 class Calendar:
     """The days without office hours of one municipality. `closures` are the back office's rows
-    as dicts {date: ISO, kind, name_pt, act}."""
+    as dicts {date: ISO, kind, name_pt, act}; `good_friday` is the municipality's reading of
+    Lei 9.093/1995 art. 2º (GOOD_FRIDAY_READINGS)."""
 
-    def __init__(self, data=None, state="MT", closures=()):
+    def __init__(self, data=None, state="MT", closures=(), good_friday="holiday"):
         self.data = data or load_data()
         self.state = state
         self.closures = {c["date"]: c for c in closures}
+        self.good_friday = good_friday
         self._years = {}
+
+    def _always(self, h):
+        """A movable day closed by law here: `applies: always`, unless it is Good Friday and the
+        municipality reads art. 2º as making it a holiday only where its own law declares it."""
+        if h["id"] == GOOD_FRIDAY and self.good_friday == "declared_only":
+            return False
+        return h["applies"] == "always"
 
     def _year(self, year):
         if year not in self._years:
@@ -113,7 +135,7 @@ class Calendar:
             e = easter(year)
             for h in self.data["movable"]:
                 iso = (e + datetime.timedelta(days=h["easter_offset"])).isoformat()
-                if h["applies"] == "always" and h.get("since", "0001-01-01") <= iso:
+                if self._always(h) and h.get("since", "0001-01-01") <= iso:
                     days[iso] = h
             self._years[year] = days
         return self._years[year]
@@ -149,15 +171,17 @@ class Calendar:
         return sorted(({**h, "date": iso} for iso, h in self._year(year).items()), key=lambda h: h["date"])
 
     def suggestions(self, year):
-        """Movable days a municipality may close by its own act (Carnival, Corpus Christi)."""
+        """Movable days a municipality may close by its own act (Carnival, Corpus Christi, and Good
+        Friday where it reads art. 2º as `declared_only`)."""
         e = easter(year)
         return [{**h, "date": (e + datetime.timedelta(days=h["easter_offset"])).isoformat()}
-                for h in self.data["movable"] if h["applies"] == "when_enabled"]
+                for h in self.data["movable"] if not self._always(h)]
 
 
-def calendar_for(state, closures=()):
-    """The legal calendar of a municipality of `state` (its UF, e.g. "MT") with its closures."""
-    return Calendar(load_data(), state or "MT", closures)
+def calendar_for(state, closures=(), good_friday="holiday"):
+    """The legal calendar of a municipality of `state` (its UF, e.g. "MT") with its closures and
+    its reading of Good Friday."""
+    return Calendar(load_data(), state or "MT", closures, good_friday)
 
 
 # --- counting rules ------------------------------------------------------------------------------

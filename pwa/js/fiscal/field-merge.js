@@ -144,7 +144,7 @@ export function mergeField(stored, answer) {
 /** The legal calendar of the kept field data (rules/legal_calendar.js Calendar), or null. */
 export function fieldCalendar(field) {
   const c = field?.calendar;
-  return c ? new Calendar(c.holidays, c.state, c.closures || []) : null;
+  return c ? new Calendar(c.holidays, c.state, c.closures || [], c.good_friday) : null;
 }
 
 /** Normalise a typed plate: "abc-1234" → "ABC1234"; Mercosul "ABC1D23" unchanged. */

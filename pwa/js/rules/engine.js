@@ -411,6 +411,13 @@ function windowPt(window) {
 // proposals would → "would_reach" with a notice that does not read as a disqualification.
 // since_fact (last curso de reabilitação) ends an earlier disqualification; one_auto_option:
 // unless the option says "cada", the fines of one autuação count once (SPEC §5).
+// The clause's recidivist_option is chosen: one penalty of the clause proposed now on an infraction
+// whose recidivism applies is enough (history alone still needs count).
+function recidivistReading(clause, cfg) {
+  const opt = clause.recidivist_option;
+  return Boolean(opt) && (cfg.options || {})[opt.key] === opt.value;
+}
+
 function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
   let start = dates.windowStart(d, esc.window);
   const since = esc.since_fact ? ctx[esc.since_fact] : undefined;
@@ -434,7 +441,12 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
     }
     const prior = perAuto ? new Set(matching.map((h, i) => (h[4] ? `a:${h[4]}` : `#${i}`))).size : matching.length;
     if (perAuto) current = Math.min(current, 1);
-    if ((current >= 1 || prior >= clause.count) && prior + current >= clause.count) {
+    let needed = clause.count;
+    if (recidivistReading(clause, cfg) && proposed.some((p) => p.penalty.kind === penalty && p.pack === packId
+        && (p.recidivism || {}).applied === true)) {
+      needed = 1; // "reincidente em suspensão" read as a suspension imposed on a recidivist
+    }
+    if ((current >= 1 || prior >= clause.count) && prior + current >= needed) {
       const reached = prior >= clause.count;
       const m = esc.measure;
       const measurePt = PENALTY_PT[m.kind] || m.kind;
@@ -442,11 +454,11 @@ function escalation(esc, packId, d, hist, proposed, cfg, undecided, ctx) {
         : `aviso — não é ${measurePt} agora: se esta autuação for confirmada, serão ${prior + current} ${what} em ${windowPt(esc.window)} (${prior} já aplicada(s), ${current} desta autuação); ${measurePt} só depois da decisão definitiva`;
       return {
         id: esc.id, citation: orNull(esc.citation), label_pt: esc.label_pt, penalty, groups, prior, current,
-        count: clause.count, status: reached ? "reached" : "would_reach",
+        count: needed, status: reached ? "reached" : "would_reach",
         window_from: dates.toIso(start), window_to: dates.toIso(d),
         measure: measure(m, d, cfg, ["escalation", esc.id], undecided, ctx[CALENDAR_VAR] || null),
         notice_pt: notice,
-        why_pt: `${esc.label_pt}: ${prior + current} ${whatWhy} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${clause.count}.`,
+        why_pt: `${esc.label_pt}: ${prior + current} ${whatWhy} entre ${dates.toBr(start)} e ${dates.toBr(d)} (${prior} anterior(es), ${current} nesta fiscalização); limite ${needed}.`,
       };
     }
   }

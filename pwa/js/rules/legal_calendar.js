@@ -55,13 +55,26 @@ export function easter(year) {
 
 const pad = (n) => String(n).padStart(2, "0");
 
+export const GOOD_FRIDAY = "sexta_feira_da_paixao";
+// The reading of Lei 9.093/1995 art. 2º (readings.json, federal.good_friday): "holiday" (default)
+// or "declared_only" (a holiday only where a municipal law declares it, recorded as a closure).
+export const GOOD_FRIDAY_READINGS = ["holiday", "declared_only"];
+
 export class Calendar {
-  // closures: [{date, kind, name_pt, act}] recorded by the municipality's back office.
-  constructor(data, state = "MT", closures = []) {
+  // closures: [{date, kind, name_pt, act}] recorded by the municipality's back office;
+  // goodFriday: the municipality's reading of Lei 9.093/1995 art. 2º.
+  constructor(data, state = "MT", closures = [], goodFriday = "holiday") {
     this.data = data;
     this.state = state;
     this.closures = new Map(closures.map((c) => [c.date, c]));
+    this.goodFriday = GOOD_FRIDAY_READINGS.includes(goodFriday) ? goodFriday : "holiday";
     this.years = new Map();
+  }
+
+  // A movable day closed by law here: applies "always", unless it is Good Friday read as declared_only.
+  always(h) {
+    if (h.id === GOOD_FRIDAY && this.goodFriday === "declared_only") return false;
+    return h.applies === "always";
   }
 
   year(y) {
@@ -74,7 +87,7 @@ export class Calendar {
       const e = day(easter(y));
       for (const h of this.data.movable) {
         const iso = dates.toIso(e + h.easter_offset);
-        if (h.applies === "always" && (h.since || "0001-01-01") <= iso) days.set(iso, h);
+        if (this.always(h) && (h.since || "0001-01-01") <= iso) days.set(iso, h);
       }
       this.years.set(y, days);
     }
@@ -104,7 +117,7 @@ export class Calendar {
 
   suggestions(y) {
     const e = day(easter(y));
-    return this.data.movable.filter((h) => h.applies === "when_enabled")
+    return this.data.movable.filter((h) => !this.always(h))
       .map((h) => ({ ...h, date: dates.toIso(e + h.easter_offset) }));
   }
 }

@@ -10,6 +10,7 @@ from ...core.clock import local_today
 from ...rules import legal_calendar
 from ..calendar.models import CLOSURE_KINDS_PT, CalendarClosure
 from ..calendar.operations import add_closure, remove_closure
+from ..calendar.service import good_friday_of
 from ..registry.schemas import LEN, BaseSchema
 from ..registry.scope import municipality, staff_view
 from ...core.forms import Field, form_input, load, raw_values, run, stray_errors
@@ -53,7 +54,7 @@ def calendar_closures():
     else:  # a suggestion link prefills the form
         values = {k: request.args.get(k, "") for k in ("day", "kind", "name_pt")}
     year = _year_arg()
-    cal = legal_calendar.calendar_for(municipality().uf)
+    cal = legal_calendar.calendar_for(municipality().uf, good_friday=good_friday_of(municipality()))
     holidays = cal.holidays(year)
     rows = scoped(CalendarClosure).order_by(CalendarClosure.day.desc()).all()
     return render_template("backoffice/calendar_closures.html", rows=rows, fields=CLOSURE_FIELDS, values=values,

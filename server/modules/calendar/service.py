@@ -8,12 +8,23 @@ def closures_of(municipality_id):
     return [r.as_dict() for r in rows]
 
 
+def good_friday_of(municipality):
+    """The municipality's reading of Lei 9.093/1995 art. 2º: its pack option `<slug>.good_friday`,
+    saved with its act in Configuração das regras (rules.settings.save_value writes it into
+    settings["rules"]["options"]; read here directly because the calendar sits below the rules
+    feature). Unset: `holiday`, the shipped default of shared_rules/config/<slug>.json."""
+    slug = getattr(municipality, "slug", None)
+    options = ((getattr(municipality, "settings", None) or {}).get("rules") or {}).get("options")
+    return legal_calendar.good_friday_reading(options, f"{slug}.good_friday")
+
+
 def calendar_of(municipality):
     """legal_calendar.Calendar for a Municipality row (or anything with .id and .uf)."""
-    return legal_calendar.calendar_for(municipality.uf, closures_of(municipality.id))
+    return legal_calendar.calendar_for(municipality.uf, closures_of(municipality.id), good_friday_of(municipality))
 
 
 def field_calendar(municipality):
-    """What the phone needs to count the same days: the holiday data, the state, the closures."""
+    """What the phone needs to count the same days: the holiday data, the state, the closures and
+    the municipality's reading of Good Friday."""
     return {"holidays": legal_calendar.load_data(), "state": municipality.uf or "MT",
-            "closures": closures_of(municipality.id)}
+            "closures": closures_of(municipality.id), "good_friday": good_friday_of(municipality)}

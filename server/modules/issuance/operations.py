@@ -215,10 +215,20 @@ def move_issqn_due_dates(municipality, closed_day):
     return len(rows)
 
 
+def _activity_reading(municipality):
+    """The reading of "motocicleta em atividade" the municipality chose (readings.json,
+    nortelandia.issqn_em_atividade), saved with its act in Configuração das regras."""
+    from ...rules.issqn_activity import reading_of
+    from ..rules.service import composed_for
+    return reading_of(composed_for(municipality).config.get("options"))
+
+
 def create_issqn_charges(today=None):
     """Daily job: for each company of a municipality whose law charges ISSQN per motorcycle per
     month (Nortelândia art. 14), the charge of the month that ended, once (unique per month).
-    Motorcycles in activity = the company's permits that were active on the month's last day."""
+    Motorcycles in activity: as the municipality's option reads art. 14 (server/rules/issqn_activity.py;
+    default, the permits in force on the month's last day)."""
+    from ...rules.issqn_activity import in_activity
     today = today or local_today()
     month = date(today.year, today.month, 1) - timedelta(days=1)
     month = date(month.year, month.month, 1)
@@ -226,12 +236,13 @@ def create_issqn_charges(today=None):
     created = 0
     for muni in Municipality.query.filter(Municipality.slug.in_(ISSQN_MUNICIPALITIES)).order_by(Municipality.id):
         value = ufm_value(muni, last_day)
+        reading = _activity_reading(muni)
         for company in Company.query.filter_by(municipality_id=muni.id).order_by(Company.id):
             if IssqnCharge.query.filter_by(company_id=company.id, month=month).first() is not None:
                 continue
-            count = Permit.query.filter(Permit.holder_company_id == company.id, Permit.valid_from <= last_day,
-                                        Permit.valid_until >= last_day,
-                                        Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
+            count = sum(1 for p in Permit.query.filter(Permit.holder_company_id == company.id,
+                                                       Permit.valid_from <= last_day, Permit.valid_until >= month)
+                        if in_activity(p.valid_from, p.valid_until, p.status, month, last_day, reading))
             if count == 0:
                 continue
             ufm = ISSQN_UFM_PER_MOTORCYCLE * count
