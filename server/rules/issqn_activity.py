@@ -1,6 +1,6 @@
-"""Which motorcycles are "em atividade" in a month (Nortelândia Lei 030/1998, art. 14: ISSQN per
-motorcycle in activity per month). A reading (shared_rules/readings/readings.json,
-nortelandia.issqn_em_atividade), chosen by the pack option `nortelandia.issqn_em_atividade`:
+"""Which motorcycles are "em atividade" in a month, for a law that charges ISSQN per motorcycle in
+activity per month. A reading (shared_rules/readings/readings.json), chosen by a pack option that
+the caller reads (issuance.operations):
 - `ultimo_dia` (default): the permits in force (ativo, suspenso or vencido) on the month's last day;
 - `algum_dia`: the same permits in force on any day of the month (one that ended mid-month is charged).
 The JS twin is pwa/js/rules/issqn_activity.js; both run the vectors of shared_rules/vectors/calendar.json."""
@@ -22,12 +22,6 @@ def in_activity(valid_from, valid_until, status, first_day, last_day, reading="u
     if reading == "algum_dia":
         return valid_from <= last_day and valid_until >= first_day
     return valid_from <= last_day <= valid_until
-
-
-def reading_of(options):
-    """The municipality's option, else the default `ultimo_dia`."""
-    value = (options or {}).get("nortelandia.issqn_em_atividade")
-    return value if value in READINGS else "ultimo_dia"
 
 
 def month_bounds(month):

@@ -1,4 +1,4 @@
-// Which motorcycles are "em atividade" in a month (Nortelândia Lei 030/1998, art. 14): the twin of
+// Which motorcycles are "em atividade" in a month (a law's ISSQN per motorcycle in activity): the twin of
 // server/rules/issqn_activity.py. "ultimo_dia" (default): permits in force on the month's last day;
 // "algum_dia": in force on any day of the month. Dates are ISO strings (they compare as dates).
 export const READINGS = ["ultimo_dia", "algum_dia"];
@@ -9,11 +9,6 @@ export function inActivity(validFrom, validUntil, status, firstDay, lastDay, rea
   if (reading === "algum_dia") return validFrom <= lastDay && validUntil >= firstDay;
   return validFrom <= lastDay && lastDay <= validUntil;
 }
-
-export const readingOf = (options) => {
-  const value = (options || {})["nortelandia.issqn_em_atividade"];
-  return READINGS.includes(value) ? value : "ultimo_dia";
-};
 
 // "2026-03" → ["2026-03-01", "2026-03-31"].
 export function monthBounds(month) {

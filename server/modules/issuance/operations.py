@@ -218,9 +218,10 @@ def move_issqn_due_dates(municipality, closed_day):
 def _activity_reading(municipality):
     """The reading of "motocicleta em atividade" the municipality chose (readings.json,
     nortelandia.issqn_em_atividade), saved with its act in Configuração das regras."""
-    from ...rules.issqn_activity import reading_of
+    from ...rules.issqn_activity import READINGS
     from ..rules.service import composed_for
-    return reading_of(composed_for(municipality).config.get("options"))
+    value = (composed_for(municipality).config.get("options") or {}).get("nortelandia.issqn_em_atividade")
+    return value if value in READINGS else "ultimo_dia"
 
 
 def create_issqn_charges(today=None):
