@@ -15,7 +15,7 @@ def create_app(test_config=None):
     load_config(app, test_config)
 
     from .extensions import init_extensions
-    from .core import errors, security, proxy, compressed, request_encoding
+    from .core import errors, security, proxy, compressed, request_encoding, transaction
     from .modules.accounts import identity, sessions
     from .blueprints import register_blueprints
     from .cli import register_cli
@@ -23,6 +23,7 @@ def create_app(test_config=None):
     from .daily_tasks import register_daily_tasks
 
     init_extensions(app)
+    transaction.init_app(app)  # first registered, so its after_request runs last
     errors.init_app(app)
     security.init_app(app)
     identity.init_app(app)

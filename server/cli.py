@@ -25,3 +25,4 @@ def register_cli(app):
     from .modules.notices.cli import notices_cli; app.cli.add_command(notices_cli)  # noqa: E702
     from .core.tenancy import cross_on_command_line; cross_on_command_line(app.cli, "command line: the server's operator")  # noqa: E702
     from .cli_expects import explain_missing_parameters; explain_missing_parameters(app.cli)  # noqa: E702
+    from .core.transaction import commit_each_command; commit_each_command(app.cli)  # outermost: one unit per command  # noqa: E702
