@@ -20,6 +20,7 @@ of work that called it, and only three kinds of edge exist:
 the place for what only tells the outside world (a file to delete from storage, a message) and
 must not happen for a change that did not.
 """
+import contextlib
 import functools
 from contextlib import contextmanager
 
@@ -103,24 +104,27 @@ def _committing_callback(callback):
 
     @click.pass_context
     def wrapped(ctx, *args, **kwargs):
-        if not has_app_context():  # as flask.cli.with_appcontext does
+        app_context = contextlib.nullcontext()
+        if not has_app_context():  # as flask.cli.with_appcontext does, but held by this frame:
+            # `ctx.exit()` closes the click context's resources before the commit below runs.
             try:
-                ctx.with_resource(ctx.ensure_object(ScriptInfo).load_app().app_context())
+                app_context = ctx.ensure_object(ScriptInfo).load_app().app_context()
             except NoAppException:  # a command that needs no app (`rules check --root`): no database
                 return ctx.invoke(callback, *args, **kwargs)
-        try:
-            result = ctx.invoke(callback, *args, **kwargs)
-        except click.exceptions.Exit as done:
-            _commit() if done.exit_code == 0 else _rollback()
-            raise
-        except SystemExit as done:
-            _commit() if done.code in (0, None) else _rollback()
-            raise
-        except BaseException:
-            _rollback()
-            raise
-        _commit()
-        return result
+        with app_context:
+            try:
+                result = ctx.invoke(callback, *args, **kwargs)
+            except click.exceptions.Exit as done:
+                _commit() if done.exit_code == 0 else _rollback()
+                raise
+            except SystemExit as done:
+                _commit() if done.code in (0, None) else _rollback()
+                raise
+            except BaseException:
+                _rollback()
+                raise
+            _commit()
+            return result
 
     wrapped = functools.update_wrapper(wrapped, callback)
     wrapped.transaction_boundary = True
