@@ -14,6 +14,7 @@ from ...core.routes import RouteTable
 from ...extensions import db
 from ..registry.models import Municipality
 from .columns import columns_for
+from .error_summary import summarize
 from .jobs import enqueue, start_in_thread
 from .models import ImportJob
 from .reader import FileProblem, MAX_BYTES, check_size
@@ -125,7 +126,7 @@ def job(job_id):
     if job.action == "commit":
         return render_template("registry_import/done.html", job=job, result=result)
     return render_template("registry_import/report.html", result=result, token=job.id, name=job.file_name,
-                           shown=result["errors"][:SHOWN])
+                           shown=result["errors"][:SHOWN], kinds=summarize(result["errors"]))
 
 
 @routes.get("/<job_id>/erros.csv")
