@@ -20,6 +20,7 @@ compressing them over HTTPS leaks such secrets byte by byte (BREACH).
 """
 import gzip
 import hashlib
+import mimetypes
 import threading
 from pathlib import Path
 
@@ -110,7 +111,6 @@ def send_file_compressed(root: Path, filename: str, mimetype: str) -> Response:
 
 def init_app(app):
     """The back office's static files (/static/…) through the same path, revalidated by ETag."""
-    import mimetypes
     root = Path(app.static_folder)
 
     def static(filename):

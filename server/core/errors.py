@@ -6,6 +6,9 @@ from flask import jsonify, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from ..extensions import db
+from .schemas import ErrorSchema  # the schema the OpenAPI document shows for every 4xx
+
 MESSAGES_PT = {
     400: "Requisição inválida.",
     401: "Autenticação necessária.",
@@ -45,7 +48,6 @@ def api_error_response(err):
 
 
 def envelope(status, code, message, fields=None):
-    from .schemas import ErrorSchema  # the schema the OpenAPI document shows for every 4xx
     body = ErrorSchema().dump({"error": {"code": code, "message": message, "fields": fields or {}}})
     return jsonify(body), status
 
@@ -111,7 +113,6 @@ PLAIN_500 = ("<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\"><title
 
 
 def _roll_back():
-    from ..extensions import db
     try:
         db.session.rollback()
     except Exception:  # a connection that cannot even roll back: drop the session altogether

@@ -5,13 +5,15 @@ _form.html), turns a model row into form values and parses a submission with the
 Errors from the schema (422) and from permits.entities and permits.operations (409 duplicates,
 lotado, foreign ids) come back as {field: [pt-BR reason]} so the template can show them next to the field.
 """
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from datetime import date
 from decimal import Decimal
 
 from flask import request
 from marshmallow import ValidationError
 
+from ..extensions import db
 from .errors import ApiError, flatten_fields
 
 
@@ -95,7 +97,6 @@ def run(operation, *args, **kwargs):
         return operation(*args, **kwargs), None
     except ApiError as err:
         if err.status in (404, 409, 422) and (err.fields or err.status == 409):
-            from ..extensions import db
             db.session.rollback()
             return None, err.fields or {"_schema": [err.message]}
         raise

@@ -11,6 +11,7 @@ a gzip that does not inflate, is refused (415, 400) by `refuse_bad_encoding` bef
 import io
 import zlib
 
+from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wsgi import get_input_stream
 
@@ -83,7 +84,6 @@ class GzipRequestBody:
 
 def refuse_bad_encoding():
     """before_request: a body that could not be inflated, or is not allowed compressed."""
-    from flask import request
 
     problem = request.environ.get(_PROBLEM)
     if problem:

@@ -11,12 +11,15 @@ import functools
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+import click
 from flask import current_app, g, has_app_context
+from flask.cli import NoAppException, ScriptInfo
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError, PendingRollbackError
 from sqlalchemy.orm import Session
 
 from .. import extensions
+from .errors import ApiError
 
 MAX_ID = 2**31 - 1  # integer ids are 32-bit on every database we run on
 
@@ -41,7 +44,6 @@ def owned(model, ident, municipality_id):
 
 
 def owned_or_404(model, ident, municipality_id):
-    from .errors import ApiError
     obj = owned(model, ident, municipality_id)
     if obj is None:
         raise ApiError(404, "not_found")
@@ -169,9 +171,6 @@ def cross_on_command_line(group, reason):
     """Every command of `group` (and of its subgroups) runs crossing municipalities: the command
     line is the server's operator, and its commands (daily jobs, imports, back-ups, the demo)
     work on every municipality or on the one they are told. Declared once, in server/cli.py."""
-    import click
-    from flask.cli import ScriptInfo
-
     for command in group.commands.values():
         if isinstance(command, click.Group):
             cross_on_command_line(command, reason)
@@ -180,10 +179,6 @@ def cross_on_command_line(group, reason):
 
 
 def _crossing_callback(callback, reason, script_info):
-    import click
-
-    from flask.cli import NoAppException
-
     @click.pass_context
     def wrapped(ctx, *args, **kwargs):
         if not has_app_context():  # as flask.cli.with_appcontext does

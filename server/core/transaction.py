@@ -24,7 +24,9 @@ import contextlib
 import functools
 from contextlib import contextmanager
 
+import click
 from flask import g, has_app_context, has_request_context
+from flask.cli import NoAppException, ScriptInfo
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -89,7 +91,6 @@ def init_app(app):
 def commit_each_command(group):
     """Every command of `group` (and of its subgroups) is one unit of work. Declared once, in
     server/cli.py, after the other command wrappers so that it is the outermost."""
-    import click
 
     for command in group.commands.values():
         if isinstance(command, click.Group):
@@ -99,8 +100,6 @@ def commit_each_command(group):
 
 
 def _committing_callback(callback):
-    import click
-    from flask.cli import NoAppException, ScriptInfo
 
     @click.pass_context
     def wrapped(ctx, *args, **kwargs):

@@ -4,6 +4,7 @@ the caller reads (issuance.operations):
 - `ultimo_dia` (default): the permits in force (ativo, suspenso or vencido) on the month's last day;
 - `algum_dia`: the same permits in force on any day of the month (one that ended mid-month is charged).
 The JS twin is pwa/js/rules/issqn_activity.js; both run the vectors of shared_rules/vectors/calendar.json."""
+import calendar
 import datetime
 
 READINGS = ("ultimo_dia", "algum_dia")
@@ -26,6 +27,5 @@ def in_activity(valid_from, valid_until, status, first_day, last_day, reading="u
 
 def month_bounds(month):
     """('2026-03') -> (first day, last day) of that month."""
-    import calendar
     year, mon = (int(x) for x in month.split("-"))
     return datetime.date(year, mon, 1), datetime.date(year, mon, calendar.monthrange(year, mon)[1])

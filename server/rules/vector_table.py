@@ -25,7 +25,9 @@ import re
 from pathlib import Path
 
 from .compose import load_municipality
+from .engine import evaluate
 from .errors import RulesError
+from .vectors import calendar_of
 
 NAME, BASE, DATE, HISTORY, SELECTED, PENALTIES, OPTIONS, NOTE = (
     "caso", "base", "data", "histórico", "selecionadas", "penalidades", "opções", "nota")
@@ -279,8 +281,6 @@ def table_municipality(path):
 
 def run_table(path, packs_dir=None, config_dir=None):
     """[{"line", "name", "case", "projection", "problems"}] for every case row of a table."""
-    from .engine import evaluate
-    from .vectors import calendar_of
 
     slug = table_municipality(path)
     rules = load_municipality(slug, packs_dir=packs_dir, config_dir=config_dir)

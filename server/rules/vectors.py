@@ -4,11 +4,13 @@ import json
 from pathlib import Path
 
 from . import dates, legal_calendar
+from .checklist import auto_form, checklist
 from .compose import compose, deep_merge, load_municipality
-from .inputs import fact_values, parse_date_arg, add_options
+from .engine import evaluate
 from .errors import CompileError, PackError, RulesError
 from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN, compile_expr
 from .history import history_for
+from .inputs import add_options, fact_values, parse_date_arg
 
 
 def load_vector_files(root):
@@ -77,8 +79,6 @@ def calendar_of(case):
 
 def run_case(root, case):
     """-> the actual JSON result of one case (an evaluation, an expression value, or an error)."""
-    from .checklist import auto_form, checklist
-    from .engine import evaluate
     try:
         if "expr" in case:
             decls = case.get("fact_decls") or {}

@@ -7,6 +7,7 @@ Keys follow the packs' citations (SPEC §3): art "6", "139-A"; paragrafo "1" or 
 the roman numeral; alinea the letter."""
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 _ART = re.compile(r"^Art\.\s*(\d+)(?:-([A-Z])\b)?\s*[º°o]?\s*\.?\s*[-–—]?\s*(.*)$")
 _PAR = re.compile(r"^(?:§|Par[áa]grafo)\s*(\d+)\s*[º°o]?\s*\.?\s*[-–—]?\s*(.*)$")
@@ -144,7 +145,6 @@ def _parent_key(key):
 
 def load_texts(root):
     """{file name: text} of the law texts the packs cite (shared_rules/laws/ under `root`)."""
-    from pathlib import Path
     folder = Path(root) / "shared_rules" / "laws"
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.txt"))}
 
