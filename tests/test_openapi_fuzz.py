@@ -4,7 +4,7 @@ operator, anonymous. Every answer: no 5xx, a documented status code and content 
 that matches its schema (error envelope included), invalid input refused with a 4xx.
 
 Bounded and reproducible: a fixed number of examples per operation and Hypothesis derandomized,
-so a CI run repeats what ran here (runtime in docs/ARCHITECTURE.md, "API contract").
+so a CI run repeats what ran here (runtime in docs/architecture/api-contract.md).
 """
 import io
 

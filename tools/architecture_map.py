@@ -5,7 +5,7 @@ the feature packages in the order of their dependency layers (.importlinter, con
     .venv/bin/python tools/architecture_map.py          # rewrite the generated block
     .venv/bin/python tools/architecture_map.py --check  # exit 1 when it is stale
 
-tests/test_docs_urls.py runs the check beside the URL table's (tools/url_table.py).
+tests/test_docs_generated.py runs the check beside the URL table's (tools/url_table.py).
 """
 import ast
 import configparser

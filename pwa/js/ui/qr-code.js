@@ -1,5 +1,5 @@
 // Renders a QR code as inline SVG, client-side, so the crachá works offline.
-// Crachá payloads are base45 (RFC 9285): QR alphanumeric mode, error correction Q
+// A crachá QR is an upper-case address, HTTPS://HOST/V/<base32 code>, in QR alphanumeric mode at error correction Q
 // (see ARCHITECTURE.md, "Credential QR").
 import qrcode from '../../vendor/qrcode-generator/qrcode.mjs';
 
