@@ -96,7 +96,7 @@ def test_charges_with_their_act_storage_days_to_release_and_payments(app, client
     assert (charges["estadia"]["unit_cents"], charges["estadia"]["day_count"]) == (1250, "dia_ou_fracao")
     page = client.get(f"/autos/{case_id}/processo").get_data(as_text=True)
     # Held for 4 nights: 5 calendar days counting the seizure day and today → 5 × 12,50.
-    assert "5 diária(s) até" in page and "R$ 62,50" in page and "Código Tributário Municipal, art. 120" in page
+    assert "5 diárias até" in page and "R$ 62,50" in page and "Código Tributário Municipal, art. 120" in page
 
     # Payments against each fee, never beyond what it owes.
     too_much = _post(client, case_id, "taxa", seizure_id=seizure["id"], charge_id=charges["remocao"]["id"],
@@ -114,7 +114,7 @@ def test_charges_with_their_act_storage_days_to_release_and_payments(app, client
     released_on = today - timedelta(days=2)
     assert _post(client, case_id, "liberacao", seizure_id=seizure["id"], released_on=released_on.isoformat()).status_code == 303
     page = client.get(f"/autos/{case_id}/processo").get_data(as_text=True)
-    assert "3 diária(s) até" in page and "R$ 37,50" in page and "R$ 12,50" in page  # due, open
+    assert "3 diárias até" in page and "R$ 37,50" in page and "R$ 12,50" in page  # due, open
     with app.app_context():
         actions = [a.action for a in AuditLog.query.filter(AuditLog.entity.in_(("seizure", "seizure_fee_payment")))
                    .order_by(AuditLog.id)]
@@ -140,7 +140,7 @@ def test_storage_counted_by_night_owes_nothing_for_a_same_day_release(app, clien
     seizure = _rows(app, Seizure, case_id=case_id)[0]
     _post(client, case_id, "liberacao", seizure_id=seizure["id"], released_on=today)
     page = client.get(f"/autos/{case_id}/processo").get_data(as_text=True)
-    assert "0 diária(s) até" in page
+    assert "0 diárias até" in page
 
 
 def test_fees_before_release_only_where_the_municipality_chose_so(app, client, demo):

@@ -187,7 +187,7 @@ def test_a_statement_marks_the_fine_paid_and_an_unmatched_line_waits_for_a_clerk
     done = _import(clerk, "extrato.ofx", statement)
     assert done.status_code == 303
     page = clerk.get(done.headers["Location"]).get_data(as_text=True)
-    assert "3 lançamento(s), 3 novo(s); 1 multa(s) conciliada(s); 1 aguardando o setor" in page
+    assert "3 lançamentos, 3 novos; 1 multa conciliada; 1 aguardando o setor" in page
 
     from server.modules.autos.process_models import AutoPayment, AutoPenalty
     from server.modules.collection.models import StatementLine

@@ -77,7 +77,7 @@ def test_each_answer_says_how_it_was_given(clerk, phone):
     visor = _rows(page, "driver.helmet_visor")
     assert "Não se aplica" in visor and "não perguntado: O condutor está de capacete? — Não" in visor
     assert "Está transportando passageiro agora? — Não" in _rows(page, "passenger.helmet")
-    assert "“Tudo conforme neste grupo” em O condutor: equipamentos, documentos e conduta: 4 item(ns) exibido(s) na tela antes do toque, 2 respondido(s) por ela." in page
+    assert "“Tudo conforme neste grupo” em O condutor: equipamentos, documentos e conduta: 4 itens exibidos na tela antes do toque, 2 respondidos por ela." in page
     assert "1 resposta(s) item a item; 1 número(s) conforme(s) sem contar ou medir; 4 por 2 declaração(ões) de grupo" in page
     assert "3 item(ns) não se aplica(m)" in page
     assert "answers-contradict" not in page

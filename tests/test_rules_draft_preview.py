@@ -28,7 +28,7 @@ def test_an_amendment_draft_is_previewed_by_date_before_it_reaches_phones(app, c
     page = before.get_data(as_text=True)
     assert before.status_code == 200, page[:500]
     assert "Nenhum problema encontrado." in page, page.split('id="draft-problems"')[1][:3000]
-    assert "1 entrada(s) nova(s), 11 com nova redação" in page
+    assert "1 entrada nova, 11 com nova redação" in page
     assert 'data-fact="equipment.chain_guard"' not in page            # the added item is not yet law
     after = _post(client, {"date": "2026-03-01", "pack_json": FIXTURE.read_text(encoding="utf-8"),
                            "f:equipment.chain_guard": "false", "f:equipment.mata_cachorro": "true"})

@@ -78,7 +78,7 @@ def test_new_phone_stop_opens_one_numbered_communication_and_the_auto_stays_muni
     login(client, "backoffice.sapezal")
     page = client.get("/bo/transito/").get_data(as_text=True)
     assert f"0001/{year}" in page and CTB_LABEL in page and "CTB, art. 244, IX" in page
-    assert "A comunicar" in page and "comunicada(s) aguardando" in page
+    assert "A comunicar" in page and "comunicadas aguardando" in page
     assert not re.search(r"[Cc]omunicad[ao] em", page)  # nothing sent yet: nowhere "comunicado"
     # The stop's review pages point at it, with its state in words.
     review = client.get(f"/bo/revisao/registros/{auto_id}").get_data(as_text=True)

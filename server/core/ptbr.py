@@ -52,3 +52,10 @@ def date_br(value):
     if isinstance(value, datetime):
         value = value.date()
     return value.strftime("%d/%m/%Y") if isinstance(value, date) else ("—" if value is None else str(value))
+
+
+def plural(count, singular, plural_form):
+    """The word for `count` things: plural(1, "foto salva", "fotos salvas") → "foto salva", any other
+    count → the plural (zero included, as Portuguese says "0 fotos"). Screens say "3 itens
+    pendentes", never "3 item(ns) pendente(s)"."""
+    return singular if count == 1 else plural_form

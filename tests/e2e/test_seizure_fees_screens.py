@@ -59,7 +59,7 @@ def test_seizure_fee_screens(browser, live_server, live_app):
 
             _check(page, f"{live_server}/autos/{ids['case']}/processo", problems)
             fees = page.locator("#form-apreensao")
-            assert "4 diária(s) até" in fees.inner_text() and "GUIA-REM-0007" in fees.inner_text()
+            assert "4 diárias até" in fees.inner_text() and "GUIA-REM-0007" in fees.inner_text()
             save_shot(page, f"sapezal-taxas-processo-{size}", full_page=True)
             save_shot(fees, f"sapezal-taxas-apreensao-{size}")
 

@@ -47,3 +47,4 @@ routes.add_app_template_filter(ptbr.brl, "brl")
 routes.add_app_template_filter(ptbr.brl_cents, "brl_cents")
 routes.add_app_template_filter(ptbr.date_br, "date_br")
 routes.add_app_template_filter(ptbr.plate, "plate")
+routes.add_app_template_filter(ptbr.plural, "plural")  # {{ n }} {{ n|plural("item", "itens") }}
