@@ -14,19 +14,46 @@ ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "demo-motofiscal"  # every demo user's password
 
 
-def enroll(page, base_url, pin, device_name, username="fiscal.sapezal"):
+def enroll(page, base_url, pin, device_name, username="fiscal.sapezal", timeout=30000, password=PASSWORD):
     """Enrol this browser as a fiscal's phone from the login route, straight to the home screen
     (the journey test walks the same steps with a look at each screen)."""
     page.goto(f"{base_url}/app/#/fiscal/entrar")
     page.fill("#username", username)
-    page.fill("#password", PASSWORD)
+    page.fill("#password", password)
     page.fill("#device-name", device_name)
     page.get_by_role("button", name="Entrar e cadastrar este celular").click()
     page.fill("#pin", pin)
     page.fill("#pin-again", pin)
     page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=30000)
+    page.get_by_role("button", name="Começar").click(timeout=timeout)  # the first download
     expect(page.locator("#go-scan")).to_be_visible()
+
+
+def phone_filming_cracha(browser, live_app, payload, tmp_path, device_scale_factor=1):
+    """A browser process of its own whose fake camera films the printed crachá of `payload`, and a
+    phone-sized page in it (pt-BR, Cuiabá, camera and location granted; CSP bypassed so that axe
+    can be injected). Returns (camera browser, context, page, page errors); the caller closes the
+    context and the browser."""
+    from server.modules.credentials.models import Credential
+    from server.modules.credentials.operations import card_data
+    from server.modules.credentials.render import card_png_bytes
+
+    from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+
+    with live_app.app_context():
+        png = card_png_bytes(card_data(Credential.query.filter_by(payload=payload).one()))
+    camera = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={write_y4m(png, tmp_path / 'cracha.y4m')}"])
+    context = camera.new_context(viewport=PHONE, device_scale_factor=device_scale_factor, locale="pt-BR",
+                                 timezone_id="America/Cuiaba", service_workers="allow",
+                                 permissions=["camera", "geolocation"],
+                                 geolocation={"latitude": -13.5436, "longitude": -58.8143, "accuracy": 12},
+                                 bypass_csp=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return camera, context, page, errors
 
 
 class StoppableServer:

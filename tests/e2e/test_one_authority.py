@@ -23,8 +23,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from .fiscal_helpers import check_screen, enroll, write_y4m
+from .conftest import PHONE
+from .fiscal_helpers import check_screen, enroll, phone_filming_cracha
 from .helpers import backoffice_login, save_png, save_shot, screen_problems
 from .test_fiscal_auto_touches import swipe_through
 from .test_fiscal_journey import server  # noqa: F401 (fixture)
@@ -101,23 +101,9 @@ def _restore(app, slug, settings):
 @pytest.mark.parametrize("slug", ["sapezal", "paranatinga", "nortelandia"])
 def test_ctb_item_goes_to_the_traffic_authority_and_the_notificacao_prints_the_corrected_auto(
         browser, server, live_app, operator_access, tmp_path, slug):  # noqa: F811
-    from server.modules.credentials.models import Credential
-    from server.modules.credentials.operations import card_data
-    from server.modules.credentials.render import card_png_bytes
-
     access = operator_access(slug)
-    with live_app.app_context():
-        png = card_png_bytes(card_data(Credential.query.filter_by(payload=access["payload"]).one()))
-    camera = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-video-capture={write_y4m(png, tmp_path / 'cracha.y4m')}"])
-    context = camera.new_context(viewport=PHONE, device_scale_factor=1, locale="pt-BR", timezone_id="America/Cuiaba",
-                                 service_workers="allow", permissions=["camera", "geolocation"],
-                                 geolocation={"latitude": -13.5436, "longitude": -58.8143, "accuracy": 12},
-                                 bypass_csp=True)  # axe-core is injected as a script tag
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    camera, context, page, errors = phone_filming_cracha(browser, live_app, access["payload"], tmp_path,
+                                                         device_scale_factor=1)
     enroll(page, server.url, "2468", "Celular de teste", username=f"fiscal.{slug}")
     settings = _configure_sapezal(live_app) if slug == "sapezal" else None
     try:

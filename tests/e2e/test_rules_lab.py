@@ -15,10 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from .fiscal_helpers import check_screen, shot, write_y4m
+from .fiscal_helpers import check_screen, enroll, shot, write_y4m
 from .helpers import backoffice_login, save_png, save_shot, serious_violations, wait_for_service_worker
 
-PASSWORD = "demo-motofiscal"
 EXAMPLE = "serra-azul-do-norte"
 CUIABA = timezone(timedelta(hours=-4))
 
@@ -36,18 +35,6 @@ def _page(context, errors):
     page.on("dialog", lambda dialog: dialog.accept())
     return page
 
-
-def _enroll(page, url, username):
-    page.goto(f"{url}/app/#/fiscal/entrar")
-    page.fill("#username", username)
-    page.fill("#password", PASSWORD)
-    page.fill("#device-name", "Celular do laboratório")
-    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
-    page.fill("#pin", "2468")
-    page.fill("#pin-again", "2468")
-    page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=60000)
-    expect(page.locator("#go-scan")).to_be_visible()
 
 
 def _sign(page, selector, amplitude=20):
@@ -139,7 +126,7 @@ def test_the_synthetic_example_runs_end_to_end(browser, lab_server, lab_app, exa
     errors = []
     context = _context(camera)
     page = _page(context, errors)
-    _enroll(page, lab_server, f"fiscal.{EXAMPLE}")
+    enroll(page, lab_server, "2468", "Celular do laboratório", username=f"fiscal.{EXAMPLE}", timeout=60000)
     wait_for_service_worker(page)
     # Marked as an example on the phone, too.
     expect(page.locator("#example-municipality")).to_contain_text("Exemplo fictício")
@@ -254,7 +241,7 @@ def test_an_amendment_applies_by_date_on_the_phone_without_a_sync(browser, lab_s
     # The phone's clock: the day before the amendment (in force on 01/03/2026).
     context.clock.install(time=datetime(2026, 2, 28, 9, 0, tzinfo=CUIABA))
     page = _page(context, errors)
-    _enroll(page, lab_server, "fiscal.paranatinga")
+    enroll(page, lab_server, "2468", "Celular do laboratório", username="fiscal.paranatinga", timeout=60000)
     wait_for_service_worker(page)
     _enrolled_before_the_amendment(lab_app)
 

@@ -15,7 +15,7 @@ from server import create_app
 
 from large_registry import PASSWORD, populate
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT
-from .fiscal_helpers import StoppableServer, check_screen, write_y4m
+from .fiscal_helpers import StoppableServer, check_screen, enroll, write_y4m
 
 PERMITS = 20_000
 USERNAME = "fiscal.cidade"
@@ -76,7 +76,8 @@ def test_a_crachá_issued_last_reads_válido_after_one_update(city, browser, tmp
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        _enroll(page, server.url)  # the first download: 20,000 permits and their crachás
+        enroll(page, server.url, "1357", "Celular da cidade", username=USERNAME, password=PASSWORD,
+               timeout=180000)  # the first download: 20,000 permits and their crachás
         number, png = _issue_last(app)
         write_y4m(png, video)
 
@@ -114,15 +115,3 @@ def _blank_png():
     Image.new("RGB", (320, 200), (200, 200, 200)).save(out, format="PNG")
     return out.getvalue()
 
-
-def _enroll(page, url):
-    page.goto(f"{url}/app/#/fiscal/entrar")
-    page.fill("#username", USERNAME)
-    page.fill("#password", PASSWORD)
-    page.fill("#device-name", "Celular da cidade")
-    page.get_by_role("button", name="Entrar e cadastrar este celular").click()
-    page.fill("#pin", "1357")
-    page.fill("#pin-again", "1357")
-    page.get_by_role("button", name="Salvar PIN").click()
-    page.get_by_role("button", name="Começar").click(timeout=180000)
-    expect(page.locator("#go-scan")).to_be_visible()
