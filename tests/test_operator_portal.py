@@ -4,6 +4,7 @@ from datetime import timedelta
 import pytest
 
 from server.core.auth import utcnow
+from server.core.tenancy import crossing_municipalities
 from server.extensions import db
 from server.modules.accounts.models import FirstAccessCode, User
 from server.modules.operator_portal.operations import create_operator_access, permit_for
@@ -71,8 +72,11 @@ def test_code_of_another_municipality_or_expired_is_refused(client, demo):
     db.session.commit()
     assert _activate(client, "nortelandia", code).status_code == 422
 
-    FirstAccessCode.query.one().expires_at = utcnow() - timedelta(minutes=1)
-    db.session.commit()
+    # The request ran in this test's app context, whose municipality scope it left on Nortelândia:
+    # as the application's role (row-level security) the test would see none of Sapezal's rows.
+    with crossing_municipalities("test: expire the code it created"):
+        FirstAccessCode.query.one().expires_at = utcnow() - timedelta(minutes=1)
+        db.session.commit()
     assert _activate(client, "sapezal", code).status_code == 422
 
 
