@@ -439,3 +439,24 @@ def test_date_answers_read_ptbr():
     from server.modules.fieldsync.provenance import answer_text
     assert answer_text("2026-11-02", {"type": "date"}) == "02/11/2026"
     assert answer_text("ABC-2026", None) == "ABC-2026"
+
+
+def test_thumbnail_of_a_large_photo_taken_on_its_side_is_small_and_upright(app, clerk, phone):
+    # A phone's portrait photo: stored 1600 × 1200 with EXIF orientation 6 (turn 90° to show it).
+    # The thumbnail goes through core.images (decoded at a fraction of its size) and stands upright.
+    stored = Image.new("RGB", (1600, 1200), (200, 30, 30))
+    stored.paste((30, 30, 200), (0, 0, 800, 1200))  # blue on the stored picture's left half
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    stored.save(out, "JPEG", exif=exif.tobytes(), quality=90)
+    sha = _upload(phone, out.getvalue())
+    phone.push([phone.inspection(photos=[sha])])
+    thumb = clerk.get(f"/bo/revisao/fotos/{sha}?miniatura=1")
+    assert thumb.status_code == 200 and thumb.mimetype == "image/jpeg"
+    with Image.open(io.BytesIO(thumb.data)) as img:
+        assert img.size == (240, 320)  # upright: portrait, long edge THUMB_EDGE
+        img = img.convert("RGB")
+        top, bottom = img.getpixel((120, 40)), img.getpixel((120, 280))
+    # Orientation 6 turns the stored left half to the top.
+    assert top[2] > 150 and top[0] < 100 and bottom[0] > 150 and bottom[2] < 100
