@@ -72,7 +72,7 @@ def write_doc(results, runs):
     add(f"  of which (all three): frame → QR decoded (worker: {engines})", lambda r: [s["decoded"] for s in every(r)])
     add("  of which (all three): decoded → verified (signature check, registry look-up)", lambda r: [s["verify"] for s in every(r)])
     add("    within it: decoded → signature checked", lambda r: [s.get("signed", float("nan")) for s in every(r)])
-    add("    within it: decoded → the permit's rows read (at the same time since 2026-12-05 06:10 UTC)", lambda r: [s.get("read", float("nan")) for s in every(r)])
+    add("    within it: decoded → the permit's rows read (beside the signature check since 2026-12-05 06:33 UTC)", lambda r: [s.get("read", float("nan")) for s in every(r)])
     add("  of which (all three): verified → verdict visible", lambda r: [s["paint"] for s in every(r)])
     add("floor page: cold start → button visible", start)
     add("floor page: 640×480 canvas read → its worker → painted", trip)
