@@ -80,3 +80,26 @@ test('statusLookups answers from the stored groups as statusMaps does, for every
   // Older shapes still go through the Maps.
   assert.equal(statusLookups({ entries: [{ kind: 'permit', ref: '9', status: 'ativo', cursor: 1 }] }).permit.get('9'), 'ativo');
 });
+
+test('merged groups are stored sorted and searched by halves: the same answers as the Maps, missing refs included', async () => {
+  const { statusLookups, statusMaps } = await import('../../pwa/js/credentials/trust.js');
+  const numbers = Array.from({ length: 500 }, (_, i) => `${String((i * 7919) % 1000).padStart(3, '0')}/${2020 + (i % 7)}`);
+  const statuses = ['ativo', 'suspenso', 'vencido'];
+  const entries = numbers.map((ref, i) => ({ kind: 'permit', ref, status: statuses[i % 3], cursor: i + 1 }))
+    .concat(numbers.map((_, i) => ({ kind: 'credential', ref: (i * 7919) % 3001 + 1, status: i % 5 ? 'active' : 'revoked', cursor: 1000 + i })));
+  const first = mergeTrust(null, { ...main.trust, entries: entries.slice(0, 600), next_cursor: 600 });
+  // A later delta: changed statuses and new refs that sort anywhere among the stored ones.
+  const stored = mergeTrust(first, { ...main.trust, entries: entries.slice(600), next_cursor: 2000 });
+  assert.equal(stored.sorted, true);
+  for (const refs of Object.values(stored.statuses.permit)) assert.deepEqual(refs, [...refs].sort());
+  for (const refs of Object.values(stored.statuses.credential)) assert.deepEqual(refs, [...refs].sort((a, b) => a - b));
+  const lookups = statusLookups(stored);
+  const maps = statusMaps(stored);
+  for (const kind of ['permit', 'credential']) {
+    assert.ok(maps[kind].size > 100);
+    for (const [ref, status] of maps[kind]) assert.equal(lookups[kind].get(ref), status, `${kind} ${ref}`);
+  }
+  for (const missing of ['', '000/2019', '5000/2026', '999/2027', 'zzz']) assert.equal(lookups.permit.get(missing), undefined, missing);
+  for (const missing of [0, 2, 3002, -1, 1.5]) assert.equal(lookups.credential.get(missing) === undefined, !maps.credential.has(missing), String(missing));
+  assert.equal(lookups.credential.get(String([...maps.credential.keys()][0])), undefined); // a serial asked as text: never found
+});

@@ -49,11 +49,14 @@ export function statusMaps(...sources) {
 export function statusLookups(data) {
   if (data?.entries?.length || data?.status) return statusMaps(data);
   const lookups = {};
+  // Groups stored sorted (mergeTrust since issue 40: `sorted`) are searched by halves, O(log n);
+  // older data scans (Array.includes over 50,000 permit numbers: up to ~12 ms at 4× CPU).
+  const has = data?.sorted ? sortedHas : (refs, ref) => refs.includes(ref);
   for (const kind of KINDS) {
     const groups = Object.entries(data?.statuses?.[kind] ?? {});
     lookups[kind] = {
       get: (ref) => {
-        for (const [status, refs] of groups) if (refs.includes(ref)) return status;
+        for (const [status, refs] of groups) if (has(refs, ref)) return status;
         return undefined;
       },
     };
@@ -62,11 +65,32 @@ export function statusLookups(data) {
   return lookups;
 }
 
+// One order for sorting and searching: permit numbers as strings (code units), serials and kids
+// as numbers. A ref of the other type is never found (verify asks serials as numbers).
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+function sortedHas(refs, ref) {
+  let low = 0;
+  let high = refs.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = refs[middle];
+    if (found === ref) return true;
+    if (typeof found !== typeof ref) return false;
+    if (found < ref) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
 function grouped(maps) {
   const out = {};
   for (const kind of KINDS) {
     out[kind] = {};
     for (const [ref, status] of maps[kind]) (out[kind][status] ??= []).push(ref);
+    // Sorted for statusLookups' search. Mostly in order already (the stored groups first, a
+    // delta's few refs after), which V8's merge sort takes in about one pass.
+    for (const refs of Object.values(out[kind])) refs.sort(compare);
   }
   return out;
 }
@@ -78,6 +102,7 @@ export function mergeTrust(stored, delta) {
     max_age_seconds: delta.max_age_seconds,
     keys: delta.keys, // always the full current list
     statuses: grouped(statusMaps(stored, delta)),
+    sorted: true, // each group in `compare` order: statusLookups searches them by halves
     next_cursor: Math.max(delta.next_cursor ?? 0, stored?.next_cursor ?? 0),
   };
 }

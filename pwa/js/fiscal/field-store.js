@@ -187,6 +187,8 @@ export async function readRow(kind, id) {
  * One permit's view by its number, read through the number look-up and the chunks its ids fall
  * in, in one transaction: a few hundred rows instead of the whole extract (readField), for a
  * verdict asked before the rows are in memory. null when the phone does not hold the permit.
+ * Resolves with the last row read, not on the transaction's completion: nothing is written,
+ * and completion is one more round trip to the database, a wait for a core on a loaded phone.
  */
 export async function readPermitView(number) {
   const db = await openDb();
@@ -194,10 +196,20 @@ export async function readPermitView(number) {
     const tx = db.transaction('field_chunks', 'readonly');
     const store = tx.objectStore('field_chunks');
     const rows = {};
+    let pending = 1; // the look-up record
+    const settle = () => {
+      pending -= 1;
+      if (!pending) resolve(rows.permit ? permitView(rows.permit, rows) : null);
+    };
     const row = (kind, id, name, then = () => {}) => {
       if (id === null || id === undefined) return;
+      pending += 1;
       const got = store.get(chunkKey(kind, id));
-      got.onsuccess = () => { rows[name] = (got.result || []).find((r) => r.id === id) || null; then(rows[name]); };
+      got.onsuccess = () => {
+        rows[name] = (got.result || []).find((r) => r.id === id) || null;
+        then(rows[name]);
+        settle();
+      };
     };
     const look = store.get(['number', numberBucket(number)]);
     look.onsuccess = () => {
@@ -208,8 +220,8 @@ export async function readPermitView(number) {
         row('vehicles', permit.vehicle_id, 'vehicle');
         row('pontos', permit.ponto_id, 'ponto');
       });
+      settle();
     };
-    tx.oncomplete = () => resolve(rows.permit ? permitView(rows.permit, rows) : null);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
   });

@@ -1,5 +1,6 @@
 // Starting an inspection: from a scanned crachá (verified offline), from the registry (permit
 // number, plate or name typed in), or with nobody identified (the no-alvará case).
+import { splitPayload } from '../credentials/body.js';
 import { prepareTrust, verify, worded, CADUCADO, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
 import { dataAgeSeconds, fieldGeneration, loadField, loadFieldHead } from './field-data.js';
 import { newDraft } from './records.js';
@@ -71,14 +72,23 @@ export async function prepareVerification() {
  * prepareVerification returned, when the scanner has it). */
 export async function startFromPayload(text, prepared = null) {
   const data = prepared?.generation === fieldGeneration() ? prepared.data : await loadFieldHead();
+  // The registry look-up starts with the signature check, not after it: before the rows are
+  // in memory it is an IndexedDB read (3 requests in a row), as long as the check or longer at
+  // 4× CPU. Only a verified body's permit is shown (a forged one's read is dropped).
+  const claimed = claimedPermit(text);
+  const lookup = claimed ? Promise.resolve(data.index.byNumber(claimed)) : null;
+  // bench/fieldapp_perf.py splits decoded → verified by these two marks.
+  lookup?.then(() => performance.mark('verify-permit-read'), () => {}); // awaited below only when the crachá verified
   let result;
   if (!data.trust) {
     result = { verdict: DESCONHECIDO, reason_code: 'no_data', reason_pt: 'Sem dados de crachás neste aparelho: atualize os dados.', data_age_seconds: null, credential: null };
   } else {
     result = await verify(text, await trustOf(data), Date.now());
+    performance.mark('verify-signed');
   }
   const body = result.credential || {};
-  const view = body.permit_number ? await data.index.byNumber(body.permit_number) : null;
+  let view = null;
+  if (body.permit_number) view = body.permit_number === claimed ? await lookup : await data.index.byNumber(body.permit_number);
   const subject = subjectOf(view) || (body.permit_number ? { permit_number: body.permit_number, facts: {} } : null);
   return newDraft({
     source: 'cracha', permit_number: body.permit_number || null, plate: subject?.plate || null, subject,
@@ -86,6 +96,15 @@ export async function startFromPayload(text, prepared = null) {
     credential: { verdict: result.verdict, reason: result.reason_pt, reason_code: result.reason_code, payload_text: text, expires_on: body.expires_on || null },
     data_age_s: result.data_age_seconds ?? dataAgeSeconds(data),
   }, { background: true });
+}
+
+/** The permit number a payload claims, before any check (null when it does not parse). */
+function claimedPermit(text) {
+  try {
+    return splitPayload(text).body.permit_number || null;
+  } catch {
+    return null;
+  }
 }
 
 const STATUS_VERDICT = { ativo: VALIDO, suspenso: 'SUSPENSO', cassado: 'CASSADO', vencido: VENCIDO, caducado: CADUCADO, extinto: 'INVÁLIDO' };

@@ -84,6 +84,7 @@ export async function render(root, { navigate }) {
   let stream;
   try {
     stream = await opening;
+    performance.mark('scan-stream'); // bench: getUserMedia's stream here, then playing (scan-camera)
   } catch (error) {
     frame.hidden = true;
     message.className = 'notice notice-warn';
