@@ -12,20 +12,26 @@ from sqlalchemy import select
 from server.core import audit, transaction
 from server.core.audit import AuditLog
 from server.core.errors import ApiError
+from server.core.tenancy import crossing_municipalities
 from server.extensions import db
 
 pytestmark = pytest.mark.db
 
 
 def _held(app, action):
-    """How many audit rows named `action` a separate connection sees."""
-    with app.app_context(), db.engine.connect() as conn:
-        return len(conn.execute(select(AuditLog.id).where(AuditLog.action == action)).all())
+    """How many audit rows named `action` a new session sees (a new app context: only what was
+    committed). Crossing municipalities: the rows belong to none, and as the application's role
+    row-level security would hide them otherwise."""
+    with app.app_context(), crossing_municipalities("test: read back what the boundary committed"):
+        return len(db.session.execute(select(AuditLog.id).where(AuditLog.action == action)).all())
 
 
 def _stage(action):
-    audit.record(action, "test", 1)
-    db.session.flush()  # written to the database inside the transaction, not yet committed
+    # Rows of no municipality: written crossing (as the application's role, row-level security
+    # refuses them otherwise).
+    with crossing_municipalities("test: stage an audit row of no municipality"):
+        audit.record(action, "test", 1)
+        db.session.flush()  # written to the database inside the transaction, not yet committed
 
 
 @pytest.fixture
