@@ -171,7 +171,7 @@ def test_backoffice_screen_dry_run_report_and_import_valid(app, runner, client, 
     assert queued.status_code == 303  # the request only stores the file and queues the check
     upload = queued.headers["Location"].rstrip("/").rsplit("/", 1)[1]
     waiting = client.get(f"/bo/importacao/{upload}").get_data(as_text=True)
-    assert "Na fila" in waiting and 'http-equiv="refresh"' in waiting
+    assert "Na fila" in waiting and "js/job-progress.js" in waiting  # the page follows its job by itself
     assert _work(app) == 1
     report = client.get(f"/bo/importacao/{upload}")
     page = report.get_data(as_text=True)
