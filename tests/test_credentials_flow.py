@@ -256,7 +256,9 @@ def test_crachás_carry_the_configured_public_address(app, demo, client, monkeyp
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://motofiscal.sapezal.mt.gov.br")
     from server import create_app
     configured = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                             "SECRET_KEY": "x"})
+                             "SECRET_KEY": "x",
+                             # as the application's role, the test's own crossing (tests/conftest.py)
+                             "TENANCY_DEFAULT_CROSSING": app.config.get("TENANCY_DEFAULT_CROSSING")})
     assert configured.config["PUBLIC_BASE_URL"] == "https://motofiscal.sapezal.mt.gov.br"
     configured.instance_path = app.instance_path
     with configured.app_context():
