@@ -182,7 +182,6 @@ def current_state(municipality):
         db.session.execute(FieldDataState.__table__.update()
                            .where(FieldDataState.municipality_id == municipality.id)
                            .values(rules_etag=rules_etag))
-        db.session.commit()
         state = db.session.get(FieldDataState, municipality.id, populate_existing=True)
     return state.version, state.changed_at, rules, rules_etag
 
