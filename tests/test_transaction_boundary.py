@@ -65,9 +65,6 @@ NOT_YET_CONVERTED = {
     "server/modules/demo/selection.py",
     "server/modules/jobs/registry.py",
     "server/modules/notices/operations.py",
-    "server/modules/registry_import/importer.py",
-    "server/modules/registry_import/jobs.py",
-    "server/modules/registry_import/views.py",
 }
 
 

@@ -468,12 +468,13 @@ def _accepted(accept, line):
 
 def run_import(muni, path, kind, file_name, commit=False, only_valid=False, actor=None, accept=(),
                apply_changes=False, act=None, act_until=None, progress=None):
-    """Check every row (dry run) or, with commit, write in one transaction: the valid new rows, the
+    """Check every row (dry run) or, with commit, stage in one transaction: the valid new rows, the
     transitions of the requirements they miss and — with apply_changes — the differences of the
     permits already registered. Refused (nothing written) when a row has an error or waits for a
     decision (`accept`: the accepted lines, or True for all), unless only_valid, which leaves those
     rows out. `progress(rows read)` is called every PROGRESS_EVERY rows (the job's progress bar).
-    Returns ImportResult. Raises reader.FileProblem when the file cannot be read."""
+    Returns ImportResult (`committed`: the rows are staged, for the caller's unit of work — the
+    job, the command — to commit). Raises reader.FileProblem when the file cannot be read."""
     columns = columns_for(muni)
     headers = {c.key: c.header for c in columns}
     result = ImportResult(sha256=file_sha256(path))
@@ -532,7 +533,7 @@ def run_import(muni, path, kind, file_name, commit=False, only_valid=False, acto
             "ignored_columns": list(header.unknown), "accepted_decisions": accepted,
             "transitions": len(result.transitions), "transition_act": act, "transition_until": act_until},
             municipality_id=muni.id, actor=actor)
-        db.session.commit()
+        db.session.flush()  # staged whole: the caller's unit (the job, the command) commits it
         result.committed = True
         return result
     except BaseException:

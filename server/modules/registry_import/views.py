@@ -11,6 +11,7 @@ from flask import Response, abort, current_app, g, redirect, render_template, re
 from ...core.auth import login_required, require_municipality_id
 from ...core.csv_export import csv_response
 from ...core.routes import RouteTable
+from ...core.transaction import after_commit
 from ...extensions import db
 from ..registry.models import Municipality
 from .columns import columns_for
@@ -37,8 +38,11 @@ def _job(job_id):
 
 
 def _start(job):
+    """`make run`: the job's thread starts once this request committed the job (before, its
+    connection would not even see the row)."""
     if current_app.config.get("IMPORT_JOBS", "thread") == "thread":
-        start_in_thread(current_app._get_current_object(), job.id)
+        app, job_id = current_app._get_current_object(), job.id
+        after_commit(lambda: start_in_thread(app, job_id))
 
 
 def _refuse(muni, message):
@@ -150,7 +154,6 @@ def commit(job_id):
                "apply_changes": request.form.get("apply_changes") == "1", "check_id": checked.id}
     job = enqueue(checked.municipality_id, g.user.id, "commit", checked.file_name, checked.kind, checked.body, options)
     checked.options = {**(checked.options or {}), "committed_by": job.id}
-    db.session.commit()
     _start(job)
     return redirect(url_for(".job", job_id=job.id), code=303)
 
