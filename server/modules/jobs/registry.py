@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from ...core.tenancy import crosses_municipalities
+from ...core.transaction import unit_of_work
 from ...extensions import db
 
 # The modules that declare tasks, in run order: set by the app's assembly (server/daily_tasks.py,
@@ -85,9 +86,9 @@ def tasks():
 @crosses_municipalities("daily jobs: the laws' dates, for every municipality")
 def run_daily(today, only=None):
     """Run every task for each date it has to decide up to `today` (`dates_to_decide`), each date
-    in its own transaction: a failing date is rolled back and reported, the task's later dates
-    wait for the next run, and the other tasks go on. Returns [(task, count | exception)], the
-    count summed over the dates decided."""
+    one unit of work (core/transaction.py): a failing date is rolled back and reported, the
+    task's later dates wait for the next run, and the other tasks go on. Returns
+    [(task, count | exception)], the count summed over the dates decided."""
     results = []
     for task in tasks():
         if only and task.name not in only:
@@ -95,11 +96,11 @@ def run_daily(today, only=None):
         count = 0
         for day in dates_to_decide(task, today):
             try:
-                count += task.run(day)
-                _mark_decided(task, day)
-                db.session.commit()
-            except Exception as exc:  # reported by the command, which then exits non-zero
-                db.session.rollback()
+                with unit_of_work():  # the date's decisions and its mark, committed together
+                    decided = task.run(day)
+                    _mark_decided(task, day)
+                count += decided
+            except Exception as exc:  # the unit rolled it back; the command reports it and exits non-zero
                 count = MissedDayFailed(f"em {day:%d/%m/%Y}: {exc}")
                 count.__cause__ = exc
                 break
