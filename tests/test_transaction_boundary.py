@@ -63,7 +63,6 @@ NOT_YET_CONVERTED = {
     "server/modules/demo/dataset.py",
     "server/modules/demo/review.py",
     "server/modules/demo/selection.py",
-    "server/modules/notices/operations.py",
 }
 
 

@@ -1,5 +1,5 @@
 """Notices to the operator: queued in the transaction of the step they tell (receivers of the autos'
-and collection's signals, connected in server/subscriptions.py), sent by `send_due` (the command
+and collection's signals, connected in server/subscriptions.py), sent by jobs.py `send_due` (the command
 `flask notices send`, run every minute by cron or a systemd timer: docs/operations.md), every try
 recorded with the provider's answer, failures retried with growing waits and shown in the back
 office ("Avisos"), where a clerk can send one again.
@@ -16,7 +16,7 @@ from sqlalchemy import or_, update
 from ...core.audit import record
 from ...core.clock import isoformat_utc, to_local
 from ...core.errors import ApiError
-from ...core.tenancy import crosses_municipalities, owned
+from ...core.tenancy import owned
 from ...core.validation import only_digits
 from ...extensions import db
 from ..autos.models import AutoCase, utcnow
@@ -86,7 +86,6 @@ def save_contact(operator, form, actor=None):
     db.session.flush()
     record("notice_contact", "notice_contact", contact.id, before, _contact_snapshot(contact),
            municipality_id=operator.municipality_id, actor=actor)
-    db.session.commit()
     return contact
 
 
@@ -108,7 +107,6 @@ def set_optional_opt_out(user, opt_out, actor=None):
     db.session.flush()
     record("notice_preferences", "notice_contact", contact.id, {"optional_opt_out": before},
            {"optional_opt_out": contact.optional_opt_out}, municipality_id=user.municipality_id, actor=actor or user)
-    db.session.commit()
     return contact
 
 
@@ -268,30 +266,32 @@ def deadline_reminders(today, days_before=3):
     return queued
 
 
-# --- sending ---------------------------------------------------------------------------------------
+# --- sending (one notice at a time; the sender's loop and its units: jobs.py `send_due`) -----------
 
-@crosses_municipalities("notice sender: the queue of every municipality")
-def send_due(now=None, limit=100):
-    """Send what is due; returns {"sent", "failed", "gave_up"}. Each notice is claimed by a
-    conditional UPDATE, so two senders (two servers' cron) never send one twice."""
-    now = now or utcnow()
-    channels = configured_channels(current_app.config)
-    due = (Notice.query.filter(or_(
+def due_notices(now, limit):
+    """[(id, state)] of the notices due at `now`, oldest first: waiting or failed ones whose
+    next try has come, and claims left by a sender that died mid-send (STALE_CLAIM)."""
+    return (db.session.query(Notice.id, Notice.state).filter(or_(
         Notice.state.in_(("pendente", "falhou")) & (Notice.next_attempt_at <= now),
         (Notice.state == "enviando") & (Notice.claimed_at < now - STALE_CLAIM)))
         .order_by(Notice.next_attempt_at, Notice.id).limit(limit).all())
-    counts = {"sent": 0, "failed": 0, "gave_up": 0}
-    for notice in due:
-        claimed = db.session.execute(update(Notice).where(Notice.id == notice.id, Notice.state == notice.state)
-                                     .values(state="enviando", claimed_at=now)
-                                     .execution_options(synchronize_session=False))
-        db.session.commit()
-        if claimed.rowcount != 1:
-            continue  # another sender took it
-        db.session.refresh(notice)
-        counts[_send_one(notice, channels.get(notice.channel), now)] += 1
-        db.session.commit()
-    return counts
+
+
+def claim(notice_id, state, now):
+    """Mark the notice "enviando" if it is still in `state`: a conditional UPDATE, so of two
+    senders (two servers' cron) only one wins. Whether this sender won; the caller commits the
+    claim before sending, so the other sender sees it."""
+    claimed = db.session.execute(update(Notice).where(Notice.id == notice_id, Notice.state == state)
+                                 .values(state="enviando", claimed_at=now)
+                                 .execution_options(synchronize_session=False))
+    return claimed.rowcount == 1
+
+
+def send_claimed(notice_id, channels, now):
+    """Send a notice this sender claimed and record the try and its answer → "sent", "failed"
+    (retried later) or "gave_up"."""
+    notice = db.session.get(Notice, notice_id, populate_existing=True)
+    return _send_one(notice, channels.get(notice.channel), now)
 
 
 def _attachments(notice):
@@ -348,7 +348,6 @@ def retry(notice, actor=None):
     notice.state, notice.next_attempt_at = "pendente", utcnow()
     record("notice_retry", "notice", notice.id, {"state": before}, {"state": "pendente"},
            municipality_id=notice.municipality_id, actor=actor)
-    db.session.commit()
     return notice
 
 
@@ -405,7 +404,6 @@ def acknowledge(user, notice_id):
             process_operations.record_service(case, "eletronica", to_local(now).date().isoformat(),
                                               f"Ciência confirmada no aplicativo (aviso nº {notice.id}; "
                                               f"{notice.nature_basis})", actor=user)
-    db.session.commit()
     return notice
 
 
