@@ -58,10 +58,6 @@ NOT_YET_CONVERTED = {
     "server/modules/registry/photos.py",
     "server/modules/rules/settings.py",
     # tx-c
-    "server/modules/demo/cli.py",
-    "server/modules/demo/dataset.py",
-    "server/modules/demo/review.py",
-    "server/modules/demo/selection.py",
 }
 
 

@@ -67,6 +67,7 @@ def _contact(live_app, operator_id, email):
     from server.modules.registry.models import Operator
     with live_app.app_context():
         save_contact(db.session.get(Operator, operator_id), {"email": email})
+        db.session.commit()  # the back office's request would commit it
 
 
 def _look(page, name, problems):

@@ -29,14 +29,12 @@ def demo_load():
 
 def _demo_operator_code():
     """One first-access code so a newcomer can open the operator's digital crachá at once."""
-    from ...extensions import db
     from ..operator_portal.operations import CODE_TTL_HOURS, create_operator_access
     from ..registry.models import Municipality, Permit
 
     muni = Municipality.query.filter_by(slug="sapezal").one()
     permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
-    code = create_operator_access(permit.main_driver)
-    db.session.commit()
+    code = create_operator_access(permit.main_driver)  # committed with the demo, by the command
     from ..registry.vocabulary import vocabulary
     # The law's word for the permit (issue 34, item 4): Sapezal's is an "alvará de autorização".
     return (f"Operador de demonstração: {permit.main_driver.name} (Sapezal, {vocabulary(muni).permit} {permit.number}). "

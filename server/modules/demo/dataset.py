@@ -198,7 +198,8 @@ def demo_logins():
 
 
 def load_demo(today=None, credentials=True, example=False):
-    """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB.
+    """Create the demo data (staged: `flask demo load`'s command, or the test, commits it).
+    Returns the printed login table. Refuses to run on a non-empty DB.
     `example`: also the synthetic example municipality (what `flask demo load` shows)."""
     if Municipality.query.first() is not None:
         return None
@@ -270,7 +271,7 @@ def load_demo(today=None, credentials=True, example=False):
             user.set_password(DEMO_PASSWORD)
             db.session.add(user)
             logins.append((username, role, muni.name))
-    db.session.commit()
+    db.session.flush()
     for muni in Municipality.query.order_by(Municipality.id):
         _credentials_and_lifecycle(muni, today, credentials)
     _issqn_history(today)
@@ -338,7 +339,7 @@ def _issqn_history(today):
         if charge.due_on.replace(day=8) <= today:
             charge.paid_on, charge.paid_amount_brl = charge.due_on.replace(day=8), charge.amount_brl
             charge.payment_reference = f"DAM {charge.month:%m%Y}-{charge.company_id}"
-    db.session.commit()
+    db.session.flush()
 
 
 # How each planned status is reached through the real lifecycle operations: (action, the day it
@@ -440,4 +441,4 @@ def _backdate_last_change(permit, action, at):
     change = (PermitStatusChange.query.filter_by(permit_id=permit.id, action=action)
               .order_by(PermitStatusChange.id.desc()).first())
     change.at = permit.status_changed_at = at
-    db.session.commit()
+    db.session.flush()

@@ -98,7 +98,7 @@ def _edital(muni, year, group, rng, with_suplentes):
         cand = db.session.get(Candidate, cand_id)
         if cand.status == "selecionado":
             operations.mark_permit_granted(cand, permit)
-    db.session.commit()
+    db.session.flush()
     return edital
 
 
@@ -118,5 +118,5 @@ def _call_for_desistencia(muni, today):
     cand = operations.call_next_suplente(
         muni, f"Vaga aberta pela desistência da permissão {change.permit.number} (Lei 311/2007, arts. 27 e 34).",
         today=day)
-    db.session.commit()
+    db.session.flush()
     return cand
