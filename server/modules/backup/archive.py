@@ -17,6 +17,8 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from flask import current_app
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
@@ -66,9 +68,6 @@ def schema_revision():
 
 
 def code_revision():
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).resolve().parents[3] / "migrations"))
     heads = ScriptDirectory.from_config(config).get_heads()

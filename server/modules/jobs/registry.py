@@ -20,6 +20,7 @@ from datetime import timedelta
 from ...core.tenancy import crosses_municipalities
 from ...core.transaction import unit_of_work
 from ...extensions import db
+from .models import DailyTaskRun
 
 # The modules that declare tasks, in run order: set by the app's assembly (server/daily_tasks.py,
 # called by create_app), which imports them, so no feature is loaded here by name.
@@ -50,7 +51,6 @@ def daily_task(name, label, catch_up=True):
 
 def dates_to_decide(task, today):
     """The dates `task` decides in a run for `today`, oldest first."""
-    from .models import DailyTaskRun
     row = db.session.get(DailyTaskRun, task.name)
     if not task.catch_up or row is None or today <= row.last_decided_on:
         return [today]
@@ -59,7 +59,6 @@ def dates_to_decide(task, today):
 
 
 def _mark_decided(task, day):
-    from .models import DailyTaskRun
     row = db.session.get(DailyTaskRun, task.name)
     if row is None:
         db.session.add(DailyTaskRun(task=task.name, last_decided_on=day))

@@ -19,11 +19,20 @@ from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...core.validation import only_digits
 from ...extensions import db
+from ..autos import process_operations
+from ..autos.inputs import form_date
 from ..autos.models import AutoCase, utcnow
 from ..autos.notification_content import process_settings
-from ..autos.process_models import AutoNotification
+from ..autos.notification_pdf import notification_pdf_bytes
+from ..autos.operator_filings import step_label, timeliness_pt
+from ..autos.outcome import current_step
+from ..autos.process_models import APPEAL_DECISIONS, AutoNotification
+from ..autos.process_operations import appeals_of, calendar_for_case, steps_for
+from ..collection.charges import ensure_charge, slip
+from ..collection.penalty_pdf import penalty_pdf_bytes
 from ..registry.models import Municipality, Operator
 from ..registry.public_address import public_base_url
+from ..rules.service import composed_for
 from . import compose
 from .channels import Outgoing, configured_channels
 from .models import CHANNELS, KINDS, NATURES, OPTIONAL_KINDS, STATES, Notice, NoticeAttempt, NoticeContact
@@ -68,7 +77,6 @@ def save_contact(operator, form, actor=None):
     adhered = form.get("adhered_on") or None
     ref = " ".join((form.get("adhesion_ref") or "").split()) or None
     if adhered:
-        from ..autos.inputs import form_date
         adhered = form_date(adhered, "adhered_on")
         if not ref:
             raise _invalid("adhesion_ref", "Informe o termo de adesão assinado pelo operador (número ou arquivo).")
@@ -198,15 +206,12 @@ def on_notification_issued(case, note=None, **_):
 
 
 def on_appeal_filed(case, appeal=None, **_):
-    from ..autos.operator_filings import step_label, timeliness_pt
     municipality = db.session.get(Municipality, case.municipality_id)
     words = compose.recibo(case, appeal, step_label(case, appeal), timeliness_pt(appeal), municipality, _base_url(municipality))
     enqueue(case, case.record.operator_id, "recibo", words, f"recibo:{appeal.id}")
 
 
 def on_appeal_decided(case, appeal=None, **_):
-    from ..autos.operator_filings import step_label
-    from ..autos.process_models import APPEAL_DECISIONS
     municipality = db.session.get(Municipality, case.municipality_id)
     label = step_label(case, appeal)
     if appeal.decision == "deferido":
@@ -222,8 +227,6 @@ def on_appeal_decided(case, appeal=None, **_):
 def on_penalty_changed(case, penalty=None, old=None, new=None, **_):
     if new != "aplicada" or penalty is None:
         return
-    from ..collection.charges import ensure_charge, slip
-    from ..rules.service import composed_for
     municipality = db.session.get(Municipality, case.municipality_id)
     infraction = composed_for(municipality).by_id.get(penalty.infraction_id) or {}
     charge = ensure_charge(case, penalty)
@@ -244,8 +247,6 @@ def on_charge_paid(charge, payment=None, **_):
 def deadline_reminders(today, days_before=3):
     """Optional notices: a defence or appeal deadline ending within `days_before` days, with no
     timely filing at its instance yet. One per case, instance and due date (idempotent)."""
-    from ..autos.outcome import current_step
-    from ..autos.process_operations import appeals_of, calendar_for_case, steps_for
     queued = 0
     served = AutoNotification.query.filter(AutoNotification.served_on.is_not(None)).order_by(AutoNotification.id)
     for note in served:
@@ -297,11 +298,9 @@ def send_claimed(notice_id, channels, now):
 def _attachments(notice):
     kind, _, ident = (notice.attachment or "").partition(":")
     if kind == "notification":
-        from ..autos.notification_pdf import notification_pdf_bytes
         note = owned(AutoNotification, int(ident), notice.municipality_id)
         return [(f"notificacao-{note.serial}.pdf", "application/pdf", notification_pdf_bytes(note))] if note else []
     if kind == "penalty":
-        from ..collection.penalty_pdf import penalty_pdf_bytes
         case = owned(AutoCase, int(ident), notice.municipality_id)
         return [(f"notificacao-penalidade-{case.number or case.id}.pdf", "application/pdf",
                  penalty_pdf_bytes(case))] if case else []
@@ -397,7 +396,6 @@ def acknowledge(user, notice_id):
     record("notice_read", "notice", notice.id, {"read_at": None}, {"read_at": now.isoformat(), "nature": notice.nature},
            municipality_id=notice.municipality_id, actor=user)
     if notice.nature == "intimacao" and notice.kind == "notificacao" and notice.case_id:
-        from ..autos import process_operations
         case = owned(AutoCase, notice.case_id, notice.municipality_id)
         note = process_operations.notification_of(case)
         if note is not None and note.served_on is None:

@@ -16,13 +16,14 @@ died leaves a running job whose heartbeat stops: claimed again after STALE_AFTER
 Units of work (core/transaction.py): the claim; the job read; the import (all its rows, or none);
 each progress step, in an app context of its own (so a session and a connection of its own: the
 import's transaction is still open); the job's end."""
+import hashlib
 import logging
 import os
 import secrets
 import tempfile
 import threading
 import time
-from datetime import timedelta
+from datetime import date, timedelta
 
 from flask import current_app
 from sqlalchemy import select, text, update
@@ -30,6 +31,7 @@ from sqlalchemy import select, text, update
 from ...core.tenancy import crosses_municipalities, use_municipality
 from ...core.transaction import unit_of_work
 from ...extensions import db
+from ..accounts.models import User
 from ..registry.models import Municipality, utcnow
 from .importer import result_json, run_import
 from .models import ImportJob
@@ -52,7 +54,6 @@ def enqueue(municipality_id, user_id, action, file_name, kind, body, options):
 
 
 def _sha256(body):
-    import hashlib
     return hashlib.sha256(body).hexdigest()
 
 
@@ -93,15 +94,12 @@ def _municipality_of(job_id):
 
 def run_claimed(job_id):
     """Run a job this process claimed, in its municipality's scope, and store its result."""
-    from ..accounts.models import User
-
     mid = _municipality_of(job_id)
     use_municipality(mid)
     with unit_of_work():  # the job row read; the import's own unit starts clean
         job = db.session.get(ImportJob, job_id)
         user_id, options, action = job.user_id, dict(job.options or {}), job.action
         name, kind, body = job.file_name, job.kind, job.body
-    from datetime import date
     until = options.get("act_until")
     accept = options.get("accept")
     kwargs = {"act": options.get("act"), "act_until": date.fromisoformat(until) if until else None}

@@ -3,6 +3,8 @@ stored report (errors per row and column, downloadable; columns ignored; decisio
 differences) → "Importar", a commit job. The uploaded file is kept in the database (ImportJob), so
 any app server behind the balancer serves every step; a job is seen only by the user who uploaded
 it, in its municipality. No request waits for the rows: jobs.py runs them."""
+import os
+import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -89,9 +91,6 @@ def _act(form):
 @routes.post("/")
 @login_required(*ROLES)
 def check():
-    import os
-    import tempfile
-
     muni = _municipality()
     act, act_until, act_error = _act(request.form)
     if act_error:
