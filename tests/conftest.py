@@ -256,6 +256,7 @@ def demo(app, database_url):
         key = (database_url, local_today())
         if key not in _DEMO_ROWS:
             logins = load_demo(credentials=False)
+            _db.session.commit()  # the loader stages, as under `flask demo load` (its command commits)
             _DEMO_ROWS.clear()
             _DEMO_ROWS[key] = (_copy_rows(database_url), logins)
             return logins

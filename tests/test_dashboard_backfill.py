@@ -31,6 +31,7 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
     with fresh_db.app_context():
         upgrade(directory=MIGRATIONS)
         load_demo()
+        db.session.commit()  # as `flask demo load`'s command does: read below on other connections
         muni = Municipality.query.filter_by(slug="sapezal").one()
         number = Permit.query.filter(Permit.municipality_id == muni.id, Permit.ponto_id.isnot(None)).first().number
         demo_stats, demo_items = len(_rows(STAT)), len(_rows(ITEMS))  # the demo's own synced records

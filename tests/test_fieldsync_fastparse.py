@@ -42,7 +42,7 @@ def _bodies():
 
 
 def _schema_load(body):
-    from server.modules.fieldsync.schemas import BODY_SCHEMAS, BodySchema
+    from server.modules.fieldsync.record_bodies import BODY_SCHEMAS, BodySchema
     kind = body.get("kind")
     schema = BODY_SCHEMAS.get(kind, BodySchema) if isinstance(kind, str) else BodySchema
     return schema().load(copy.deepcopy(body))
@@ -73,7 +73,7 @@ def _variants(body):
         for value in ODD_VALUES:
             yield {**body, key: [value]}
     yield {**body, "item_photos": {"q": ["x"]}}
-    # An auto's infraction field by field (issue 39: schemas.AutoInfractionSchema), and its citation.
+    # An auto's infraction field by field (issue 39: record_bodies.AutoInfractionSchema), and its citation.
     full = {"id": "sap.inf.x", "label_pt": "Texto", "citation": {"law": "L125", "art": "13", "inciso": None},
             "amount": {"value": 50, "unit": "UFM"}, "amount_brl": 12.5, "decision": "confirmed",
             "removal_reason": None, "grounds": [{"fact": "a", "value": 1}], "triggered_by": ["r"], "jurisdiction": "snt"}

@@ -115,7 +115,7 @@ def test_a_refused_address_gives_up_and_an_unreachable_server_is_retried(app, cl
     from server.modules.autos.models import AutoCase
     from server.modules.autos.process_operations import issue_notification
     from server.modules.notices.models import Notice
-    from server.modules.notices.operations import send_due
+    from server.modules.notices.jobs import send_due
     app.config.update(smtp.config())
     smtp.mailbox.refuse["nao.existe@exemplo.test"] = "550 5.1.1 Mailbox unavailable"
     case_id, _ = homologated_case(app, client, "paranatinga")
@@ -264,7 +264,7 @@ def test_an_sms_provider_plugs_in_through_the_interface_and_is_retried(app, clie
     from server.modules.autos.models import AutoCase
     from server.modules.autos.process_operations import issue_notification
     from server.modules.notices.models import Notice
-    from server.modules.notices.operations import send_due
+    from server.modules.notices.jobs import send_due
     RecordingSms.sent = []
     app.config["NOTICE_SMS_PROVIDER"] = "test_notices_email:make_sms"
     case_id, _ = homologated_case(app, client, "paranatinga")

@@ -120,6 +120,7 @@ def full_demo(app):
     from server.modules.demo.dataset import load_demo
     with app.app_context():
         load_demo(credentials=True)
+        db.session.commit()  # as `flask demo load`'s command does
 
 
 def test_success_answers_match_their_schemas(app, full_demo):

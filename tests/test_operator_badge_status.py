@@ -21,6 +21,7 @@ def _activate(client, app, status):
 def test_qr_payload_only_while_permit_is_ativo(client, app):
     with app.app_context():
         load_demo()  # the full demo: crachás were issued before suspensions and cassações
+        db.session.commit()  # as `flask demo load`'s command does
     active, _ = _activate(client, app, "ativo")
     assert active["status"] == "ativo" and active["credential_payload"].startswith("HTTP://LOCALHOST:5000/V/")
     suspended, had_credential = _activate(client, app, "suspenso")

@@ -35,7 +35,9 @@ def _municipality(runner, slug, admin=True):
 def _import(app, slug, path, kind, **kw):
     with app.app_context():
         muni = Municipality.query.filter_by(slug=slug).one()
-        return run_import(muni, str(path), kind, path.name, **kw)
+        result = run_import(muni, str(path), kind, path.name, **kw)
+        db.session.commit()  # as the command or the job's unit does
+        return result
 
 
 def _work(app):

@@ -122,6 +122,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
         assert Permit.query.count() == 0
         done = run_import(muni, str(path), "xlsx", path.name, commit=True, accept={6, 7},
                           act="Decreto nº 12/2026", act_until=today + timedelta(days=365))
+        db.session.commit()  # as the command or the job's unit does
         assert done.committed and done.written["permit"] == 8 and done.written["operator"] == 7
         padded = Operator.query.filter_by(cpf=_zero_cpf(0)).one()
         padded_id = padded.id
@@ -152,6 +153,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
     with app.app_context():
         muni = Municipality.query.one()
         again = run_import(muni, str(path), "xlsx", path.name, commit=True, accept=True)
+        db.session.commit()  # as the command or the job's unit does
         assert again.committed and again.written["permit"] == 0 and again.existing == 8
         # Line 7 was linked to the registered person: her registered data differs from the row's too.
         assert {c[0] for c in again.changes} == {2, 7}
@@ -159,6 +161,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
                                                                ("Cilindrada (cc)", "150", "160")}
         assert Operator.query.filter_by(cpf=_zero_cpf(0)).one().address == "Rua 0, 10"  # not confirmed
         confirmed = run_import(muni, str(path), "xlsx", path.name, commit=True, accept=True, apply_changes=True)
+        db.session.commit()  # as the command or the job's unit does
         assert confirmed.updated == {"permit": 0, "operator": 2, "vehicle": 1}
         assert Operator.query.filter_by(cpf=_zero_cpf(0)).one().address == "Rua Nova, 200"
         audit = AuditLog.query.filter_by(action="update", entity="operator", entity_id=str(padded_id)).one()

@@ -114,6 +114,7 @@ def test_a_claimed_job_is_skipped_by_another_worker_and_a_dead_one_is_claimed_ag
         mid = Municipality.query.one().id
         first = jobs.enqueue(mid, None, "check", "a.csv", "csv", b"x", {}).id
         second = jobs.enqueue(mid, None, "check", "b.csv", "csv", b"x", {}).id
+        db.session.commit()  # the back office's request would commit them
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         engine = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
         with engine.connect() as other:  # another worker, its transaction holding the first job's row
@@ -179,6 +180,7 @@ def test_flask_jobs_worker_once_runs_the_queue(app, runner, tmp_path):
         path = tmp_path / "c.csv"
         write_csv(path, columns, [values_for(0, local_today())])
         job_id = jobs.enqueue(muni.id, None, "check", "c.csv", "csv", path.read_bytes(), {}).id
+        db.session.commit()  # the back office's request would commit it
     out = runner.invoke(args=["jobs", "worker", "--once"])
     assert out.exit_code == 0, out.output
     assert "1 trabalho(s) de importação concluído(s)." in out.output

@@ -58,23 +58,6 @@ NOT_YET_CONVERTED = {
     "server/modules/registry/photos.py",
     "server/modules/rules/settings.py",
     # tx-c
-    "server/modules/backup/archive.py",
-    "server/modules/demo/cli.py",
-    "server/modules/demo/dataset.py",
-    "server/modules/demo/review.py",
-    "server/modules/demo/selection.py",
-    "server/modules/fieldsync/cli.py",
-    "server/modules/fieldsync/field_data.py",
-    "server/modules/fieldsync/numbers.py",
-    "server/modules/fieldsync/operations.py",
-    "server/modules/fieldsync/photo_size.py",
-    "server/modules/fieldsync/photos.py",
-    "server/modules/fieldsync/push.py",
-    "server/modules/jobs/registry.py",
-    "server/modules/notices/operations.py",
-    "server/modules/registry_import/importer.py",
-    "server/modules/registry_import/jobs.py",
-    "server/modules/registry_import/views.py",
 }
 
 

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from werkzeug.serving import make_server
 
 from server import create_app
+from server.extensions import db as _db
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -56,6 +57,7 @@ def live_app(tmp_path_factory, pwa_root):
     with app.app_context():
         upgrade(directory=str(ROOT / "migrations"))
         load_demo()
+        _db.session.commit()  # the loader stages, as under `flask demo load` (its command commits)
     return app
 
 
@@ -154,6 +156,7 @@ def lab_app(tmp_path_factory, pwa_root):
         # The decree the amendment leaves the appeal's days to, in force from the amendment's date.
         save_value(Municipality.query.filter_by(slug="paranatinga").one(), "deadlines", "paranatinga.prazo_recurso",
                    {"valid_from": "2026-03-01", "days": 10, "act": "Decreto nº 50/2026"}, "Decreto nº 50/2026")
+        _db.session.commit()  # staged, as under a command: the live server reads them on its own connections
     return app
 
 

@@ -67,6 +67,7 @@ def _contact(live_app, operator_id, email):
     from server.modules.registry.models import Operator
     with live_app.app_context():
         save_contact(db.session.get(Operator, operator_id), {"email": email})
+        db.session.commit()  # the back office's request would commit it
 
 
 def _look(page, name, problems):
@@ -98,7 +99,7 @@ def smtp(live_app):
 def test_an_offline_recurso_with_a_photo_arrives_once_is_decided_and_the_operator_is_told(
         page, context, browser, live_server, live_app, smtp):
     from server.modules.autos.process_models import AutoAppeal, FilingAttachment
-    from server.modules.notices.operations import send_due
+    from server.modules.notices.jobs import send_due
     auto = _case(live_app, served_days_ago=0)  # served today: the recurso is timely
     _contact(live_app, auto["operator_id"], "mototaxista@exemplo.test")
     problems = {}

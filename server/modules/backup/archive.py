@@ -17,6 +17,8 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from flask import current_app
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
@@ -66,9 +68,6 @@ def schema_revision():
 
 
 def code_revision():
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).resolve().parents[3] / "migrations"))
     heads = ScriptDirectory.from_config(config).get_heads()
@@ -149,8 +148,7 @@ def create_backup(out_path):
         os.replace(partial, out_path)
     record("backup_create", "backup", None, None,
            {"file": out_path.name, "schema_revision": manifest["schema_revision"], "files": len(members),
-            "sha256": _sha256_file(out_path)})
-    db.session.commit()
+            "sha256": _sha256_file(out_path)})  # committed by the command (core/transaction.py)
     return manifest
 
 
@@ -218,18 +216,17 @@ def restore_backup(archive_path, app_role=None):
         for area in AREAS:
             if next(iter(storage(area).keys()), None) is not None:
                 raise BackupError(f"O armazenamento de destino ({area}) não está vazio: restaure num vazio.")
-        _restore_database(work, dialect)
+        _restore_database(work, dialect)  # a fresh session from here: the restored database's
         _after_restore(dialect, app_role)
         for area in AREAS:
             source = work / "files" / area
             for path in sorted(source.rglob("*")) if source.is_dir() else ():
                 if path.is_file():
                     storage(area).write(path.relative_to(source).as_posix(), path.read_bytes())
-    db.session.remove()
+    # In the transaction of the grants: the command commits both (core/transaction.py).
     record("backup_restore", "backup", None, None,
            {"file": Path(archive_path).name, "created_at": manifest["created_at"],
             "schema_revision": manifest["schema_revision"], "files": len(manifest["sha256"])})
-    db.session.commit()
     return manifest
 
 
@@ -271,11 +268,12 @@ def _check_app_role(role):
 
 
 def _after_restore(dialect, app_role):
-    """The app role's grants (PostgreSQL), then fresh planner statistics."""
-    with db.engine.begin() as conn:
-        if app_role and dialect == "postgresql":
-            try:
-                prepare_app_role(conn, app_role)
-            except AppRoleError as err:
-                raise BackupError(f"Banco restaurado, mas o papel do aplicativo não ficou pronto: {err}") from None
-        conn.exec_driver_sql("ANALYZE")
+    """The app role's grants (PostgreSQL), then fresh planner statistics: staged in the session's
+    transaction, which the command commits (a failure here rolls the grants back)."""
+    conn = db.session.connection()
+    if app_role and dialect == "postgresql":
+        try:
+            prepare_app_role(conn, app_role)
+        except AppRoleError as err:
+            raise BackupError(f"Banco restaurado, mas o papel do aplicativo não ficou pronto: {err}") from None
+    conn.exec_driver_sql("ANALYZE")

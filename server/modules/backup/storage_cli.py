@@ -16,6 +16,7 @@ def storage_cli():
 @with_appcontext
 def create_bucket():
     """Create STORAGE_URL's bucket when missing (private, versioning on); say so when it exists."""
+    # local: the S3 library loads only where an object store is used (as core/storage.py does)
     from botocore.exceptions import BotoCoreError, ClientError
 
     url = storage_url()

@@ -6,17 +6,33 @@ wherever it appears.
 Deterministic (fixed random seed) so screenshots and manual tests are repeatable. Identifiers are
 generated with valid check digits but belong to nobody.
 """
+import io
 import random
 from datetime import date, datetime, time, timedelta
 from datetime import timezone as dt_timezone
 
+from PIL import Image, ImageDraw
+
+from ...core.clock import local_today, timezone as clock_timezone
 from ...core.validation import cnh_number_is_valid, cpf_check_digits
 from ...extensions import db
+from ...rules.legal_calendar import lei_810_months
 from ..accounts.models import User
-from ..registry.models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle
+from ..credentials.operations import create_key, issue_credential
+from ..issuance.models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
+from ..issuance.operations import create_issqn_charges
+from ..issuance.requirements import EXTRA_CHECKS
+from ..issuance.validity import issue_validity, rule_for
+from ..permits.operations import change_permit_status
+from ..registry.facts import DOCUMENT_CHECKS, document_questions, document_subject
 from ..registry.legal import create_legal_pontos
-from ...core.clock import local_today, timezone as clock_timezone
+from ..registry.models import Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, UnitValue, Vehicle
+from ..registry.photos import store_operator_photo
+from ..rules.service import composed_for
+from .renewal_documents import load_renewal_documents_demo
 from .review import load_review_demo
+from .selection import load_selection_demo
+
 
 DEMO_PASSWORD = "demo-motofiscal"
 
@@ -147,9 +163,6 @@ def _validity_dates(muni, kind, status, days, today):
     (issuance.validity) from an issue date chosen so the permit ends about `days` from today.
     Sapezal's alvarás all end on a 31 March (Lei 125/1999, art. 10, § 1º): a permit still in force
     ends on the next one and was issued in the year before it; a lapsed one ended on an earlier one."""
-    from ..issuance.validity import issue_validity, rule_for
-    from ...rules.legal_calendar import lei_810_months
-
     rule = rule_for(muni, kind)
     target = today + timedelta(days=days)
     if not rule.march_cycle:
@@ -198,12 +211,11 @@ def demo_logins():
 
 
 def load_demo(today=None, credentials=True, example=False):
-    """Create the demo data. Returns the printed login table. Refuses to run on a non-empty DB.
+    """Create the demo data (staged: `flask demo load`'s command, or the test, commits it).
+    Returns the printed login table. Refuses to run on a non-empty DB.
     `example`: also the synthetic example municipality (what `flask demo load` shows)."""
     if Municipality.query.first() is not None:
         return None
-    from ..issuance.validity import issue_validity
-
     today = today or local_today()
     rng = random.Random(20261129)
     logins = []
@@ -259,7 +271,6 @@ def load_demo(today=None, credentials=True, example=False):
                 permit.status_changed_at = local_morning(renewed_on)
             _issuance_records(rng, muni, operator, vehicle, valid_from, today)
         if muni.settings.get("synthetic_example"):
-            from ..registry.models import UnitValue
             valid_from, value, source = EXAMPLE_UFM
             db.session.add(UnitValue(municipality_id=muni.id, unit="UFM", valid_from=date.fromisoformat(valid_from),
                                      value_brl=value, source=source))
@@ -270,15 +281,13 @@ def load_demo(today=None, credentials=True, example=False):
             user.set_password(DEMO_PASSWORD)
             db.session.add(user)
             logins.append((username, role, muni.name))
-    db.session.commit()
+    db.session.flush()
     for muni in Municipality.query.order_by(Municipality.id):
         _credentials_and_lifecycle(muni, today, credentials)
     _issqn_history(today)
-    from .renewal_documents import load_renewal_documents_demo
     load_renewal_documents_demo(today)
     if credentials:  # the full demo (make run) gets synced field records to review and Paranatinga's
         # selection history (editais, classification, suplentes); the light test set does not
-        from .selection import load_selection_demo
         load_selection_demo(today)
         load_review_demo()
     return logins
@@ -287,11 +296,6 @@ def load_demo(today=None, credentials=True, example=False):
 def _issuance_records(rng, muni, operator, vehicle, issued, today):
     """What issuing needed, recorded as the secretariat would have: the documents checked, the
     vistoria before issue (and a periodic one since), the insurance policy the law asks for."""
-    from ..issuance.models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, Vistoria
-    from ..issuance.requirements import EXTRA_CHECKS
-    from ..registry.facts import DOCUMENT_CHECKS, document_questions, document_subject
-    from ..rules.service import composed_for
-
     declared = composed_for(muni).facts
     for fact in dict.fromkeys([*DOCUMENT_CHECKS, *document_questions(declared)]):
         subject = document_subject(fact, declared.get(fact))
@@ -324,9 +328,6 @@ def _issuance_records(rng, muni, operator, vehicle, issued, today):
 def _issqn_history(today):
     """Nortelândia's monthly ISSQN of the last three months, created by the daily task's own
     function and paid on the 8th (the law's deadline is the 10th)."""
-    from ..issuance.models import IssqnCharge
-    from ..issuance.operations import create_issqn_charges
-
     first = today.replace(day=1)
     months = []
     for _ in range(3):
@@ -338,7 +339,7 @@ def _issqn_history(today):
         if charge.due_on.replace(day=8) <= today:
             charge.paid_on, charge.paid_amount_brl = charge.due_on.replace(day=8), charge.amount_brl
             charge.payment_reference = f"DAM {charge.month:%m%Y}-{charge.company_id}"
-    db.session.commit()
+    db.session.flush()
 
 
 # How each planned status is reached through the real lifecycle operations: (action, the day it
@@ -362,8 +363,6 @@ def _story(muni, status, permit, today):
     """The planned story under the municipality's law. Where an alvará not renewed in time is
     suspended and lapses 30 days later (Sapezal Lei 125/1999, art. 10, § 2º), there is no
     "vencido": the permit is suspended the day after its validity, and lapsed once 30 days passed."""
-    from ..issuance.validity import rule_for
-
     rule = rule_for(muni, permit.kind)
     if rule is None or rule.after_expiry != "suspenso" or status not in ("vencido", "caducado"):
         return LIFECYCLE.get(status, [])
@@ -391,8 +390,6 @@ SKIN = [(141, 85, 36), (198, 134, 66), (224, 172, 105), (241, 194, 125), (255, 2
 
 def _avatar(rng):
     """A drawn portrait (fictitious people get drawn faces, not photos of real persons)."""
-    from PIL import Image, ImageDraw
-
     img = Image.new("RGB", (600, 800), rng.choice(AVATAR_COLOURS))
     draw = ImageDraw.Draw(img)
     skin, shirt = rng.choice(SKIN), rng.choice([(30, 60, 110), (120, 30, 30), (40, 90, 60), (60, 60, 60)])
@@ -403,7 +400,6 @@ def _avatar(rng):
     for x in (245, 355):
         draw.ellipse((x - 12, 330, x + 12, 354), fill=(30, 30, 30))
     draw.arc((255, 390, 345, 450), 20, 160, fill=(120, 50, 50), width=6)
-    import io
     out = io.BytesIO()
     img.save(out, "PNG")
     return out.getvalue()
@@ -412,12 +408,7 @@ def _avatar(rng):
 def _credentials_and_lifecycle(muni, today, credentials=True):
     """Issuer key, crachás for permits still valid, then the planned status changes — all through
     the real operations, so history, audit log and the devices' status list are consistent."""
-    from ..credentials.operations import create_key, issue_credential
-    from ..permits.operations import change_permit_status
-
     if credentials:
-        from ..registry.models import Operator
-        from ..registry.photos import store_operator_photo
         rng = random.Random(muni.id)
         for operator in Operator.query.filter_by(municipality_id=muni.id).order_by(Operator.id):
             store_operator_photo(operator, _avatar(rng))
@@ -440,4 +431,4 @@ def _backdate_last_change(permit, action, at):
     change = (PermitStatusChange.query.filter_by(permit_id=permit.id, action=action)
               .order_by(PermitStatusChange.id.desc()).first())
     change.at = permit.status_changed_at = at
-    db.session.commit()
+    db.session.flush()

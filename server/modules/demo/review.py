@@ -83,7 +83,7 @@ def load_review_demo():
     device = Device(municipality_id=muni.id, user_id=user.id, name="Moto G (demonstração)",
                     registered_at=local_now() - timedelta(days=30))
     db.session.add(device)
-    db.session.commit()
+    db.session.flush()
     phone = _Phone(device, user)
     _block, numbers = reserve_numbers(device, user, 5)
     permits = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).limit(3).all()

@@ -11,6 +11,7 @@ when the permit came within the 90 days, else with an older one.
 import random
 from datetime import timedelta
 
+from ...core.clock import to_local
 from ...core.validation import cpf_check_digits
 from ...extensions import db
 from ..registry.models import Municipality, Permit, PermitStatusChange
@@ -23,7 +24,7 @@ INAPTO = ("Rui Teles Nogueira", 4)
 
 
 def _morning(day):
-    from .dataset import local_morning
+    from .dataset import local_morning  # local: dataset.py imports this module (load_selection_demo)
     return local_morning(day)
 
 
@@ -98,7 +99,7 @@ def _edital(muni, year, group, rng, with_suplentes):
         cand = db.session.get(Candidate, cand_id)
         if cand.status == "selecionado":
             operations.mark_permit_granted(cand, permit)
-    db.session.commit()
+    db.session.flush()
     return edital
 
 
@@ -113,10 +114,9 @@ def _call_for_desistencia(muni, today):
               .order_by(PermitStatusChange.id).first())
     if change is None:
         return None
-    from ...core.clock import to_local
     day = to_local(change.at).date()
     cand = operations.call_next_suplente(
         muni, f"Vaga aberta pela desistência da permissão {change.permit.number} (Lei 311/2007, arts. 27 e 34).",
         today=day)
-    db.session.commit()
+    db.session.flush()
     return cand

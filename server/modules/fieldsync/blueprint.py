@@ -2,7 +2,9 @@
 (core/routes.py) and never import this module back, so there is no import circle."""
 from flask import Blueprint
 
+from ..registry.changes import init_tracking, track
 from . import photo_settings_views, views
+from .models import AppliedPenalty
 
 bp = Blueprint("fieldsync", __name__, template_folder="templates")
 
@@ -11,8 +13,6 @@ bp = Blueprint("fieldsync", __name__, template_folder="templates")
 def _track_changes(_state):
     # Field-data versions follow every ORM write to the registry (registry/changes.py), CLI
     # included, and to the applied penalties phones count recidivism from.
-    from ..registry.changes import init_tracking, track
-    from .models import AppliedPenalty
     track(AppliedPenalty, "penalty")
     init_tracking()
 

@@ -20,5 +20,4 @@ def mark_all(slug):
         raise click.ClickException(f"Município desconhecido: {slug}")
     entities = [(kind, row["id"], False) for kind in KINDS for row in ROWS[kind](municipality.id)]
     version = mark_changed(db.session.connection(), municipality.id, entities)
-    db.session.commit()
     click.echo(f"{len(entities)} entidades marcadas (versão {version}).")

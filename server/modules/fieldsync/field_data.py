@@ -18,14 +18,18 @@ from sqlalchemy import select
 from ...core.clock import local_now, local_today
 from ...core.signals import gather
 from ...extensions import db
+from ..calendar.service import field_calendar
+from ..issuance.records import vehicle_record_dates
 from ..registry.public_address import own_public_base_url
 from ..registry.change_models import FieldDataEntity, FieldDataState
 from ..registry.changes import mark_changed
-from ..registry.models import Company, Operator, Permit, Ponto, Vehicle, permit_drivers
+from ..registry.models import Company, Municipality, Operator, Permit, Ponto, Vehicle, permit_drivers
+from ..registry.transition_models import PermitTransition, transition_text
 from ..rules.service import composed_for
 from .fact_floors import apply_floors, date_floors
 from .field_codec import pack_table, to_columns
 from .models import AppliedPenalty
+from .photo_size import photo_size
 from .signals import field_data_sections
 
 KINDS = ("permit", "operator", "vehicle", "ponto", "penalty")
@@ -79,8 +83,6 @@ def _transitions(municipality_id, ids=None):
     """{permit id: [{"r": requirement id, "l": its label, "u": last day or absent, "t": pt-BR text}]}: the existing
     fleet's requirements in transition (registry.transition_models), which the roadside verdict
     shows instead of proposing the infraction. No personal data: a rule id, a date, a sentence."""
-    from ..registry.transition_models import PermitTransition, transition_text
-
     query = (select(PermitTransition.permit_id, PermitTransition.requirement_id, PermitTransition.label,
                     PermitTransition.kind, PermitTransition.act, PermitTransition.until)
              .where(PermitTransition.municipality_id == municipality_id).order_by(PermitTransition.id))
@@ -125,8 +127,6 @@ def vehicle_rows(municipality_id, ids=None):
         query = query.where(Vehicle.id.in_(ids))
     # Vistoria and insurance validity feed the roadside rules (vehicle.inspection_valid_until,
     # insurance.valid_until): "vistoria vencida" and "seguro vencido" on the verdict.
-    from ..issuance.records import vehicle_record_dates
-    from ..registry.models import Municipality
     dates = vehicle_record_dates(db.session.get(Municipality, municipality_id), ids)
     return [_compact({"id": r.id, "plate": r.plate, "make": r.make, "model": r.model,
                       "year_manufacture": r.year_manufacture, "engine_cc": r.engine_cc,
@@ -182,7 +182,6 @@ def current_state(municipality):
         db.session.execute(FieldDataState.__table__.update()
                            .where(FieldDataState.municipality_id == municipality.id)
                            .values(rules_etag=rules_etag))
-        db.session.commit()
         state = db.session.get(FieldDataState, municipality.id, populate_existing=True)
     return state.version, state.changed_at, rules, rules_etag
 
@@ -253,10 +252,8 @@ def field_data(municipality, cursor, version, changed_at, rules, fmt="rows"):
     # The legal calendar (holiday data and the municipality's closures), so the phone counts
     # deadlines and due dates on the same days as the server: whole (a few kilobytes) in a
     # snapshot, when a closure changed or with the rules; null otherwise (the phone keeps its copy).
-    from ..calendar.service import field_calendar
     out["calendar"] = field_calendar(municipality) if include_calendar or include_rules else None
     # The evidence photo size the municipality chose (photo_size.py): whole in every answer, a
     # few bytes, apart from the registry rows so it never mixes with their encoding.
-    from .photo_size import photo_size
     out["photo_size"] = photo_size(municipality)
     return out

@@ -44,7 +44,6 @@ def reserve_numbers(device, user, count):
     audit("reserve_numbers", "auto_number_block", block.id, None,
           {"device_id": device.id, "first": numbers[0], "last": numbers[-1], "count": count},
           municipality_id=municipality.id)
-    db.session.commit()
     return block, numbers
 
 
@@ -63,8 +62,7 @@ def void_number(device, number, reason):
         return row
     won = db.session.execute(update(AutoNumber).where(AutoNumber.id == row.id, AutoNumber.status == "reserved")
                              .values(status="voided", void_reason=reason, voided_at=utcnow())).rowcount
-    if not won:
-        db.session.rollback()
+    if not won:  # another request voided it or used it meanwhile: nothing written here
         db.session.refresh(row)
         if row.status == "voided":
             return row
@@ -72,7 +70,6 @@ def void_number(device, number, reason):
                        {"number": ["Número já usado."]})
     audit("void_number", "auto_number", row.id, {"status": "reserved"}, {"status": "voided", "number": number},
           reason=reason, municipality_id=device.municipality_id)
-    db.session.commit()
     db.session.refresh(row)
     return row
 

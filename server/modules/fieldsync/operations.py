@@ -29,13 +29,11 @@ def register_key(device, public_key_text):
         if won:
             audit("register_key", "device", device.id, None, {"key_fingerprint": key_fingerprint(raw)},
                   municipality_id=device.municipality_id)
-            db.session.commit()
-            return key_fingerprint(raw)
+            return key_fingerprint(raw)  # the request's end commits the key with its audit record
+    # Another registration won (or the key was there): nothing was written here.
     if device.public_key != public_key_text:
-        db.session.rollback()
         raise ApiError(409, "key_already_registered",
                        "Este aparelho já tem uma chave registrada. Entre novamente para registrar outra.")
-    db.session.rollback()
     return key_fingerprint(raw)
 
 
@@ -47,13 +45,15 @@ def _is_deadlock(exc):
 
 
 def push(device, user, records, attempts=3):
-    """Store a batch; one result per record, in the order sent. The whole batch is one
-    transaction, so a deadlock (or a serialization failure) is retried from the start."""
+    """Store a batch; one result per record, in the order sent. Each attempt is a SAVEPOINT in
+    the request's transaction, which commits the batch (core/transaction.py): a deadlock (or a
+    serialization failure) undoes only the attempt, never what the request staged before it,
+    and the batch is retried from the start."""
     for attempt in range(attempts):
         try:
-            return process(device, user, records)
+            with db.session.begin_nested():
+                return process(device, user, records)
         except OperationalError as exc:
-            db.session.rollback()
             if not _is_deadlock(exc) or attempt == attempts - 1:
                 raise
             time.sleep(0.05 * (attempt + 1))

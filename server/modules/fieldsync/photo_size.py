@@ -70,5 +70,4 @@ def save_photo_size(municipality, form, actor=None):
            municipality_id=municipality.id, actor=actor)
     # A new field-data version: phones holding the current one would otherwise be answered 304.
     mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
-    db.session.commit()
     return values

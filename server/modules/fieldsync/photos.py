@@ -90,10 +90,8 @@ def store_photo(device, sha256, content_type, data):
         with db.session.begin_nested():
             db.session.add(row)
             db.session.flush()
-    except IntegrityError:  # the same photo arriving twice at once: the other upload won
-        db.session.rollback()
+    except IntegrityError:  # the same photo arriving twice at once: the other upload won (savepoint undone)
         return False, EvidencePhoto.query.filter_by(municipality_id=device.municipality_id, sha256=sha256).one()
     audit("upload_photo", "evidence_photo", row.id, None, {"sha256": sha256, "size": len(data)},
           municipality_id=device.municipality_id)
-    db.session.commit()
     return True, row

@@ -17,7 +17,8 @@ answers the items it decides (`_Push.results`, by the item's place in the batch)
   5. kind effects   what an accepted record of each kind does beyond being stored (ON_ACCEPT)
   6. classify       accepted, or, for an id already held: duplicate, conflict (kept apart) or foreign
   7. side effects   audit, photo links, settled chain flags, last contact, foreign quarantine,
-                    missing photos, the dashboard's figures — then the one commit.
+                    missing photos, the dashboard's figures — then one flush; the request
+                    commits the batch (core/transaction.py).
 Autos and the dashboard sit above fieldsync: the push announces to them (signals.py) and they
 write in its transaction, at the same points as when it called them.
 The statement budget (a fixed number per batch, never one per record): docs/ARCHITECTURE.md.
@@ -114,8 +115,9 @@ class _Stored:
 
 
 def process(device, user, records):
-    """One transaction: every item gets one answer, in the order sent; nothing is committed
-    before the last phase, so a failure (a deadlock: operations.push retries) leaves nothing."""
+    """Every item gets one answer, in the order sent. Nothing is committed here: the caller's
+    SAVEPOINT holds the batch (a failure, a deadlock that operations.push retries, leaves
+    nothing) and the request's end commits it (core/transaction.py)."""
     limit_s = current_app.config.get("SYNC_CLOCK_DRIFT_LIMIT_S", DEFAULT_CLOCK_LIMIT_S)
     push = _Push(device, user, records, limit_s, utcnow(), [None] * len(records))
     items = _parse(push)
@@ -137,7 +139,7 @@ def process(device, user, records):
         # rollup rows are shared by every push of the day, and their row locks are held from here
         # to the commit.
         announce(records_accepted, device, records=accepted_rows, permit_pontos=judged.permit_pontos)
-    db.session.commit()
+    db.session.flush()  # every write reaches the database here, inside the caller's SAVEPOINT
     return push.results
 
 

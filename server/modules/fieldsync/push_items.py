@@ -10,7 +10,8 @@ from marshmallow import ValidationError
 
 from ...core.errors import flatten_fields
 from . import fastparse, quarantine
-from .schemas import BODY_SCHEMAS, BodySchema, PushRecordSchema
+from .record_bodies import BODY_SCHEMAS, BodySchema
+from .schemas import PushRecordSchema
 from .strict_fields import MAX_BODY_DEPTH, depth
 
 # Schema instances are reused: building one per record cost a third of the push time

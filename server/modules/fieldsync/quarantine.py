@@ -8,6 +8,7 @@ item, for the back office (review/quarantine.py), because a signed auto is evide
 it cannot be filed.
 """
 import hashlib
+import json
 
 from ...core.audit import record as audit
 from ...core.upsert import dialect_insert
@@ -67,7 +68,6 @@ def _storable(value, limit=None):
 
 def _peek(body_text):
     """(kind, auto number) a refused body names, when it can be read at all."""
-    import json
     try:
         body = json.loads(body_text)
     except (ValueError, RecursionError):

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from ...core.tenancy import crosses_municipalities
+from ...core.transaction import unit_of_work
 from ...extensions import db
+from .models import DailyTaskRun
 
 # The modules that declare tasks, in run order: set by the app's assembly (server/daily_tasks.py,
 # called by create_app), which imports them, so no feature is loaded here by name.
@@ -49,7 +51,6 @@ def daily_task(name, label, catch_up=True):
 
 def dates_to_decide(task, today):
     """The dates `task` decides in a run for `today`, oldest first."""
-    from .models import DailyTaskRun
     row = db.session.get(DailyTaskRun, task.name)
     if not task.catch_up or row is None or today <= row.last_decided_on:
         return [today]
@@ -58,7 +59,6 @@ def dates_to_decide(task, today):
 
 
 def _mark_decided(task, day):
-    from .models import DailyTaskRun
     row = db.session.get(DailyTaskRun, task.name)
     if row is None:
         db.session.add(DailyTaskRun(task=task.name, last_decided_on=day))
@@ -85,9 +85,9 @@ def tasks():
 @crosses_municipalities("daily jobs: the laws' dates, for every municipality")
 def run_daily(today, only=None):
     """Run every task for each date it has to decide up to `today` (`dates_to_decide`), each date
-    in its own transaction: a failing date is rolled back and reported, the task's later dates
-    wait for the next run, and the other tasks go on. Returns [(task, count | exception)], the
-    count summed over the dates decided."""
+    one unit of work (core/transaction.py): a failing date is rolled back and reported, the
+    task's later dates wait for the next run, and the other tasks go on. Returns
+    [(task, count | exception)], the count summed over the dates decided."""
     results = []
     for task in tasks():
         if only and task.name not in only:
@@ -95,11 +95,11 @@ def run_daily(today, only=None):
         count = 0
         for day in dates_to_decide(task, today):
             try:
-                count += task.run(day)
-                _mark_decided(task, day)
-                db.session.commit()
-            except Exception as exc:  # reported by the command, which then exits non-zero
-                db.session.rollback()
+                with unit_of_work():  # the date's decisions and its mark, committed together
+                    decided = task.run(day)
+                    _mark_decided(task, day)
+                count += decided
+            except Exception as exc:  # the unit rolled it back; the command reports it and exits non-zero
                 count = MissedDayFailed(f"em {day:%d/%m/%Y}: {exc}")
                 count.__cause__ = exc
                 break

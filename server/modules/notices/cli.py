@@ -2,7 +2,7 @@
 import click
 from flask.cli import with_appcontext
 
-from .operations import send_due
+from .jobs import send_due
 
 
 @click.group("notices")

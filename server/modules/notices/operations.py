@@ -1,5 +1,5 @@
 """Notices to the operator: queued in the transaction of the step they tell (receivers of the autos'
-and collection's signals, connected in server/subscriptions.py), sent by `send_due` (the command
+and collection's signals, connected in server/subscriptions.py), sent by jobs.py `send_due` (the command
 `flask notices send`, run every minute by cron or a systemd timer: docs/operations.md), every try
 recorded with the provider's answer, failures retried with growing waits and shown in the back
 office ("Avisos"), where a clerk can send one again.
@@ -16,14 +16,23 @@ from sqlalchemy import or_, update
 from ...core.audit import record
 from ...core.clock import isoformat_utc, to_local
 from ...core.errors import ApiError
-from ...core.tenancy import crosses_municipalities, owned
+from ...core.tenancy import owned
 from ...core.validation import only_digits
 from ...extensions import db
+from ..autos import process_operations
+from ..autos.inputs import form_date
 from ..autos.models import AutoCase, utcnow
 from ..autos.notification_content import process_settings
-from ..autos.process_models import AutoNotification
+from ..autos.notification_pdf import notification_pdf_bytes
+from ..autos.operator_filings import step_label, timeliness_pt
+from ..autos.outcome import current_step
+from ..autos.process_models import APPEAL_DECISIONS, AutoNotification
+from ..autos.process_operations import appeals_of, calendar_for_case, steps_for
+from ..collection.charges import ensure_charge, slip
+from ..collection.penalty_pdf import penalty_pdf_bytes
 from ..registry.models import Municipality, Operator
 from ..registry.public_address import public_base_url
+from ..rules.service import composed_for
 from . import compose
 from .channels import Outgoing, configured_channels
 from .models import CHANNELS, KINDS, NATURES, OPTIONAL_KINDS, STATES, Notice, NoticeAttempt, NoticeContact
@@ -68,7 +77,6 @@ def save_contact(operator, form, actor=None):
     adhered = form.get("adhered_on") or None
     ref = " ".join((form.get("adhesion_ref") or "").split()) or None
     if adhered:
-        from ..autos.inputs import form_date
         adhered = form_date(adhered, "adhered_on")
         if not ref:
             raise _invalid("adhesion_ref", "Informe o termo de adesão assinado pelo operador (número ou arquivo).")
@@ -86,7 +94,6 @@ def save_contact(operator, form, actor=None):
     db.session.flush()
     record("notice_contact", "notice_contact", contact.id, before, _contact_snapshot(contact),
            municipality_id=operator.municipality_id, actor=actor)
-    db.session.commit()
     return contact
 
 
@@ -108,7 +115,6 @@ def set_optional_opt_out(user, opt_out, actor=None):
     db.session.flush()
     record("notice_preferences", "notice_contact", contact.id, {"optional_opt_out": before},
            {"optional_opt_out": contact.optional_opt_out}, municipality_id=user.municipality_id, actor=actor or user)
-    db.session.commit()
     return contact
 
 
@@ -200,15 +206,12 @@ def on_notification_issued(case, note=None, **_):
 
 
 def on_appeal_filed(case, appeal=None, **_):
-    from ..autos.operator_filings import step_label, timeliness_pt
     municipality = db.session.get(Municipality, case.municipality_id)
     words = compose.recibo(case, appeal, step_label(case, appeal), timeliness_pt(appeal), municipality, _base_url(municipality))
     enqueue(case, case.record.operator_id, "recibo", words, f"recibo:{appeal.id}")
 
 
 def on_appeal_decided(case, appeal=None, **_):
-    from ..autos.operator_filings import step_label
-    from ..autos.process_models import APPEAL_DECISIONS
     municipality = db.session.get(Municipality, case.municipality_id)
     label = step_label(case, appeal)
     if appeal.decision == "deferido":
@@ -224,8 +227,6 @@ def on_appeal_decided(case, appeal=None, **_):
 def on_penalty_changed(case, penalty=None, old=None, new=None, **_):
     if new != "aplicada" or penalty is None:
         return
-    from ..collection.charges import ensure_charge, slip
-    from ..rules.service import composed_for
     municipality = db.session.get(Municipality, case.municipality_id)
     infraction = composed_for(municipality).by_id.get(penalty.infraction_id) or {}
     charge = ensure_charge(case, penalty)
@@ -246,8 +247,6 @@ def on_charge_paid(charge, payment=None, **_):
 def deadline_reminders(today, days_before=3):
     """Optional notices: a defence or appeal deadline ending within `days_before` days, with no
     timely filing at its instance yet. One per case, instance and due date (idempotent)."""
-    from ..autos.outcome import current_step
-    from ..autos.process_operations import appeals_of, calendar_for_case, steps_for
     queued = 0
     served = AutoNotification.query.filter(AutoNotification.served_on.is_not(None)).order_by(AutoNotification.id)
     for note in served:
@@ -268,40 +267,40 @@ def deadline_reminders(today, days_before=3):
     return queued
 
 
-# --- sending ---------------------------------------------------------------------------------------
+# --- sending (one notice at a time; the sender's loop and its units: jobs.py `send_due`) -----------
 
-@crosses_municipalities("notice sender: the queue of every municipality")
-def send_due(now=None, limit=100):
-    """Send what is due; returns {"sent", "failed", "gave_up"}. Each notice is claimed by a
-    conditional UPDATE, so two senders (two servers' cron) never send one twice."""
-    now = now or utcnow()
-    channels = configured_channels(current_app.config)
-    due = (Notice.query.filter(or_(
+def due_notices(now, limit):
+    """[(id, state)] of the notices due at `now`, oldest first: waiting or failed ones whose
+    next try has come, and claims left by a sender that died mid-send (STALE_CLAIM)."""
+    return (db.session.query(Notice.id, Notice.state).filter(or_(
         Notice.state.in_(("pendente", "falhou")) & (Notice.next_attempt_at <= now),
         (Notice.state == "enviando") & (Notice.claimed_at < now - STALE_CLAIM)))
         .order_by(Notice.next_attempt_at, Notice.id).limit(limit).all())
-    counts = {"sent": 0, "failed": 0, "gave_up": 0}
-    for notice in due:
-        claimed = db.session.execute(update(Notice).where(Notice.id == notice.id, Notice.state == notice.state)
-                                     .values(state="enviando", claimed_at=now)
-                                     .execution_options(synchronize_session=False))
-        db.session.commit()
-        if claimed.rowcount != 1:
-            continue  # another sender took it
-        db.session.refresh(notice)
-        counts[_send_one(notice, channels.get(notice.channel), now)] += 1
-        db.session.commit()
-    return counts
+
+
+def claim(notice_id, state, now):
+    """Mark the notice "enviando" if it is still in `state`: a conditional UPDATE, so of two
+    senders (two servers' cron) only one wins. Whether this sender won; the caller commits the
+    claim before sending, so the other sender sees it."""
+    claimed = db.session.execute(update(Notice).where(Notice.id == notice_id, Notice.state == state)
+                                 .values(state="enviando", claimed_at=now)
+                                 .execution_options(synchronize_session=False))
+    return claimed.rowcount == 1
+
+
+def send_claimed(notice_id, channels, now):
+    """Send a notice this sender claimed and record the try and its answer → "sent", "failed"
+    (retried later) or "gave_up"."""
+    notice = db.session.get(Notice, notice_id, populate_existing=True)
+    return _send_one(notice, channels.get(notice.channel), now)
 
 
 def _attachments(notice):
     kind, _, ident = (notice.attachment or "").partition(":")
     if kind == "notification":
-        from ..autos.notification_pdf import notification_pdf_bytes
         note = owned(AutoNotification, int(ident), notice.municipality_id)
         return [(f"notificacao-{note.serial}.pdf", "application/pdf", notification_pdf_bytes(note))] if note else []
     if kind == "penalty":
-        from ..collection.penalty_pdf import penalty_pdf_bytes
         case = owned(AutoCase, int(ident), notice.municipality_id)
         return [(f"notificacao-penalidade-{case.number or case.id}.pdf", "application/pdf",
                  penalty_pdf_bytes(case))] if case else []
@@ -348,7 +347,6 @@ def retry(notice, actor=None):
     notice.state, notice.next_attempt_at = "pendente", utcnow()
     record("notice_retry", "notice", notice.id, {"state": before}, {"state": "pendente"},
            municipality_id=notice.municipality_id, actor=actor)
-    db.session.commit()
     return notice
 
 
@@ -398,14 +396,12 @@ def acknowledge(user, notice_id):
     record("notice_read", "notice", notice.id, {"read_at": None}, {"read_at": now.isoformat(), "nature": notice.nature},
            municipality_id=notice.municipality_id, actor=user)
     if notice.nature == "intimacao" and notice.kind == "notificacao" and notice.case_id:
-        from ..autos import process_operations
         case = owned(AutoCase, notice.case_id, notice.municipality_id)
         note = process_operations.notification_of(case)
         if note is not None and note.served_on is None:
             process_operations.record_service(case, "eletronica", to_local(now).date().isoformat(),
                                               f"Ciência confirmada no aplicativo (aviso nº {notice.id}; "
                                               f"{notice.nature_basis})", actor=user)
-    db.session.commit()
     return notice
 
 

@@ -13,6 +13,7 @@ from . import operations as ops
 from .channels import configured_channels
 from .models import CHANNELS, KINDS, NATURES, STATES, Notice, NoticeAttempt
 from .schemas import ContactViewSchema, NoticePathSchema, NoticeViewSchema, PreferencesSchema
+from ..autos.notification_content import process_settings
 
 routes = RouteTable()
 
@@ -95,7 +96,6 @@ def operator_contact(operator_id):
         "optional_opt_out": "1" if contact and contact.optional_opt_out else ""}
     rows = (Notice.query.filter_by(municipality_id=operator.municipality_id, operator_id=operator.id)
             .order_by(Notice.created_at.desc(), Notice.id.desc()).limit(100).all())
-    from ..autos.notification_content import process_settings
     return render_template("notices/contact.html", operator=operator, values=values, errors=errors, rows=rows,
                            states=STATES, kinds=KINDS, natures=NATURES, channels=CHANNELS,
                            saved=bool(request.args.get("salvo")),

@@ -5,14 +5,15 @@ import click
 from flask.cli import with_appcontext
 
 from ...core.csv_export import csv_text
+from ..registry.models import Municipality
+from ..registry.vocabulary import vocabulary
 from .importer import run_import
+from .jobs import work
 from .reader import FileProblem
 from .template import template_csv, template_xlsx
 
 
 def _municipality(slug):
-    from ..registry.models import Municipality
-
     muni = Municipality.query.filter_by(slug=slug).first()
     if muni is None:
         raise click.ClickException(f"Município '{slug}' não encontrado.")
@@ -84,7 +85,6 @@ def run_command(slug, commit, only_valid, report, accept, accept_all, apply_chan
         Path(report).write_text(csv_text(["Linha", "Coluna", "Erro"], result.errors), encoding="utf-8")
     if result.committed:
         w = result.written
-        from ..registry.vocabulary import vocabulary
         click.echo(f"Importado: {w['permit']} {vocabulary(muni).permits}, {w['operator']} pessoas, {w['vehicle']} veículos, "
                    f"{w['company']} empresas; {sum(result.updated.values())} registros atualizados.")
     elif commit:
@@ -99,8 +99,6 @@ def run_command(slug, commit, only_valid, report, accept, accept_all, apply_chan
 @with_appcontext
 def worker_command(once):
     """Run the registry import jobs (check and import) queued by the back office."""
-    from .jobs import work
-
     click.echo("Processando importações de cadastro" + (" até esvaziar a fila." if once else " (Ctrl+C para parar)."))
     try:
         ran = work(once=once)

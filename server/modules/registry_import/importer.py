@@ -22,15 +22,17 @@ from sqlalchemy import insert, select
 
 from ...core.audit import record
 from ...core.clock import local_today
-from ...core.errors import flatten_fields
+from ...core.errors import ApiError, flatten_fields
 from ...core.validation import fold
 from ...extensions import db
+from ..calendar.service import calendar_of
 from ..registry import schemas
 from ..registry.models import (OCCUPYING, PERMIT_STATUSES, Company, Operator, Permit, PermitStatusChange, Ponto,
                                Vehicle, permit_drivers, utcnow)
 from ..registry.transition_models import PermitTransition, transition_text
 from ..credentials.operations import append_statuses
 from ..permits.rule_checks import registry_failures, registry_ruleset
+from ..rules.service import composed_for
 from .cells import formula_problem, identifier
 from .columns import holder_is_company, columns_for, header_key, permit_kind
 from .reader import open_rows
@@ -146,7 +148,6 @@ class RowCheck:
         self.muni = muni
         self.today = local_today()
         self.ruleset = registry_ruleset(muni)  # composed once for the whole file
-        from ..calendar.service import calendar_of
         self.calendar = calendar_of(muni)      # read once too (a query per row otherwise)
         self.company_held = holder_is_company(muni)
         self.missing_keys = set(missing_keys)  # reported once for the header, not on every row
@@ -297,9 +298,6 @@ class Transitions:
     prazo de adequação), else none defined."""
 
     def __init__(self, muni, act=None, act_until=None):
-        from ..rules.service import composed_for
-        from ...core.errors import ApiError
-
         self.act, self.act_until = (act or "").strip() or None, act_until
         try:
             composed = composed_for(muni)
@@ -468,12 +466,13 @@ def _accepted(accept, line):
 
 def run_import(muni, path, kind, file_name, commit=False, only_valid=False, actor=None, accept=(),
                apply_changes=False, act=None, act_until=None, progress=None):
-    """Check every row (dry run) or, with commit, write in one transaction: the valid new rows, the
+    """Check every row (dry run) or, with commit, stage in one transaction: the valid new rows, the
     transitions of the requirements they miss and — with apply_changes — the differences of the
     permits already registered. Refused (nothing written) when a row has an error or waits for a
     decision (`accept`: the accepted lines, or True for all), unless only_valid, which leaves those
     rows out. `progress(rows read)` is called every PROGRESS_EVERY rows (the job's progress bar).
-    Returns ImportResult. Raises reader.FileProblem when the file cannot be read."""
+    Returns ImportResult (`committed`: the rows are staged, for the caller's unit of work — the
+    job, the command — to commit). Raises reader.FileProblem when the file cannot be read."""
     columns = columns_for(muni)
     headers = {c.key: c.header for c in columns}
     result = ImportResult(sha256=file_sha256(path))
@@ -532,7 +531,7 @@ def run_import(muni, path, kind, file_name, commit=False, only_valid=False, acto
             "ignored_columns": list(header.unknown), "accepted_decisions": accepted,
             "transitions": len(result.transitions), "transition_act": act, "transition_until": act_until},
             municipality_id=muni.id, actor=actor)
-        db.session.commit()
+        db.session.flush()  # staged whole: the caller's unit (the job, the command) commits it
         result.committed = True
         return result
     except BaseException:

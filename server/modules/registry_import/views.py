@@ -3,6 +3,8 @@ stored report (errors per row and column, downloadable; columns ignored; decisio
 differences) → "Importar", a commit job. The uploaded file is kept in the database (ImportJob), so
 any app server behind the balancer serves every step; a job is seen only by the user who uploaded
 it, in its municipality. No request waits for the rows: jobs.py runs them."""
+import os
+import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from flask import Response, abort, current_app, g, redirect, render_template, re
 from ...core.auth import login_required, require_municipality_id
 from ...core.csv_export import csv_response
 from ...core.routes import RouteTable
+from ...core.transaction import after_commit
 from ...extensions import db
 from ..registry.models import Municipality
 from .columns import columns_for
@@ -38,8 +41,11 @@ def _job(job_id):
 
 
 def _start(job):
+    """`make run`: the job's thread starts once this request committed the job (before, its
+    connection would not even see the row)."""
     if current_app.config.get("IMPORT_JOBS", "thread") == "thread":
-        start_in_thread(current_app._get_current_object(), job.id)
+        app, job_id = current_app._get_current_object(), job.id
+        after_commit(lambda: start_in_thread(app, job_id))
 
 
 def _refuse(muni, message):
@@ -86,9 +92,6 @@ def _act(form):
 @routes.post("/")
 @login_required(*ROLES)
 def check():
-    import os
-    import tempfile
-
     muni = _municipality()
     act, act_until, act_error = _act(request.form)
     if act_error:
@@ -151,7 +154,6 @@ def commit(job_id):
                "apply_changes": request.form.get("apply_changes") == "1", "check_id": checked.id}
     job = enqueue(checked.municipality_id, g.user.id, "commit", checked.file_name, checked.kind, checked.body, options)
     checked.options = {**(checked.options or {}), "committed_by": job.id}
-    db.session.commit()
     _start(job)
     return redirect(url_for(".job", job_id=job.id), code=303)
 
