@@ -54,7 +54,6 @@ def decide(case, action, reason, actor=None):
     record(action, "auto_case", case.id, before, _snapshot(case), reason=reason,
            municipality_id=case.municipality_id, actor=actor)
     auto_case_changed.send(case, old=old, new=new_state)
-    db.session.commit()
     return case
 
 

@@ -121,13 +121,11 @@ def store_attachment(user, sha256, content_type, data):
         with db.session.begin_nested():
             db.session.add(row)
             db.session.flush()
-    except IntegrityError:  # the same file arriving twice at once: the other upload won
-        db.session.rollback()
+    except IntegrityError:  # the same file arriving twice at once: the other upload won (savepoint undone)
         return False, FilingAttachment.query.filter_by(municipality_id=user.municipality_id, sha256=sha256).one()
     record("filing_attachment_upload", "filing_attachment", row.id, None,
            {"sha256": sha256, "size": len(data), "content_type": content_type},
            municipality_id=user.municipality_id, actor=user)
-    db.session.commit()
     return True, row
 
 
@@ -159,9 +157,7 @@ def _missing(municipality_id, hashes):
 
 def push(user, items):
     """One result per item, in order; each item judged alone (a bad one never blocks the rest)."""
-    results = [_one(user, raw) for raw in items]
-    db.session.commit()
-    return results
+    return [_one(user, raw) for raw in items]
 
 
 def _rejected(ident, errors):

@@ -28,7 +28,6 @@ def record_payment(case, guia_number, paid_on, amount, actor=None):
     record("auto_payment", "auto_payment", payment.id, None,
            {"guia": guia_number, "paid_on": paid_on.isoformat(), "amount_cents": cents},
            municipality_id=case.municipality_id, actor=actor)
-    db.session.commit()
     return payment
 
 
@@ -64,7 +63,6 @@ def record_seizure(case, kind, seized_on, actor=None):
     record("seizure", "seizure", seizure.id, None,
            {"kind": kind, "seized_on": seized_on.isoformat(), "charges": charges},
            municipality_id=case.municipality_id, actor=actor)
-    db.session.commit()
     return seizure
 
 
@@ -100,7 +98,6 @@ def record_fee_payment(seizure, charge_id, guia_number, paid_on, amount, actor=N
     record("seizure_fee_payment", "seizure_fee_payment", payment.id, None,
            {"seizure_id": seizure.id, "charge": charge.kind, "guia": guia_number, "paid_on": paid_on.isoformat(),
             "amount_cents": cents}, municipality_id=seizure.municipality_id, actor=actor)
-    db.session.commit()
     return payment
 
 
@@ -191,5 +188,4 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
             "fees_due_cents": fees["due_cents"], "fees_paid_cents": fees["paid_cents"],
             "art45_fine_cents": fine, "fine_paid_cents": paid},
            municipality_id=seizure.municipality_id, actor=actor)
-    db.session.commit()
     return seizure

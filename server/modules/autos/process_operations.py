@@ -87,9 +87,10 @@ def issue_notification(case, actor=None, attempts=3):
     case_id = case.id
     for attempt in range(attempts):
         try:
-            return _issue_notification_once(case, actor)
+            # A SAVEPOINT: the loser undoes only its own attempt, not what its request staged before.
+            with db.session.begin_nested():
+                return _issue_notification_once(case, actor)
         except IntegrityError:
-            db.session.rollback()
             if attempt == attempts - 1:
                 raise ApiError(409, "busy", "Outra notificação foi emitida ao mesmo tempo; tente novamente.") from None
             case = db.session.get(AutoCase, case_id)
@@ -126,7 +127,6 @@ def _issue_notification_once(case, actor):
            {"number": note.number, "serial": serial, "content_hash": digest, "kid": key.kid},
            municipality_id=municipality.id, actor=actor)
     announce(notification_issued, case, note=note)
-    db.session.commit()
     return note
 
 
@@ -188,7 +188,6 @@ def record_service(case, via, served_on, note_text=None, actor=None):
            {"served_via": via, "served_on": served_on.isoformat(), "note": note.served_note},
            municipality_id=case.municipality_id, actor=actor)
     refresh_penalties(case, local_today())
-    db.session.commit()
     return note
 
 
@@ -200,13 +199,11 @@ def file_appeal(case, filed_on, summary, actor=None):
         raise ApiError(409, "not_homologated", "Só cabe defesa ou recurso num auto homologado e não anulado.")
     filed_on = form_date(filed_on, "filed_on")
     summary = form_text(summary, "summary")
-    appeal = protocol_filing(case, filed_on, summary, actor=actor)
-    db.session.commit()
-    return appeal
+    return protocol_filing(case, filed_on, summary, actor=actor)
 
 
 def protocol_filing(case, filed_on, summary, actor=None, **origin):
-    """Protocol a filing (caller commits): the instance the law gives now (outcome.current_step),
+    """Protocol a filing: the instance the law gives now (outcome.current_step),
     its due date on the legal calendar from the right start, tempestiva or not. A filing after the
     due date is received and marked intempestiva, never refused (the administration must see it
     and may review its own act: Lei 9.784/1999 art. 63 § 2º, STF Súmula 473). `origin`: the app's
@@ -276,10 +273,9 @@ def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=
     announce(appeal_decided, case, appeal=appeal)
     whole = decision == "deferido" and (infraction_id is None or confirmed == {infraction_id})
     if whole and case.state == "homologado":
-        # The operator won on every infraction: the auto itself is void (commits).
+        # The operator won on every infraction: the auto itself is void.
         decide(case, "auto_void", f"Recurso deferido ({appeal.instance_pt}): {text}", actor=actor)
         refresh_penalties(case, local_today())
-    db.session.commit()
     return appeal
 
 
@@ -307,7 +303,6 @@ def record_decision_service(appeal, via, known_on, note_text=None, actor=None):
            {"decision_known_on": known_on.isoformat(), "decision_known_via": via, "note": note},
            municipality_id=case.municipality_id, actor=actor)
     refresh_penalties(case, local_today())
-    db.session.commit()
     return appeal
 
 

@@ -81,7 +81,6 @@ def save_process_settings(municipality, form, actor=None):
         # Phones decide at the roadside whether a CTB infraction is communicated or enters the
         # auto: a new field-data version, or they would be answered 304 and keep the old answer.
         mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
-    db.session.commit()
     return values
 
 

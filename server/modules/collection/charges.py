@@ -125,7 +125,7 @@ def slip(charge, today=None) -> dict:
 
 
 def settle(charge, payment, line=None, actor=None):
-    """Mark the charge paid by `payment` and close the fine in the ledger (caller commits)."""
+    """Mark the charge paid by `payment` and close the fine in the ledger, in the caller's transaction."""
     charge.state, charge.paid_on, charge.payment_id = "paga", payment.paid_on, payment.id
     penalty = owned(AutoPenalty, charge.penalty_id, charge.municipality_id)
     if penalty is not None:
@@ -161,7 +161,6 @@ def set_dam_number(charge, number, actor=None):
     charge.dam_number = number
     record("pix_charge_dam", "pix_charge", charge.id, {"dam_number": before}, {"dam_number": number},
            municipality_id=charge.municipality_id, actor=actor)
-    db.session.commit()
     return charge
 
 

@@ -124,7 +124,6 @@ def save_settings(municipality, form, actor=None):
     municipality.settings = settings
     record("collection_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id,
            actor=actor)
-    db.session.commit()
     return values
 
 

@@ -59,7 +59,6 @@ def record_vistoria(municipality, vehicle, data, items=None, permit=None):
     if row.result == "aprovada":
         satisfy_substitution_vistorias(row)
     vehicle_changed(municipality, vehicle)
-    db.session.commit()
     return row
 
 
@@ -91,7 +90,6 @@ def save_policy(municipality, vehicle, data):
     db.session.flush()
     record("create", "insurance_policy", row.id, None, snapshot(row), municipality_id=municipality.id)
     vehicle_changed(municipality, vehicle)
-    db.session.commit()
     return row
 
 
@@ -125,7 +123,6 @@ def record_documents(municipality, subject, subject_id, answers, checked_on, val
     db.session.flush()
     for row in rows:
         record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     return rows
 
 
@@ -174,7 +171,6 @@ def record_renewal_documents(municipality, permit, checked_on, answers):
     for row in rows:
         record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id,
                reason=f"Documento da renovação da permissão {permit.number}")
-    db.session.commit()
     return rows
 
 
@@ -269,7 +265,6 @@ def pay_issqn_charge(municipality, charge, data):
     charge.paid_amount_brl = data.get("paid_amount_brl")
     charge.payment_reference = data.get("payment_reference")
     record("pay", "issqn_charge", charge.id, before, snapshot(charge), municipality_id=municipality.id)
-    db.session.commit()
     return charge
 
 
@@ -287,7 +282,6 @@ def set_vistoria_period(municipality, months, source):
     flag_modified(municipality, "settings")
     record("configure_vistoria", "municipality", municipality.id, before,
            {VISTORIA_PERIOD_SETTING: months, "vistoria_validity_source": source}, municipality_id=municipality.id)
-    db.session.commit()
     return municipality
 
 
@@ -309,5 +303,4 @@ def set_renewal_first_documents(municipality, required, source):
     record("configure_renewal_documents", "municipality", municipality.id, before,
            {ALL_FIRST_DOCUMENTS_SETTING: bool(required), "renewal_documents_source": source},
            reason=ALL_FIRST_DOCUMENTS[municipality.slug], municipality_id=municipality.id)
-    db.session.commit()
     return municipality

@@ -54,7 +54,6 @@ def record_population(municipality, data):
     db.session.add(row)
     db.session.flush()
     record("create", "population_figure", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     return row
 
 
@@ -77,7 +76,6 @@ def create_edital(municipality, data):
     db.session.add(edital)
     db.session.flush()
     record("create", "edital", edital.id, None, snapshot(edital), municipality_id=municipality.id)
-    db.session.commit()
     return edital
 
 
@@ -100,7 +98,6 @@ def register_candidate(edital, data):
     db.session.add(cand)
     db.session.flush()
     record("register_candidate", "candidate", cand.id, None, snapshot(cand), municipality_id=edital.municipality_id)
-    db.session.commit()
     return cand
 
 
@@ -118,7 +115,6 @@ def resolve_tie(edital, order_ids, reason):
         by_id[ident].tie_break_reason = reason
     record("tie_break", "edital", edital.id, {"tie_break": before}, {"tie_break": {i: p for p, i in
            enumerate(order_ids, start=1)}}, reason=reason, municipality_id=edital.municipality_id)
-    db.session.commit()
 
 
 def publish_classification(edital, today=None):
@@ -143,7 +139,6 @@ def publish_classification(edital, today=None):
     record("publish_classification", "edital", edital.id, None,
            {"classification": [c.id for c in ranking.ordered], "inaptos": [c.id for c in ranking.inaptos]},
            municipality_id=edital.municipality_id)
-    db.session.commit()
     return ranking
 
 
@@ -199,7 +194,6 @@ def call_for_vacancy(municipality, reason):
     cand = call_next_suplente(municipality, reason)
     if cand is None:
         raise ApiError(409, "no_suplente", "Não há suplente no cadastro (art. 33, § 2º).")
-    db.session.commit()
     return cand
 
 
@@ -224,7 +218,6 @@ def grant_regularization(cand, justification, today=None):
     cand.status_reason = justification
     record("grant_regularization", "candidate", cand.id, before, snapshot(cand), reason=justification,
            municipality_id=cand.municipality_id)
-    db.session.commit()
 
 
 def mark_regularized(cand, reason):
@@ -234,7 +227,6 @@ def mark_regularized(cand, reason):
     cand.status, cand.regularize_until, cand.status_reason = "convocado", None, reason
     record("regularize", "candidate", cand.id, before, snapshot(cand), reason=reason,
            municipality_id=cand.municipality_id)
-    db.session.commit()
 
 
 def present_motorcycle(cand, vehicle_year, reason):
@@ -245,7 +237,6 @@ def present_motorcycle(cand, vehicle_year, reason):
     cand.vehicle_year, cand.motorcycle_due = vehicle_year, None
     record("present_motorcycle", "candidate", cand.id, before, snapshot(cand), reason=reason,
            municipality_id=cand.municipality_id)
-    db.session.commit()
 
 
 def candidate_withdraws(cand, reason, today=None):
@@ -262,7 +253,6 @@ def candidate_withdraws(cand, reason, today=None):
     called = None
     if held_vacancy:
         called = call_next_suplente(cand.edital.municipality, f"Vaga aberta pela desistência de {cand.name}.", today)
-    db.session.commit()
     return called
 
 

@@ -21,7 +21,6 @@ def record_tariff_table(municipality, data):
     db.session.flush()
     record("create", "tariff_table", table.id, None, snapshot(table), municipality_id=municipality.id)
     _tell_phones(municipality, table)
-    db.session.commit()
     return table
 
 
