@@ -10,7 +10,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from ...core.audit import record
 from ...core.errors import ApiError
-from ...extensions import db
 from . import brcode
 
 SETTING_FIELDS = {
