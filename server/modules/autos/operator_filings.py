@@ -31,6 +31,7 @@ from ..fieldsync.models import FieldRecord
 from ..fieldsync.photos import inspect_image
 from .filing_schemas import FilingSchema
 from .models import AutoCase, utcnow
+from .process_operations import protocol_filing, steps_for
 from .process_models import ATTACHMENT_TYPES, AutoAppeal, FilingAttachment
 
 IMAGE_MAX_BYTES = 2 * 1024 * 1024
@@ -212,7 +213,6 @@ def _known(user, appeal, item, digest):
 
 
 def _protocol(user, case, item, digest):
-    from .process_operations import protocol_filing
     now = utcnow()
     attachments = [{"sha256": h} for h in item["attachments"]]
     return protocol_filing(case, to_local(now).date(), item["text"].strip(), actor=user, source="app",
@@ -237,7 +237,6 @@ def timeliness_pt(appeal) -> str:
 
 
 def step_label(case, appeal) -> str:
-    from .process_operations import steps_for
     for step in steps_for(case):
         if step["level"] == appeal.level:
             return step["label_pt"]

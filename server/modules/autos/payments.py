@@ -12,7 +12,7 @@ from ..rules.service import composed_for
 from .auto_data import amount_brl, auto_data, confirmed_infractions
 from .inputs import form_date, invalid_field, form_money, form_text
 from .models import AutoCase
-from .process_models import FEE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
+from .process_models import FEE_KINDS, SEIZURE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
 from .process_settings import fee_settings
 from .seizure_fees import statement
 
@@ -43,7 +43,6 @@ def _positive(amount, field):
 def record_seizure(case, kind, seized_on, actor=None):
     """The seizure and, for each fee the municipality configured with its act, its charge: the
     removal once, the storage per day. With no fee configured nothing is charged."""
-    from .process_models import SEIZURE_KINDS
     if kind not in SEIZURE_KINDS:
         raise invalid_field("kind", "Escolha apreensão ou remoção.")
     seized_on = form_date(seized_on, "seized_on")

@@ -2,6 +2,7 @@
 the push and migration 0010_dash's backfill derive exactly the same values."""
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
+from ...rules.jurisdiction import traffic_infraction_ids
 
 
 def _text(value, limit):
@@ -45,7 +46,6 @@ def traffic_ids():
     art. 244), read from the packs that ship with the code (rules.jurisdiction), so derive stays
     pure. Such an infraction is no municipal auto's: neither counted among its infractions nor in
     its amounts (issues 18 and 34); the communications to the traffic authority count it."""
-    from ...rules.jurisdiction import traffic_infraction_ids
     return traffic_infraction_ids()
 
 

@@ -11,6 +11,7 @@ from ...extensions import db
 from ..autos import versions
 from ..autos.auto_data import municipal_infractions
 from ..autos.models import AutoCase, AutoCaseVersion, utcnow
+from ..autos.process_models import AutoNotification
 from ..autos.operations import REASON_MIN, decide
 from ..fieldsync.models import FieldRecord
 from ..registry.models import Municipality
@@ -51,7 +52,6 @@ def _add_version(case, data, reason, source, actor=None, conflict_id=None):
 
 def notified(case):
     """The case's notificação was issued (autos.process_models.AutoNotification)."""
-    from ..autos.process_models import AutoNotification
     return db.session.query(AutoNotification.id).filter_by(case_id=case.id).first() is not None
 
 

@@ -1,16 +1,17 @@
 """Every selection state change: population figure, edital, candidates, classification, tie
-breaks, the call of suplentes and the two windows the daily job closes. Audited, one transaction
-each. Citations are Paranatinga Lei 311/2007."""
-from ...rules.legal_calendar import deadline, reading_counting
-
+breaks, the call of suplentes and the two windows the daily job closes. Audited, in the caller's
+transaction. Citations are Paranatinga Lei 311/2007."""
+from ...rules.legal_calendar import cc_132_days, deadline, reading_counting
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
+from ..calendar.service import calendar_of
 from ..registry.models import OCCUPYING, Municipality, Permit, utcnow
+from ..rules.service import composed_for
 from . import rules
-from .models import Candidate, Edital, PopulationFigure
+from .models import CANDIDATE_STATUSES, Candidate, Edital, PopulationFigure
 
 # Statuses that hold or are about to hold a vacancy (the permit itself is issued by the registry).
 CALLED = ("convocado", "em_regularizacao")
@@ -145,8 +146,6 @@ def publish_classification(edital, today=None):
 def _motorcycle_due(municipality_id, today):
     """Art. 8º § 1º: 90 days to present the motorcycle, by the legal calendar (CC art. 132 § 1º: a
     last day without office hours moves to the next business day)."""
-    from ...rules.legal_calendar import cc_132_days
-    from ..calendar.service import calendar_of
     return cc_132_days(calendar_of(db.session.get(Municipality, municipality_id)), today, rules.MOTORCYCLE_DAYS)
 
 
@@ -200,8 +199,6 @@ def call_for_vacancy(municipality, reason):
 def _regularize_until(municipality_id, today):
     """Art. 33 § 3º: 5 days counted as the municipality's option chose (reading
     paranatinga.art33_3_days, default plain calendar days)."""
-    from ..calendar.service import calendar_of
-    from ..rules.service import composed_for
     municipality = db.session.get(Municipality, municipality_id)
     counting = reading_counting(composed_for(municipality).config.get("options"), rules.REGULARIZE_COUNTING_OPTION)
     return deadline(calendar_of(municipality), today, rules.REGULARIZE_DAYS, counting)
@@ -350,7 +347,6 @@ def candidate_for_permit(municipality, candidate_id, holder):
 
 
 def cand_status_label(cand):
-    from .models import CANDIDATE_STATUSES
     return CANDIDATE_STATUSES.get(cand.status, cand.status)
 
 
