@@ -14,7 +14,8 @@ identity), so every create_app may call this.
 
 def connect_subscribers():
     from .modules.autos.operations import open_cases_of_push
-    from .modules.autos.process_operations import case_voided, move_appeal_dues
+    from .modules.autos.penalties import case_voided
+    from .modules.autos.process_operations import move_appeal_dues
     from .modules.autos.process_settings import field_data_section as traffic_authority_section
     from .modules.autos.signals import auto_case_changed
     from .modules.calendar.signals import closure_added

@@ -64,6 +64,7 @@ def homologated_case(app, client, slug, days_ago=0, operator_signed=False, phone
             case.record.device_at = datetime.now(timezone.utc) - timedelta(days=days_ago)
             db.session.commit()
         decide(case, "auto_homologate", "Fatos confirmados pelas fotos do fiscal.")
+        db.session.commit()  # the test is the boundary (server/core/transaction.py)
         return case.id, phone
 
 

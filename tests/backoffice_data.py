@@ -65,6 +65,7 @@ def record_requirements(app, slug, operator_id, vehicle_id, skip=(), on=None):
                                      "cover_temporary_disability": 2000, "cover_permanent_disability": 8000,
                                      "cover_death": 15000, "cover_personal_accidents": True,
                                      "coverage_attested": True, "copy_filed": True, **per_person_covers()})
+        db.session.commit()  # the test plays the requests that would have committed these
 
 
 def per_person_covers(persons=("third_parties", "driver", "passenger")):
@@ -87,6 +88,7 @@ def record_renewal_documents(app, permit_id, on=None, valid_days=60):
                    for d in documents_for(m, permit)}
         if answers:
             record(m, permit, day, answers)
+            db.session.commit()  # the test plays the request that would have committed it
 
 
 def _operator(m, n, name):

@@ -22,6 +22,7 @@ COUNTS = {"item": 2, "quick": 1, "group": 26, "declarations": 3, "registry": 11,
 
 def _homologated(app, client, infractions, **fields):
     """A Sapezal auto pushed by a phone and homologated (`fields`: more of the signed body)."""
+    from server.extensions import db
     from server.modules.autos.models import AutoCase
     from server.modules.autos.operations import decide
     ensure_key(app, "sapezal")
@@ -35,6 +36,7 @@ def _homologated(app, client, infractions, **fields):
     with app.app_context():
         case = AutoCase.query.filter_by(record_id=item["id"]).one()
         decide(case, "auto_homologate", "Fatos confirmados pelas fotos do fiscal.")
+        db.session.commit()  # the test plays the request that would have committed it
         return case.id
 
 

@@ -19,6 +19,7 @@ CTB = {"id": "fed.inf.ctb244_ix", "citation": {"law": "CTB", "art": "244", "inci
 
 
 def _homologated(app, client, slug, infractions):
+    from server.extensions import db
     from server.modules.autos.models import AutoCase
     from server.modules.autos.operations import decide
     ensure_key(app, slug)
@@ -32,10 +33,12 @@ def _homologated(app, client, slug, infractions):
     with app.app_context():
         case = AutoCase.query.filter_by(record_id=item["id"]).one()
         decide(case, "auto_homologate", "Fatos confirmados pelas fotos do fiscal.")
+        db.session.commit()  # the test plays the request that would have committed it
         return case.id
 
 
 def _configure_sapezal(app):
+    from server.extensions import db
     from server.modules.autos import process_operations as ops
     from server.modules.registry.models import Municipality
     from server.modules.rules.settings import save_value
@@ -44,6 +47,7 @@ def _configure_sapezal(app):
         save_value(muni, "deadlines", "sapezal.prazo_defesa", 15, "Decreto nº 40/2026")
         ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
                                   {"authority_pt": "Diretor de Trânsito"})
+        db.session.commit()
 
 
 def _content(app, case_id):
@@ -135,6 +139,7 @@ def test_ctb_amounts_never_enter_the_municipal_total(app, client, demo):
 
 
 def test_integrated_traffic_authority_holds_ctb_infractions_in_its_auto(app, client, demo):
+    from server.extensions import db
     from server.modules.autos import process_operations as ops
     from server.modules.registry.models import Municipality
     case_id = _homologated(app, client, "sapezal", [CTB])
@@ -143,6 +148,7 @@ def test_integrated_traffic_authority_holds_ctb_infractions_in_its_auto(app, cli
         ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
                                   {"authority_pt": "Diretor de Trânsito",
                                    "traffic_authority_act": "Lei Municipal nº 999/2020 (integração ao SNT)"})
+        db.session.commit()
     login(client, "backoffice.sapezal")
     _notify(client, case_id)
     content = _content(app, case_id)

@@ -36,6 +36,7 @@ def _call(app, fn, *args, **kwargs):
         except ApiError as exc:
             db.session.rollback()
             return exc
+        db.session.commit()  # the test plays the request that would have committed it
         if hasattr(result, "__table__"):  # loaded now, usable after the context ends
             db.session.refresh(result)
             db.session.expunge(result)
@@ -565,6 +566,7 @@ def test_a_closure_recorded_on_the_last_day_moves_the_stored_due_date_and_the_fi
     meanwhile goes back to awaiting the decision. Audited."""
     from server.core.audit import AuditLog
     from server.modules.calendar.operations import add_closure
+    from server.extensions import db
     from server.modules.registry.models import Municipality
     served = _served()
     case_id, _ = homologated_case(app, client, "paranatinga", days_ago=_ago(served))
@@ -581,6 +583,7 @@ def test_a_closure_recorded_on_the_last_day_moves_the_stored_due_date_and_the_fi
         row = db_get(AutoAppeal, appeal.id)
         assert (row.late, row.due_on) == (False, friday)
         assert AuditLog.query.filter_by(action="auto_appeal_due_moved", entity_id=str(appeal.id)).count() == 1
+        db.session.commit()
     assert penalties(app, case_id)[0][1] == "pendente"
 
 

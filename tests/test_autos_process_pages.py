@@ -124,7 +124,8 @@ def test_clerk_records_service_and_appeals_through_the_page(app, client, demo):
     assert "par.inf.g1_c;Pendente" in csv.get_data(as_text=True)
     from server.core.audit import AuditLog
     with app.app_context():
-        actions = [a.action for a in AuditLog.query.filter(AuditLog.entity.in_(("auto_notification", "auto_appeal")))]
+        actions = [a.action for a in AuditLog.query.filter(AuditLog.entity.in_(("auto_notification", "auto_appeal")))
+                   .order_by(AuditLog.id)]  # in the order recorded (PostgreSQL returns heap order otherwise)
     assert actions == ["auto_notification_issue", "auto_service", "auto_appeal_file"]
 
 

@@ -304,6 +304,7 @@ def test_paranatinga_vacancies_follow_the_recorded_population(app, client, demo)
     with app.app_context():
         record_population(muni("paranatinga"), {"population": 46_500, "reference_date": date(2026, 7, 1),
                                                 "source": "IBGE, estimativa (teste)"})
+        db.session.commit()  # the test plays the request that would have committed it
         occupied = Permit.query.filter(Permit.municipality_id == muni("paranatinga").id,
                                        Permit.status.in_(("ativo", "suspenso", "vencido"))).count()
     add_permits(app, "paranatinga", 45 - occupied)

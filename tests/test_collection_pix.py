@@ -36,10 +36,12 @@ def _applied_fine(app, client, served_days_ago=20):
     case_id, _ = homologated_case(app, client, "paranatinga")
     with app.app_context():
         issue_notification(db.session.get(AutoCase, case_id))
+        db.session.commit()  # the test plays the requests that would have committed these
     served = local_today() - timedelta(days=served_days_ago)
     backdate_notification(app, case_id, served - timedelta(days=1))
     with app.app_context():
         record_service(db.session.get(AutoCase, case_id), "postal_ar", served.isoformat(), "AR JT123456789BR")
+        db.session.commit()
         case = db.session.get(AutoCase, case_id)
         return case_id, case.record_id, case.record.operator_id
 

@@ -9,6 +9,7 @@ import pytest
 
 from fieldsync_device import FakeDevice
 from helpers import login
+from server.extensions import db
 
 CUIABA = timezone(timedelta(hours=-4))
 
@@ -61,6 +62,7 @@ def pushed(app, client, demo):
     with app.app_context():
         case = AutoCase.query.filter_by(record_id=records[5]["id"]).one()
         decide(case, "auto_void", "Placa anotada não confere com o veículo.")
+        db.session.commit()  # the test plays the request that would have committed it
     return {"ponto": ponto, "now": now}
 
 
@@ -207,6 +209,7 @@ def test_unconfigured_amounts_are_counted_apart_and_no_total_is_shown(app, clien
     with app.app_context():
         decide(AutoCase.query.filter_by(record_id=records[2]["id"]).one(), "auto_void",
                "Auto lavrado em duplicidade.")
+        db.session.commit()
     html = client.get("/bo/").get_data(as_text=True)
     assert _text(html, "total-amount") == "R$ 1.334,56"  # the CTB R$ 293,47 is not in it
     assert _table(html, "por-infracao")["Sem capacete"] == ["3", "R$ 1.334,56"]

@@ -50,6 +50,7 @@ def test_backfill_matches_what_the_push_derived(fresh_db):  # noqa: F811
     assert phone.push([phone.record(inspection), *autos]).status_code == 200
     with fresh_db.app_context():
         decide(AutoCase.query.filter_by(record_id=autos[1]["id"]).one(), "auto_void", "Auto lavrado em duplicidade.")
+        db.session.commit()  # the test plays the request; _rows reads on a connection of its own
         pushed_stats, pushed_items = _rows(STAT), _rows(ITEMS)
         pushed_rollup, pushed_item_rollup = _rows(ROLLUP), _rows(ITEM_ROLLUP)
         assert sum(r[8] for r in pushed_rollup) == 1 and len(pushed_item_rollup) >= 2

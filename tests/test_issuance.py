@@ -147,6 +147,7 @@ def test_insurance_below_the_minimum_coverage_is_refused(app, demo):
             "kind": "terceiros_app", "insurer": "Seguradora", "policy_number": "P-1", "starts_on": TODAY,
             "ends_on": TODAY + timedelta(days=365), "copy_filed": False,
             **per_person_covers(), "driver_death": Decimal("10000")})
+        db.session.commit()  # the test plays the request that would have committed it
     message = _refusal(app, "sapezal", op_id, vehicle_id)
     assert "coberturas mínimas" in message and "Lei 125/1999, art. 4º, §1º" in message
     assert "não atendido — sem a cobertura mínima individual: motorista" in message
@@ -170,6 +171,7 @@ def test_a_vistoria_failing_an_item_cannot_be_approved_and_a_rejection_blocks(ap
         assert "items_to_fix" in err.value.fields
         record_vistoria(m, vehicle, {**base, "result": "reprovada", "items_to_fix": "Instalar o segundo retrovisor",
                                      "return_on": TODAY + timedelta(days=10)}, {"equipment.mirrors_count": 1})
+        db.session.commit()  # the test plays the request that would have committed it
     assert "Vistoria da moto válida (Lei 125/1999, art. 14): não atendido" in _refusal(app, "sapezal", op_id, vehicle_id)
 
 
@@ -358,6 +360,7 @@ def test_field_data_carries_vistoria_and_insurance_dates_and_a_new_vistoria_rese
         record_vistoria(m, vehicle, {"kind": "periodica", "inspected_on": TODAY, "result": "reprovada",
                                      "items_to_fix": "Farol queimado", "return_on": TODAY + timedelta(days=7),
                                      "inspector_name": "Fiscal"})
+        db.session.commit()  # the test plays the request; the version is read back as committed
         row = vehicle_rows(m.id, [vehicle.id])[0]
         # A rejected vistoria leaves the vehicle without a valid one from its day on.
         assert row["vistoria_until"] == (TODAY - timedelta(days=1)).isoformat()

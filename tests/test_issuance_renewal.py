@@ -83,6 +83,7 @@ def test_sapezal_renewal_needs_the_documents_of_art_10_presented_for_this_renewa
         assert "já estava vencida" in err.value.fields["doc:operator.criminal_certificate_ok"][0]
         # Its validity not recorded: unknown, which refuses like a missing document (never "em dia").
         record_docs(m, permit, TODAY - timedelta(days=10), _answers(None))
+        db.session.commit()  # the test plays the request that would have committed it
     states = _states(app, ident)
     assert states["renewal.operator.criminal_certificate_ok"].state == "unknown"
     assert states["renewal.vehicle.ownership_certificate_copy"].state == "ok"  # not a certidão: no validity
@@ -91,6 +92,7 @@ def test_sapezal_renewal_needs_the_documents_of_art_10_presented_for_this_renewa
         permit, m = db.session.get(Permit, ident), muni("sapezal")
         # The validity printed on the certidão counts: one that ended before the renewal day is expired.
         record_docs(m, permit, TODAY - timedelta(days=9), _answers(TODAY - timedelta(days=2)))
+        db.session.commit()
     states = _states(app, ident)
     assert states["renewal.operator.criminal_certificate_ok"].state == "missing"
     assert "vencida em" in states["renewal.operator.criminal_certificate_ok"].hint
@@ -100,6 +102,7 @@ def test_sapezal_renewal_needs_the_documents_of_art_10_presented_for_this_renewa
             "operator.electoral_ok": {"value": True, "no_printed_validity": True}}))
         assert AuditLog.query.filter_by(action="create", entity="document_check",
                                         reason="Documento da renovação da permissão 880/2026").count() == 4 * 3
+        db.session.commit()
     states = _states(app, ident)
     assert {k: i.state for k, i in states.items()} == {f"renewal.{f}": "ok" for f in SAPEZAL_DOCS}
     assert "sem prazo de validade impresso" in states["renewal.operator.electoral_ok"].label
@@ -187,6 +190,7 @@ def test_substituted_without_vistoria_filter_and_dashboard(app, client, demo):
         # A vistoria of the substitute from before the change does not count (art. 15: after it).
         record_vistoria(m, new, {"kind": "inicial", "inspected_on": TODAY - timedelta(days=20), "result": "aprovada",
                                  "inspector_name": "Fiscal de teste"})
+        db.session.commit()
     login(client, "backoffice.sapezal")
     listing = client.get("/bo/permissoes/?alerta=substituicao").get_data(as_text=True)
     assert number not in listing and 'value="substituicao"' in listing
@@ -201,6 +205,7 @@ def test_substituted_without_vistoria_filter_and_dashboard(app, client, demo):
     with app.app_context():
         record_vistoria(muni("sapezal"), db.session.get(Vehicle, new_id), {
             "kind": "substituicao", "inspected_on": TODAY, "result": "aprovada", "inspector_name": "Fiscal de teste"})
+        db.session.commit()
     listing = client.get("/bo/permissoes/?alerta=substituicao").get_data(as_text=True)
     assert f">{number}</a>" not in listing
     dashboard = client.get("/bo/").get_data(as_text=True)

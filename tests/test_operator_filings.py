@@ -36,6 +36,7 @@ def world(app, client, demo):
     with app.app_context():
         case = db.session.get(AutoCase, case_id)
         issue_notification(case)
+        db.session.commit()  # the test plays the request that would have committed it
         operator_id, record_id = case.record.operator_id, case.record_id
     return {"case_id": case_id, "record_id": record_id, "headers": operator_headers(app, client, operator_id)}
 
@@ -63,6 +64,7 @@ def _serve(app, case_id, served):
     backdate_notification(app, case_id, served - timedelta(days=1))
     with app.app_context():
         record_service(db.session.get(AutoCase, case_id), "postal_ar", served.isoformat(), "AR JT123456789BR")
+        db.session.commit()
 
 
 def test_attachments_are_checked_like_evidence_photos(app, client, world):

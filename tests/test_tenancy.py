@@ -280,6 +280,7 @@ def _process_after_notice(app, client, case_id):
     with app.app_context():
         process_operations.record_service(db.session.get(AutoCase, case_id), "postal_ar", served.isoformat(),
                                           "AR JT123456789BR")  # the deadline passed: the fine is applied
+        db.session.commit()  # the test plays the requests that would have committed these
     headers = operator_headers(app, client, operator_id)
     photo = _jpeg()
     sha = hashlib.sha256(photo).hexdigest()
@@ -292,6 +293,7 @@ def _process_after_notice(app, client, case_id):
     with app.app_context():
         muni = Municipality.query.filter_by(slug="paranatinga").one()
         import_statement(muni, "extrato.csv", "data;valor;historico\n01/02/2026;50,00;PIX RECEBIDO FULANO\n".encode())
+        db.session.commit()
 
 
 @pytest.fixture
@@ -323,6 +325,7 @@ def world(app, client):
     case_id, _phone = homologated_case(app, client, "paranatinga", phone=phones["paranatinga"])
     with app.app_context():
         process_operations.issue_notification(db.session.get(AutoCase, case_id))
+        db.session.commit()  # the test plays the request that would have committed it
     _process_after_notice(app, client, case_id)
     for slug, operator_id in photo_targets.items():
         clerk = app.test_client()

@@ -195,6 +195,7 @@ def _operator_of(case):
 
 
 def test_integrated_municipality_keeps_a_confirmed_ctb_item_in_its_auto(app, client, demo):
+    from server.extensions import db
     from server.modules.autos import process_operations as ops
     from server.modules.autos.auto_data import auto_data
     from server.modules.autos.models import AutoCase
@@ -202,6 +203,7 @@ def test_integrated_municipality_keeps_a_confirmed_ctb_item_in_its_auto(app, cli
     with app.app_context():
         ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
                                   {"traffic_authority_act": "Lei Municipal nº 999/2020 (integração ao SNT)"})
+        db.session.commit()  # the test plays the request that would have committed it
     phone = FakeDevice(client, "fiscal.sapezal")
     _stop_id, auto_id, _ = _stop(phone, decided="confirmed", auto_infractions=[_municipal(), _legacy_ctb()])
     assert _reports(app) == []  # the municipality is the traffic authority: its own auto holds it

@@ -21,20 +21,6 @@ COMMIT_ALLOWED = {
 # Files still committing inside operations, each to be converted (issue 39 item 2). Empty when done.
 NOT_YET_CONVERTED = {
     # tx-a
-    "server/modules/autos/operations.py",
-    "server/modules/autos/operator_filings.py",
-    "server/modules/autos/payments.py",
-    "server/modules/autos/process_operations.py",
-    "server/modules/autos/process_settings.py",
-    "server/modules/calendar/operations.py",
-    "server/modules/collection/charges.py",
-    "server/modules/collection/reconcile.py",
-    "server/modules/collection/settings.py",
-    "server/modules/issuance/operations.py",
-    "server/modules/review/operations.py",
-    "server/modules/selection/operations.py",
-    "server/modules/tariffs/operations.py",
-    "server/modules/traffic/operations.py",
     # tx-b
     "server/modules/accounts/api.py",
     "server/modules/accounts/blueprint.py",

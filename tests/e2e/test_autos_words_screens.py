@@ -59,6 +59,7 @@ def test_refusal_links_to_the_one_place_and_the_process_page_reads_the_configura
                                    "sapezal.prazo_defesa", 15, "Decreto nº 40/2026")
                         ops.save_process_settings(Municipality.query.filter_by(slug="sapezal").one(),
                                                   {"authority_pt": "Diretor de Trânsito"})
+                        db.session.commit()  # the test plays the request that would have committed it
                 _check(page, f"{live_server}/autos/processo/configuracao", problems)
                 steps = page.locator("#law-steps").inner_text()
                 assert "15 dias" in steps and "fixado por Decreto nº 40/2026" in steps

@@ -227,6 +227,7 @@ def _auto_process(live_app, slug):
     today = local_today()
     with live_app.app_context():
         note = ops.issue_notification(db.session.get(AutoCase, case_id))
+        db.session.commit()  # the test plays the request that would have committed it
         code = note.payload.rsplit("/N/", 1)[1]
     backdate_notification(live_app, case_id, today - timedelta(days=5))
     with live_app.app_context():
@@ -235,6 +236,7 @@ def _auto_process(live_app, slug):
         ops.file_appeal(case, today.isoformat(), "O autuado nega os fatos e junta declaração.")
         payment = ops.record_payment(case, "GUIA-2026-0042", today.isoformat(), "30,86")
         ops.record_seizure(case, "apreensao", today.isoformat())
+        db.session.commit()
         return {"case": case_id, "code": code, "operator": operator_id, "permit": permit_id, "payment": payment.id}
 
 

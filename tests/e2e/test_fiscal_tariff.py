@@ -9,6 +9,7 @@ from .fiscal_helpers import check_screen
 from .helpers import save_shot
 from .test_fiscal_journey import _context, _enroll, _page, camera_browser, crachá, server  # noqa: F401
 from server.core.clock import local_today
+from server.extensions import db
 
 
 
@@ -22,6 +23,7 @@ def test_verdict_shows_the_tariff_in_force(camera_browser, server, live_app, cra
             record_tariff_table(muni, {"act": "Decreto nº 7/2026", "valid_from": local_today() - timedelta(days=3),
                                        "items": [{"description": "Corrida na área urbana", "amount": "9.00"},
                                                  {"description": "Corrida até a zona rural", "amount": "30.00"}]})
+            db.session.commit()  # the test plays the request that would have committed it
         table = current_tariff(muni)
         act, lines = table.act, [(i["description"], i["amount"]) for i in table.items]
 
@@ -59,6 +61,7 @@ def test_checklist_asks_the_fare_question_with_the_table_next_to_it(browser, ser
         if current_tariff(muni) is None:
             record_tariff_table(muni, {"act": "Decreto nº 31/2026", "valid_from": local_today() - timedelta(days=3),
                                        "items": [{"description": "Corrida no perímetro urbano", "amount": "8.00"}]})
+            db.session.commit()  # the test plays the request that would have committed it
         act = current_tariff(muni).act
 
     errors = []

@@ -42,11 +42,13 @@ def _case(live_app, served_days_ago):
     case_id, _ = homologated_case(live_app, live_app.test_client(), "paranatinga")
     with live_app.app_context():
         issue_notification(db.session.get(AutoCase, case_id))
+        db.session.commit()  # the test plays the request that would have committed it
     served = local_today() - timedelta(days=served_days_ago)
     backdate_notification(live_app, case_id, served - timedelta(days=1))
     with live_app.app_context():
         case = db.session.get(AutoCase, case_id)
         record_service(case, "postal_ar", served.isoformat(), "AR JT123456789BR")
+        db.session.commit()
         return {"case_id": case_id, "record_id": case.record_id, "number": case.number,
                 "operator_id": case.record.operator_id}
 
@@ -191,6 +193,7 @@ def test_an_offline_recurso_with_a_photo_arrives_once_is_decided_and_the_operato
 
 
 def _configure_pix(live_app):
+    from server.extensions import db
     from server.modules.collection.settings import save_settings
     from server.modules.registry.models import Municipality
     with live_app.app_context():
@@ -199,6 +202,7 @@ def _configure_pix(live_app):
         save_settings(muni, {"pix_key_type": "cnpj", "pix_key": "11.222.333/0001-81",
                              "pix_receiver_name": "PREF MUN PARANATINGA", "pix_city": "PARANATINGA",
                              "pix_act": "Decreto 31/2026, art. 2º"})
+        db.session.commit()  # the test plays the request that would have committed it
         return before
 
 
@@ -214,6 +218,7 @@ def _restore_settings(live_app, before):
 def test_the_pix_code_on_the_operator_s_page_and_the_back_office_screens(page, browser, live_server, live_app):
     import zxingcpp
     from pix_check import crc_ok, pix_utils_parse
+    from server.extensions import db
     from server.modules.collection.reconcile import import_statement
     from server.modules.registry.models import Municipality
     before = _configure_pix(live_app)
@@ -227,6 +232,7 @@ def test_the_pix_code_on_the_operator_s_page_and_the_back_office_screens(page, b
             muni = Municipality.query.filter_by(slug="paranatinga").one()
             import_statement(muni, f"extrato-{txid}.csv",
                              f"data;valor;historico\n01/02/2026;77,00;PIX RECEBIDO {txid[:6]} SEM TXID\n".encode())
+            db.session.commit()  # the test plays the request that would have committed it
 
         _first_access(page, live_server, _access(live_app, auto["operator_id"]))
         page.goto(f"{live_server}/app/#/operador/auto?id={auto['record_id']}")

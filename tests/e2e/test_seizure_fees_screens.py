@@ -32,6 +32,7 @@ def _seizure_with_fees(live_app):
             "removal_fee_act": "Código Tributário Municipal, art. 120", "storage_fee_daily": "12,50",
             "storage_fee_act": "Código Tributário Municipal, art. 121", "storage_day_count": "dia_ou_fracao",
             "release_requires_fees": "1"})
+        db.session.commit()  # the test plays the request that would have committed it
     case_id, _ = homologated_case(live_app, live_app.test_client(), "sapezal", days_ago=5)
     operator_id, _, _ = first_operator_and_permit(live_app, "sapezal")
     today = local_today()
@@ -39,6 +40,7 @@ def _seizure_with_fees(live_app):
         seizure = ops.record_seizure(db.session.get(AutoCase, case_id), "remocao", (today - timedelta(days=3)).isoformat())
         removal = SeizureCharge.query.filter_by(seizure_id=seizure.id, kind="remocao").one()
         ops.record_fee_payment(seizure, removal.id, "GUIA-REM-0007", today.isoformat(), "85,00")
+        db.session.commit()
     return {"case": case_id, "operator": operator_id}
 
 
@@ -98,6 +100,7 @@ def test_paranatinga_release_refused_while_the_art45_fine_is_not_paid_in_full(br
         case = db.session.get(AutoCase, case_id)
         ops.record_seizure(case, "apreensao", today)
         payment = ops.record_payment(case, "GUIA-045", today, "100,00")
+        db.session.commit()  # the test plays the request that would have committed it
         payment_id = payment.id
     problems = {}
     for viewport in VIEWPORTS:

@@ -119,6 +119,7 @@ def test_overview_with_suplentes_and_called(browser, live_server, live_app, view
             muni = Municipality.query.filter_by(slug="paranatinga").one()
             called = sel.call_for_vacancy(muni, "Desistência da permissão 003/2025 (art. 27)")
             sel.grant_regularization(db.session.get(Candidate, called.id), "Atestado de saúde vencido")
+            db.session.commit()  # the test plays the request that would have committed it
     context = browser.new_context(viewport=viewport, locale="pt-BR")
     page = context.new_page()
     problems = {}

@@ -14,6 +14,7 @@ from ...rules import evaluate
 from ..registry.models import Municipality, Operator
 from ..rules.citations import format_citation
 from ..rules.service import composed_for
+from ..calendar.service import calendar_of
 
 REHAB_FACT = "operator.rehabilitation_course_on"
 
@@ -21,7 +22,7 @@ REHAB_FACT = "operator.rehabilitation_course_on"
 def reached(municipality, operator, today):
     """The escalation (engine output) that disqualifies the operator on `today` by applied
     penalties alone, or None."""
-    from .process_operations import server_history  # process_operations calls check_operator
+    from .penalties import server_history  # local: penalties.py imports check_operator from here
     rules = composed_for(municipality)
     facts = {}
     if operator.rehabilitation_course_on and REHAB_FACT in rules.facts:
@@ -30,7 +31,6 @@ def reached(municipality, operator, today):
     history = [h for h in server_history(municipality.id, operator.id) if h["infraction"] in known]
     if not history:
         return None
-    from ..calendar.service import calendar_of
     result = evaluate(rules, today.isoformat(), facts, history, calendar_of(municipality))
     found = [e for e in result["escalations"] if e["status"] == "reached"
              and (e.get("measure") or {}).get("kind") == "inabilitacao"]

@@ -1,5 +1,5 @@
 """Every state change of an AutoCase (audited, in the transaction of the change)."""
-from ...core.audit import record
+from ...core.audit import current_actor, record
 from ...core.errors import ApiError
 from ...extensions import db
 from ..fieldsync.bulk import insert_new
@@ -50,14 +50,8 @@ def decide(case, action, reason, actor=None):
     case.state = new_state
     case.decision_reason = reason
     case.decided_at = utcnow()
-    case.decided_by_id = getattr(actor, "id", None) or getattr(_current_actor(), "id", None)
+    case.decided_by_id = getattr(actor, "id", None) or getattr(current_actor(), "id", None)
     record(action, "auto_case", case.id, before, _snapshot(case), reason=reason,
            municipality_id=case.municipality_id, actor=actor)
     auto_case_changed.send(case, old=old, new=new_state)
-    db.session.commit()
     return case
-
-
-def _current_actor():
-    from ...core.audit import current_actor
-    return current_actor()

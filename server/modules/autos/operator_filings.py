@@ -31,6 +31,7 @@ from ..fieldsync.models import FieldRecord
 from ..fieldsync.photos import inspect_image
 from .filing_schemas import FilingSchema
 from .models import AutoCase, utcnow
+from .process_operations import protocol_filing, steps_for
 from .process_models import ATTACHMENT_TYPES, AutoAppeal, FilingAttachment
 
 IMAGE_MAX_BYTES = 2 * 1024 * 1024
@@ -121,13 +122,11 @@ def store_attachment(user, sha256, content_type, data):
         with db.session.begin_nested():
             db.session.add(row)
             db.session.flush()
-    except IntegrityError:  # the same file arriving twice at once: the other upload won
-        db.session.rollback()
+    except IntegrityError:  # the same file arriving twice at once: the other upload won (savepoint undone)
         return False, FilingAttachment.query.filter_by(municipality_id=user.municipality_id, sha256=sha256).one()
     record("filing_attachment_upload", "filing_attachment", row.id, None,
            {"sha256": sha256, "size": len(data), "content_type": content_type},
            municipality_id=user.municipality_id, actor=user)
-    db.session.commit()
     return True, row
 
 
@@ -159,9 +158,7 @@ def _missing(municipality_id, hashes):
 
 def push(user, items):
     """One result per item, in order; each item judged alone (a bad one never blocks the rest)."""
-    results = [_one(user, raw) for raw in items]
-    db.session.commit()
-    return results
+    return [_one(user, raw) for raw in items]
 
 
 def _rejected(ident, errors):
@@ -216,7 +213,6 @@ def _known(user, appeal, item, digest):
 
 
 def _protocol(user, case, item, digest):
-    from .process_operations import protocol_filing
     now = utcnow()
     attachments = [{"sha256": h} for h in item["attachments"]]
     return protocol_filing(case, to_local(now).date(), item["text"].strip(), actor=user, source="app",
@@ -241,7 +237,6 @@ def timeliness_pt(appeal) -> str:
 
 
 def step_label(case, appeal) -> str:
-    from .process_operations import steps_for
     for step in steps_for(case):
         if step["level"] == appeal.level:
             return step["label_pt"]

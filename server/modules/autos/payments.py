@@ -12,7 +12,7 @@ from ..rules.service import composed_for
 from .auto_data import amount_brl, auto_data, confirmed_infractions
 from .inputs import form_date, invalid_field, form_money, form_text
 from .models import AutoCase
-from .process_models import FEE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
+from .process_models import FEE_KINDS, SEIZURE_KINDS, AutoPayment, Seizure, SeizureCharge, SeizureFeePayment
 from .process_settings import fee_settings
 from .seizure_fees import statement
 
@@ -28,7 +28,6 @@ def record_payment(case, guia_number, paid_on, amount, actor=None):
     record("auto_payment", "auto_payment", payment.id, None,
            {"guia": guia_number, "paid_on": paid_on.isoformat(), "amount_cents": cents},
            municipality_id=case.municipality_id, actor=actor)
-    db.session.commit()
     return payment
 
 
@@ -44,7 +43,6 @@ def _positive(amount, field):
 def record_seizure(case, kind, seized_on, actor=None):
     """The seizure and, for each fee the municipality configured with its act, its charge: the
     removal once, the storage per day. With no fee configured nothing is charged."""
-    from .process_models import SEIZURE_KINDS
     if kind not in SEIZURE_KINDS:
         raise invalid_field("kind", "Escolha apreensão ou remoção.")
     seized_on = form_date(seized_on, "seized_on")
@@ -64,7 +62,6 @@ def record_seizure(case, kind, seized_on, actor=None):
     record("seizure", "seizure", seizure.id, None,
            {"kind": kind, "seized_on": seized_on.isoformat(), "charges": charges},
            municipality_id=case.municipality_id, actor=actor)
-    db.session.commit()
     return seizure
 
 
@@ -100,7 +97,6 @@ def record_fee_payment(seizure, charge_id, guia_number, paid_on, amount, actor=N
     record("seizure_fee_payment", "seizure_fee_payment", payment.id, None,
            {"seizure_id": seizure.id, "charge": charge.kind, "guia": guia_number, "paid_on": paid_on.isoformat(),
             "amount_cents": cents}, municipality_id=seizure.municipality_id, actor=actor)
-    db.session.commit()
     return payment
 
 
@@ -191,5 +187,4 @@ def release_seizure(seizure, released_on, alvara, payment_id, actor=None):
             "fees_due_cents": fees["due_cents"], "fees_paid_cents": fees["paid_cents"],
             "art45_fine_cents": fine, "fine_paid_cents": paid},
            municipality_id=seizure.municipality_id, actor=actor)
-    db.session.commit()
     return seizure

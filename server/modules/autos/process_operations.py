@@ -1,7 +1,8 @@
-"""Every state change of an auto's process after homologation: the notification, its service,
-defences and appeals, penalties applied (AppliedPenalty rows: the history phones and the server
-count for recidivism and escalation). Each audited, in its transaction. Payments and seizures are
-in payments.py, the municipal settings in process_settings.py."""
+"""Every step of an auto's process after homologation: the notificação, its service (ciência),
+defences and appeals, their decisions and the ciência of each decision. Each audited, in the
+caller's transaction; each brings the case's penalties up to date (penalties.py, which also reads
+where the process stands). Payments and seizures are in payments.py, the municipal settings in
+process_settings.py; callers reach every operation of the process through this module."""
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
@@ -14,34 +15,31 @@ from ...extensions import db
 from ..credentials import keys as keystore
 from ..credentials import signing
 from ..credentials.operations import active_key
-from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Municipality
 from ..registry.public_address import public_base_url
 from ..rules.service import composed_for
 from . import notification as codec
 from .auto_data import auto_data, confirmed_infractions
 from ..calendar.service import calendar_of
-from .disqualification import check_operator
 from .instances import due, instances
 from .models import AutoCase, utcnow
-from .notification_content import (authority, build_content, deadline_source, infraction_date, permit_for,
-                                   process_settings)
+from .notification_content import authority, build_content, deadline_source, infraction_date, process_settings
 from .operations import decide
-from .signals import appeal_decided, appeal_filed, notification_issued, penalty_changed
-from .outcome import current_step, outcome
+from .signals import appeal_decided, appeal_filed, notification_issued
+from .outcome import current_step
 from .inputs import form_date, invalid_field, form_text
-from .process_models import (APPEAL_DECISIONS, DECISION_SERVICE_WAYS, SERVICE_WAYS, AutoAppeal, AutoNotification,
-                             AutoPenalty)
-# Payments, seizures and the municipal settings live in their own modules; callers reach every
-# operation of the process through this one.
+from .process_models import APPEAL_DECISIONS, DECISION_SERVICE_WAYS, SERVICE_WAYS, AutoAppeal, AutoNotification
+# Where the process stands and its penalties, payments and seizures, the municipal settings: each
+# in its own module, reached through this one too.
+from .penalties import (appeals_of, calendar_for_case, case_voided, notification_of,  # noqa: F401
+                        refresh_penalties, server_history, steps_for)
 from .payments import (record_fee_payment, record_payment, record_seizure, release_seizure,  # noqa: F401
                        seizure_law, seizure_statement)
 from .process_settings import SETTING_FIELDS, fee_settings, save_process_settings  # noqa: F401
 
 
 def steps_for_municipality(municipality):
-    from ...core.clock import local_today as today
-    return instances(composed_for(municipality), today())
+    return instances(composed_for(municipality), local_today())
 
 
 def described_steps(municipality, steps):
@@ -60,24 +58,6 @@ def described_steps(municipality, steps):
     return out
 
 
-def steps_for(case):
-    municipality = db.session.get(Municipality, case.municipality_id)
-    return instances(composed_for(municipality), infraction_date(case))
-
-
-def calendar_for_case(case):
-    """The legal calendar (holidays and closures) of the auto's municipality."""
-    return calendar_of(db.session.get(Municipality, case.municipality_id))
-
-
-def notification_of(case):
-    return AutoNotification.query.filter_by(case_id=case.id).first()
-
-
-def appeals_of(case):
-    return AutoAppeal.query.filter_by(case_id=case.id).order_by(AutoAppeal.filed_on, AutoAppeal.id).all()
-
-
 # --- notification --------------------------------------------------------------------------------
 
 def issue_notification(case, actor=None, attempts=3):
@@ -87,9 +67,10 @@ def issue_notification(case, actor=None, attempts=3):
     case_id = case.id
     for attempt in range(attempts):
         try:
-            return _issue_notification_once(case, actor)
+            # A SAVEPOINT: the loser undoes only its own attempt, not what its request staged before.
+            with db.session.begin_nested():
+                return _issue_notification_once(case, actor)
         except IntegrityError:
-            db.session.rollback()
             if attempt == attempts - 1:
                 raise ApiError(409, "busy", "Outra notificação foi emitida ao mesmo tempo; tente novamente.") from None
             case = db.session.get(AutoCase, case_id)
@@ -126,7 +107,6 @@ def _issue_notification_once(case, actor):
            {"number": note.number, "serial": serial, "content_hash": digest, "kid": key.kid},
            municipality_id=municipality.id, actor=actor)
     announce(notification_issued, case, note=note)
-    db.session.commit()
     return note
 
 
@@ -188,7 +168,6 @@ def record_service(case, via, served_on, note_text=None, actor=None):
            {"served_via": via, "served_on": served_on.isoformat(), "note": note.served_note},
            municipality_id=case.municipality_id, actor=actor)
     refresh_penalties(case, local_today())
-    db.session.commit()
     return note
 
 
@@ -200,13 +179,11 @@ def file_appeal(case, filed_on, summary, actor=None):
         raise ApiError(409, "not_homologated", "Só cabe defesa ou recurso num auto homologado e não anulado.")
     filed_on = form_date(filed_on, "filed_on")
     summary = form_text(summary, "summary")
-    appeal = protocol_filing(case, filed_on, summary, actor=actor)
-    db.session.commit()
-    return appeal
+    return protocol_filing(case, filed_on, summary, actor=actor)
 
 
 def protocol_filing(case, filed_on, summary, actor=None, **origin):
-    """Protocol a filing (caller commits): the instance the law gives now (outcome.current_step),
+    """Protocol a filing: the instance the law gives now (outcome.current_step),
     its due date on the legal calendar from the right start, tempestiva or not. A filing after the
     due date is received and marked intempestiva, never refused (the administration must see it
     and may review its own act: Lei 9.784/1999 art. 63 § 2º, STF Súmula 473). `origin`: the app's
@@ -276,10 +253,9 @@ def decide_appeal(appeal, decision, text, decided_on, infraction_id=None, actor=
     announce(appeal_decided, case, appeal=appeal)
     whole = decision == "deferido" and (infraction_id is None or confirmed == {infraction_id})
     if whole and case.state == "homologado":
-        # The operator won on every infraction: the auto itself is void (commits).
+        # The operator won on every infraction: the auto itself is void.
         decide(case, "auto_void", f"Recurso deferido ({appeal.instance_pt}): {text}", actor=actor)
         refresh_penalties(case, local_today())
-    db.session.commit()
     return appeal
 
 
@@ -307,7 +283,6 @@ def record_decision_service(appeal, via, known_on, note_text=None, actor=None):
            {"decision_known_on": known_on.isoformat(), "decision_known_via": via, "note": note},
            municipality_id=case.municipality_id, actor=actor)
     refresh_penalties(case, local_today())
-    db.session.commit()
     return appeal
 
 
@@ -318,7 +293,6 @@ def move_appeal_dues(municipality, closed_day):
     moved it later, the filing keeps the later day — and one filed by then is no longer
     intempestiva (the office was closed on what had been its last day: CC art. 132 § 1º, Lei
     9.784/1999 art. 66 § 1º). Audited; the case's penalties brought up to date. Returns the count."""
-    from ...core.clock import local_today
     rows = (AutoAppeal.query.filter(AutoAppeal.municipality_id == municipality.id, AutoAppeal.due_on >= closed_day)
             .order_by(AutoAppeal.case_id, AutoAppeal.level, AutoAppeal.id).all())
     moved, cal = 0, None
@@ -354,99 +328,3 @@ def _start_of_level(case, level):
         return note.served_on if note else None
     previous = [a for a in appeals_of(case) if a.level == level - 1 and a.decision == "indeferido" and not a.late]
     return previous[0].decision_known_on if previous else None
-
-
-# --- penalties -------------------------------------------------------------------------------------
-
-def _decision_ref(case, reason):
-    return f"Auto {case.number}: {reason}"[:120]
-
-
-def refresh_penalties(case, today):
-    """Bring the case's penalties to what the law says on `today`; returns how many changed.
-    Idempotent: a second call with the same facts changes nothing."""
-    data = auto_data(case)
-    # auto_data holds the municipal auto's infractions only: a CTB/SNT one has no municipal penalty.
-    items = confirmed_infractions(data) if case.state in ("homologado", "insubsistente") else []
-    existing = {p.infraction_id: p for p in AutoPenalty.query.filter_by(case_id=case.id)}
-    if case.state == "recebido" or not (items or existing) or (case.state == "insubsistente" and not existing):
-        return 0  # a void auto never notified has no penalty to annul
-    note = notification_of(case)
-    appeals = appeals_of(case)
-    steps = steps_for(case) if case.state == "homologado" else []
-    permit = permit_for(case, data)
-    cal = calendar_for_case(case)
-    changed = 0
-    for item in items:
-        row = existing.get(item["id"])
-        if row is None:
-            from .notification_content import infraction_content
-            municipality = db.session.get(Municipality, case.municipality_id)
-            info = infraction_content(composed_for(municipality), item, infraction_date(case, data))
-            row = AutoPenalty(municipality_id=case.municipality_id, case_id=case.id, infraction_id=item["id"],
-                              penalty=info["penalty_kind"], amount_brl_cents=info["amount_brl_cents"],
-                              operator_id=case.record.operator_id, permit_id=permit.id if permit else None,
-                              state="pendente")
-            db.session.add(row)
-            existing[item["id"]] = row
-            changed += 1
-        if row.state == "registro_cancelado":
-            continue
-        if case.state == "insubsistente":
-            out_state, reason, applied_on = "anulada", f"Auto insubsistente: {case.decision_reason}", None
-        else:
-            out = outcome(steps, note.served_on if note else None, appeals, today, item["id"], cal)
-            out_state, reason, applied_on = out.state, out.reason, out.applied_on
-        new_applied_on = applied_on if out_state == "aplicada" else row.applied_on
-        if (row.state, row.state_reason, row.applied_on) == (out_state, reason, new_applied_on):
-            continue
-        changed += 1
-        before = row.state
-        row.state, row.state_reason, row.updated_at = out_state, reason, utcnow()
-        if out_state == "aplicada":
-            row.applied_on = applied_on
-            _apply(case, row, reason)
-            # applied penalties alone may now disqualify the driver (art. 42 § único / art. 26)
-            check_operator(case.municipality_id, row.operator_id, today)
-        elif row.applied_penalty_id is not None:
-            owned(AppliedPenalty, row.applied_penalty_id, case.municipality_id).cancelled = True
-        if before != out_state:
-            record("penalty_state", "auto_penalty", row.id, {"state": before}, {"state": out_state}, reason=reason,
-                   municipality_id=case.municipality_id, actor=None)
-            db.session.flush()
-            announce(penalty_changed, case, penalty=row, old=before, new=out_state)
-    return changed
-
-
-def _apply(case, row, reason):
-    """Write (or revive) the AppliedPenalty row the recidivism and escalation rules count."""
-    applied = owned(AppliedPenalty, row.applied_penalty_id, case.municipality_id)
-    if applied is None:
-        applied = AppliedPenalty(municipality_id=case.municipality_id, operator_id=row.operator_id,
-                                 permit_id=row.permit_id, infraction_id=row.infraction_id, penalty=row.penalty,
-                                 committed_on=infraction_date(case) or row.applied_on,
-                                 applied_on=row.applied_on, auto_record_id=case.record_id,
-                                 decision_ref=_decision_ref(case, reason))
-        db.session.add(applied)
-        db.session.flush()
-        row.applied_penalty_id = applied.id
-    else:
-        applied.cancelled, applied.applied_on = False, row.applied_on
-
-
-def server_history(municipality_id, operator_id) -> list[dict]:
-    """The operator's applied penalties as rule-engine history (SPEC §7): what the server's own
-    evaluation counts for recidivism and escalation, authoritative over the phone's copy."""
-    rows = (AppliedPenalty.query.filter_by(municipality_id=municipality_id, operator_id=operator_id)
-            .order_by(AppliedPenalty.committed_on, AppliedPenalty.id))
-    return [{"infraction": p.infraction_id, "date": p.committed_on.isoformat(), "applied_on": p.applied_on.isoformat(),
-             "penalty": p.penalty, "state": "annulled" if p.cancelled else "applied",
-             **({"auto": p.auto_record_id} if p.auto_record_id else {})} for p in rows]
-
-
-def case_voided(case, old=None, new=None, **_):
-    """auto_case_changed receiver (server/subscriptions.py): a reviewer who declares a notified
-    auto void (autos.operations.decide) annuls its penalties in the same transaction, not at the
-    next daily run."""
-    if new == "insubsistente":
-        refresh_penalties(case, local_today())

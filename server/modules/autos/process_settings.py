@@ -4,6 +4,7 @@ saved with the act that set it, audited."""
 from ...core.audit import record
 from ...extensions import db
 from ..registry.changes import mark_changed
+from .auto_data import traffic_authority_act
 from .inputs import invalid_field, form_money
 from .notification_content import process_settings
 from .process_models import STORAGE_DAY_COUNTS
@@ -28,7 +29,6 @@ def field_data_section(municipality, **_):
     """Receiver of fieldsync.signals.field_data_sections (server/subscriptions.py): the act that
     integrates the municipality into the SNT, or None; sent whole in every field-data answer. The
     phone then knows whether a CTB infraction is its auto's or the traffic authority's."""
-    from .auto_data import traffic_authority_act
     return {"traffic_authority_act": traffic_authority_act(municipality)}
 
 
@@ -81,7 +81,6 @@ def save_process_settings(municipality, form, actor=None):
         # Phones decide at the roadside whether a CTB infraction is communicated or enters the
         # auto: a new field-data version, or they would be answered 304 and keep the old answer.
         mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
-    db.session.commit()
     return values
 
 

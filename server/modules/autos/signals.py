@@ -1,5 +1,6 @@
 """Signals of the autos' process, each sent in the transaction of its change (listeners add their
-rows to the session; the operation commits). Receivers are connected in server/subscriptions.py.
+rows to the session; the boundary commits them, server/core/transaction.py). Receivers are
+connected in server/subscriptions.py.
 
 auto_case_changed(case, old=..., new=...): after every state change of an AutoCase (autos annuls a
 void auto's penalties, then the dashboard recounts it).

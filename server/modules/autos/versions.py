@@ -19,6 +19,8 @@ import json
 
 from ...extensions import db
 from .models import AutoCaseVersion
+from ..registry.models import Municipality
+from ..rules.service import composed_for
 
 CORRECTABLE = ("plate", "permit_number", "place", "auto_fields", "infractions")
 # Labels of the correctable fields (pt-BR), for the form and the diffs.
@@ -85,8 +87,6 @@ def current_data(case):
 def labels_of(case):
     """{pack id: pt-BR label} of the case's municipality (auto fields, infractions): diffs name
     "Tipificação da infração", never `fed.auto.tipificacao` (issue 18, item 7)."""
-    from ..registry.models import Municipality
-    from ..rules.service import composed_for
     municipality = db.session.get(Municipality, case.municipality_id)
     try:
         rules = composed_for(municipality)

@@ -21,7 +21,12 @@ from .process_models import (APPEAL_DECISIONS, DECISION_SERVICE_WAYS, FEE_KINDS,
 from .notification_content import process_settings, steps_title
 from .operator_filings import timeliness_pt
 from .public_check import check_code
-from ..registry.models import Municipality
+from .seizure_pdf import seizure_pdf_bytes
+from .ledger import csv_rows, ledger
+from ..registry.models import Municipality, Operator, Permit
+from ..registry.vocabulary import vocabulary
+from ..rules.configuration_page import anchor
+from ..rules.service import composed_for
 
 routes = RouteTable()
 
@@ -33,7 +38,6 @@ CASE_STATE_PT = {"recebido": "Recebido (aguarda revisão)", "homologado": "Homol
 
 def _labels(municipality_id):
     """Infraction id → the law's label, for tables (the id stays in CSVs)."""
-    from ..rules.service import composed_for
     return {inf["id"]: inf.get("label_pt") or inf["id"]
             for inf in composed_for(db.session.get(Municipality, municipality_id)).infractions}
 
@@ -145,7 +149,6 @@ def notification_pdf(case_id):
 @login_required(*STAFF_ROLES)
 def seizure_pdf(case_id, seizure_id):
     """The seizure's paper: release term (or, while held, the statement of its fees)."""
-    from .seizure_pdf import seizure_pdf_bytes
     case = get_scoped_or_404(AutoCase, case_id)
     seizure = _child(Seizure, str(seizure_id), case)
     return Response(seizure_pdf_bytes(case, seizure, db.session), mimetype="application/pdf",
@@ -203,14 +206,11 @@ LEDGER_LISTS = {"autos": "Autos", "penalidades": "Penalidades", "pagamentos": "P
 
 
 def _ledger_owner(kind, ident):
-    from ..registry.models import Operator, Permit
     if kind == "operador":
         operator = get_scoped_or_404(Operator, ident)
         return operator.name, [operator.id], None, url_for("backoffice.operator_detail", ident=operator.id)
     permit = get_scoped_or_404(Permit, ident)
     people = {d.id for d in permit.drivers} | ({permit.holder_operator_id} if permit.holder_operator_id else set())
-    from ..registry.vocabulary import vocabulary
-    from ..registry.models import Municipality
     vocab = vocabulary(db.session.get(Municipality, permit.municipality_id))
     return vocab.numbered(permit.number), sorted(people), permit.id, url_for("backoffice.permit_detail", ident=permit.id)
 
@@ -218,7 +218,6 @@ def _ledger_owner(kind, ident):
 @routes.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>")
 @login_required(*STAFF_ROLES)
 def ledger_page(kind, ident):
-    from .ledger import ledger
     title, operator_ids, permit_id, back = _ledger_owner(kind, ident)
     data = ledger(require_municipality_id(), operator_ids, permit_id)
     return render_template("autos/ledger.html", labels=_labels(require_municipality_id()), title=title, back=back, kind=kind, ident=ident, lists=LEDGER_LISTS,
@@ -229,7 +228,6 @@ def ledger_page(kind, ident):
 @routes.get("/autos/ficha/<any(operador, permissao):kind>/<int:ident>/<any(autos, penalidades, pagamentos, apreensoes, taxas):lista>.csv")
 @login_required(*STAFF_ROLES)
 def ledger_csv(kind, ident, lista):
-    from .ledger import csv_rows, ledger
     _, operator_ids, permit_id, _ = _ledger_owner(kind, ident)
     data = ledger(require_municipality_id(), operator_ids, permit_id)
     header, rows = csv_rows(data, lista, {"case": CASE_STATE_PT, "penalty": PENALTY_STATE_PT, "seizure": SEIZURE_KINDS})
@@ -241,8 +239,6 @@ def ledger_csv(kind, ident, lista):
 @routes.route("/autos/processo/configuracao", methods=["GET", "POST"])
 @login_required(*STAFF_ROLES)
 def process_settings_page():
-    from ..registry.models import Municipality
-    from .notification_content import process_settings
     municipality = db.session.get(Municipality, require_municipality_id())
     errors, status = {}, 200
     if request.method == "POST":
@@ -273,7 +269,6 @@ def process_settings_page():
 
 def _rules_anchor(config_key):
     """Link to a deadline's row on Configuração das regras (where days and their act are saved)."""
-    from ..rules.configuration_page import anchor
     return url_for("rules_bo.configuration", _anchor=anchor({"kind": "deadlines", "key": config_key}))
 
 

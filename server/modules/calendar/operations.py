@@ -25,7 +25,6 @@ def add_closure(municipality, data, actor=None):
     record("calendar_closure_add", "calendar_closure", row.id, None, row.as_dict(),
            municipality_id=municipality.id, actor=actor)
     announce(closure_added, municipality, closed_day=row.day)
-    db.session.commit()
     return row
 
 
@@ -37,4 +36,3 @@ def remove_closure(municipality, row, reason, actor=None):
     db.session.delete(row)
     record("calendar_closure_remove", "calendar_closure", row.id, before, None, reason=reason,
            municipality_id=municipality.id, actor=actor)
-    db.session.commit()

@@ -13,13 +13,14 @@ from ...extensions import db
 from ...rules.legal_calendar import deadline, rule_text
 from ..autos.models import AutoCase
 from ..autos.process_models import AutoPayment, AutoPenalty
+from ..fieldsync.models import FieldRecord
 from ..calendar.service import calendar_of
 from ..registry.models import Municipality
 from ...core.signals import announce
 from . import brcode
 from .models import PixCharge
 from .signals import charge_paid
-from .settings import collection_settings, late_additions, slip_refusal
+from .settings import collection_settings, invalid, late_additions, slip_refusal
 
 FINE = "multa"
 
@@ -125,7 +126,7 @@ def slip(charge, today=None) -> dict:
 
 
 def settle(charge, payment, line=None, actor=None):
-    """Mark the charge paid by `payment` and close the fine in the ledger (caller commits)."""
+    """Mark the charge paid by `payment` and close the fine in the ledger, in the caller's transaction."""
     charge.state, charge.paid_on, charge.payment_id = "paga", payment.paid_on, payment.id
     penalty = owned(AutoPenalty, charge.penalty_id, charge.municipality_id)
     if penalty is not None:
@@ -155,13 +156,11 @@ def charges_of_case(case):
 def set_dam_number(charge, number, actor=None):
     number = " ".join((number or "").split())
     if not number or len(number) > 40 or not all(ch.isalnum() or ch in "-./ " for ch in number):
-        from .settings import invalid
         raise invalid("dam_number", "Informe o número do DAM (até 40 letras, algarismos, - . /).")
     before = charge.dam_number
     charge.dam_number = number
     record("pix_charge_dam", "pix_charge", charge.id, {"dam_number": before}, {"dam_number": number},
            municipality_id=charge.municipality_id, actor=actor)
-    db.session.commit()
     return charge
 
 
@@ -169,7 +168,6 @@ def operator_sections(user, **_):
     """autos.signals.operator_auto_sections receiver: {"payment": {auto record id: {"charges": [slip…]}}}."""
     if user.operator_id is None:
         return {"payment": {}}
-    from ..fieldsync.models import FieldRecord
     rows = (db.session.query(PixCharge, AutoCase.record_id)
             .join(AutoCase, (AutoCase.id == PixCharge.case_id) & (AutoCase.municipality_id == PixCharge.municipality_id))
             .join(FieldRecord, (FieldRecord.id == AutoCase.record_id)

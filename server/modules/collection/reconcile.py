@@ -35,7 +35,7 @@ def find_txid(text: str) -> str | None:
 
 
 def import_statement(municipality, filename, data, actor=None):
-    """Read, store and match a statement file; returns the StatementImport (committed)."""
+    """Read, store and match a statement file; returns the StatementImport (staged and flushed)."""
     if not data:
         raise invalid("file", "Escolha o arquivo do extrato (OFX ou CSV).")
     if len(data) > MAX_BYTES:
@@ -79,7 +79,6 @@ def import_statement(municipality, filename, data, actor=None):
            {"filename": batch.filename, "format": file_format, "account": account, "lines": len(lines),
             "new": batch.lines_new, "matched": batch.lines_matched, "pending": batch.lines_pending},
            municipality_id=municipality.id, actor=actor)
-    db.session.commit()
     return batch
 
 
@@ -141,7 +140,6 @@ def link_line(line, txid, note, actor=None):
     record("statement_line_link", "statement_line", line.id, {"state": "pendente"},
            {"state": "vinculada", "txid": charge.txid, "paid": charge.state == "paga"}, reason=note,
            municipality_id=line.municipality_id, actor=actor)
-    db.session.commit()
     return line
 
 
@@ -154,7 +152,6 @@ def discard_line(line, note, actor=None):
     line.resolved_by_id, line.resolved_at = getattr(actor, "id", None), utcnow()
     record("statement_line_discard", "statement_line", line.id, {"state": "pendente"}, {"state": "descartada"},
            reason=note, municipality_id=line.municipality_id, actor=actor)
-    db.session.commit()
     return line
 
 

@@ -10,7 +10,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from ...core.audit import record
 from ...core.errors import ApiError
-from ...extensions import db
 from . import brcode
 
 SETTING_FIELDS = {
@@ -124,7 +123,6 @@ def save_settings(municipality, form, actor=None):
     municipality.settings = settings
     record("collection_settings", "municipality", municipality.id, before, values, municipality_id=municipality.id,
            actor=actor)
-    db.session.commit()
     return values
 
 

@@ -6,6 +6,9 @@ from datetime import timedelta
 from ..registry.models import Municipality
 from . import records
 from .validity import rule_for
+from ...extensions import db
+from .substitutions import pending_substitution_vistorias
+from .renewal import cycle_start, document_state, documents_for, latest_check
 
 PERMIT_HORIZON = 30
 INSURANCE_HORIZON = 15  # Sapezal art. 4º § 2º asks the renewal 5 days before; warn earlier
@@ -18,8 +21,6 @@ def _br(day):
 
 def permit_alerts(permit, today):
     """[{code, message, due_on}] soonest first; empty when nothing lapses soon."""
-    from ...extensions import db
-
     muni = db.session.get(Municipality, permit.municipality_id)
     out = []
     if permit.status in ("ativo", "suspenso", "vencido") and permit.valid_until <= today + timedelta(days=PERMIT_HORIZON):
@@ -46,7 +47,6 @@ def permit_alerts(permit, today):
         verb = "venceu" if until < today else "vence"
         out.append({"code": "vistoria_expiring", "due_on": until,
                     "message": f"A vistoria da moto {verb} em {_br(until)}: agende a próxima."})
-    from .substitutions import pending_substitution_vistorias
     for sub in pending_substitution_vistorias(permit):
         out.append({"code": "substitution_vistoria_pending", "due_on": None,
                     "message": f"A moto substituta {plate_text(sub.new_vehicle.plate)} ainda não passou pela vistoria "
@@ -56,8 +56,6 @@ def permit_alerts(permit, today):
 
 def _renewal_documents_due(muni, permit, today):
     """What the holder still has to bring for this renewal (issuance.renewal), in words."""
-    from .renewal import cycle_start, document_state, documents_for, latest_check
-
     since, act = cycle_start(permit)
     due = [doc for doc in documents_for(muni, permit)
            if document_state(doc, latest_check(permit, doc, since), today, since, act)[0] != "ok"]

@@ -2,13 +2,25 @@
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+from sqlalchemy.orm.attributes import flag_modified
+
 from ...core.audit import current_actor, record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
+from ...rules.issqn_activity import READINGS, in_activity
+from ...rules.legal_calendar import ctn_210_due
+from ..calendar.service import calendar_of
+from ..registry.changes import mark_changed
+from ..registry.life_models import VehicleSubstitution
 from ..registry.models import Company, Municipality, Operator, Permit, UnitValue, Vehicle
+from ..rules.service import composed_for
 from .models import DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
+from .records import VISTORIA_PERIOD_SETTING
+from .renewal import (ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING, certidao_validity_error, check_window,
+                      documents_for, subject_id)
+from .vistoria_checklist import failed_items
 
 # Nortelândia Lei 030/1998, art. 14: 0,500 UFM per motorcycle in activity, by the 10th of the next month;
 # a 10th without office hours is payable on the next business day (CTN art. 210 § único), so the
@@ -37,8 +49,6 @@ def _owned(model, ident, municipality, field):
 def record_vistoria(municipality, vehicle, data, items=None, permit=None):
     """One vistoria with its checklist answers ({fact: value}). An approval with an item the law
     fails is refused; a rejection names the items to fix and the return date."""
-    from .vistoria_checklist import failed_items
-
     items = {k: v for k, v in (items or {}).items() if v is not None}
     failures = failed_items(municipality, data["inspected_on"], items)
     if data["result"] == "aprovada" and failures:
@@ -59,7 +69,6 @@ def record_vistoria(municipality, vehicle, data, items=None, permit=None):
     if row.result == "aprovada":
         satisfy_substitution_vistorias(row)
     vehicle_changed(municipality, vehicle)
-    db.session.commit()
     return row
 
 
@@ -67,8 +76,6 @@ def satisfy_substitution_vistorias(vistoria):
     """An approved vistoria of a substitute vehicle, on or after the change of motorcycles, is the
     one its substitution was waiting for (Sapezal Lei 125/1999, art. 15: "que o veículo passe pela
     vistoria técnica competente"): link them and clear the pending flag."""
-    from ..registry.life_models import VehicleSubstitution
-
     pending = (VehicleSubstitution.query.filter(VehicleSubstitution.new_vehicle_id == vistoria.vehicle_id,
                                                 VehicleSubstitution.vistoria_required.is_(True),
                                                 VehicleSubstitution.vistoria_done_on.is_(None),
@@ -91,13 +98,11 @@ def save_policy(municipality, vehicle, data):
     db.session.flush()
     record("create", "insurance_policy", row.id, None, snapshot(row), municipality_id=municipality.id)
     vehicle_changed(municipality, vehicle)
-    db.session.commit()
     return row
 
 
 def vehicle_changed(municipality, vehicle):
     """Phones hold the vehicle's vistoria and insurance dates (fieldsync.field_data): send it again."""
-    from ..registry.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("vehicle", vehicle.id, False)])
 
 
@@ -125,7 +130,6 @@ def record_documents(municipality, subject, subject_id, answers, checked_on, val
     db.session.flush()
     for row in rows:
         record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     return rows
 
 
@@ -133,8 +137,6 @@ def record_renewal_documents(municipality, permit, checked_on, answers):
     """The documents presented for this permit's renewal (issuance.renewal), each
     {fact: {"value": bool|None, "valid_until": date|None, "no_printed_validity": bool}}; blank
     answers are not recorded. A certidão's validity is the one printed on it (no law sets one)."""
-    from .renewal import certidao_validity_error, check_window, documents_for, subject_id
-
     if permit.municipality_id != municipality.id:
         raise _error("permit", "Registro não encontrado neste município.")
     problem = check_window(permit, checked_on)
@@ -174,7 +176,6 @@ def record_renewal_documents(municipality, permit, checked_on, answers):
     for row in rows:
         record("create", "document_check", row.id, None, snapshot(row), municipality_id=municipality.id,
                reason=f"Documento da renovação da permissão {permit.number}")
-    db.session.commit()
     return rows
 
 
@@ -193,8 +194,6 @@ def _month_bounds(month):
 def issqn_due(municipality, month_after):
     """The day the ISSQN of a month can be paid without arrears: the 10th of the following month
     (art. 14), moved to the next business day when it is not one (CTN art. 210 § único)."""
-    from ...rules.legal_calendar import ctn_210_due
-    from ..calendar.service import calendar_of
     return ctn_210_due(calendar_of(municipality), date(month_after.year, month_after.month, ISSQN_DUE_DAY))
 
 
@@ -202,8 +201,6 @@ def move_issqn_due_dates(municipality, closed_day):
     """The calendar's closure_added receiver (server/subscriptions.py), inside its transaction:
     a closure recorded (and flushed) on an unpaid charge's due date moves it to the next
     business day (CTN art. 210 § único); audited. Returns the count."""
-    from ...rules.legal_calendar import ctn_210_due
-    from ..calendar.service import calendar_of
     rows = IssqnCharge.query.filter(IssqnCharge.municipality_id == municipality.id, IssqnCharge.paid_on.is_(None),
                                     IssqnCharge.due_on == closed_day).all()
     cal = calendar_of(municipality)
@@ -218,8 +215,6 @@ def move_issqn_due_dates(municipality, closed_day):
 def _activity_reading(municipality):
     """The reading of "motocicleta em atividade" the municipality chose (readings.json,
     nortelandia.issqn_em_atividade), saved with its act in Configuração das regras."""
-    from ...rules.issqn_activity import READINGS
-    from ..rules.service import composed_for
     value = (composed_for(municipality).config.get("options") or {}).get("nortelandia.issqn_em_atividade")
     return value if value in READINGS else "ultimo_dia"
 
@@ -229,7 +224,6 @@ def create_issqn_charges(today=None):
     month (Nortelândia art. 14), the charge of the month that ended, once (unique per month).
     Motorcycles in activity: as the municipality's option reads art. 14 (server/rules/issqn_activity.py;
     default, the permits in force on the month's last day)."""
-    from ...rules.issqn_activity import in_activity
     today = today or local_today()
     month = date(today.year, today.month, 1) - timedelta(days=1)
     month = date(month.year, month.month, 1)
@@ -269,15 +263,11 @@ def pay_issqn_charge(municipality, charge, data):
     charge.paid_amount_brl = data.get("paid_amount_brl")
     charge.payment_reference = data.get("payment_reference")
     record("pay", "issqn_charge", charge.id, before, snapshot(charge), municipality_id=municipality.id)
-    db.session.commit()
     return charge
 
 
 def set_vistoria_period(municipality, months, source):
     """No law sets how long a vistoria lasts: the municipality decides (by decree or ordinance)."""
-    from sqlalchemy.orm.attributes import flag_modified
-    from .records import VISTORIA_PERIOD_SETTING
-
     before = {VISTORIA_PERIOD_SETTING: municipality.setting(VISTORIA_PERIOD_SETTING),
               "vistoria_validity_source": municipality.setting("vistoria_validity_source")}
     settings = dict(municipality.settings or {})
@@ -287,16 +277,12 @@ def set_vistoria_period(municipality, months, source):
     flag_modified(municipality, "settings")
     record("configure_vistoria", "municipality", municipality.id, before,
            {VISTORIA_PERIOD_SETTING: months, "vistoria_validity_source": source}, municipality_id=municipality.id)
-    db.session.commit()
     return municipality
 
 
 def set_renewal_first_documents(municipality, required, source):
     """Sapezal Lei 125/1999, art. 10, § 4º: "poderá exigir" on renewal every document of the first
     alvará — the Administration's choice, recorded with the act that makes it."""
-    from sqlalchemy.orm.attributes import flag_modified
-    from .renewal import ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING
-
     if municipality.slug not in ALL_FIRST_DOCUMENTS:
         raise ApiError(409, "not_in_law", "A lei deste município não prevê esta exigência na renovação.")
     before = {ALL_FIRST_DOCUMENTS_SETTING: bool(municipality.setting(ALL_FIRST_DOCUMENTS_SETTING)),
@@ -309,5 +295,4 @@ def set_renewal_first_documents(municipality, required, source):
     record("configure_renewal_documents", "municipality", municipality.id, before,
            {ALL_FIRST_DOCUMENTS_SETTING: bool(required), "renewal_documents_source": source},
            reason=ALL_FIRST_DOCUMENTS[municipality.slug], municipality_id=municipality.id)
-    db.session.commit()
     return municipality

@@ -4,10 +4,14 @@ operations.py."""
 from datetime import timedelta
 from decimal import Decimal
 
+from sqlalchemy import func, select
+
 from ...core.clock import local_today
 from ..registry.facts import permit_row_facts
 from .models import COVERED_PERSONS, DocumentCheck, InsurancePolicy, IssqnCharge, Vistoria
 from .validity import add_months
+from ..registry.models import Municipality
+from ...extensions import db
 
 # Sapezal Lei 125/1999, art. 4º, § 1º: minimum coverages in reais (I, II, III), owed to third
 # parties, the driver and the passenger, individually; IV (personal accidents) is a yes/no cover.
@@ -140,9 +144,6 @@ def issqn_arrears(company_id, today):
 
 def record_facts(permit, today=None):
     """Rule facts from the records about a permit's vehicle and people (None = unknown)."""
-    from ..registry.models import Municipality
-    from ...extensions import db
-
     today = today or local_today()
     municipality = db.session.get(Municipality, permit.municipality_id)
     vehicle_id = permit.vehicle.id if permit.vehicle is not None else permit.vehicle_id
@@ -182,7 +183,7 @@ def permit_facts(permit, declared, today=None):
 
 def issqn_arrears_count(municipality, today):
     """Unpaid charges past due in a municipality that charges monthly ISSQN; None elsewhere."""
-    from .operations import ISSQN_MUNICIPALITIES
+    from .operations import ISSQN_MUNICIPALITIES  # local: operations.py imports this module
     if municipality.slug not in ISSQN_MUNICIPALITIES:
         return None
     return IssqnCharge.query.filter(IssqnCharge.municipality_id == municipality.id, IssqnCharge.paid_on.is_(None),
@@ -194,9 +195,6 @@ def vehicle_record_dates(municipality, vehicle_ids=None):
     latest vistoria counts (the day before it, when rejected; absent while no period is
     configured) and the end of the last policy recorded (a renewal filed extends it). Nothing
     here depends on the day, so the phones' cached extract stays right until a record changes."""
-    from ...extensions import db
-    from sqlalchemy import func, select
-
     out = {}
     query = (select(Vistoria.vehicle_id, Vistoria.inspected_on, Vistoria.result)
              .where(Vistoria.municipality_id == municipality.id)

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 from ...core.clock import local_today, to_local
 from .models import DocumentCheck
+from ..registry.facts import DOCUMENT_CHECKS
+from ..rules.service import composed_for
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,6 @@ def documents_for(municipality, permit):
     docs = [d for d in RENEWAL_DOCUMENTS.get(municipality.slug, []) if permit.kind in d.kinds]
     basis = ALL_FIRST_DOCUMENTS.get(municipality.slug)
     if basis and municipality.setting(ALL_FIRST_DOCUMENTS_SETTING):
-        from ..registry.facts import DOCUMENT_CHECKS
-        from ..rules.service import composed_for
         declared = composed_for(municipality).facts
         known = {d.fact for d in docs}
         docs += [RenewalDocument(fact, question.rstrip("?"), basis) for fact, question in DOCUMENT_CHECKS.items()
@@ -138,7 +138,7 @@ def document_state(doc, check, today, since, act):
 
 def renewal_items(municipality, permit, today=None):
     """[requirements.Item] for the documents this renewal must be instructed with."""
-    from .requirements import Item
+    from .requirements import Item  # local: requirements.py imports this module
 
     today = today or local_today()
     since, act = cycle_start(permit)

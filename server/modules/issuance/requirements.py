@@ -18,6 +18,12 @@ from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...rules import evaluate
 from . import records
+from ..rules.citations import format_citation
+from ..rules.service import composed_for
+from ..calendar.service import calendar_of
+from .renewal import renewal_items
+from ..registry.facts import document_questions
+from .substitutions import pending_substitution_vistorias
 
 # Facts the act itself sets: requirements that read only these are not preconditions.
 LIFECYCLE_FACTS = {"permit.exists", "permit.status", "permit.valid_until", "permit.issued_on",
@@ -89,9 +95,6 @@ def checklist(municipality, permit, today=None, action=None):
     """[Item] for issuing or renewing `permit` on `today`. `action` defaults to "issue" for a
     not-yet-saved Permit and "renew" for a saved one; a renewal also needs the documents its law
     wants presented for it (issuance.renewal)."""
-    from ..rules.citations import format_citation
-    from ..rules.service import composed_for
-
     today = today or local_today()
     try:
         composed = composed_for(municipality)
@@ -100,7 +103,6 @@ def checklist(municipality, permit, today=None, action=None):
     facts = {k: v for k, v in records.permit_facts(permit, composed.facts, today).items() if k not in LIFECYCLE_FACTS}
     # What the act yields: an existing, active permit for carrying passengers (not moto-frete).
     facts.update({k: v for k, v in ACT_FACTS.items() if k in composed.facts})
-    from ..calendar.service import calendar_of
     result = evaluate(composed, today, facts, (), calendar_of(municipality))
     undecided = {u["id"]: u for u in result["undecided"] if u["kind"] == "requirement"}
     failed = {f["requirement"] for f in result["failed"]}
@@ -137,13 +139,11 @@ def checklist(municipality, permit, today=None, action=None):
                           state, hint if state != "ok" else ""))
     items += _extra_items(municipality, permit, today)
     if (action or ("issue" if permit.id is None else "renew")) == "renew":
-        from .renewal import renewal_items
         items += renewal_items(municipality, permit, today)
     return items
 
 
 def _is_document(fact, declared):
-    from ..registry.facts import document_questions
     return fact in document_questions(declared)
 
 
@@ -167,7 +167,6 @@ def _extra_items(municipality, permit, today):
                           "Lei 125/1999, art. 4º, § 3º", state,
                           "" if state == "ok" else "marque a cópia entregue na apólice"))
     if permit.id is not None:
-        from .substitutions import pending_substitution_vistorias
         for sub in pending_substitution_vistorias(permit):
             items.append(Item(f"substitution.{sub.id}.vistoria",
                               f"Vistoria do veículo substituto {plate_text(sub.new_vehicle.plate)} (troca em {sub.replaced_on:%d/%m/%Y})",

@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ...rules.legal_calendar import lei_810_months
+from ...core.errors import ApiError
+from ..rules.citations import format_citation
+from ..rules.service import composed_for
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,6 @@ def rule_for(municipality, kind="alvara"):
 def pack_rule(municipality):
     """The validity the municipality's law pack declares (`registry.validity`, SPEC §3): how a law
     encoded by an analyst gives its permits a validity with no code of its own. None without one."""
-    from ...core.errors import ApiError
-    from ..rules.citations import format_citation
-    from ..rules.service import composed_for
-
     try:
         composed = composed_for(municipality)
     except ApiError:

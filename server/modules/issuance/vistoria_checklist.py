@@ -3,6 +3,8 @@ its equipment (the same engine and prompts as the roadside checklist, rules.chec
 which of the law's requirements the answers fail."""
 from ...core.errors import ApiError
 from ...rules import checklist, evaluate
+from ..rules.citations import format_citation
+from ..rules.service import composed_for
 
 VEHICLE_PREFIXES = ("vehicle.", "equipment.")
 
@@ -10,9 +12,6 @@ VEHICLE_PREFIXES = ("vehicle.", "equipment.")
 def vistoria_items(municipality, day):
     """[{fact, label_pt, input, unit, citations}] for the vehicle, in the packs' order. The field
     app selects the same items with vistoriaItems (pwa/js/fiscal/vistoria-model.js)."""
-    from ..rules.citations import format_citation
-    from ..rules.service import composed_for
-
     try:
         composed = composed_for(municipality)
     except ApiError:
@@ -45,9 +44,6 @@ def failed_requirements(composed, day, answers):
 def failed_items(municipality, day, answers):
     """Labels (with article) of the requirements the answers fail: a vistoria that fails one
     cannot be approved."""
-    from ..rules.citations import format_citation
-    from ..rules.service import composed_for
-
     composed = composed_for(municipality)
     return [f"{failed['label_pt']} ({format_citation(composed, failed['citation'])})"
             for failed in failed_requirements(composed, day, answers)]

@@ -14,6 +14,8 @@ issuance Vistoria.
   `vistoria_vehicle_unknown` (the signed record itself is kept, as every accepted record is).
 """
 
+from datetime import date
+
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...extensions import db
@@ -61,7 +63,6 @@ def _file_one(municipality, user, row):
     vehicle = db.session.get(Vehicle, vehicle_id) if isinstance(vehicle_id, int) and 0 < vehicle_id < 2**31 else None
     if vehicle is None or vehicle.municipality_id != municipality.id:
         return "vistoria_vehicle_unknown"
-    from datetime import date
     inspected_on = date.fromisoformat(body["inspected_on"])
     # A phone clock ahead cannot date a vistoria in the future (the back office refuses it too).
     inspected_on = min(inspected_on, local_today())

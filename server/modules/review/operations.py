@@ -1,5 +1,5 @@
 """Every write of the review: corrections (new versions), answers to cancellation requests and
-conflict resolutions. Each is audited in its own transaction; nothing is deleted or overwritten."""
+conflict resolutions. Each is audited in the caller's transaction; nothing is deleted or overwritten."""
 import copy
 import json
 
@@ -11,6 +11,7 @@ from ...extensions import db
 from ..autos import versions
 from ..autos.auto_data import municipal_infractions
 from ..autos.models import AutoCase, AutoCaseVersion, utcnow
+from ..autos.process_models import AutoNotification
 from ..autos.operations import REASON_MIN, decide
 from ..fieldsync.models import FieldRecord
 from ..registry.models import Municipality
@@ -51,7 +52,6 @@ def _add_version(case, data, reason, source, actor=None, conflict_id=None):
 
 def notified(case):
     """The case's notificação was issued (autos.process_models.AutoNotification)."""
-    from ..autos.process_models import AutoNotification
     return db.session.query(AutoNotification.id).filter_by(case_id=case.id).first() is not None
 
 
@@ -105,9 +105,7 @@ def correct(case, changes, reason, actor=None):
         raise _invalid("remove", "Não remova todas as infrações: declare o auto insubsistente.")
     if data == current:
         raise _invalid("reason", "Nada foi alterado.")
-    version = _add_version(case, data, reason, "correction", actor)
-    db.session.commit()
-    return version
+    return _add_version(case, data, reason, "correction", actor)
 
 
 # --- cancellation requests from the field ----------------------------------------------------
@@ -145,8 +143,6 @@ def answer_cancel_request(case, request_record, accept, note, actor=None):
            municipality_id=case.municipality_id, actor=actor)
     if accept:
         decide(case, "auto_void", f"Pedido de cancelamento do fiscal: “{quoted}”. {note}", actor=actor)
-    else:
-        db.session.commit()
     return decision
 
 
@@ -183,5 +179,4 @@ def resolve_conflict(conflict, adopt, note, actor=None):
     record("conflict_resolve", "field_record_conflict", conflict.id, None,
            {"record_id": conflict.record_id, "choice": "adopt" if adopt else "keep"}, reason=note,
            municipality_id=conflict.municipality_id, actor=actor)
-    db.session.commit()
     return conflict

@@ -20,6 +20,8 @@ from ..autos.auto_data import amount_brl
 from ..fieldsync.models import AppliedPenalty
 from ..registry.models import Permit
 from ..rules.service import composed_for
+from ..calendar.service import calendar_of
+from ..registry.transition_models import with_transitions
 
 NOT_CHECKED = "nao_verificado"
 _CLOCK_FLAGS = {"clock_ahead", "clock_behind", "clock_drift"}
@@ -71,7 +73,6 @@ def history_of(record, body, day, known=None):
 def server_evaluation(municipality, record, body):
     """{"result": engine output | None, "dropped": [(fact, reason)], "error": text | None, "date", "history",
     "counted": the applied entries the engine keeps on that day}."""
-    from ..calendar.service import calendar_of
     rules = composed_for(municipality)
     calendar = calendar_of(municipality)
     day = inspection_date(record)
@@ -97,8 +98,6 @@ def server_evaluation(municipality, record, body):
 def _following_transitions(record, body, result, day):
     """As the phone does (fiscal/transitions.js): an imported permit's requirement in transition is
     a notice, not an infraction (registry.transition_models)."""
-    from ..registry.transition_models import with_transitions
-
     if not body.get("permit_number"):
         return result
     permit = Permit.query.filter_by(municipality_id=record.municipality_id, number=str(body["permit_number"])).first()

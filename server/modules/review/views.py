@@ -20,6 +20,8 @@ from ..fieldsync.checks import signature_flags
 from ..accounts.models import Device
 from . import details, operations, photos, queue, reevaluation
 from .flags import FILTERABLE, explained, label as flag_label
+from ..registry.vocabulary import vocabulary
+from ..autos.operations import decide as decide_case
 
 routes = RouteTable()
 
@@ -90,7 +92,6 @@ def _csv(mid, rows):
                     fiscal, s["plate"], s["permit"], STATE_LABELS.get(case.state) if case else "",
                     ", ".join(flag_label(c) for c in flags), extra[record.id]["conflicts"],
                     extra[record.id]["cancel_pending"], s["answers_how"], record.id])
-    from ..registry.vocabulary import vocabulary
     return csv_response("revisao.csv", ["Tipo", "Número do auto", "Recebido em", "Hora do celular", "Fiscal",
                                         "Placa", vocabulary(municipality()).permit_title, "Situação do auto",
                                         "Indicadores", "Conflitos abertos", "Pedido de cancelamento",
@@ -173,7 +174,6 @@ def decide(rid):
     action = {"homologar": "auto_homologate", "insubsistente": "auto_void"}.get(request.form.get("action"))
     if action is None:
         return _render_record(record, case, {"action": ["Escolha homologar ou declarar insubsistente."]}, 422)
-    from ..autos.operations import decide as decide_case
     return _run(record, case, lambda: decide_case(case, action, request.form.get("reason"), actor=g.user),
                 "Auto homologado." if action == "auto_homologate" else "Auto declarado insubsistente.")
 

@@ -1,16 +1,17 @@
 """Every selection state change: population figure, edital, candidates, classification, tie
-breaks, the call of suplentes and the two windows the daily job closes. Audited, one transaction
-each. Citations are Paranatinga Lei 311/2007."""
-from ...rules.legal_calendar import deadline, reading_counting
-
+breaks, the call of suplentes and the two windows the daily job closes. Audited, in the caller's
+transaction. Citations are Paranatinga Lei 311/2007."""
+from ...rules.legal_calendar import cc_132_days, deadline, reading_counting
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
+from ..calendar.service import calendar_of
 from ..registry.models import OCCUPYING, Municipality, Permit, utcnow
+from ..rules.service import composed_for
 from . import rules
-from .models import Candidate, Edital, PopulationFigure
+from .models import CANDIDATE_STATUSES, Candidate, Edital, PopulationFigure
 
 # Statuses that hold or are about to hold a vacancy (the permit itself is issued by the registry).
 CALLED = ("convocado", "em_regularizacao")
@@ -54,7 +55,6 @@ def record_population(municipality, data):
     db.session.add(row)
     db.session.flush()
     record("create", "population_figure", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     return row
 
 
@@ -77,7 +77,6 @@ def create_edital(municipality, data):
     db.session.add(edital)
     db.session.flush()
     record("create", "edital", edital.id, None, snapshot(edital), municipality_id=municipality.id)
-    db.session.commit()
     return edital
 
 
@@ -100,7 +99,6 @@ def register_candidate(edital, data):
     db.session.add(cand)
     db.session.flush()
     record("register_candidate", "candidate", cand.id, None, snapshot(cand), municipality_id=edital.municipality_id)
-    db.session.commit()
     return cand
 
 
@@ -118,7 +116,6 @@ def resolve_tie(edital, order_ids, reason):
         by_id[ident].tie_break_reason = reason
     record("tie_break", "edital", edital.id, {"tie_break": before}, {"tie_break": {i: p for p, i in
            enumerate(order_ids, start=1)}}, reason=reason, municipality_id=edital.municipality_id)
-    db.session.commit()
 
 
 def publish_classification(edital, today=None):
@@ -143,15 +140,12 @@ def publish_classification(edital, today=None):
     record("publish_classification", "edital", edital.id, None,
            {"classification": [c.id for c in ranking.ordered], "inaptos": [c.id for c in ranking.inaptos]},
            municipality_id=edital.municipality_id)
-    db.session.commit()
     return ranking
 
 
 def _motorcycle_due(municipality_id, today):
     """Art. 8º § 1º: 90 days to present the motorcycle, by the legal calendar (CC art. 132 § 1º: a
     last day without office hours moves to the next business day)."""
-    from ...rules.legal_calendar import cc_132_days
-    from ..calendar.service import calendar_of
     return cc_132_days(calendar_of(db.session.get(Municipality, municipality_id)), today, rules.MOTORCYCLE_DAYS)
 
 
@@ -199,15 +193,12 @@ def call_for_vacancy(municipality, reason):
     cand = call_next_suplente(municipality, reason)
     if cand is None:
         raise ApiError(409, "no_suplente", "Não há suplente no cadastro (art. 33, § 2º).")
-    db.session.commit()
     return cand
 
 
 def _regularize_until(municipality_id, today):
     """Art. 33 § 3º: 5 days counted as the municipality's option chose (reading
     paranatinga.art33_3_days, default plain calendar days)."""
-    from ..calendar.service import calendar_of
-    from ..rules.service import composed_for
     municipality = db.session.get(Municipality, municipality_id)
     counting = reading_counting(composed_for(municipality).config.get("options"), rules.REGULARIZE_COUNTING_OPTION)
     return deadline(calendar_of(municipality), today, rules.REGULARIZE_DAYS, counting)
@@ -224,7 +215,6 @@ def grant_regularization(cand, justification, today=None):
     cand.status_reason = justification
     record("grant_regularization", "candidate", cand.id, before, snapshot(cand), reason=justification,
            municipality_id=cand.municipality_id)
-    db.session.commit()
 
 
 def mark_regularized(cand, reason):
@@ -234,7 +224,6 @@ def mark_regularized(cand, reason):
     cand.status, cand.regularize_until, cand.status_reason = "convocado", None, reason
     record("regularize", "candidate", cand.id, before, snapshot(cand), reason=reason,
            municipality_id=cand.municipality_id)
-    db.session.commit()
 
 
 def present_motorcycle(cand, vehicle_year, reason):
@@ -245,7 +234,6 @@ def present_motorcycle(cand, vehicle_year, reason):
     cand.vehicle_year, cand.motorcycle_due = vehicle_year, None
     record("present_motorcycle", "candidate", cand.id, before, snapshot(cand), reason=reason,
            municipality_id=cand.municipality_id)
-    db.session.commit()
 
 
 def candidate_withdraws(cand, reason, today=None):
@@ -262,7 +250,6 @@ def candidate_withdraws(cand, reason, today=None):
     called = None
     if held_vacancy:
         called = call_next_suplente(cand.edital.municipality, f"Vaga aberta pela desistência de {cand.name}.", today)
-    db.session.commit()
     return called
 
 
@@ -360,7 +347,6 @@ def candidate_for_permit(municipality, candidate_id, holder):
 
 
 def cand_status_label(cand):
-    from .models import CANDIDATE_STATUSES
     return CANDIDATE_STATUSES.get(cand.status, cand.status)
 
 

@@ -1,10 +1,16 @@
 """Tariff tables: record one (audited) and find the one in force on a day."""
+from sqlalchemy import select
+
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...rules.legal_calendar import lei_810_years
 from ...core.errors import ApiError
 from ...extensions import db
+from ..registry.change_models import FieldDataEntity
+from ..registry.changes import mark_changed
+from ..registry.models import Municipality
 from .models import TariffTable
+from .rules import OVERCHARGE_INFRACTION, law_for
 
 
 def _field_error(field, message, status=422):
@@ -21,13 +27,11 @@ def record_tariff_table(municipality, data):
     db.session.flush()
     record("create", "tariff_table", table.id, None, snapshot(table), municipality_id=municipality.id)
     _tell_phones(municipality, table)
-    db.session.commit()
     return table
 
 
 def _tell_phones(municipality, table):
     """A new field-data version, so phones polling with an ETag get the new tariff."""
-    from ..registry.changes import mark_changed
     mark_changed(db.session.connection(), municipality.id, [("tariff", table.id, False)])
     _mark_in_force(municipality, local_today(), force=True)
 
@@ -40,10 +44,6 @@ IN_FORCE_KIND = "tariff_now"
 
 
 def _mark_in_force(municipality, today, force=False):
-    from sqlalchemy import select
-
-    from ..registry.change_models import FieldDataEntity
-    from ..registry.changes import mark_changed
     table = current_tariff(municipality, today)
     marker = table.id if table is not None else 0
     told = db.session.execute(select(FieldDataEntity.entity_id).where(
@@ -60,7 +60,6 @@ def _mark_in_force(municipality, today, force=False):
 def refresh_tariffs_in_force(today):
     """Daily task: one new field-data version per municipality whose table in force changed
     since phones were last told. Idempotent (a second run finds the marker current)."""
-    from ..registry.models import Municipality
     changed = 0
     for municipality in Municipality.query.order_by(Municipality.id):
         if TariffTable.query.filter_by(municipality_id=municipality.id).first() is None:
@@ -85,7 +84,6 @@ def field_data_section(municipality, **_):
 
 def tariff_summary(municipality, on=None):
     """The table in force as plain data (public page, field data), or None."""
-    from .rules import OVERCHARGE_INFRACTION, law_for
     on = on or local_today()
     table = current_tariff(municipality, on)
     if table is None:

@@ -134,7 +134,6 @@ def record_sending(reports, sent_on, reference, actor):
         audit("traffic_report_send", "traffic_report", r.id, {"state": "a_comunicar"},
               {"state": "comunicada", "sent_on": sent_on.isoformat(), "sent_reference": reference},
               municipality_id=r.municipality_id, actor=actor)
-    db.session.commit()
     return pending
 
 
@@ -157,5 +156,4 @@ def record_acknowledgement(reports, acknowledged_on, reference, actor):
         audit("traffic_report_acknowledge", "traffic_report", r.id, {"state": "comunicada"},
               {"state": "recebida", "acknowledged_on": acknowledged_on.isoformat(),
                "acknowledged_reference": reference}, municipality_id=r.municipality_id, actor=actor)
-    db.session.commit()
     return sent
