@@ -2,7 +2,6 @@
 the push and migration 0010_dash's backfill derive exactly the same values."""
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
-from ...rules.jurisdiction import traffic_infraction_ids
 
 from ...rules.jurisdiction import traffic_infraction_ids
 
