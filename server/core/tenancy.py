@@ -151,6 +151,12 @@ def crossing_municipalities(reason):
     use_scope(replace(previous, crossing=reason))
     try:
         yield
+        # What the block staged is written while the crossing holds: the transaction's commit
+        # comes later, at the boundary (core/transaction.py), when row-level security would judge
+        # the rows under the scope restored below.
+        session = extensions.db.session()
+        if session.new or session.dirty or session.deleted:
+            session.flush()
     finally:
         use_scope(previous)
 
