@@ -8,7 +8,6 @@ from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
 from ...core.ratelimit import login_limits
 from ...core.tenancy import crosses_municipalities
-from ...extensions import db
 from .models import User
 from .sessions import end_session, start_session
 
@@ -34,7 +33,6 @@ def login():
             start_session(user)
             user.last_login_at = utcnow()
             record("login", "user", user.id, actor=user, municipality_id=user.municipality_id)
-            db.session.commit()
             return redirect(safe_redirect_target(request.args.get("next"), url_for("backoffice.dashboard")))
     return render_template("accounts/login.html", error=error), (401 if error else 200)
 
@@ -44,7 +42,6 @@ def logout():
     if g.get("user") is not None:
         record("logout", "user", g.user.id, municipality_id=g.user.municipality_id)
     end_session("logout")  # the server forgets the session: a copied cookie is worthless now
-    db.session.commit()
     flash("Sessão encerrada.")
     return redirect(url_for("accounts.login"))
 

@@ -45,9 +45,8 @@ def operator_rehabilitation(ident):
     try:
         record_rehabilitation(operator, request.form.get("course_on"), request.form.get("reference"))
     except ApiError as err:
-        db.session.rollback()
+        db.session.rollback()  # the redirect below commits: drop what the refused course staged
         flash(" ".join(msg for msgs in err.fields.values() for msg in msgs) or err.message)
     else:
-        db.session.commit()
         flash("Curso de reabilitação registrado. O condutor deixa de constar como inabilitado.")
     return redirect(url_for("backoffice.operator_detail", ident=operator.id))

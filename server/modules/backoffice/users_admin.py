@@ -109,13 +109,11 @@ def revoke(device_id):
 def operator_code(operator_id):
     """Create the operator's first-access code, then redirect to the page that shows it (a
     refresh of that page must not make a new code and kill the one just handed over)."""
-    from ...extensions import db
     from .access_code import remember_code
     from ..operator_portal.operations import create_operator_access
 
     operator = get_scoped_or_404(Operator, operator_id)
-    code = create_operator_access(operator)
-    db.session.commit()
+    code = create_operator_access(operator)  # held by the request's commit, before the 303 leaves
     remember_code(operator.id, code)
     return redirect(url_for(".operator_code_show", operator_id=operator.id), code=303)
 

@@ -5,6 +5,7 @@ transaction, under the municipality's feed lock (registry.changes.lock_feed), so
 drawn in commit order and a device that fetched entries up to cursor N and then fetches "after N"
 misses nothing. Permit changes arrive through registry's permit_status_changed signal.
 """
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -129,11 +130,13 @@ def active_key(municipality) -> IssuerKey | None:
     return IssuerKey.query.filter_by(municipality_id=municipality.id, status="active").first()
 
 
-# Key changes are one transaction each, and one municipality's run one at a time across every app
-# server: the first statement is a no-op UPDATE of the municipality's row, which takes its row lock
-# (PostgreSQL) or the database's write lock (SQLite) until commit; what is read after it is what
-# the other servers committed. Should anything slip past (a server of an older version), the unique
-# indexes (one kid per municipality, one active key per municipality) refuse the second writer.
+# One municipality's key changes run one at a time across every app server: the first statement
+# of each is a no-op UPDATE of the municipality's row, which takes its row lock (PostgreSQL) or the
+# database's write lock (SQLite) until the request or command that made it commits; what is read
+# after it is what the other servers committed. Should anything slip past (a server of an older
+# version), the unique indexes (one kid per municipality, one active key per municipality) refuse
+# the second writer at its flush. Each change runs in a SAVEPOINT (_key_change): refused, it leaves
+# nothing staged and the caller's transaction usable (a first-day page answers with a message).
 
 def _lock_keys(municipality):
     db.session.execute(text("UPDATE municipality SET id = id WHERE id = :id"), {"id": municipality.id})
@@ -144,11 +147,15 @@ def _current_active(municipality) -> IssuerKey | None:
             .execution_options(populate_existing=True).first())
 
 
-def _commit_key_change():
+@contextmanager
+def _key_change(municipality):
+    db.session.flush()  # the caller's own changes go before the savepoint: their errors are theirs
+    _lock_keys(municipality)  # held to the end of the transaction, whatever the savepoint becomes
     try:
-        db.session.commit()
+        with db.session.begin_nested():
+            yield
+            db.session.flush()  # the unique indexes judge here, inside the savepoint
     except IntegrityError:
-        db.session.rollback()
         raise ApiError(409, "busy", "Outra alteração de chave foi feita ao mesmo tempo; confira e tente novamente.") from None
 
 
@@ -158,13 +165,11 @@ def _kid(key):
 
 def create_key(municipality, actor=None) -> IssuerKey:
     """First key of a municipality (or a new one after the active key was revoked)."""
-    _lock_keys(municipality)
-    if _current_active(municipality) is not None:
-        db.session.rollback()
-        raise ApiError(409, "key_exists", "O município já tem uma chave ativa: use a rotação.")
-    key = _new_key(municipality, actor)
-    backfill_status_list(municipality)  # onboarding: devices must know every permit from now on
-    _commit_key_change()
+    with _key_change(municipality):
+        if _current_active(municipality) is not None:
+            raise ApiError(409, "key_exists", "O município já tem uma chave ativa: use a rotação.")
+        key = _new_key(municipality, actor)
+        backfill_status_list(municipality)  # onboarding: devices must know every permit from now on
     return key
 
 
@@ -189,20 +194,18 @@ def rotate_key(municipality, actor=None) -> IssuerKey:
     """New active key; the previous one is retired (still verifies what it signed). Two servers
     rotating the same key at once: the first wins, the second gets 409 and changes nothing."""
     replacing = _kid(active_key(municipality))  # the key this request means to replace
-    _lock_keys(municipality)
-    old = _current_active(municipality)
-    if _kid(old) != replacing:
-        db.session.rollback()
-        raise ApiError(409, "busy", f"A chave ativa mudou enquanto isso (agora: {_kid(old) or 'nenhuma'}); "
-                                    "confira antes de girar de novo.")
-    if old is not None:
-        old.status, old.retired_at = "retired", utcnow()
-        db.session.flush()  # before the new row: the one-active-key index sees one at a time
-        append_status(municipality.id, "key", old.kid, "retired")
-        record("key_retire", "issuer_key", old.id, {"status": "active"}, {"status": "retired"},
-               municipality_id=municipality.id, actor=actor)
-    key = _new_key(municipality, actor)
-    _commit_key_change()
+    with _key_change(municipality):
+        old = _current_active(municipality)
+        if _kid(old) != replacing:
+            raise ApiError(409, "busy", f"A chave ativa mudou enquanto isso (agora: {_kid(old) or 'nenhuma'}); "
+                                        "confira antes de girar de novo.")
+        if old is not None:
+            old.status, old.retired_at = "retired", utcnow()
+            db.session.flush()  # before the new row: the one-active-key index sees one at a time
+            append_status(municipality.id, "key", old.kid, "retired")
+            record("key_retire", "issuer_key", old.id, {"status": "active"}, {"status": "retired"},
+                   municipality_id=municipality.id, actor=actor)
+        key = _new_key(municipality, actor)
     return key
 
 
@@ -211,22 +214,19 @@ def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
     the same transaction (no server can sign with it once this commits, none before)."""
     if not reason:
         raise ApiError(422, "validation_error", "Informe o motivo.", {"reason": ["Obrigatório."]})
-    _lock_keys(municipality)
-    key = (IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid)
-           .execution_options(populate_existing=True).first())
-    if key is None:
-        db.session.rollback()
-        raise ApiError(404, "not_found", f"Chave {kid} não encontrada.")
-    if key.status == "revoked":
-        db.session.rollback()
-        raise ApiError(409, "already_revoked", "Chave já revogada.")
-    before = {"status": key.status}
-    key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
-    key.private_key_pem = None
-    append_status(municipality.id, "key", kid, "revoked", reason)
-    record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
-           municipality_id=municipality.id, actor=actor)
-    _commit_key_change()
+    with _key_change(municipality):
+        key = (IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid)
+               .execution_options(populate_existing=True).first())
+        if key is None:
+            raise ApiError(404, "not_found", f"Chave {kid} não encontrada.")
+        if key.status == "revoked":
+            raise ApiError(409, "already_revoked", "Chave já revogada.")
+        before = {"status": key.status}
+        key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
+        key.private_key_pem = None
+        append_status(municipality.id, "key", kid, "revoked", reason)
+        record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
+               municipality_id=municipality.id, actor=actor)
     return key
 
 
@@ -237,24 +237,30 @@ def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Crede
     permit (renewal, vehicle change, lost crachá) becomes superseded in the same transaction.
 
     Serials are max+1 per municipality; two issues racing for the same serial make the loser's
-    INSERT fail on the unique constraint, and it simply takes the next serial."""
-
-    permit_id = permit.id
+    INSERT fail on the unique constraint, and it simply takes the next serial. Only that INSERT
+    runs in a SAVEPOINT, so a lost race takes back the one row, never what the caller staged
+    before (the permit just issued or renewed in the same request); a refusal stages nothing."""
+    municipality, key = _issuer_of(permit)
+    db.session.flush()  # the caller's own changes go before the savepoint: their errors are theirs
     for attempt in range(attempts):
+        credential = _signed_credential(permit, municipality, key)
         try:
-            return _issue_credential_once(permit, actor, reason)
+            with db.session.begin_nested():
+                db.session.add(credential)
+                db.session.flush()
         except IntegrityError:
-            db.session.rollback()
             if attempt == attempts - 1:
                 raise ApiError(409, "busy", "Outro crachá foi emitido ao mesmo tempo; tente novamente.") from None
-            permit = db.session.get(Permit, permit_id)
+            continue
+        _record_issue(permit, credential, key, reason, actor)
+        return credential
 
 
-def _issue_credential_once(permit, actor, reason) -> Credential:
+def _issuer_of(permit):
+    """(municipality, its active key) for a permit that may have a crachá; ApiError otherwise."""
     if permit.status != "ativo":
         raise ApiError(409, "permit_not_active", "Só se emite crachá para permissão ativa.")
-    today = local_today()
-    if permit.valid_until < today:
+    if permit.valid_until < local_today():
         raise ApiError(409, "permit_expired", "A validade da permissão já terminou.")
     try:
         check_permit_number(permit.number)
@@ -265,6 +271,11 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
     key = active_key(municipality)
     if key is None:
         raise ApiError(409, "no_active_key", "O município não tem chave ativa: crie uma (flask keys create).")
+    return municipality, key
+
+
+def _signed_credential(permit, municipality, key) -> Credential:
+    """The next serial's crachá, signed; not yet in the session."""
     serial = (db.session.query(func.max(Credential.serial))
               .filter_by(municipality_id=municipality.id).scalar() or 0) + 1
     body = Body(kid=key.kid, ibge_code=int(municipality.ibge_code), serial=serial,
@@ -273,27 +284,28 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
     payload = make_url_payload(body_bytes, signing.sign(keystore.load_private_key(key), body_bytes),
                                public_base_url(municipality))
     driver = permit.main_driver
-    credential = Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
-                            operator_id=driver.id if driver else None, issuer_key_id=key.id,
-                            permit_number=permit.number, issued_at=utcnow(), expires_on=permit.valid_until,
-                            payload=payload, status="active")
-    db.session.add(credential)
-    db.session.flush()
+    return Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
+                      operator_id=driver.id if driver else None, issuer_key_id=key.id,
+                      permit_number=permit.number, issued_at=utcnow(), expires_on=permit.valid_until,
+                      payload=payload, status="active")
+
+
+def _record_issue(permit, credential, key, reason, actor):
+    """The earlier active crachás superseded, the status list and the audit, for one issued."""
+    municipality_id = credential.municipality_id
     previous = Credential.query.filter(Credential.permit_id == permit.id, Credential.status == "active",
                                        Credential.id != credential.id).all()
     for old in previous:
         old.status, old.revoked_reason, old.revoked_at = "superseded", reason, utcnow()
         old.superseded_by_id = credential.id
-        append_status(municipality.id, "credential", old.serial, "superseded", reason)
+        append_status(municipality_id, "credential", old.serial, "superseded", reason)
         record("credential_supersede", "credential", old.id, {"status": "active"}, {"status": "superseded"},
-               reason=reason, municipality_id=municipality.id, actor=actor)
-    append_status(municipality.id, "credential", serial, "active")
+               reason=reason, municipality_id=municipality_id, actor=actor)
+    append_status(municipality_id, "credential", credential.serial, "active")
     record("credential_issue", "credential", credential.id, None,
-           {"serial": serial, "permit": permit.number, "kid": key.kid,
+           {"serial": credential.serial, "permit": permit.number, "kid": key.kid,
             "expires_on": credential.expires_on.isoformat()},
-           reason=reason, municipality_id=municipality.id, actor=actor)
-    db.session.commit()
-    return credential
+           reason=reason, municipality_id=municipality_id, actor=actor)
 
 
 def revoke_credential(credential, reason, actor=None) -> Credential:
@@ -305,7 +317,6 @@ def revoke_credential(credential, reason, actor=None) -> Credential:
     append_status(credential.municipality_id, "credential", credential.serial, "revoked", reason)
     record("credential_revoke", "credential", credential.id, {"status": "active"}, {"status": "revoked"},
            reason=reason, municipality_id=credential.municipality_id, actor=actor)
-    db.session.commit()
     return credential
 
 

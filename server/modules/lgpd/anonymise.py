@@ -19,6 +19,7 @@ from datetime import date
 
 from sqlalchemy import func, or_, select
 
+from ...core import transaction
 from ...core.audit import AuditLog, record
 from ...extensions import db
 from ...rules.legal_calendar import lei_810_years
@@ -154,14 +155,16 @@ def _blank_audit_values(operator, fields):
 
 
 def _delete_photo(operator, relative):
-    """Photos are stored by content hash: the file goes only when no other row uses it."""
+    """Photos are stored by content hash: the file goes only when no other row uses it, and only
+    once the anonymisation holds (a run rolled back must leave the operator their photo)."""
     if Operator.query.filter(Operator.photo_path == relative, Operator.id != operator.id).first() is None:
-        delete_operator_photo(relative)
+        transaction.after_commit(lambda: delete_operator_photo(relative))
 
 
 def run_retention(municipality, today, actor=None, dry_run=False):
     """Anonymise every operator of the municipality whose retention lapsed on `today`.
-    Returns {"configured": bool, "parcial": [ids], "total": [ids]}; commits unless dry_run."""
+    Returns {"configured": bool, "parcial": [ids], "total": [ids]}. Staged, in the unit that
+    calls it (the daily run's date, `flask lgpd retention`); a dry run stages nothing."""
     settings = retention_settings(municipality)
     out = {"configured": configured(settings), "parcial": [], "total": []}
     if not out["configured"]:
@@ -174,8 +177,4 @@ def run_retention(municipality, today, actor=None, dry_run=False):
             out[found.stage].append(operator.id)
             if not dry_run:
                 anonymise_operator(operator, found.stage, today, actor)
-    if dry_run:
-        db.session.rollback()
-    else:
-        db.session.commit()
     return out

@@ -11,7 +11,6 @@ from datetime import date
 from ...core.audit import current_actor, record
 from ...core.clock import local_today
 from ...core.errors import ApiError
-from ...extensions import db
 
 MAX_YEARS = 100
 
@@ -76,7 +75,6 @@ def save_retention_settings(municipality, form, actor=None):
     municipality.settings = settings
     record("retention_settings", "municipality", municipality.id, before, values,
            reason="Prazos de retenção (LGPD art. 16)", municipality_id=municipality.id, actor=actor)
-    db.session.commit()
     return values
 
 

@@ -1,5 +1,6 @@
 """Starting a real municipality without the demo: the municipality with its law pack, its first
-issuer key and the pontos its law names, then its first administrator. Audited."""
+issuer key and the pontos its law names, then its first administrator. Audited; staged only (the
+page's request or the `flask municipality create` command commits it all, or none of it)."""
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -93,7 +94,7 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     create_legal_pontos(muni)
     db.session.flush()
     record("create", "municipality", muni.id, None, snapshot(muni), municipality_id=muni.id, actor=actor)
-    create_key(muni, actor=actor)  # commits
+    create_key(muni, actor=actor)
     return muni
 
 
@@ -129,7 +130,6 @@ def set_public_address(municipality, value, actor=None):
            municipality_id=municipality.id, actor=actor)
     # The phones print it in the operator's copy (field data): a new version, or they keep the old.
     mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
-    db.session.commit()
     return new
 
 

@@ -2,7 +2,8 @@
 import click
 from flask.cli import with_appcontext
 
-from ...extensions import db
+from ...core import transaction
+
 from ..registry.models import Municipality, Permit
 from .operations import CODE_TTL_HOURS, create_operator_access
 
@@ -26,6 +27,5 @@ def operator_code(slug, number, hours):
         raise click.ClickException(f"{vocabulary(muni).permit_title if muni else 'Permissão ou alvará'} {number} "
                                    f"sem condutor em {slug}.")
     code = create_operator_access(permit.main_driver, ttl_hours=hours)
-    db.session.commit()
-    click.echo(f"{permit.main_driver.name}: código {code} (válido por {hours} h) — "
-               f"abrir /app/#/operador/entrar?m={slug}")
+    line = f"{permit.main_driver.name}: código {code} (válido por {hours} h) — abrir /app/#/operador/entrar?m={slug}"
+    transaction.after_commit(lambda: click.echo(line))  # shown once it holds: a printed code always works

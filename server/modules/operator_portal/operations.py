@@ -58,7 +58,7 @@ def create_operator_access(operator, ttl_hours=CODE_TTL_HOURS):
     """Account + a fresh first-access code (earlier unused codes stop working, and so does the
     token of the phone activated with an earlier code: a new code is asked for when the phone
     is lost or changed). Returns the code text, to be handed to the operator once; only its
-    hash is kept. Caller commits."""
+    hash is kept."""
     user = ensure_operator_user(operator)
     now = utcnow()
     ended = revoke_tokens(user_id=user.id)
@@ -78,7 +78,8 @@ INVALID_CODE = "Código inválido, expirado ou já utilizado. Peça um novo cód
 
 
 def activate(municipality_slug: str, code_text: str):
-    """Trade a first-access code for an API token. Returns (token_text, ApiToken). Commits."""
+    """Trade a first-access code for an API token. Returns (token_text, ApiToken); the request commits
+    the claim with the token, so a code is used up only by an activation that answered 200."""
     muni = Municipality.query.filter_by(slug=(municipality_slug or "").strip().lower()).first()
     code = FirstAccessCode.query.filter_by(code_hash=hash_token(normalize_code(code_text))).first()
     user = code.user if code is not None else None
@@ -93,13 +94,11 @@ def activate(municipality_slug: str, code_text: str):
         .values(used_at=now)
         # Evaluated by the database alone (SQLite hands back naive datetimes to Python).
         .execution_options(synchronize_session=False))
-    if claimed.rowcount != 1:
-        db.session.rollback()
+    if claimed.rowcount != 1:  # nothing changed: the 422 keeps nothing (the refusal is counted by core.ratelimit)
         raise ApiError(422, "invalid_code", INVALID_CODE, {"code": [INVALID_CODE]})
     text, token = issue_api_token(user)
     user.last_login_at = now
     record("operator_activated", "user", user.id, actor=user, municipality_id=muni.id)
-    db.session.commit()
     return text, token
 
 

@@ -104,7 +104,6 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     record("substitute_vehicle", "permit", permit.id, before, permit_snapshot(permit), reason=reason,
            municipality_id=municipality.id)
     record("create", "vehicle_substitution", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     _revoke_credentials(permit, f"Veículo substituído por {plate_text(new.plate)}")
     return row
 
@@ -151,7 +150,6 @@ def transfer_permit(permit, municipality, heir_id, cause, reason):
     db.session.flush()
     record("transfer", "permit", permit.id, before, permit_snapshot(permit), reason=text,
            municipality_id=municipality.id)
-    db.session.commit()
     _revoke_credentials(permit, f"Permissão transferida a {heir.name}")
     return permit
 
@@ -194,6 +192,4 @@ def _free_vacancy(municipality, reason):
     """Art. 27 caput and art. 34: the next suplente is called (None when the register is empty)."""
     from ..selection.operations import call_next_suplente
 
-    cand = call_next_suplente(municipality, reason)
-    db.session.commit()
-    return cand
+    return call_next_suplente(municipality, reason)

@@ -70,7 +70,6 @@ def save_entity(model, municipality, data, obj=None, reason=None):
     db.session.flush()
     record("create" if before is None else "update", ENTITY_NAMES[model], obj.id, before, snapshot(obj),
            reason=reason, municipality_id=municipality.id)
-    db.session.commit()
     return obj
 
 
@@ -83,5 +82,4 @@ def add_unit_value(municipality, data):
     db.session.add(row)
     db.session.flush()
     record("create", "unit_value", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     return row

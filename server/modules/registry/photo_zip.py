@@ -17,7 +17,6 @@ import zipfile
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...core.validation import cpf_is_valid, mask_cpf
-from ...extensions import db
 from .models import Operator
 from .photos import MAX_UPLOAD_BYTES, store_operator_photo
 
@@ -125,13 +124,13 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
             if len(content) > MAX_ENTRY_BYTES:
                 raise ApiError(413, "image_too_large", "Imagem recusada.",
                                {"photo": [f"Foto grande demais (máximo {MAX_ENTRY_BYTES // (1024 * 1024)} MB)."]})
-            store_operator_photo(operator, content, actor=actor)  # audited, committed
+            # Audited; an entry refused stages nothing (it fails reading or decoding, before the row
+            # changes), so the photos matched are kept and the request commits them with the report.
+            store_operator_photo(operator, content, actor=actor)
         except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError):
-            db.session.rollback()
             report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": "Entrada do ZIP danificada ou protegida por senha."})
         except ApiError as err:
-            db.session.rollback()
             report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": " ".join((err.fields or {}).get("photo", [err.message]))})
         else:
@@ -140,5 +139,4 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
     record("operator_photo_batch", "operator", None, None,
            {kind: [{k: v for k, v in row.items() if k != "name"} for row in rows] for kind, rows in report.items()},
            municipality_id=municipality.id, actor=actor)
-    db.session.commit()
     return report
