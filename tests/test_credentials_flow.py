@@ -146,6 +146,7 @@ def test_trust_api_delta_and_etag(app, demo, client, runner):
     with app.app_context():
         credential = ops.issue_credential(_active_permit())
         serial = credential.serial
+        db.session.commit()  # as the clerk's request
     changed = client.get(f"/api/v1/trust/paranatinga?cursor={cursor}",
                          headers={**headers, "If-None-Match": same.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] not in (etag, same.headers["ETag"])
@@ -164,12 +165,13 @@ def test_public_page_shows_no_personal_data(app, demo, client, runner):
         payload = ops.issue_credential(permit).payload
         operator = permit.main_driver
         cpf, address, name, blood = operator.cpf, operator.address, operator.name, operator.blood_type
-        plate = permit.vehicle.plate
+        plate, number = permit.vehicle.plate, permit.number
+        db.session.commit()  # as the clerk's request
     assert payload.startswith("HTTP://LOCALHOST:5000/V/")  # the QR opens the page (PUBLIC_BASE_URL)
     page = client.get(urlsplit(payload).path)
     html = page.get_data(as_text=True)
     assert page.status_code == 200
-    assert "VÁLIDO" in html and name in html and permit.number in html and plate in html
+    assert "VÁLIDO" in html and name in html and number in html and plate in html
     assert cpf not in html and cpf[:3] + "." not in html
     assert not address or address not in html
     assert "sangu" not in html.lower() and (blood is None or f">{blood}<" not in html)

@@ -38,6 +38,7 @@ def token(body):
     text, row = issue_api_token(user, device=device)
     user.last_login_at = utcnow()
     record("token_issued", "user", user.id, actor=user, municipality_id=user.municipality_id)
+    db.session.flush()  # inside the crossing: row-level security judges the rows at the flush
     return {
         "token": text,
         "expires_at": row.expires_at,

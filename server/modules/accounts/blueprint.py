@@ -8,6 +8,7 @@ from ...core.auth import utcnow
 from ...core.http import safe_redirect_target
 from ...core.ratelimit import login_limits
 from ...core.tenancy import crosses_municipalities
+from ...extensions import db
 from .models import User
 from .sessions import end_session, start_session
 
@@ -33,6 +34,7 @@ def login():
             start_session(user)
             user.last_login_at = utcnow()
             record("login", "user", user.id, actor=user, municipality_id=user.municipality_id)
+            db.session.flush()  # inside the crossing: row-level security judges the rows at the flush
             return redirect(safe_redirect_target(request.args.get("next"), url_for("backoffice.dashboard")))
     return render_template("accounts/login.html", error=error), (401 if error else 200)
 
