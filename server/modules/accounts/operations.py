@@ -1,5 +1,9 @@
-"""Account changes: create staff users, reset passwords, (de)activate, revoke devices. Audited;
-staged only: the request or command that calls them commits (core/transaction.py)."""
+"""Account changes: create staff users, reset passwords, (de)activate, revoke devices. Audited.
+
+Like every operation, they stage and flush and never commit: the request or command that calls
+them commits (core/transaction.py). The flush at their end is where the database judges the rows
+(constraints, and row-level security under the caller's scope, which may be a crossing that
+ends before the boundary commits)."""
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.errors import ApiError
@@ -22,6 +26,7 @@ def create_user(municipality_id, data):
     db.session.add(user)
     db.session.flush()
     record("create", "user", user.id, None, _public(user), municipality_id=municipality_id)
+    db.session.flush()
     return user
 
 
@@ -40,6 +45,7 @@ def set_password(user, password):
     end_user_sessions(user.id, "password")
     revoke_tokens(user_id=user.id)
     record("reset_password", "user", user.id, municipality_id=user.municipality_id)
+    db.session.flush()
 
 
 def set_active(user, active, reason):
@@ -51,6 +57,7 @@ def set_active(user, active, reason):
         revoke_tokens(user_id=user.id)
     record("activate" if active else "deactivate", "user", user.id, before, _public(user), reason=reason,
            municipality_id=user.municipality_id)
+    db.session.flush()
 
 
 def revoke_device(device, reason):
@@ -67,3 +74,4 @@ def revoke_device(device, reason):
         ended += revoke_tokens(user_id=device.user_id)
     record("revoke", "device", device.id, {"status": "active"}, {"status": "revoked", "tokens_revoked": ended},
            reason=reason, municipality_id=device.municipality_id)
+    db.session.flush()

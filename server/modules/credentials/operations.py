@@ -253,6 +253,7 @@ def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Crede
                 raise ApiError(409, "busy", "Outro crachá foi emitido ao mesmo tempo; tente novamente.") from None
             continue
         _record_issue(permit, credential, key, reason, actor)
+        db.session.flush()
         return credential
 
 
@@ -317,6 +318,7 @@ def revoke_credential(credential, reason, actor=None) -> Credential:
     append_status(credential.municipality_id, "credential", credential.serial, "revoked", reason)
     record("credential_revoke", "credential", credential.id, {"status": "active"}, {"status": "revoked"},
            reason=reason, municipality_id=credential.municipality_id, actor=actor)
+    db.session.flush()
     return credential
 
 

@@ -177,4 +177,5 @@ def run_retention(municipality, today, actor=None, dry_run=False):
             out[found.stage].append(operator.id)
             if not dry_run:
                 anonymise_operator(operator, found.stage, today, actor)
+    db.session.flush()
     return out

@@ -11,6 +11,7 @@ from datetime import date
 from ...core.audit import current_actor, record
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...extensions import db
 
 MAX_YEARS = 100
 
@@ -75,6 +76,7 @@ def save_retention_settings(municipality, form, actor=None):
     municipality.settings = settings
     record("retention_settings", "municipality", municipality.id, before, values,
            reason="Prazos de retenção (LGPD art. 16)", municipality_id=municipality.id, actor=actor)
+    db.session.flush()
     return values
 
 

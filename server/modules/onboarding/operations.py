@@ -94,7 +94,7 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     create_legal_pontos(muni)
     db.session.flush()
     record("create", "municipality", muni.id, None, snapshot(muni), municipality_id=muni.id, actor=actor)
-    create_key(muni, actor=actor)
+    create_key(muni, actor=actor)  # flushes what is staged here too
     return muni
 
 
@@ -130,6 +130,7 @@ def set_public_address(municipality, value, actor=None):
            municipality_id=municipality.id, actor=actor)
     # The phones print it in the operator's copy (field data): a new version, or they keep the old.
     mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
+    db.session.flush()
     return new
 
 

@@ -50,7 +50,6 @@ def create():
     except ApiError as err:
         db.session.rollback()
         return _page(errors=err.fields or {"_": [err.message]}, form=form, status=422)
-    db.session.flush()  # inside the crossing: row-level security judges the rows at the flush
     flash(f"Município {muni.name} criado, com a primeira chave de assinatura dos crachás.")
     return redirect(url_for(".municipalities"))
 
@@ -67,6 +66,5 @@ def create_municipality_admin(municipality_id):
     except ApiError as err:
         db.session.rollback()
         return _page(admin_errors={muni.id: err.fields or {"_": [err.message]}}, admin_form=form, status=422)
-    db.session.flush()  # inside the crossing: row-level security judges the rows at the flush
     flash(f"Administrador {user.username} criado para {muni.name}.")
     return redirect(url_for(".municipalities"))

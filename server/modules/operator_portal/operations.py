@@ -71,6 +71,7 @@ def create_operator_access(operator, ttl_hours=CODE_TTL_HOURS):
                                    created_at=now, expires_at=now + timedelta(hours=ttl_hours)))
     record("first_access_code_issued", "user", user.id, after={"tokens_revoked": ended},
            municipality_id=user.municipality_id)
+    db.session.flush()
     return text
 
 
@@ -99,6 +100,7 @@ def activate(municipality_slug: str, code_text: str):
     text, token = issue_api_token(user)
     user.last_login_at = now
     record("operator_activated", "user", user.id, actor=user, municipality_id=muni.id)
+    db.session.flush()  # inside the view's crossing: row-level security judges the rows here
     return text, token
 
 

@@ -105,6 +105,7 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
            municipality_id=municipality.id)
     record("create", "vehicle_substitution", row.id, None, snapshot(row), municipality_id=municipality.id)
     _revoke_credentials(permit, f"Veículo substituído por {plate_text(new.plate)}")
+    db.session.flush()
     return row
 
 
@@ -151,6 +152,7 @@ def transfer_permit(permit, municipality, heir_id, cause, reason):
     record("transfer", "permit", permit.id, before, permit_snapshot(permit), reason=text,
            municipality_id=municipality.id)
     _revoke_credentials(permit, f"Permissão transferida a {heir.name}")
+    db.session.flush()
     return permit
 
 
@@ -192,4 +194,6 @@ def _free_vacancy(municipality, reason):
     """Art. 27 caput and art. 34: the next suplente is called (None when the register is empty)."""
     from ..selection.operations import call_next_suplente
 
-    return call_next_suplente(municipality, reason)
+    candidate = call_next_suplente(municipality, reason)
+    db.session.flush()
+    return candidate

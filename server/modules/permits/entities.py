@@ -70,6 +70,7 @@ def save_entity(model, municipality, data, obj=None, reason=None):
     db.session.flush()
     record("create" if before is None else "update", ENTITY_NAMES[model], obj.id, before, snapshot(obj),
            reason=reason, municipality_id=municipality.id)
+    db.session.flush()
     return obj
 
 
@@ -82,4 +83,5 @@ def add_unit_value(municipality, data):
     db.session.add(row)
     db.session.flush()
     record("create", "unit_value", row.id, None, snapshot(row), municipality_id=municipality.id)
+    db.session.flush()
     return row

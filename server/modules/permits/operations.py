@@ -98,6 +98,7 @@ def issue_permit(municipality, data, today=None):
                                       reason="Emissão"))
     record("issue", "permit", permit.id, None, permit_snapshot(permit), municipality_id=municipality.id)
     permit_status_changed.send(permit, old=None, new="ativo")
+    db.session.flush()
     return permit
 
 
@@ -120,6 +121,7 @@ def update_permit(permit, municipality, data):
     _apply_permit_fields(permit, municipality, data)
     db.session.flush()
     record("update", "permit", permit.id, before, permit_snapshot(permit), municipality_id=municipality.id)
+    db.session.flush()
     return permit
 
 
@@ -169,6 +171,7 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
     if action == "renew":
         _record_validity_exception(permit, computed, exception_reason, actor=actor)
     permit_status_changed.send(permit, old=old_status, new=new_status)
+    db.session.flush()
     return permit
 
 

@@ -17,6 +17,7 @@ import zipfile
 from ...core.audit import record
 from ...core.errors import ApiError
 from ...core.validation import cpf_is_valid, mask_cpf
+from ...extensions import db
 from .models import Operator
 from .photos import MAX_UPLOAD_BYTES, store_operator_photo
 
@@ -139,4 +140,5 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
     record("operator_photo_batch", "operator", None, None,
            {kind: [{k: v for k, v in row.items() if k != "name"} for row in rows] for kind, rows in report.items()},
            municipality_id=municipality.id, actor=actor)
+    db.session.flush()
     return report

@@ -12,6 +12,7 @@ from PIL import Image, ImageOps
 
 from ...core.audit import record
 from ...core.images import open_upload
+from ...extensions import db
 from ...core.storage import storage, stored_response
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
@@ -59,4 +60,5 @@ def store_operator_photo(operator, data: bytes, actor=None):
     operator.photo_path = relative
     record("photo", "operator", operator.id, {"photo_path": before}, {"photo_path": relative},
            municipality_id=operator.municipality_id, actor=actor)
+    db.session.flush()
     return relative

@@ -12,6 +12,7 @@ import jsonschema
 
 from ...core.audit import record
 from ...core.errors import ApiError
+from ...extensions import db
 from ...rules.compose import REPO_ROOT
 from ..registry.models import FISCAL_UNITS
 
@@ -171,3 +172,4 @@ def save_value(municipality, kind, key, value, source):
     municipality.settings = settings
     record("configure_rules", "municipality", municipality.id, {kind: {key: before}},
            {kind: {key: rules[kind][key]}}, reason=source.strip(), municipality_id=municipality.id)
+    db.session.flush()
