@@ -1,22 +1,18 @@
-"""Every state change of keys and credentials, and the status list that devices sync.
-
-Each status change of a permit, credential or key appends one StatusListEntry in the same
-transaction, under the municipality's feed lock (registry.changes.lock_feed), so entry ids are
-drawn in commit order and a device that fetched entries up to cursor N and then fetches "after N"
-misses nothing. Permit changes arrive through registry's permit_status_changed signal.
+"""Crachás: issuing and revoking them, what one is worth now, the trust data devices sync, and
+the files printed. Keys are issuer_keys.py's and the status list status_list.py's; their
+functions are named from here too, as before the split (callers in other features use them).
 """
-from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import timezone
 from pathlib import Path
 
 from flask import current_app
-from sqlalchemy import func, insert, text
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
+from ...core.auth import utcnow
 from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.changes import lock_feed
 from ..registry.models import Municipality, Permit
 from ..registry.photos import read_operator_photo
 from ..registry.public_address import public_base_url
@@ -25,15 +21,12 @@ from . import keys as keystore
 from . import signing
 from .codec import (Body, CodecError, check_permit_number, encode_body, make_url_payload,
                     split_payload)
+from .issuer_keys import MAX_KID, active_key, create_key, revoke_key, rotate_key  # noqa: F401 (named from here)
 from .models import Credential, IssuerKey, StatusListEntry
 from .render import CardData
+from .status_list import (append_status, append_statuses, backfill_status_list,  # noqa: F401 (named from here)
+                          credential_list_status, on_permit_status_changed)
 from ...core.clock import as_utc, local_now, local_today
-
-MAX_KID = 255
-
-
-def utcnow():
-    return datetime.now(timezone.utc)
 
 
 def municipality_by_slug(slug) -> Municipality:
@@ -41,38 +34,6 @@ def municipality_by_slug(slug) -> Municipality:
     if muni is None:
         raise ApiError(404, "not_found", f"Município '{slug}' não encontrado.")
     return muni
-
-
-def append_status(municipality_id, kind, ref, status, reason=None) -> StatusListEntry:
-    lock_feed(db.session.connection(), municipality_id)
-    entry = StatusListEntry(municipality_id=municipality_id, kind=kind, ref=str(ref), status=status,
-                            reason=reason, changed_at=utcnow())
-    db.session.add(entry)
-    return entry
-
-
-def append_statuses(municipality_id, entries) -> None:
-    """append_status for many (kind, ref, status) at once, in one INSERT (imports)."""
-    lock_feed(db.session.connection(), municipality_id)
-    now = utcnow()
-    db.session.execute(insert(StatusListEntry), [
-        {"municipality_id": municipality_id, "kind": kind, "ref": str(ref), "status": status, "reason": None,
-         "changed_at": now} for kind, ref, status in entries])
-
-
-def credential_list_status(permit_status) -> str:
-    """What an active crachá's status-list entry says: it follows its permit (issue 10)."""
-    return "active" if permit_status == "ativo" else permit_status
-
-
-def on_permit_status_changed(permit, old=None, new=None, **_):
-    """permit_status_changed receiver (server/subscriptions.py): every permit status change (including issue and renewal) enters the list,
-    and so does the new state of the permit's active crachás, which follow their permit."""
-    append_status(permit.municipality_id, "permit", permit.number, new)
-    if old is None or old == new:
-        return
-    for credential in Credential.query.filter_by(permit_id=permit.id, status="active").order_by(Credential.id):
-        append_status(permit.municipality_id, "credential", credential.serial, credential_list_status(new))
 
 
 # What a crachá is worth now: its own state, then its permit's, then its printed expiry. The back
@@ -106,128 +67,6 @@ def effective_status(credential, today=None) -> str:
     if permit_status != "active":
         return permit_status
     return "expired" if credential.expires_on < (today or local_today()) else "active"
-
-
-def backfill_status_list(municipality) -> int:
-    """Append an entry for every permit whose current status the list does not show yet (data
-    loaded without going through registry operations, e.g. imports or the demo). Idempotent."""
-    latest = {}
-    for ref, status in (db.session.query(StatusListEntry.ref, StatusListEntry.status)
-                        .filter_by(municipality_id=municipality.id, kind="permit")
-                        .order_by(StatusListEntry.id)):
-        latest[ref] = status
-    added = 0
-    for permit in Permit.query.filter_by(municipality_id=municipality.id).order_by(Permit.id):
-        if latest.get(permit.number) != permit.status:
-            append_status(municipality.id, "permit", permit.number, permit.status)
-            added += 1
-    return added
-
-
-# --- keys -------------------------------------------------------------------------------------
-
-def active_key(municipality) -> IssuerKey | None:
-    return IssuerKey.query.filter_by(municipality_id=municipality.id, status="active").first()
-
-
-# One municipality's key changes run one at a time across every app server: the first statement
-# of each is a no-op UPDATE of the municipality's row, which takes its row lock (PostgreSQL) or the
-# database's write lock (SQLite) until the request or command that made it commits; what is read
-# after it is what the other servers committed. Should anything slip past (a server of an older
-# version), the unique indexes (one kid per municipality, one active key per municipality) refuse
-# the second writer at its flush. Each change runs in a SAVEPOINT (_key_change): refused, it leaves
-# nothing staged and the caller's transaction usable (a first-day page answers with a message).
-
-def _lock_keys(municipality):
-    db.session.execute(text("UPDATE municipality SET id = id WHERE id = :id"), {"id": municipality.id})
-
-
-def _current_active(municipality) -> IssuerKey | None:
-    return (IssuerKey.query.filter_by(municipality_id=municipality.id, status="active")
-            .execution_options(populate_existing=True).first())
-
-
-@contextmanager
-def _key_change(municipality):
-    db.session.flush()  # the caller's own changes go before the savepoint: their errors are theirs
-    _lock_keys(municipality)  # held to the end of the transaction, whatever the savepoint becomes
-    try:
-        with db.session.begin_nested():
-            yield
-            db.session.flush()  # the unique indexes judge here, inside the savepoint
-    except IntegrityError:
-        raise ApiError(409, "busy", "Outra alteração de chave foi feita ao mesmo tempo; confira e tente novamente.") from None
-
-
-def _kid(key):
-    return key.kid if key is not None else None
-
-
-def create_key(municipality, actor=None) -> IssuerKey:
-    """First key of a municipality (or a new one after the active key was revoked)."""
-    with _key_change(municipality):
-        if _current_active(municipality) is not None:
-            raise ApiError(409, "key_exists", "O município já tem uma chave ativa: use a rotação.")
-        key = _new_key(municipality, actor)
-        backfill_status_list(municipality)  # onboarding: devices must know every permit from now on
-    return key
-
-
-def _new_key(municipality, actor) -> IssuerKey:
-    last = db.session.query(func.max(IssuerKey.kid)).filter_by(municipality_id=municipality.id).scalar() or 0
-    if last >= MAX_KID:
-        raise ApiError(409, "kid_exhausted", "Identificadores de chave esgotados (máximo 255).")
-    kid = last + 1
-    private = signing.generate()
-    key = IssuerKey(municipality_id=municipality.id, kid=kid, status="active", created_at=utcnow(),
-                    public_key=signing.b64url(signing.public_raw(private)),
-                    private_key_pem=keystore.encrypt_private_key(private))
-    db.session.add(key)
-    db.session.flush()
-    append_status(municipality.id, "key", kid, "active")
-    record("key_create", "issuer_key", key.id, None, {"kid": kid, "public_key": key.public_key},
-           municipality_id=municipality.id, actor=actor)
-    return key
-
-
-def rotate_key(municipality, actor=None) -> IssuerKey:
-    """New active key; the previous one is retired (still verifies what it signed). Two servers
-    rotating the same key at once: the first wins, the second gets 409 and changes nothing."""
-    replacing = _kid(active_key(municipality))  # the key this request means to replace
-    with _key_change(municipality):
-        old = _current_active(municipality)
-        if _kid(old) != replacing:
-            raise ApiError(409, "busy", f"A chave ativa mudou enquanto isso (agora: {_kid(old) or 'nenhuma'}); "
-                                        "confira antes de girar de novo.")
-        if old is not None:
-            old.status, old.retired_at = "retired", utcnow()
-            db.session.flush()  # before the new row: the one-active-key index sees one at a time
-            append_status(municipality.id, "key", old.kid, "retired")
-            record("key_retire", "issuer_key", old.id, {"status": "active"}, {"status": "retired"},
-                   municipality_id=municipality.id, actor=actor)
-        key = _new_key(municipality, actor)
-    return key
-
-
-def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
-    """Compromised key: everything it signed verifies as INVÁLIDO; its private half is erased in
-    the same transaction (no server can sign with it once this commits, none before)."""
-    if not reason:
-        raise ApiError(422, "validation_error", "Informe o motivo.", {"reason": ["Obrigatório."]})
-    with _key_change(municipality):
-        key = (IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid)
-               .execution_options(populate_existing=True).first())
-        if key is None:
-            raise ApiError(404, "not_found", f"Chave {kid} não encontrada.")
-        if key.status == "revoked":
-            raise ApiError(409, "already_revoked", "Chave já revogada.")
-        before = {"status": key.status}
-        key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
-        key.private_key_pem = None
-        append_status(municipality.id, "key", kid, "revoked", reason)
-        record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
-               municipality_id=municipality.id, actor=actor)
-    return key
 
 
 # --- credentials ------------------------------------------------------------------------------
