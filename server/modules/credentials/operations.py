@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
 from ...core.auth import utcnow
+from ...core.clock import as_utc, local_now, local_today
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality, Permit
@@ -19,14 +20,17 @@ from ..registry.public_address import public_base_url
 from ..registry.vocabulary import vocabulary
 from . import keys as keystore
 from . import signing
-from .codec import (Body, CodecError, check_permit_number, encode_body, make_url_payload,
-                    split_payload)
+from .codec import Body, CodecError, check_permit_number, encode_body, make_url_payload, split_payload
 from .issuer_keys import MAX_KID, active_key, create_key, revoke_key, rotate_key  # noqa: F401 (named from here)
 from .models import Credential, IssuerKey, StatusListEntry
-from .render import CardData
-from .status_list import (append_status, append_statuses, backfill_status_list,  # noqa: F401 (named from here)
-                          credential_list_status, on_permit_status_changed)
-from ...core.clock import as_utc, local_now, local_today
+from .render import CardData, card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
+from .status_list import (  # noqa: F401 (named from here)
+    append_status,
+    append_statuses,
+    backfill_status_list,
+    credential_list_status,
+    on_permit_status_changed,
+)
 
 
 def municipality_by_slug(slug) -> Municipality:
@@ -318,8 +322,6 @@ def card_data(credential) -> CardData:
 
 def write_files(credential, out_dir) -> dict:
     """Payload text, crachá PNG and PDF, vest sticker sheet; returns {kind: path}."""
-    from .render import card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     card = card_data(credential)

@@ -23,6 +23,10 @@ from ...core import transaction
 from ...core.audit import AuditLog, record
 from ...extensions import db
 from ...rules.legal_calendar import lei_810_years
+from ..accounts.models import User
+from ..autos.models import AutoCase
+from ..autos.process_models import AutoPenalty
+from ..fieldsync.models import AppliedPenalty, FieldRecord
 from ..notices.operations import forget_addresses
 from ..registry.models import Operator, Permit, permit_drivers
 from ..registry.photos import delete_operator_photo
@@ -71,10 +75,6 @@ def _registry_end(operator):
 
 def _autos_end(operator):
     """(last act of the processes of the autos about them or None, whether one is still open)."""
-    from ..autos.models import AutoCase
-    from ..autos.process_models import AutoPenalty
-    from ..fieldsync.models import AppliedPenalty, FieldRecord
-
     open_process = db.session.execute(select(AutoPenalty.id).where(
         AutoPenalty.operator_id == operator.id, AutoPenalty.state.in_(OPEN_PENALTY_STATES)).limit(1)).first()
     autos = select(FieldRecord.id).where(FieldRecord.operator_id == operator.id, FieldRecord.kind == "auto")
@@ -135,8 +135,6 @@ def anonymise_operator(operator, stage, today, actor=None):
 
 
 def _close_account(operator):
-    from ..accounts.models import User
-
     user = User.query.filter_by(operator_id=operator.id).first()
     if user is not None:
         user.username, user.name = f"anonimizado-{operator.id}", MARKER
