@@ -9,17 +9,17 @@ from datetime import timedelta
 
 from sqlalchemy import or_, update
 
-from ...core.clock import local_today
 from ...core.audit import record
 from ...core.auth import hash_token, utcnow
-from ..accounts.identity import issue_api_token
+from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
+from ..accounts.identity import issue_api_token
 from ..accounts.models import FirstAccessCode, User
 from ..accounts.operations import revoke_tokens
 from ..credentials.models import Credential
-from ..registry.models import (PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality, Permit,
-                               permit_drivers)
+from ..issuance.alerts import permit_alerts as alerts
+from ..registry.models import PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality, Permit, permit_drivers
 
 # No 0/O, 1/I/L, 5/S, 2/Z: the code is read from paper and typed with gloves on.
 CODE_ALPHABET = "346789ABCDEFGHJKMNPQRTUVWXY"
@@ -134,7 +134,6 @@ def autos_for(operator):
 
 
 def permit_alerts(permit, today):
-    from ..issuance.alerts import permit_alerts as alerts
     return alerts(permit, today)
 
 
