@@ -21,12 +21,14 @@ def first_operator_and_permit(app, slug):
 
 
 def ensure_key(app, slug):
+    from server.extensions import db
     from server.modules.credentials.operations import active_key, create_key
     from server.modules.registry.models import Municipality
     with app.app_context():
         muni = Municipality.query.filter_by(slug=slug).one()
         if active_key(muni) is None:
             create_key(muni)
+            db.session.commit()  # as `flask keys create`
 
 
 def _auto_fields(app, slug, permit_number):

@@ -9,6 +9,7 @@ import pytest
 from autos_process_helpers import (art48_due, backdate_notification, first_operator_and_permit, homologated_case,
                                    plain_monday)
 from server.core.errors import ApiError
+from server.extensions import db
 
 
 def _today():
@@ -163,6 +164,7 @@ def test_sapezal_notifies_only_once_the_defence_deadline_and_authority_are_confi
     with app.app_context():
         save_value(Municipality.query.filter_by(slug="sapezal").one(), "deadlines", "sapezal.prazo_defesa", 15,
                    "Decreto nº 40/2026")
+        db.session.commit()  # as the configuration page's request
     refused = _call(app, lambda: ops.issue_notification(_case(case_id)))
     assert refused.status == 409 and refused.code == "authority_not_configured"
     with app.app_context():
@@ -289,6 +291,7 @@ def test_nortelandia_calendar_day_reading_is_an_option(app, client, demo):
     with app.app_context():
         save_value(Municipality.query.filter_by(slug="nortelandia").one(), "options", "nortelandia.art16_counting",
                    "cc_132", "Parecer jurídico nº 1/2026")
+        db.session.commit()  # as the configuration page's request
     served = _served()
     for filed_after, late in ((10, False), (11, True)):
         case_id, _ = homologated_case(app, client, "nortelandia", days_ago=_ago(served))

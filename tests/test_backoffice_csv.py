@@ -8,6 +8,7 @@ import re
 import pytest
 
 from helpers import login
+from server.extensions import db
 
 
 def _csv(client, url):
@@ -158,6 +159,7 @@ def test_csv_of_a_hostile_search_is_a_csv_not_an_error(app, client, demo):
         muni = _muni("sapezal")
         op = Operator.query.filter_by(municipality_id=muni.id).first()
         save_entity(Operator, muni, {"name": "=HYPERLINK(\"http://x\") Silva"}, op)
+        db.session.commit()  # as the clerk's request
     login(client, "backoffice.sapezal")
     for url in ("/bo/operadores/", "/bo/permissoes/", "/bo/veiculos/", "/bo/auditoria", "/bo/pontos/"):
         for q in ("'; DROP TABLE permit; --", "%", "_", "=1+1", "ção" * 40):

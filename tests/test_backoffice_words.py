@@ -73,6 +73,7 @@ def _sync_a_stop(client, slug):
 
 @pytest.mark.parametrize("who", ["backoffice", "admin"])
 def test_no_english_word_or_raw_key_on_any_back_office_page(app, client, demo, who):
+    from server.extensions import db
     from server.modules.accounts.operations import create_user
     from server.modules.registry.models import Municipality
     for slug in ("sapezal", "paranatinga", "nortelandia"):
@@ -85,6 +86,7 @@ def test_no_english_word_or_raw_key_on_any_back_office_page(app, client, demo, w
                 create_user(Municipality.query.filter_by(slug=slug).one().id,
                             {"username": username, "name": f"Administração de {slug}", "role": "admin",
                              "password": "demo-motofiscal"})
+                db.session.commit()  # as `flask users create-admin`
         clerk = app.test_client()
         login(clerk, username)
         queue, seen = ["/bo/"], set()

@@ -80,6 +80,7 @@ def test_issue_reissue_rotate_and_revoke(app, demo, runner, tmp_path):
     with app.app_context():
         other = ops.issue_credential(_active_permit(skip=1))
         third, third_kid = other.payload, other.issuer_key.kid
+        db.session.commit()
     assert third_kid == 2 and _verify_now(app, third)["verdict"] == "VÁLIDO"
 
     # Compromised key 1: everything it signed is INVÁLIDO, the rest is untouched.
@@ -94,6 +95,7 @@ def test_issue_reissue_rotate_and_revoke(app, demo, runner, tmp_path):
     # Explicit revocation of a credential.
     with app.app_context():
         ops.revoke_credential(Credential.query.filter_by(payload=third).one(), "fraude")
+        db.session.commit()
     assert _verify_now(app, third)["reason_code"] == "credential_revoked"
 
 
@@ -102,18 +104,20 @@ def test_permit_status_changes_reach_the_status_list(app, demo, runner):
     with app.app_context():
         permit = _active_permit()
         credential = ops.issue_credential(permit)
-        payload, serial = credential.payload, str(credential.serial)
+        payload, serial, permit_id, number = credential.payload, str(credential.serial), permit.id, permit.number
         change_permit_status(permit, "suspend", "Infração grave")
         # The crachá follows its permit in the status list too (issue 10).
         entries = StatusListEntry.query.order_by(StatusListEntry.id.desc()).limit(2).all()
         assert [(e.kind, e.ref, e.status) for e in reversed(entries)] == [
             ("permit", permit.number, "suspenso"), ("credential", serial, "suspenso")]
+        db.session.commit()
     assert _verify_now(app, payload)["verdict"] == "SUSPENSO"
     with app.app_context():
-        change_permit_status(db.session.get(Permit, permit.id), "reinstate", "Prazo cumprido")
+        change_permit_status(db.session.get(Permit, permit_id), "reinstate", "Prazo cumprido")
         entries = StatusListEntry.query.order_by(StatusListEntry.id.desc()).limit(2).all()
         assert [(e.kind, e.ref, e.status) for e in reversed(entries)] == [
-            ("permit", permit.number, "ativo"), ("credential", serial, "active")]
+            ("permit", number, "ativo"), ("credential", serial, "active")]
+        db.session.commit()
     assert _verify_now(app, payload)["verdict"] == "VÁLIDO"
 
 
@@ -142,6 +146,7 @@ def test_trust_api_delta_and_etag(app, demo, client, runner):
     with app.app_context():
         credential = ops.issue_credential(_active_permit())
         serial = credential.serial
+        db.session.commit()  # as the clerk's request
     changed = client.get(f"/api/v1/trust/paranatinga?cursor={cursor}",
                          headers={**headers, "If-None-Match": same.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] not in (etag, same.headers["ETag"])
@@ -160,12 +165,13 @@ def test_public_page_shows_no_personal_data(app, demo, client, runner):
         payload = ops.issue_credential(permit).payload
         operator = permit.main_driver
         cpf, address, name, blood = operator.cpf, operator.address, operator.name, operator.blood_type
-        plate = permit.vehicle.plate
+        plate, number = permit.vehicle.plate, permit.number
+        db.session.commit()  # as the clerk's request
     assert payload.startswith("HTTP://LOCALHOST:5000/V/")  # the QR opens the page (PUBLIC_BASE_URL)
     page = client.get(urlsplit(payload).path)
     html = page.get_data(as_text=True)
     assert page.status_code == 200
-    assert "VÁLIDO" in html and name in html and permit.number in html and plate in html
+    assert "VÁLIDO" in html and name in html and number in html and plate in html
     assert cpf not in html and cpf[:3] + "." not in html
     assert not address or address not in html
     assert "sangu" not in html.lower() and (blood is None or f">{blood}<" not in html)
@@ -264,6 +270,7 @@ def test_crachás_carry_the_configured_public_address(app, demo, client, monkeyp
     with configured.app_context():
         ops.create_key(Municipality.query.filter_by(slug="sapezal").one())
         payload = ops.issue_credential(_active_permit("sapezal")).payload
+        db.session.commit()
     assert payload.startswith("HTTPS://MOTOFISCAL.SAPEZAL.MT.GOV.BR/V/")
     # Whatever the host, the page answers on its upper-case path.
     page = configured.test_client().get(urlsplit(payload).path).get_data(as_text=True)
@@ -280,14 +287,16 @@ def test_verdicts_and_crachá_name_the_permit_as_the_law_does(app, demo, runner)
     with app.app_context():
         permit = _active_permit("sapezal")
         credential = ops.issue_credential(permit)
-        payload = credential.payload
+        payload, permit_id = credential.payload, permit.id
         assert ops.card_data(credential).permit_label == "ALVARÁ DE AUTORIZAÇÃO"
+        db.session.commit()
     valid = _verify_now(app, payload, "sapezal")
     assert valid["verdict"] == "VÁLIDO" and valid["reason_pt"] == f"Credencial autêntica, {words.permit} ativo."
     with app.app_context():
-        permit = db.session.get(Permit, permit.id)
+        permit = db.session.get(Permit, permit_id)
         change_permit_status(permit, "expire", "Não renovado")
         change_permit_status(db.session.get(Permit, permit.id), "lapse", "Mais de 30 dias sem renovação")
+        db.session.commit()
     lapsed = _verify_now(app, payload, "sapezal")
     assert lapsed["verdict"] == "CADUCADO"
     assert lapsed["reason_pt"] == "Alvará de autorização caducado (não renovado no prazo)."

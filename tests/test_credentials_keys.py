@@ -1,5 +1,5 @@
-"""Issuer keys: kept encrypted in the database, revocation erases the private half in its own
-transaction (issue 8, issue 22), and the public, cacheable key list an outside party verifies
+"""Issuer keys: kept encrypted in the database, revocation erases the private half in the
+transaction that records it (issue 8, issue 22), and the public, cacheable key list an outside party verifies
 crachás with."""
 from datetime import datetime, timezone
 from pathlib import Path
@@ -60,6 +60,7 @@ def test_revocation_erases_the_private_key_and_commits(app, demo):
     with app.app_context():
         ops.create_key(_muni())
         ops.revoke_key(_muni(), 1, "notebook furtado")
+        db.session.commit()  # as the command or request that revokes it
     with app.app_context():
         assert _key_state() == ("revoked", 1, 1, None)
         with pytest.raises(ApiError) as err:
@@ -70,6 +71,7 @@ def test_revocation_erases_the_private_key_and_commits(app, demo):
 def test_a_failed_revocation_commit_changes_nothing(app, demo):
     with app.app_context():
         ops.create_key(_muni())
+        db.session.commit()
         pem = _key_state()[3]
 
         def fail_commit(session):
@@ -79,6 +81,7 @@ def test_a_failed_revocation_commit_changes_nothing(app, demo):
         try:
             with pytest.raises(OperationalError):
                 ops.revoke_key(_muni(), 1, "notebook furtado")
+                db.session.commit()  # the boundary's commit (command or request) fails
         finally:
             if event.contains(db.session, "before_commit", fail_commit):
                 event.remove(db.session, "before_commit", fail_commit)
@@ -97,6 +100,7 @@ def test_public_keys_are_published_with_history_and_cache_headers(app, demo, cli
         ops.rotate_key(_muni())
         ops.create_key(_muni("sapezal"))
         ops.revoke_key(_muni(), 1, "notebook furtado")
+        db.session.commit()
     response = client.get("/api/v1/keys/paranatinga")  # no token
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "public, max-age=600"
@@ -126,6 +130,7 @@ def test_public_keys_are_published_with_history_and_cache_headers(app, demo, cli
     assert again.status_code == 304 and again.data == b""
     with app.app_context():
         ops.rotate_key(_muni())
+        db.session.commit()
     changed = client.get("/api/v1/keys/paranatinga", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag and len(changed.json["keys"]) == 3
 

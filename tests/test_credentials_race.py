@@ -19,6 +19,9 @@ def test_serial_collision_with_a_concurrent_writer_takes_the_next_serial(app, de
         create_key(muni)
         permits = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).limit(2).all()
         first = issue_credential(permits[0])
+        db.session.commit()  # as the request that issued it
+        # Read now: inside the savepoint below, reloading it would hold SQLite's read lock.
+        template = {c.key: getattr(first, c.key) for c in Credential.__table__.columns if c.key != "id"}
         taken = {}
 
         def concurrent_writer(session, _ctx, _instances):
@@ -26,7 +29,7 @@ def test_serial_collision_with_a_concurrent_writer_takes_the_next_serial(app, de
             pending = [o for o in session.new if isinstance(o, Credential)]
             if not pending or taken:
                 return
-            row = {c.key: getattr(first, c.key) for c in Credential.__table__.columns if c.key != "id"}
+            row = dict(template)
             row.update(serial=pending[0].serial, status="revoked")
             with db.engine.begin() as other:
                 other.execute(insert(Credential.__table__).values(**row))
@@ -48,6 +51,7 @@ def test_a_key_rotated_on_one_server_signs_on_the_other(app, demo, second_server
         muni_id = muni.id
         create_key(muni)
         rotate_key(muni)
+        db.session.commit()  # as `flask keys rotate`
     with second_server.app_context():
         permit = Permit.query.filter_by(municipality_id=muni_id, status="ativo").order_by(Permit.id).first()
         assert issue_credential(permit).issuer_key.kid == 2
@@ -59,6 +63,7 @@ def test_two_servers_rotating_the_same_key_at_once_one_wins(app, demo, second_se
     with app.app_context():
         muni_id = Municipality.query.filter_by(slug="sapezal").one().id
         create_key(db.session.get(Municipality, muni_id))
+        db.session.commit()
     done = {}
 
     def server_b_rotates_first(conn, cursor, statement, *_):
@@ -66,6 +71,7 @@ def test_two_servers_rotating_the_same_key_at_once_one_wins(app, demo, second_se
             done["b"] = True
             with second_server.app_context():
                 done["kid"] = rotate_key(db.session.get(Municipality, muni_id)).kid
+                db.session.commit()  # server B's request ends
 
     with app.app_context():
         event.listen(db.engine, "before_cursor_execute", server_b_rotates_first)
@@ -86,14 +92,18 @@ def test_concurrent_rotations_leave_one_active_key(app, demo, second_server):
     with app.app_context():
         muni_id = Municipality.query.filter_by(slug="sapezal").one().id
         create_key(db.session.get(Municipality, muni_id))
+        db.session.commit()
     barrier, outcomes = threading.Barrier(4), []
 
     def rotate(server):
         with server.app_context():
             barrier.wait()
             try:
-                outcomes.append(rotate_key(db.session.get(Municipality, muni_id)).kid)
+                kid = rotate_key(db.session.get(Municipality, muni_id)).kid
+                db.session.commit()  # the request's boundary
+                outcomes.append(kid)
             except ApiError as err:
+                db.session.rollback()  # the request's boundary on an error answer
                 outcomes.append(err.code)
             finally:
                 db.session.remove()

@@ -21,12 +21,14 @@ def _issue(app):
         ops.create_key(muni)
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         credential = ops.issue_credential(permit)
+        db.session.commit()  # as the request or command that issues it
         return permit.id, credential.id, credential.serial, credential.payload
 
 
 def _change(app, permit_id, action):
     with app.app_context():
         change_permit_status(db.session.get(Permit, permit_id), action, "Teste")
+        db.session.commit()
 
 
 @pytest.mark.parametrize("action,label,verdict", [

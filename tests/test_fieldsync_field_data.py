@@ -11,6 +11,7 @@ from PIL import Image
 
 from helpers import api_token
 from server.core.clock import local_today
+from server.extensions import db
 
 
 @pytest.fixture
@@ -22,6 +23,7 @@ def fiscal(app, client, demo):
         out = io.BytesIO()
         Image.effect_noise((600, 800), 60).convert("RGB").save(out, "JPEG", quality=90)
         store_operator_photo(operator, out.getvalue())
+        db.session.commit()  # as the clerk's upload
     return api_token(client, "fiscal.sapezal")
 
 
@@ -99,6 +101,7 @@ def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fisca
         permit = Permit.query.filter_by(municipality_id=_muni().id, status="ativo").order_by(Permit.id).first()
         change_permit_status(permit, "suspend", "Teste de sincronização")
         permit_id = permit.id
+        db.session.commit()  # as the clerk's request
     changed = get(client, fiscal, cursor, If_None_Match=empty.headers["ETag"])
     assert changed.status_code == 200 and changed.json["snapshot"] is False
     assert [p["id"] for p in changed.json["permits"]] == [permit_id]
@@ -108,7 +111,6 @@ def test_delta_has_only_what_changed_and_304_when_nothing_did(app, client, fisca
     assert len(changed.get_data()) < 1024
 
     with app.app_context():
-        from server.extensions import db
         penalty = AppliedPenalty(municipality_id=_muni().id, permit_id=permit_id, infraction_id="sap.inf.um_passageiro",
                                  penalty="multa", committed_on=date(2026, 1, 20), applied_on=date(2026, 3, 2),
                                  decision_ref="Proc. 12/2026")
@@ -130,6 +132,7 @@ def test_rules_travel_again_when_the_configuration_changes(app, client, fiscal):
     with app.app_context():
         add_unit_value(_muni(), {"unit": "UFM", "valid_from": date(2030, 1, 1), "value_brl": 9.99,
                                  "source": "Decreto de teste"})
+        db.session.commit()  # as the clerk's request
     delta = get(client, fiscal, cursor).json
     assert delta["rules"] is not None
     # New rules may floor the operators' dates differently (fact_floors.py): every row travels again.
@@ -180,6 +183,7 @@ def test_thumbnails_travel_in_packs_of_the_municipality_only(app, client, fiscal
         out = io.BytesIO()
         Image.effect_noise((600, 800), 90).convert("RGB").save(out, "JPEG", quality=90)
         store_operator_photo(second, out.getvalue())
+        db.session.commit()  # as the clerk's upload
     data = get(client, fiscal).json
     with_photo = sorted((o["id"] for o in data["operators"] if o.get("photo")), reverse=True)
     assert len(with_photo) == 2

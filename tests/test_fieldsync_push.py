@@ -7,6 +7,7 @@ import pytest
 from fieldsync_device import FakeDevice, b64url, sha256_hex
 from helpers import api_token
 from server.core.clock import local_today
+from server.extensions import db
 
 
 @pytest.fixture
@@ -62,6 +63,7 @@ def test_revoked_device_is_told_to_wipe(app, client, demo, phone):
     from server.modules.accounts.operations import revoke_device
     with app.app_context():
         revoke_device(_get(Device, phone.device_id), "perdido")
+        db.session.commit()  # as the admin's request
     # Every authenticated endpoint says so (core.auth.api_auth), not only the sync ones.
     for response in (phone.push([phone.inspection()]), client.get("/api/v1/field/data", headers=phone.headers),
                      client.post("/api/v1/autos/numbers", headers=phone.headers, json={}),

@@ -75,6 +75,7 @@ def test_each_item_flips_when_configured_and_the_dashboard_links_until_done(app,
         for step in steps_for_municipality(muni):
             if step["days"] is None:
                 save_value(muni, "deadlines", step["config_key"], 15, "Decreto nº 1/2026")
+        db.session.commit()  # as the clerk's requests
     assert states(client)[0]["prazos"] == "pendente"  # the authority is still missing
     with app.app_context():
         save_process_settings(_muni("sapezal"), {"authority_pt": "Secretário Municipal de Obras"})
@@ -139,6 +140,7 @@ def test_each_item_flips_when_configured_and_the_dashboard_links_until_done(app,
         Image.new("RGB", (60, 80), (90, 90, 200)).save(jpeg, "JPEG")
         for operator in Operator.query.filter_by(municipality_id=_muni("sapezal").id, photo_path=None).all():
             store_operator_photo(operator, jpeg.getvalue())
+        db.session.commit()  # as the clerk's uploads
     assert states(client)[0]["fotos"] == "feito"
 
     # The calendar: one municipal holiday of this year.

@@ -85,6 +85,7 @@ def test_a_password_reset_closes_every_open_session_of_the_user(client, app, dem
         from server.modules.accounts.operations import set_password
         set_password(User.query.filter_by(username="backoffice.sapezal").one(), "outra-senha-longa")
         assert UserSession.query.one().end_reason == "password"
+        db.session.commit()  # as the admin's request
     assert client.get("/bo/").status_code == 302
 
 

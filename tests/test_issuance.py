@@ -184,6 +184,7 @@ def _sapezal_permit_until(app, until, number="801/2025"):
         permit = issue_permit(muni("sapezal"), _form("sapezal", op_id, vehicle_id, number=number, issued_on=issued,
                                                      valid_from=issued), today=issued)
         assert permit.valid_until == until
+        db.session.commit()  # as the clerk's request
         return permit.id, op_id, vehicle_id
 
 
@@ -239,6 +240,7 @@ def test_cracha_never_outlives_the_permit(app, demo):
     with app.app_context():
         m = muni("sapezal")
         create_key(m)
+        db.session.commit()  # as `flask keys create`
         permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
         record_renewal_documents(app, permit.id)
         renewed = change_permit_status(permit, "renew", "Renovação anual")

@@ -39,8 +39,10 @@ def test_permit_page_offers_the_cracha_reissue_after_renewal(app, client, demo):
         create_key(m)
         permit = Permit.query.filter_by(municipality_id=m.id, status="ativo").order_by(Permit.id).first()
         issue_credential(permit)
+        db.session.commit()  # as the requests that made them
         record_renewal_documents(app, permit.id)
         change_permit_status(permit, "renew", "Renovação anual")
         ident = permit.id
+        db.session.commit()
     login(client, "backoffice.sapezal")
     assert "reemita-o abaixo com o motivo “Renovação”" in client.get(f"/bo/permissoes/{ident}").get_data(as_text=True)

@@ -33,6 +33,7 @@ def _sapezal_permit(app, issued):
             "number": "880/2026", "kind": "alvara", "holder_operator_id": op_id, "vehicle_id": vehicle_id,
             "issued_on": issued, "valid_from": issued, "issqn_status": "em_dia", "taxpayer_number": "12.345-6",
             "driver_ids": []}, today=issued)
+        db.session.commit()  # as the clerk's request
         return permit.id
 
 
@@ -109,6 +110,7 @@ def test_sapezal_renewal_needs_the_documents_of_art_10_presented_for_this_renewa
     with app.app_context():
         renewed = change_permit_status(db.session.get(Permit, ident), "renew", "Renovação anual")
         assert renewed.status == "ativo"
+        db.session.commit()  # as the clerk's request
     # The next renewal needs its own documents: these instructed this one.
     assert {i.state for i in _states(app, ident).values()} == {"missing"}
 
@@ -235,6 +237,7 @@ def test_cycle_start_uses_the_last_renewal(app, demo):
         record_renewal_documents(app, permit.id)
         permit = db.session.get(Permit, permit.id)
         change_permit_status(permit, "renew", "Renovação anual")
+        db.session.commit()  # as the clerk's request
         assert cycle_start(db.session.get(Permit, permit.id)) == (TODAY, "renew")
         assert isinstance(cycle_start(permit)[0], date)
 

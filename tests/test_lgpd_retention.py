@@ -29,6 +29,7 @@ def _sapezal():
 def _configure(muni):
     from server.modules.lgpd.retention import save_retention_settings
     save_retention_settings(muni, SETTINGS)
+    db.session.commit()  # as the admin's request
 
 
 def _end_links(operator_id):
@@ -130,6 +131,37 @@ def test_operator_with_autos_still_retained_keeps_what_they_need(app, demo):
         out = run_retention(muni, later)
         assert ident in out["total"]
         assert db.session.get(Operator, ident).cpf != cpf
+
+
+def test_the_photo_leaves_storage_only_once_the_anonymisation_holds(app, demo):
+    """The stored photo is deleted after the commit (transaction.after_commit): a run rolled back
+    leaves the operator their photo, row and file alike."""
+    import io
+
+    from PIL import Image
+
+    from server.core import transaction
+    from server.core.storage import storage
+    from server.modules.lgpd.anonymise import run_retention
+    from server.modules.registry.photos import AREA, store_operator_photo
+
+    with app.app_context():
+        muni = _sapezal()
+        operator = _without_autos()
+        ident = operator.id
+        jpeg = io.BytesIO()
+        Image.new("RGB", (60, 80), (17, 99, 3)).save(jpeg, "JPEG")  # a colour no demo photo has
+        relative = store_operator_photo(operator, jpeg.getvalue())
+        db.session.commit()
+        _end_links(ident)
+        _configure(muni)
+        assert ident in run_retention(muni, local_today())["total"]
+        db.session.rollback()  # the unit failed after the run
+        assert db.session.get(Operator, ident).photo_path == relative and storage(AREA).exists(relative)
+        with transaction.unit_of_work():  # as the daily run's date or `flask lgpd retention`
+            assert ident in run_retention(_sapezal(), local_today())["total"]
+            assert storage(AREA).exists(relative)  # not before the commit
+        assert db.session.get(Operator, ident).photo_path is None and not storage(AREA).exists(relative)
 
 
 def test_job_is_idempotent_and_does_nothing_unconfigured(app, demo, runner):

@@ -45,6 +45,7 @@ def test_renewal_reminds_to_reissue_the_crachá(client, app, demo):
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         issue_credential(permit)
         ident = permit.id
+        db.session.commit()  # as the requests that made them
     login(client, "backoffice.sapezal")
     token = csrf_token(client, f"/bo/permissoes/{ident}")
     page = client.post(f"/bo/permissoes/{ident}/acoes/renew", data={

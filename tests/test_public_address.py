@@ -39,6 +39,7 @@ def test_crachá_qr_uses_the_municipality_address_else_the_server(app, client, d
         permit = find_permit(_muni("paranatinga"), own.permit_number)
         again = issue_credential(permit, reason="dados alterados")
         assert again.payload.startswith("HTTP://LOCALHOST:5000/V/")
+        db.session.commit()  # as the requests that made them
     # The printed crachá keeps verifying: the host is not signed, the code is what the page reads.
     code = own_payload.rsplit("/V/", 1)[1]
     page = client.get(f"/V/{code}", headers={"Host": "motofiscal.paranatinga.mt.gov.br"})
@@ -49,6 +50,7 @@ def test_crachá_qr_uses_the_municipality_address_else_the_server(app, client, d
 def test_notificação_and_its_notice_use_the_municipality_address(app, client, demo):
     with app.app_context():
         set_public_address(_muni("paranatinga"), OWN)
+        db.session.commit()  # as the admin's request
     case_id, _ = homologated_case(app, client, "paranatinga", days_ago=1)
     login(client, "backoffice.paranatinga")
     token = csrf_token(client, f"/autos/{case_id}/processo")
@@ -80,6 +82,7 @@ def test_phones_get_the_address_for_the_operator_copy_without_a_stale_304(app, c
     cursor, etag = first.json["cursor"], first.headers["ETag"]
     with app.app_context():
         set_public_address(_muni("sapezal"), "https://motofiscal.sapezal.mt.gov.br")
+        db.session.commit()  # as the admin's request
     delta = client.get(f"/api/v1/field/data?cursor={cursor}", headers={**fiscal, "If-None-Match": etag})
     assert delta.status_code == 200
     assert delta.json["municipality"]["public_base_url"] == "https://motofiscal.sapezal.mt.gov.br"

@@ -318,6 +318,7 @@ def world(app, client):
         from server.modules.registry.models import Permit
         sapezal = db.session.get(Municipality, munis["sapezal"])
         issue_batch(sapezal, [Permit.query.filter_by(municipality_id=sapezal.id, status="ativo").order_by(Permit.id).first().id])
+        db.session.commit()  # as the clerk's request
     phones = {slug: _field_data(app, client, slug) for slug in ("sapezal", "paranatinga")}
     from autos_process_helpers import homologated_case
     from server.modules.autos import process_operations

@@ -16,6 +16,7 @@ import pytest
 
 from fieldsync_device import FakeDevice, b64url
 from helpers import csrf_token, login
+from server.extensions import db
 
 
 @pytest.fixture
@@ -238,3 +239,4 @@ def _second_fiscal(app):
         mid = Municipality.query.filter_by(slug="sapezal").one().id
         create_user(mid, {"username": "fiscal2.sapezal", "name": "Segundo fiscal", "role": "fiscal",
                           "password": DEMO_PASSWORD})
+        db.session.commit()  # as the admin's request

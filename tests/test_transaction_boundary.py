@@ -22,27 +22,6 @@ COMMIT_ALLOWED = {
 NOT_YET_CONVERTED = {
     # tx-a
     # tx-b
-    "server/modules/accounts/api.py",
-    "server/modules/accounts/blueprint.py",
-    "server/modules/accounts/operations.py",
-    "server/modules/accounts/sessions.py",
-    "server/modules/backoffice/photo_views.py",
-    "server/modules/backoffice/registry_views.py",
-    "server/modules/backoffice/users_admin.py",
-    "server/modules/credentials/bulk.py",
-    "server/modules/credentials/operations.py",
-    "server/modules/lgpd/anonymise.py",
-    "server/modules/lgpd/retention.py",
-    "server/modules/lgpd/views.py",
-    "server/modules/onboarding/operations.py",
-    "server/modules/operator_portal/cli.py",
-    "server/modules/operator_portal/operations.py",
-    "server/modules/permits/changes_of_life.py",
-    "server/modules/permits/entities.py",
-    "server/modules/permits/operations.py",
-    "server/modules/registry/photo_zip.py",
-    "server/modules/registry/photos.py",
-    "server/modules/rules/settings.py",
     # tx-c
 }
 

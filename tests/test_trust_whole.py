@@ -25,6 +25,7 @@ def _crachás(app, slug="sapezal"):
         issued = [ops.issue_credential(p) for p in permits[:3]]
         ops.issue_credential(permits[0], reason="perda")  # supersedes the first
         change_permit_status(db.session.get(Permit, permits[1].id), "suspend", "Teste")
+        db.session.commit()  # as the requests that made them
         return [(c.serial, c.payload) for c in issued], permits[1].number
 
 

@@ -125,6 +125,7 @@ def operator_access(live_app):
                 if credentials.active_key(muni) is None:
                     credentials.create_key(muni)
                 payload = credentials.issue_credential(permit).payload
+                db.session.commit()  # as the back office's request
             return {"slug": slug, "code": code, "name": operator.name, "payload": payload,
                     "permit_number": permit.number, "plate": permit.vehicle.plate}
     return make

@@ -106,6 +106,7 @@ def _homologate_and_notify(browser, url, username, record_id):
 @pytest.fixture
 def example_cracha(lab_app):
     """An active permit of the example, its crachá signed by the server, and the printed card."""
+    from server.extensions import db
     from server.modules.credentials.operations import card_data, issue_credential
     from server.modules.credentials.render import card_png_bytes
     from server.modules.registry.models import Municipality, Permit
@@ -114,6 +115,7 @@ def example_cracha(lab_app):
         muni = Municipality.query.filter_by(slug=EXAMPLE).one()
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         credential = issue_credential(permit, reason="teste do laboratório de regras")
+        db.session.commit()  # as the back office's request
         return {"png": card_png_bytes(card_data(credential)), "permit_number": permit.number, "plate": permit.vehicle.plate}
 
 

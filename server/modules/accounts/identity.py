@@ -68,6 +68,10 @@ def init_app(app):
                 user = _user_from_session()
             g.user = user if user is not None and user.active else None
             platform = g.user is not None and is_global_admin(g.user)
+            # A session closed or touched above is written while crossing: row-level security
+            # judges it at the flush, and the request's own scope (anonymous, once it ended) could
+            # not see the row when the boundary commits.
+            db.session.flush()
         if g.user is not None:
             use_municipality_of(g.user, platform)
 

@@ -1,4 +1,9 @@
-"""Account changes: create staff users, reset passwords, (de)activate, revoke devices. Audited."""
+"""Account changes: create staff users, reset passwords, (de)activate, revoke devices. Audited.
+
+Like every operation, they stage and flush and never commit: the request or command that calls
+them commits (core/transaction.py). The flush at their end is where the database judges the rows
+(constraints, and row-level security under the caller's scope, which may be a crossing that
+ends before the boundary commits)."""
 from ...core.audit import record
 from ...core.auth import utcnow
 from ...core.errors import ApiError
@@ -21,12 +26,12 @@ def create_user(municipality_id, data):
     db.session.add(user)
     db.session.flush()
     record("create", "user", user.id, None, _public(user), municipality_id=municipality_id)
-    db.session.commit()
+    db.session.flush()
     return user
 
 
 def revoke_tokens(user_id=None, device_id=None):
-    """Revoke every live token of the user, or of the device. Returns how many. Caller commits."""
+    """Revoke every live token of the user, or of the device. Returns how many."""
     query = ApiToken.query.filter(ApiToken.revoked_at.is_(None))
     query = query.filter(ApiToken.user_id == user_id) if user_id else query.filter(ApiToken.device_id == device_id)
     tokens = query.all()
@@ -40,7 +45,7 @@ def set_password(user, password):
     end_user_sessions(user.id, "password")
     revoke_tokens(user_id=user.id)
     record("reset_password", "user", user.id, municipality_id=user.municipality_id)
-    db.session.commit()
+    db.session.flush()
 
 
 def set_active(user, active, reason):
@@ -52,7 +57,7 @@ def set_active(user, active, reason):
         revoke_tokens(user_id=user.id)
     record("activate" if active else "deactivate", "user", user.id, before, _public(user), reason=reason,
            municipality_id=user.municipality_id)
-    db.session.commit()
+    db.session.flush()
 
 
 def revoke_device(device, reason):
@@ -69,4 +74,4 @@ def revoke_device(device, reason):
         ended += revoke_tokens(user_id=device.user_id)
     record("revoke", "device", device.id, {"status": "active"}, {"status": "revoked", "tokens_revoked": ended},
            reason=reason, municipality_id=device.municipality_id)
-    db.session.commit()
+    db.session.flush()

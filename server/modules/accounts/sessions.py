@@ -8,6 +8,15 @@ cookie is worthless afterwards. A password change or deactivation closes every r
 
 The cookie is Secure whenever the request came over HTTPS (SESSION_COOKIE_SECURE = None, the
 default; True/False force it), so nobody has to remember to turn it on in production.
+
+The writes here (a session closed, last_seen_at touched) are staged in the request that found
+them and held by its boundary (core/transaction.py) like the rest of it: nearly always, since a
+request whose session ended is anonymous and a page that needs a user answers it with a redirect
+to the login. When that request answers an error instead (a 404 under an old bookmark), the close
+is not recorded; it need not be: the session is dead all the same, because every request judges
+the row from its own dates (created_at, last_seen_at), the cookie is cleared, and a copy of it
+presented later closes the row then. Keeping the close with keep_on_error() would keep the rest
+of that request's writes too, which an error answer must not.
 """
 from datetime import timedelta
 
@@ -28,7 +37,7 @@ def _limits():
 
 
 def start_session(user):
-    """Log `user` in: a fresh session id in a fresh cookie (no fixation). Caller commits."""
+    """Log `user` in: a fresh session id in a fresh cookie (no fixation). Staged: the request commits."""
     session.clear()
     sid = new_token()
     now = utcnow()
@@ -64,17 +73,15 @@ def session_user_id():
               else "idle" if now - as_utc(row.last_seen_at) > idle else None)
     if reason:
         _close(row, reason, now)
-        db.session.commit()
         session.clear()
         return None
     if now - as_utc(row.last_seen_at) > TOUCH_EVERY:
         row.last_seen_at = now
-        db.session.commit()
     return row.user_id
 
 
 def end_session(reason="logout"):
-    """Close the current session on the server and clear the cookie. Caller commits."""
+    """Close the current session on the server and clear the cookie. Staged: the request commits."""
     row = _current_row()
     if row is not None and row.ended_at is None:
         _close(row, reason)
@@ -82,7 +89,7 @@ def end_session(reason="logout"):
 
 
 def end_user_sessions(user_id, reason):
-    """Close every open session of a user (password change, deactivation). Caller commits."""
+    """Close every open session of a user (password change, deactivation), with the change that asks it."""
     now = utcnow()
     for row in UserSession.query.filter_by(user_id=user_id, ended_at=None):
         _close(row, reason, now)

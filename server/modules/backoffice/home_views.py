@@ -12,6 +12,8 @@ from ...core.routes import RouteTable
 from ...core.tenancy import crosses_municipalities
 from ...extensions import db
 from ..dashboard.page import dashboard_data
+from ..issuance.records import issqn_arrears_count, vistoria_period_months
+from ..onboarding.first_day import first_day_items, pending_required
 from ..registry.models import Municipality, Permit
 from ..registry.vocabulary import vocabulary
 from .permit_views import ALERTS, alert_condition
@@ -39,7 +41,6 @@ def dashboard():
     counts = dict(db.session.query(Permit.status, db.func.count(Permit.id))
                   .filter(Permit.municipality_id == mid).group_by(Permit.status).all())
     scoped_permits = Permit.query.filter(Permit.municipality_id == mid)
-    from ..issuance.records import issqn_arrears_count, vistoria_period_months
     muni = db.session.get(Municipality, mid)
     months = vistoria_period_months(muni)
     alerts = {key: scoped_permits.filter(alert_condition(key, vistoria_months=months)).count() for key in ALERTS}
@@ -58,7 +59,6 @@ def _first_day_pending(muni):
     the dashboard links the first-day screen until there are none."""
     if g.user.role != "admin":
         return []
-    from ..onboarding.first_day import first_day_items, pending_required
     return pending_required(first_day_items(muni))
 
 

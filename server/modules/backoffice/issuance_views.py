@@ -1,26 +1,54 @@
 """Back-office screens of issuance: vistoria form (checklist items from the packs), insurance
 policy form, documents checked, Nortelândia's monthly ISSQN (charges, payments, arrears)."""
-from ...core.ptbr import plate as plate_text
+from datetime import date as _date
+
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...core.auth import get_scoped_or_404, scoped
 from ...core.clock import local_today
+from ...core.forms import Field, load, raw_values, run, stray_errors
 from ...core.http import bounded_int
+from ...core.pagination import Page
+from ...core.ptbr import plate as plate_text
+from ...core.routes import RouteTable
 from ..issuance.models import COVERED_PERSONS, INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULTS, IssqnCharge
-from ..issuance.operations import (ISSQN_BASIS, ISSQN_MUNICIPALITIES, pay_issqn_charge, record_documents,
-                                   record_vistoria, save_policy, set_vistoria_period)
-from ..issuance.records import (NORTELANDIA_LIFE_BASIS, SAPEZAL_MINIMUMS_BASIS, VISTORIA_PERIOD_SETTING,
-                               document_values)
+from ..issuance.operations import (
+    ISSQN_BASIS,
+    ISSQN_MUNICIPALITIES,
+    pay_issqn_charge,
+    record_documents,
+    record_renewal_documents,
+    record_vistoria,
+    save_policy,
+    set_renewal_first_documents,
+    set_vistoria_period,
+)
+from ..issuance.records import (
+    NORTELANDIA_LIFE_BASIS,
+    SAPEZAL_MINIMUMS_BASIS,
+    VISTORIA_PERIOD_SETTING,
+    document_values,
+)
+from ..issuance.renewal import (
+    ALL_FIRST_DOCUMENTS,
+    ALL_FIRST_DOCUMENTS_SETTING,
+    cycle_start,
+    documents_for,
+    renewal_items,
+)
 from ..issuance.requirements import EXTRA_CHECKS, EXTRA_QUESTIONS
-from ..issuance.schemas import (DocumentChecksSchema, InsurancePolicySchema, IssqnPaymentSchema,
-                                VistoriaPeriodSchema, VistoriaSchema)
+from ..issuance.schemas import (
+    DocumentChecksSchema,
+    InsurancePolicySchema,
+    IssqnPaymentSchema,
+    VistoriaPeriodSchema,
+    VistoriaSchema,
+)
 from ..issuance.vistoria_checklist import vistoria_items
 from ..registry.facts import document_questions, document_subject
 from ..registry.models import Operator, Permit, Vehicle
 from ..registry.scope import municipality, staff_view
-from ...core.forms import Field, load, raw_values, run, stray_errors
-from ...core.pagination import Page
-from ...core.routes import RouteTable
+from ..rules.service import composed_for
 
 routes = RouteTable()
 
@@ -164,7 +192,6 @@ def policy_new(ident):
 
 def _document_questions(muni, subject):
     """(fact, question) the packs read for this kind of subject, plus the law's extra checks."""
-    from ..rules.service import composed_for
     declared = composed_for(muni).facts
     questions = [(fact, q) for fact, q in document_questions(declared).items()
                  if document_subject(fact, declared.get(fact)) == subject]
@@ -280,8 +307,6 @@ RENEWAL_DOC_FIELDS = [Field("checked_on", "Data da conferência", "date", requir
 
 def _renewal_answers(docs):
     """{fact: {value, valid_until, no_printed_validity}} from the form, and field errors."""
-    from datetime import date as _date
-
     answers, errors = {}, {}
     for doc in docs:
         raw = (request.form.get("doc:" + doc.fact) or "").strip()
@@ -306,9 +331,6 @@ def _renewal_answers(docs):
 def renewal_documents(ident):
     """The documents a renewal is instructed with (issuance.renewal: Sapezal art. 10; Paranatinga
     arts. 13 § 1º, 22 and 23), each checked for this renewal, a certidão with its printed validity."""
-    from ..issuance.operations import record_renewal_documents
-    from ..issuance.renewal import cycle_start, documents_for, renewal_items
-
     permit = get_scoped_or_404(Permit, ident)
     muni = municipality()
     docs = documents_for(muni, permit)
@@ -336,7 +358,6 @@ def renewal_documents(ident):
 
 def _first_documents_choice(muni):
     """Sapezal art. 10 § 4º: whether the municipality asks every document of the first alvará."""
-    from ..issuance.renewal import ALL_FIRST_DOCUMENTS, ALL_FIRST_DOCUMENTS_SETTING
     basis = ALL_FIRST_DOCUMENTS.get(muni.slug)
     if basis is None:
         return None
@@ -347,8 +368,6 @@ def _first_documents_choice(muni):
 @routes.post("/bo/permissoes/<int(max=2147483647):ident>/renovacao/exigencia")
 @staff_view
 def renewal_first_documents(ident):
-    from ..issuance.operations import set_renewal_first_documents
-
     permit = get_scoped_or_404(Permit, ident)
     source = (request.form.get("source") or "").strip()
     if not 3 <= len(source) <= 200:

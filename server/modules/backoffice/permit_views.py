@@ -1,29 +1,53 @@
 """Permits: list (search, status and alert filters, sort, pagination), detail with history,
 create/edit, and the lifecycle actions (renew, suspend, reinstate, cassar, extinguish)."""
-from ...core.ptbr import plate as plate_text
 from datetime import timedelta
 
 from flask import flash, redirect, render_template, request, url_for
 from sqlalchemy import exists, or_
 from sqlalchemy.orm import selectinload
 
-from ...core.auth import get_scoped_or_404, scoped
-from ...core.validation import mask_cpf
 from ...core.audit_labels import action_label
-from ..registry.models import (ISSQN_STATUSES, PERMIT_KINDS, PERMIT_STATUSES, Company, Operator, Permit,
-                               Ponto, Vehicle)
-from ..permits.operations import TRANSITIONS, change_permit_status, issue_permit, update_permit
-from ..registry.models import OCCUPYING
-from ..registry.vocabulary import vocabulary
-from ..registry.schemas import PermitActionSchema, PermitSchema
-from . import search
-from ..registry.scope import municipality, staff_view
-from .exports import export, wants_csv
+from ...core.auth import get_scoped_or_404, scoped
+from ...core.clock import local_today
 from ...core.forms import Field, form_input, load, object_values, raw_values, run, stray_errors
 from ...core.pagination import Page, search_text
-from .registry_views import format_cnpj, ponto_occupancy
-from ...core.clock import local_today
+from ...core.ptbr import plate as plate_text
 from ...core.routes import RouteTable
+from ...core.validation import mask_cpf
+from ..credentials.models import Credential
+from ..issuance import records
+from ..issuance.models import (
+    INSURANCE_KINDS,
+    VISTORIA_KINDS,
+    VISTORIA_RESULT_LABELS,
+    InsurancePolicy,
+    Vistoria,
+)
+from ..issuance.records import vistoria_period_months
+from ..issuance.renewal import documents_for
+from ..issuance.requirements import checklist
+from ..issuance.substitutions import substituted_without_vistoria
+from ..issuance.validity import add_months, renewal_validity, rule_for
+from ..permits.operations import TRANSITIONS, change_permit_status, issue_permit, update_permit
+from ..registry.models import (
+    ISSQN_STATUSES,
+    OCCUPYING,
+    PERMIT_KINDS,
+    PERMIT_STATUSES,
+    Company,
+    Operator,
+    Permit,
+    Ponto,
+    Vehicle,
+)
+from ..registry.schemas import PermitActionSchema, PermitSchema
+from ..registry.scope import municipality, staff_view
+from ..registry.vocabulary import vocabulary
+from ..selection.models import CANDIDATE_STATUSES
+from ..selection.operations import SELECTION_REQUIRED, receivable_candidates
+from . import search
+from .exports import export, wants_csv
+from .registry_views import format_cnpj, ponto_occupancy
 
 routes = RouteTable()
 
@@ -48,13 +72,10 @@ OPTION_LIMIT = 500
 
 def _vistoria_cutoff(today, months):
     """Approved vistorias on or after this day still count (None: no period configured)."""
-    from ..issuance.validity import add_months
     return add_months(today, -months) if months else None
 
 
 def alert_condition(alert, today=None, vistoria_months=None):
-    from ..issuance.models import InsurancePolicy, Vistoria
-
     today = today or local_today()
     occupying = Permit.status.in_(OCCUPYING)
     if alert == "vence30":
@@ -69,7 +90,6 @@ def alert_condition(alert, today=None, vistoria_months=None):
                                InsurancePolicy.ends_on > today + timedelta(days=15))
         return occupying & in_force & ~later
     if alert == "substituicao":
-        from ..issuance.substitutions import substituted_without_vistoria
         return substituted_without_vistoria()
     if alert in ("vistoria", "vistoria30"):
         if not vistoria_months:
@@ -116,7 +136,6 @@ def permit_columns():
 def permit_list():
     q, status = search_text(), request.args.get("situacao", "")
     alert, sort = request.args.get("alerta", ""), request.args.get("ordem", "numero")
-    from ..issuance.records import vistoria_period_months
     query = permit_list_query(municipality().id, q, status, alert, sort, vistoria_period_months(municipality()))
     if wants_csv():
         return export(vocabulary(municipality()).permits_title, permit_columns(), query.options(
@@ -207,8 +226,6 @@ def permit_fields(permit=None):
 
 def _candidate_field(muni):
     """Paranatinga (arts. 21, 33 e 34): the permit goes to a selected or called candidate."""
-    from ..selection.models import CANDIDATE_STATUSES
-    from ..selection.operations import SELECTION_REQUIRED, receivable_candidates
     basis = SELECTION_REQUIRED.get(muni.slug)
     if basis is None:
         return []
@@ -221,7 +238,6 @@ def _candidate_field(muni):
 
 
 def _validity_hint(muni):
-    from ..issuance.validity import rule_for
     words = vocabulary(muni)
     rules = {kind: rule_for(muni, kind) for kind in PERMIT_KINDS if kind in words.kinds}
     if not any(rules.values()):
@@ -273,12 +289,6 @@ def permit_edit(ident):
 
 def _issuance_context(permit, today):
     """The permit page's requirements checklist, vistorias, policies and proposed renewal."""
-    from ..issuance import records
-    from ..issuance.models import INSURANCE_KINDS, VISTORIA_KINDS, VISTORIA_RESULT_LABELS, Vistoria
-    from ..issuance.requirements import checklist
-    from ..issuance.renewal import documents_for
-    from ..issuance.validity import renewal_validity, rule_for
-
     muni = municipality()
     vistorias = (Vistoria.query.filter_by(vehicle_id=permit.vehicle_id)
                  .order_by(Vistoria.inspected_on.desc(), Vistoria.id.desc()).limit(10).all()
@@ -318,8 +328,6 @@ ACTION_FIELDS = [Field("reason", "Motivo"), Field("valid_until", "Nova validade"
 
 def _remind_reissue(permit):
     """A crachá never outlives the validity it was signed with: after a renewal, say so."""
-    from ..credentials.models import Credential
-
     credential = (Credential.query.filter_by(permit_id=permit.id, status="active")
                   .order_by(Credential.id.desc()).first())
     if credential is not None and credential.expires_on < permit.valid_until:

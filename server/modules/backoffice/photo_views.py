@@ -5,6 +5,8 @@ from flask import abort, flash, redirect, request, url_for
 from ...core.auth import STAFF_ROLES, get_scoped_or_404, login_required
 from ...core.errors import ApiError
 from ...core.routes import RouteTable
+from ...extensions import db
+from ..autos.disqualification import record_rehabilitation
 from ..registry.models import Operator
 from ..registry.photos import operator_photo_response, store_operator_photo
 
@@ -39,15 +41,12 @@ def operator_photo(ident):
 @login_required(*STAFF_ROLES)
 def operator_rehabilitation(ident):
     """Record the curso de reabilitação that ends an inabilitação (issue 19, point 7)."""
-    from ...extensions import db
-    from ..autos.disqualification import record_rehabilitation
     operator = get_scoped_or_404(Operator, ident)
     try:
         record_rehabilitation(operator, request.form.get("course_on"), request.form.get("reference"))
     except ApiError as err:
-        db.session.rollback()
+        db.session.rollback()  # the redirect below commits: drop what the refused course staged
         flash(" ".join(msg for msgs in err.fields.values() for msg in msgs) or err.message)
     else:
-        db.session.commit()
         flash("Curso de reabilitação registrado. O condutor deixa de constar como inabilitado.")
     return redirect(url_for("backoffice.operator_detail", ident=operator.id))

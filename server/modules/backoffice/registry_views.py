@@ -206,7 +206,6 @@ def _register(entity):
         if entity.model is Operator:
             # LGPD: the full CPF is shown here only, so this page view is logged.
             record("view", "operator", obj.id, municipality_id=obj.municipality_id)
-            db.session.commit()
         occupied = ponto_occupancy(obj.municipality_id).get(obj.id, 0) if entity.model is Ponto else None
         drivers = scoped(Operator).filter(Operator.company_id == obj.id).order_by(Operator.name).all() \
             if entity.model is Company else None

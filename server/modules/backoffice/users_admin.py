@@ -5,10 +5,13 @@ from marshmallow import ValidationError
 from ...core.auth import get_scoped_or_404, login_required, require_municipality_id, scoped
 from ...core.errors import ApiError, flatten_fields
 from ...core.routes import RouteTable
-from ..registry.models import Operator
+from ...extensions import db
 from ..accounts.models import Device, User
 from ..accounts.operations import create_user, revoke_device, set_active, set_password
 from ..accounts.schemas import PasswordSchema, UserCreateSchema
+from ..operator_portal.operations import CODE_TTL_HOURS, create_operator_access
+from ..registry.models import Municipality, Operator
+from .access_code import SHOW_MINUTES, app_link, qr_svg, recall_code, remember_code
 from .exports import export, wants_csv
 
 routes = RouteTable()
@@ -109,13 +112,8 @@ def revoke(device_id):
 def operator_code(operator_id):
     """Create the operator's first-access code, then redirect to the page that shows it (a
     refresh of that page must not make a new code and kill the one just handed over)."""
-    from ...extensions import db
-    from .access_code import remember_code
-    from ..operator_portal.operations import create_operator_access
-
     operator = get_scoped_or_404(Operator, operator_id)
-    code = create_operator_access(operator)
-    db.session.commit()
+    code = create_operator_access(operator)  # held by the request's commit, before the 303 leaves
     remember_code(operator.id, code)
     return redirect(url_for(".operator_code_show", operator_id=operator.id), code=303)
 
@@ -124,11 +122,6 @@ def operator_code(operator_id):
 @login_required("admin", "backoffice")
 def operator_code_show(operator_id):
     """The code just made, shown for a few minutes (only its hash is kept in the database)."""
-    from ...extensions import db
-    from .access_code import SHOW_MINUTES, app_link, qr_svg, recall_code
-    from ..registry.models import Municipality
-    from ..operator_portal.operations import CODE_TTL_HOURS
-
     operator = get_scoped_or_404(Operator, operator_id)
     code = recall_code(operator.id)
     link = app_link(db.session.get(Municipality, operator.municipality_id).slug, code)

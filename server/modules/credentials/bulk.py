@@ -1,8 +1,9 @@
 """Crachás for many permits at once (the first day: a whole imported fleet; a renewal season).
 
 Each crachá is issued by issue_credential, exactly as one click on the permit page issues it
-(signed, on the status list, audited "credential_issue"), in its own transaction, so a permit
-that cannot have one is skipped with the reason and the others are kept. The batch itself is one
+(signed, on the status list, audited "credential_issue"), in a SAVEPOINT of its own
+(issue_credential's), so a permit that cannot have one is skipped with the reason and the others
+are kept; the request commits them all with the batch's entry. The batch itself is one
 audit entry ("credential_batch") holding the serials issued and the permits skipped with their
 reasons: the report and the A4 sheets (render.cards_sheet_pdf_bytes) are read back from it, so
 nothing else is stored and a batch's PDF can be printed again later.
@@ -60,14 +61,13 @@ def issue_batch(municipality, permit_ids=None, actor=None) -> AuditLog:
             continue
         try:
             credential = issue_credential(permit, actor=actor, reason="emissão")
-        except ApiError as err:
-            db.session.rollback()
+        except ApiError as err:  # its savepoint rolled back: nothing of this permit is staged
             skipped.append({"permit": number, "reason": err.message})
             continue
         issued.append(credential.serial)
     entry = record("credential_batch", "credential_batch", None, None,
                    {"issued": issued, "skipped": skipped}, municipality_id=municipality.id, actor=actor)
-    db.session.commit()
+    db.session.flush()  # the entry's id: the report's address
     return entry
 
 

@@ -7,6 +7,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ...config import DEFAULTS
+from ...core import transaction
 from ...core.errors import ApiError
 from ...extensions import db
 from ..registry.models import Municipality
@@ -92,11 +93,15 @@ def credentials_issue(number, slug, out_dir, reason):
         credential = ops.issue_credential(permit, reason=reason)
     except ApiError as err:
         _fail(err)
-    files = ops.write_files(credential, out_dir)
-    click.echo(f"Credencial série {credential.serial} emitida, válida até {credential.expires_on:%d/%m/%Y}.")
-    for path in files.values():
-        click.echo(f"  {path}")
-    _say_where_the_qr_points(credential, permit)
+
+    def hand_over():  # the printable files only once the crachá they carry is on record
+        files = ops.write_files(credential, out_dir)
+        click.echo(f"Credencial série {credential.serial} emitida, válida até {credential.expires_on:%d/%m/%Y}.")
+        for path in files.values():
+            click.echo(f"  {path}")
+        _say_where_the_qr_points(credential, permit)
+
+    transaction.after_commit(hand_over)
 
 
 def _say_where_the_qr_points(credential, permit):

@@ -1,38 +1,36 @@
-"""Every state change of keys and credentials, and the status list that devices sync.
-
-Each status change of a permit, credential or key appends one StatusListEntry in the same
-transaction, under the municipality's feed lock (registry.changes.lock_feed), so entry ids are
-drawn in commit order and a device that fetched entries up to cursor N and then fetches "after N"
-misses nothing. Permit changes arrive through registry's permit_status_changed signal.
+"""Crachás: issuing and revoking them, what one is worth now, the trust data devices sync, and
+the files printed. Keys are issuer_keys.py's and the status list status_list.py's; their
+functions are named from here too, as before the split (callers in other features use them).
 """
-from datetime import datetime, timezone
+from datetime import timezone
 from pathlib import Path
 
 from flask import current_app
-from sqlalchemy import func, insert, text
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from ...core.audit import record
+from ...core.auth import utcnow
+from ...core.clock import as_utc, local_now, local_today
 from ...core.errors import ApiError
 from ...extensions import db
-from ..registry.changes import lock_feed
 from ..registry.models import Municipality, Permit
 from ..registry.photos import read_operator_photo
 from ..registry.public_address import public_base_url
 from ..registry.vocabulary import vocabulary
 from . import keys as keystore
 from . import signing
-from .codec import (Body, CodecError, check_permit_number, encode_body, make_url_payload,
-                    split_payload)
+from .codec import Body, CodecError, check_permit_number, encode_body, make_url_payload, split_payload
+from .issuer_keys import MAX_KID, active_key, create_key, revoke_key, rotate_key  # noqa: F401 (named from here)
 from .models import Credential, IssuerKey, StatusListEntry
-from .render import CardData
-from ...core.clock import as_utc, local_now, local_today
-
-MAX_KID = 255
-
-
-def utcnow():
-    return datetime.now(timezone.utc)
+from .render import CardData, card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
+from .status_list import (  # noqa: F401 (named from here)
+    append_status,
+    append_statuses,
+    backfill_status_list,
+    credential_list_status,
+    on_permit_status_changed,
+)
 
 
 def municipality_by_slug(slug) -> Municipality:
@@ -40,38 +38,6 @@ def municipality_by_slug(slug) -> Municipality:
     if muni is None:
         raise ApiError(404, "not_found", f"Município '{slug}' não encontrado.")
     return muni
-
-
-def append_status(municipality_id, kind, ref, status, reason=None) -> StatusListEntry:
-    lock_feed(db.session.connection(), municipality_id)
-    entry = StatusListEntry(municipality_id=municipality_id, kind=kind, ref=str(ref), status=status,
-                            reason=reason, changed_at=utcnow())
-    db.session.add(entry)
-    return entry
-
-
-def append_statuses(municipality_id, entries) -> None:
-    """append_status for many (kind, ref, status) at once, in one INSERT (imports)."""
-    lock_feed(db.session.connection(), municipality_id)
-    now = utcnow()
-    db.session.execute(insert(StatusListEntry), [
-        {"municipality_id": municipality_id, "kind": kind, "ref": str(ref), "status": status, "reason": None,
-         "changed_at": now} for kind, ref, status in entries])
-
-
-def credential_list_status(permit_status) -> str:
-    """What an active crachá's status-list entry says: it follows its permit (issue 10)."""
-    return "active" if permit_status == "ativo" else permit_status
-
-
-def on_permit_status_changed(permit, old=None, new=None, **_):
-    """permit_status_changed receiver (server/subscriptions.py): every permit status change (including issue and renewal) enters the list,
-    and so does the new state of the permit's active crachás, which follow their permit."""
-    append_status(permit.municipality_id, "permit", permit.number, new)
-    if old is None or old == new:
-        return
-    for credential in Credential.query.filter_by(permit_id=permit.id, status="active").order_by(Credential.id):
-        append_status(permit.municipality_id, "credential", credential.serial, credential_list_status(new))
 
 
 # What a crachá is worth now: its own state, then its permit's, then its printed expiry. The back
@@ -107,129 +73,6 @@ def effective_status(credential, today=None) -> str:
     return "expired" if credential.expires_on < (today or local_today()) else "active"
 
 
-def backfill_status_list(municipality) -> int:
-    """Append an entry for every permit whose current status the list does not show yet (data
-    loaded without going through registry operations, e.g. imports or the demo). Idempotent."""
-    latest = {}
-    for ref, status in (db.session.query(StatusListEntry.ref, StatusListEntry.status)
-                        .filter_by(municipality_id=municipality.id, kind="permit")
-                        .order_by(StatusListEntry.id)):
-        latest[ref] = status
-    added = 0
-    for permit in Permit.query.filter_by(municipality_id=municipality.id).order_by(Permit.id):
-        if latest.get(permit.number) != permit.status:
-            append_status(municipality.id, "permit", permit.number, permit.status)
-            added += 1
-    return added
-
-
-# --- keys -------------------------------------------------------------------------------------
-
-def active_key(municipality) -> IssuerKey | None:
-    return IssuerKey.query.filter_by(municipality_id=municipality.id, status="active").first()
-
-
-# Key changes are one transaction each, and one municipality's run one at a time across every app
-# server: the first statement is a no-op UPDATE of the municipality's row, which takes its row lock
-# (PostgreSQL) or the database's write lock (SQLite) until commit; what is read after it is what
-# the other servers committed. Should anything slip past (a server of an older version), the unique
-# indexes (one kid per municipality, one active key per municipality) refuse the second writer.
-
-def _lock_keys(municipality):
-    db.session.execute(text("UPDATE municipality SET id = id WHERE id = :id"), {"id": municipality.id})
-
-
-def _current_active(municipality) -> IssuerKey | None:
-    return (IssuerKey.query.filter_by(municipality_id=municipality.id, status="active")
-            .execution_options(populate_existing=True).first())
-
-
-def _commit_key_change():
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise ApiError(409, "busy", "Outra alteração de chave foi feita ao mesmo tempo; confira e tente novamente.") from None
-
-
-def _kid(key):
-    return key.kid if key is not None else None
-
-
-def create_key(municipality, actor=None) -> IssuerKey:
-    """First key of a municipality (or a new one after the active key was revoked)."""
-    _lock_keys(municipality)
-    if _current_active(municipality) is not None:
-        db.session.rollback()
-        raise ApiError(409, "key_exists", "O município já tem uma chave ativa: use a rotação.")
-    key = _new_key(municipality, actor)
-    backfill_status_list(municipality)  # onboarding: devices must know every permit from now on
-    _commit_key_change()
-    return key
-
-
-def _new_key(municipality, actor) -> IssuerKey:
-    last = db.session.query(func.max(IssuerKey.kid)).filter_by(municipality_id=municipality.id).scalar() or 0
-    if last >= MAX_KID:
-        raise ApiError(409, "kid_exhausted", "Identificadores de chave esgotados (máximo 255).")
-    kid = last + 1
-    private = signing.generate()
-    key = IssuerKey(municipality_id=municipality.id, kid=kid, status="active", created_at=utcnow(),
-                    public_key=signing.b64url(signing.public_raw(private)),
-                    private_key_pem=keystore.encrypt_private_key(private))
-    db.session.add(key)
-    db.session.flush()
-    append_status(municipality.id, "key", kid, "active")
-    record("key_create", "issuer_key", key.id, None, {"kid": kid, "public_key": key.public_key},
-           municipality_id=municipality.id, actor=actor)
-    return key
-
-
-def rotate_key(municipality, actor=None) -> IssuerKey:
-    """New active key; the previous one is retired (still verifies what it signed). Two servers
-    rotating the same key at once: the first wins, the second gets 409 and changes nothing."""
-    replacing = _kid(active_key(municipality))  # the key this request means to replace
-    _lock_keys(municipality)
-    old = _current_active(municipality)
-    if _kid(old) != replacing:
-        db.session.rollback()
-        raise ApiError(409, "busy", f"A chave ativa mudou enquanto isso (agora: {_kid(old) or 'nenhuma'}); "
-                                    "confira antes de girar de novo.")
-    if old is not None:
-        old.status, old.retired_at = "retired", utcnow()
-        db.session.flush()  # before the new row: the one-active-key index sees one at a time
-        append_status(municipality.id, "key", old.kid, "retired")
-        record("key_retire", "issuer_key", old.id, {"status": "active"}, {"status": "retired"},
-               municipality_id=municipality.id, actor=actor)
-    key = _new_key(municipality, actor)
-    _commit_key_change()
-    return key
-
-
-def revoke_key(municipality, kid, reason, actor=None) -> IssuerKey:
-    """Compromised key: everything it signed verifies as INVÁLIDO; its private half is erased in
-    the same transaction (no server can sign with it once this commits, none before)."""
-    if not reason:
-        raise ApiError(422, "validation_error", "Informe o motivo.", {"reason": ["Obrigatório."]})
-    _lock_keys(municipality)
-    key = (IssuerKey.query.filter_by(municipality_id=municipality.id, kid=kid)
-           .execution_options(populate_existing=True).first())
-    if key is None:
-        db.session.rollback()
-        raise ApiError(404, "not_found", f"Chave {kid} não encontrada.")
-    if key.status == "revoked":
-        db.session.rollback()
-        raise ApiError(409, "already_revoked", "Chave já revogada.")
-    before = {"status": key.status}
-    key.status, key.revoked_reason, key.revoked_at = "revoked", reason, utcnow()
-    key.private_key_pem = None
-    append_status(municipality.id, "key", kid, "revoked", reason)
-    record("key_revoke", "issuer_key", key.id, before, {"status": "revoked"}, reason=reason,
-           municipality_id=municipality.id, actor=actor)
-    _commit_key_change()
-    return key
-
-
 # --- credentials ------------------------------------------------------------------------------
 
 def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Credential:
@@ -237,24 +80,31 @@ def issue_credential(permit, actor=None, reason="emissão", attempts=3) -> Crede
     permit (renewal, vehicle change, lost crachá) becomes superseded in the same transaction.
 
     Serials are max+1 per municipality; two issues racing for the same serial make the loser's
-    INSERT fail on the unique constraint, and it simply takes the next serial."""
-
-    permit_id = permit.id
+    INSERT fail on the unique constraint, and it simply takes the next serial. Only that INSERT
+    runs in a SAVEPOINT, so a lost race takes back the one row, never what the caller staged
+    before (the permit just issued or renewed in the same request); a refusal stages nothing."""
+    municipality, key = _issuer_of(permit)
+    db.session.flush()  # the caller's own changes go before the savepoint: their errors are theirs
     for attempt in range(attempts):
+        credential = _signed_credential(permit, municipality, key)
         try:
-            return _issue_credential_once(permit, actor, reason)
+            with db.session.begin_nested():
+                db.session.add(credential)
+                db.session.flush()
         except IntegrityError:
-            db.session.rollback()
             if attempt == attempts - 1:
                 raise ApiError(409, "busy", "Outro crachá foi emitido ao mesmo tempo; tente novamente.") from None
-            permit = db.session.get(Permit, permit_id)
+            continue
+        _record_issue(permit, credential, key, reason, actor)
+        db.session.flush()
+        return credential
 
 
-def _issue_credential_once(permit, actor, reason) -> Credential:
+def _issuer_of(permit):
+    """(municipality, its active key) for a permit that may have a crachá; ApiError otherwise."""
     if permit.status != "ativo":
         raise ApiError(409, "permit_not_active", "Só se emite crachá para permissão ativa.")
-    today = local_today()
-    if permit.valid_until < today:
+    if permit.valid_until < local_today():
         raise ApiError(409, "permit_expired", "A validade da permissão já terminou.")
     try:
         check_permit_number(permit.number)
@@ -265,6 +115,11 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
     key = active_key(municipality)
     if key is None:
         raise ApiError(409, "no_active_key", "O município não tem chave ativa: crie uma (flask keys create).")
+    return municipality, key
+
+
+def _signed_credential(permit, municipality, key) -> Credential:
+    """The next serial's crachá, signed; not yet in the session."""
     serial = (db.session.query(func.max(Credential.serial))
               .filter_by(municipality_id=municipality.id).scalar() or 0) + 1
     body = Body(kid=key.kid, ibge_code=int(municipality.ibge_code), serial=serial,
@@ -273,27 +128,28 @@ def _issue_credential_once(permit, actor, reason) -> Credential:
     payload = make_url_payload(body_bytes, signing.sign(keystore.load_private_key(key), body_bytes),
                                public_base_url(municipality))
     driver = permit.main_driver
-    credential = Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
-                            operator_id=driver.id if driver else None, issuer_key_id=key.id,
-                            permit_number=permit.number, issued_at=utcnow(), expires_on=permit.valid_until,
-                            payload=payload, status="active")
-    db.session.add(credential)
-    db.session.flush()
+    return Credential(municipality_id=municipality.id, serial=serial, permit_id=permit.id,
+                      operator_id=driver.id if driver else None, issuer_key_id=key.id,
+                      permit_number=permit.number, issued_at=utcnow(), expires_on=permit.valid_until,
+                      payload=payload, status="active")
+
+
+def _record_issue(permit, credential, key, reason, actor):
+    """The earlier active crachás superseded, the status list and the audit, for one issued."""
+    municipality_id = credential.municipality_id
     previous = Credential.query.filter(Credential.permit_id == permit.id, Credential.status == "active",
                                        Credential.id != credential.id).all()
     for old in previous:
         old.status, old.revoked_reason, old.revoked_at = "superseded", reason, utcnow()
         old.superseded_by_id = credential.id
-        append_status(municipality.id, "credential", old.serial, "superseded", reason)
+        append_status(municipality_id, "credential", old.serial, "superseded", reason)
         record("credential_supersede", "credential", old.id, {"status": "active"}, {"status": "superseded"},
-               reason=reason, municipality_id=municipality.id, actor=actor)
-    append_status(municipality.id, "credential", serial, "active")
+               reason=reason, municipality_id=municipality_id, actor=actor)
+    append_status(municipality_id, "credential", credential.serial, "active")
     record("credential_issue", "credential", credential.id, None,
-           {"serial": serial, "permit": permit.number, "kid": key.kid,
+           {"serial": credential.serial, "permit": permit.number, "kid": key.kid,
             "expires_on": credential.expires_on.isoformat()},
-           reason=reason, municipality_id=municipality.id, actor=actor)
-    db.session.commit()
-    return credential
+           reason=reason, municipality_id=municipality_id, actor=actor)
 
 
 def revoke_credential(credential, reason, actor=None) -> Credential:
@@ -305,7 +161,7 @@ def revoke_credential(credential, reason, actor=None) -> Credential:
     append_status(credential.municipality_id, "credential", credential.serial, "revoked", reason)
     record("credential_revoke", "credential", credential.id, {"status": "active"}, {"status": "revoked"},
            reason=reason, municipality_id=credential.municipality_id, actor=actor)
-    db.session.commit()
+    db.session.flush()
     return credential
 
 
@@ -466,8 +322,6 @@ def card_data(credential) -> CardData:
 
 def write_files(credential, out_dir) -> dict:
     """Payload text, crachá PNG and PDF, vest sticker sheet; returns {kind: path}."""
-    from .render import card_pdf_bytes, card_png_bytes, sticker_sheet_pdf_bytes
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     card = card_data(credential)

@@ -19,9 +19,14 @@ from datetime import date
 
 from sqlalchemy import func, or_, select
 
+from ...core import transaction
 from ...core.audit import AuditLog, record
 from ...extensions import db
 from ...rules.legal_calendar import lei_810_years
+from ..accounts.models import User
+from ..autos.models import AutoCase
+from ..autos.process_models import AutoPenalty
+from ..fieldsync.models import AppliedPenalty, FieldRecord
 from ..notices.operations import forget_addresses
 from ..registry.models import Operator, Permit, permit_drivers
 from ..registry.photos import delete_operator_photo
@@ -70,10 +75,6 @@ def _registry_end(operator):
 
 def _autos_end(operator):
     """(last act of the processes of the autos about them or None, whether one is still open)."""
-    from ..autos.models import AutoCase
-    from ..autos.process_models import AutoPenalty
-    from ..fieldsync.models import AppliedPenalty, FieldRecord
-
     open_process = db.session.execute(select(AutoPenalty.id).where(
         AutoPenalty.operator_id == operator.id, AutoPenalty.state.in_(OPEN_PENALTY_STATES)).limit(1)).first()
     autos = select(FieldRecord.id).where(FieldRecord.operator_id == operator.id, FieldRecord.kind == "auto")
@@ -134,8 +135,6 @@ def anonymise_operator(operator, stage, today, actor=None):
 
 
 def _close_account(operator):
-    from ..accounts.models import User
-
     user = User.query.filter_by(operator_id=operator.id).first()
     if user is not None:
         user.username, user.name = f"anonimizado-{operator.id}", MARKER
@@ -154,14 +153,16 @@ def _blank_audit_values(operator, fields):
 
 
 def _delete_photo(operator, relative):
-    """Photos are stored by content hash: the file goes only when no other row uses it."""
+    """Photos are stored by content hash: the file goes only when no other row uses it, and only
+    once the anonymisation holds (a run rolled back must leave the operator their photo)."""
     if Operator.query.filter(Operator.photo_path == relative, Operator.id != operator.id).first() is None:
-        delete_operator_photo(relative)
+        transaction.after_commit(lambda: delete_operator_photo(relative))
 
 
 def run_retention(municipality, today, actor=None, dry_run=False):
     """Anonymise every operator of the municipality whose retention lapsed on `today`.
-    Returns {"configured": bool, "parcial": [ids], "total": [ids]}; commits unless dry_run."""
+    Returns {"configured": bool, "parcial": [ids], "total": [ids]}. Staged, in the unit that
+    calls it (the daily run's date, `flask lgpd retention`); a dry run stages nothing."""
     settings = retention_settings(municipality)
     out = {"configured": configured(settings), "parcial": [], "total": []}
     if not out["configured"]:
@@ -174,8 +175,5 @@ def run_retention(municipality, today, actor=None, dry_run=False):
             out[found.stage].append(operator.id)
             if not dry_run:
                 anonymise_operator(operator, found.stage, today, actor)
-    if dry_run:
-        db.session.rollback()
-    else:
-        db.session.commit()
+    db.session.flush()
     return out

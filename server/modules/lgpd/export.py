@@ -12,10 +12,13 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
+from fpdf import FPDF
 from sqlalchemy import or_, select
 
 from ...core.audit import AuditLog
+from ...core.audit_labels import action_label, entity_label, field_label
 from ...extensions import db
+from ..autos.notification_pdf import register_fonts
 from ..registry.photos import read_operator_photo
 from .rectification import trail_rows
 
@@ -107,13 +110,10 @@ def bundle(operator, data=None):
 
 def pdf(operator, data=None):
     """The same data, readable: one section per table, one block per row (fpdf2)."""
-    from ...core.audit_labels import action_label, entity_label, field_label
-
     data = data if data is not None else collect(operator)
     doc = _Doc(format="A4")
     doc.set_auto_page_break(True, margin=15)
     doc.add_page()
-    from ..autos.notification_pdf import register_fonts
     family = "Helvetica" if register_fonts(doc) == "helvetica" else "dejavu"  # the notificação's font, when installed
     doc.set_font(family, size=14)
     doc.multi_cell(0, 8, _safe(f"Dados pessoais mantidos sobre {operator.name}", family))
@@ -141,8 +141,6 @@ def pdf(operator, data=None):
 
 
 def _doc_class():
-    from fpdf import FPDF
-
     class Doc(FPDF):
         def multi_cell(self, w, h, text, **kw):  # every block starts at the left margin, long tokens wrap
             return super().multi_cell(w, h, text, new_x="LMARGIN", new_y="NEXT", wrapmode="CHAR", **kw)

@@ -76,7 +76,7 @@ def save_retention_settings(municipality, form, actor=None):
     municipality.settings = settings
     record("retention_settings", "municipality", municipality.id, before, values,
            reason="Prazos de retenção (LGPD art. 16)", municipality_id=municipality.id, actor=actor)
-    db.session.commit()
+    db.session.flush()
     return values
 
 

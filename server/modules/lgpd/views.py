@@ -38,7 +38,6 @@ def export(ident, kind):
     body = bundle(operator, data) if kind == "zip" else pdf(operator, data)
     record("lgpd_export", "operator", operator.id, None, {"format": kind, "tables": sorted(data)},
            reason="Pedido do titular (LGPD art. 18)", municipality_id=operator.municipality_id)
-    db.session.commit()
     mimetype = "application/zip" if kind == "zip" else "application/pdf"
     return Response(body, mimetype=mimetype, headers={
         "Content-Disposition": f'attachment; filename="lgpd-operador-{operator.id}.{kind}"', "Cache-Control": "no-store"})
@@ -55,8 +54,7 @@ def retention_page():
             save_retention_settings(muni, request.form)
             flash("Prazos de retenção salvos.")
             return redirect(url_for("lgpd.retention_page"))
-        except ApiError as err:
-            db.session.rollback()
+        except ApiError as err:  # refused before anything is staged; the 422 rolls back anyway
             errors, values = err.fields or {}, request.form
     return render_template("lgpd/retention.html", readings=READINGS, source_keys=SOURCE_KEYS, values=values,
                            saved=retention_settings(muni), errors=errors), (422 if errors else 200)

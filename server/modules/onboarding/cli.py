@@ -4,6 +4,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ...core.errors import ApiError
+from ..registry.models import Municipality
 from .operations import NO_PACK, create_admin, create_municipality, municipal_packs
 
 
@@ -63,8 +64,6 @@ def users_cli():
 @with_appcontext
 def users_create_admin(slug, username, name, password):
     """Create a municipality's administrator (or the platform's)."""
-    from ..registry.models import Municipality
-
     muni = None
     if slug is not None:
         muni = Municipality.query.filter_by(slug=slug).first()

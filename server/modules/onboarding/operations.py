@@ -1,14 +1,24 @@
 """Starting a real municipality without the demo: the municipality with its law pack, its first
-issuer key and the pontos its law names, then its first administrator. Audited."""
+issuer key and the pontos its law names, then its first administrator. Audited; staged only (the
+page's request or the `flask municipality create` command commits it all, or none of it)."""
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from marshmallow import ValidationError
+
 from ...core.audit import record, snapshot
-from ...core.errors import ApiError
+from ...core.errors import ApiError, flatten_fields
 from ...core.validation import fold
 from ...extensions import db
+from ...rules.compose import read_packs
+from ..accounts.operations import create_user
+from ..accounts.schemas import UserCreateSchema
+from ..credentials.operations import create_key
+from ..credentials.render import check_public_base_url
+from ..registry.changes import mark_changed
 from ..registry.legal import create_legal_pontos
 from ..registry.models import Municipality
+from ..registry.public_address import SETTING, own_public_base_url
 from ..rules.service import FEDERAL_PACK
 
 # The value chosen when the municipality's law has no pack yet: it runs on the federal layer alone.
@@ -22,16 +32,12 @@ def municipal_packs(include_synthetic=False):
     """{pack id: municipality slug the pack is written for} of every municipal law pack on disk
     (amendment packs are part of the law they amend). Synthetic examples (a fictional
     municipality's law, `synthetic: true`) only when asked: never offered as a real municipality."""
-    from ...rules.compose import read_packs
-
     return {p["id"]: p["municipality"] for _, p in read_packs()
             if p.get("kind") == "municipal" and not p.get("amends") and (include_synthetic or not p.get("synthetic"))}
 
 
 def pack_registry(pack_id):
     """The pack's `registry` words (permit label, holder), as the law names them."""
-    from ...rules.compose import read_packs
-
     pack = next((p for _, p in read_packs() if p.get("id") == pack_id), {})
     return {**DEFAULT_REGISTRY, **{k: v for k, v in (pack.get("registry") or {}).items() if k in DEFAULT_REGISTRY}}, \
         bool(pack.get("synthetic"))
@@ -49,8 +55,6 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     """Validate, create the municipality, its legal pontos and its first issuer key, in one go. A
     synthetic example's pack (a fictional municipality) only with `allow_synthetic`: it is then
     marked as an example everywhere it appears (settings["synthetic_example"])."""
-    from ..credentials.operations import create_key
-
     ibge_code, name, uf = (ibge_code or "").strip(), (name or "").strip(), (uf or "").strip().upper()
     if not re.fullmatch(r"\d{7}", ibge_code):
         raise _error("ibge_code", "O código IBGE tem 7 dígitos.")
@@ -93,15 +97,13 @@ def create_municipality(ibge_code, name, uf, pack, time_zone, public_base_url, a
     create_legal_pontos(muni)
     db.session.flush()
     record("create", "municipality", muni.id, None, snapshot(muni), municipality_id=muni.id, actor=actor)
-    create_key(muni, actor=actor)  # commits
+    create_key(muni, actor=actor)  # flushes what is staged here too
     return muni
 
 
 def checked_public_address(value) -> str:
     """A municipality's "Endereço público" as stored: https://host[:porta], no path, short enough
     for its longest crachá to fit the QR (the same check PUBLIC_BASE_URL passes at start-up)."""
-    from ..credentials.render import check_public_base_url
-
     value = (value or "").strip().rstrip("/")
     try:
         check_public_base_url(value)
@@ -114,9 +116,6 @@ def checked_public_address(value) -> str:
 def set_public_address(municipality, value, actor=None):
     """Set (or, with an empty value, clear: the server's PUBLIC_BASE_URL is used) the address
     printed in the municipality's crachás and notificações from now on. Audited."""
-    from ..registry.changes import mark_changed
-    from ..registry.public_address import SETTING, own_public_base_url
-
     new = checked_public_address(value) if (value or "").strip() else None
     before = own_public_base_url(municipality)
     settings = dict(municipality.settings or {})
@@ -129,18 +128,12 @@ def set_public_address(municipality, value, actor=None):
            municipality_id=municipality.id, actor=actor)
     # The phones print it in the operator's copy (field data): a new version, or they keep the old.
     mark_changed(db.session.connection(), municipality.id, [("config", 0, False)])
-    db.session.commit()
+    db.session.flush()
     return new
 
 
 def create_admin(municipality, username, name, password, actor=None):
     """The municipality's administrator (municipality None: the platform administrator)."""
-    from marshmallow import ValidationError
-
-    from ...core.errors import flatten_fields
-    from ..accounts.operations import create_user
-    from ..accounts.schemas import UserCreateSchema
-
     try:
         data = UserCreateSchema().load({"username": username, "name": name, "role": "admin", "password": password})
     except ValidationError as err:

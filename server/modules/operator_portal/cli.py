@@ -2,8 +2,9 @@
 import click
 from flask.cli import with_appcontext
 
-from ...extensions import db
+from ...core import transaction
 from ..registry.models import Municipality, Permit
+from ..registry.vocabulary import vocabulary
 from .operations import CODE_TTL_HOURS, create_operator_access
 
 
@@ -22,10 +23,8 @@ def operator_code(slug, number, hours):
     muni = Municipality.query.filter_by(slug=slug).first()
     permit = muni and Permit.query.filter_by(municipality_id=muni.id, number=number).first()
     if permit is None or permit.main_driver is None:
-        from ..registry.vocabulary import vocabulary
         raise click.ClickException(f"{vocabulary(muni).permit_title if muni else 'Permissão ou alvará'} {number} "
                                    f"sem condutor em {slug}.")
     code = create_operator_access(permit.main_driver, ttl_hours=hours)
-    db.session.commit()
-    click.echo(f"{permit.main_driver.name}: código {code} (válido por {hours} h) — "
-               f"abrir /app/#/operador/entrar?m={slug}")
+    line = f"{permit.main_driver.name}: código {code} (válido por {hours} h) — abrir /app/#/operador/entrar?m={slug}"
+    transaction.after_commit(lambda: click.echo(line))  # shown once it holds: a printed code always works

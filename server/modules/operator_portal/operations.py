@@ -9,17 +9,17 @@ from datetime import timedelta
 
 from sqlalchemy import or_, update
 
-from ...core.clock import local_today
 from ...core.audit import record
 from ...core.auth import hash_token, utcnow
-from ..accounts.identity import issue_api_token
+from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
+from ..accounts.identity import issue_api_token
 from ..accounts.models import FirstAccessCode, User
 from ..accounts.operations import revoke_tokens
 from ..credentials.models import Credential
-from ..registry.models import (PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality, Permit,
-                               permit_drivers)
+from ..issuance.alerts import permit_alerts as alerts
+from ..registry.models import PERMIT_KINDS, PERMIT_STATUS_LABELS, Municipality, Permit, permit_drivers
 
 # No 0/O, 1/I/L, 5/S, 2/Z: the code is read from paper and typed with gloves on.
 CODE_ALPHABET = "346789ABCDEFGHJKMNPQRTUVWXY"
@@ -58,7 +58,7 @@ def create_operator_access(operator, ttl_hours=CODE_TTL_HOURS):
     """Account + a fresh first-access code (earlier unused codes stop working, and so does the
     token of the phone activated with an earlier code: a new code is asked for when the phone
     is lost or changed). Returns the code text, to be handed to the operator once; only its
-    hash is kept. Caller commits."""
+    hash is kept."""
     user = ensure_operator_user(operator)
     now = utcnow()
     ended = revoke_tokens(user_id=user.id)
@@ -71,6 +71,7 @@ def create_operator_access(operator, ttl_hours=CODE_TTL_HOURS):
                                    created_at=now, expires_at=now + timedelta(hours=ttl_hours)))
     record("first_access_code_issued", "user", user.id, after={"tokens_revoked": ended},
            municipality_id=user.municipality_id)
+    db.session.flush()
     return text
 
 
@@ -78,7 +79,8 @@ INVALID_CODE = "Código inválido, expirado ou já utilizado. Peça um novo cód
 
 
 def activate(municipality_slug: str, code_text: str):
-    """Trade a first-access code for an API token. Returns (token_text, ApiToken). Commits."""
+    """Trade a first-access code for an API token. Returns (token_text, ApiToken); the request commits
+    the claim with the token, so a code is used up only by an activation that answered 200."""
     muni = Municipality.query.filter_by(slug=(municipality_slug or "").strip().lower()).first()
     code = FirstAccessCode.query.filter_by(code_hash=hash_token(normalize_code(code_text))).first()
     user = code.user if code is not None else None
@@ -93,13 +95,12 @@ def activate(municipality_slug: str, code_text: str):
         .values(used_at=now)
         # Evaluated by the database alone (SQLite hands back naive datetimes to Python).
         .execution_options(synchronize_session=False))
-    if claimed.rowcount != 1:
-        db.session.rollback()
+    if claimed.rowcount != 1:  # nothing changed: the 422 keeps nothing (the refusal is counted by core.ratelimit)
         raise ApiError(422, "invalid_code", INVALID_CODE, {"code": [INVALID_CODE]})
     text, token = issue_api_token(user)
     user.last_login_at = now
     record("operator_activated", "user", user.id, actor=user, municipality_id=muni.id)
-    db.session.commit()
+    db.session.flush()  # inside the view's crossing: row-level security judges the rows here
     return text, token
 
 
@@ -133,7 +134,6 @@ def autos_for(operator):
 
 
 def permit_alerts(permit, today):
-    from ..issuance.alerts import permit_alerts as alerts
     return alerts(permit, today)
 
 

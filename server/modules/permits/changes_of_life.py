@@ -5,18 +5,23 @@ and appears in the permit's history; a crachá that names the old holder or plat
 
 Citations: Sapezal Lei 125/1999, Nortelândia Lei 030/1998, Paranatinga Lei 311/2007.
 """
-from ...core.ptbr import plate as plate_text
-from ...rules.legal_calendar import deadline, plain_days_end, reading_counting
-
 from ...core.audit import record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.ptbr import plate as plate_text
 from ...extensions import db
+from ...rules.legal_calendar import deadline, plain_days_end, reading_counting
+from ..calendar.service import calendar_of
+from ..credentials.models import Credential
+from ..credentials.operations import revoke_credential
 from ..registry.legal import NON_TRANSFERABLE
 from ..registry.life_models import VehicleSubstitution
 from ..registry.models import OCCUPYING, Operator, Permit, PermitStatusChange, Vehicle
+from ..rules.service import composed_for
+from ..selection.operations import call_next_suplente
 from .entities import field_error, owned_row_or_error
 from .operations import change_permit_status, current_actor_id, permit_snapshot
+from .rule_checks import registry_problems
 
 # Vehicle substitution per law: deadline (days from the change of motorcycle to the request) and
 # the vistoria the substitute needs before it serves.
@@ -57,9 +62,6 @@ def _occupying(permit):
 
 def _revoke_credentials(permit, reason):
     """The crachá prints holder and plate: after a change of either it would vouch for the past."""
-    from ..credentials.models import Credential
-    from ..credentials.operations import revoke_credential
-
     revoked = 0
     for credential in Credential.query.filter_by(permit_id=permit.id, status="active").all():
         revoke_credential(credential, reason)
@@ -69,8 +71,6 @@ def _revoke_credentials(permit, reason):
 
 def _window_end(municipality, start, rule):
     """Last day of a substitution window, counted as the municipality's option chose."""
-    from ..calendar.service import calendar_of
-    from ..rules.service import composed_for
     counting = reading_counting(composed_for(municipality).config.get("options"), rule.get("counting_option"))
     return deadline(calendar_of(municipality), start, rule["days"], counting)
 
@@ -104,8 +104,8 @@ def substitute_vehicle(permit, municipality, new_vehicle_id, replaced_on, reason
     record("substitute_vehicle", "permit", permit.id, before, permit_snapshot(permit), reason=reason,
            municipality_id=municipality.id)
     record("create", "vehicle_substitution", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
     _revoke_credentials(permit, f"Veículo substituído por {plate_text(new.plate)}")
+    db.session.flush()
     return row
 
 
@@ -137,7 +137,6 @@ def transfer_permit(permit, municipality, heir_id, cause, reason):
     if db.session.query(other.exists()).scalar():
         raise field_error("heir_id", "O herdeiro já é titular de outra permissão em vigor "
                                       "(Lei 311/2007, art. 7º, VII, e art. 29).")
-    from .rule_checks import registry_problems
     problems = registry_problems(municipality, "operator", snapshot(heir))
     if problems:
         messages = [m for msgs in problems.values() for m in msgs]
@@ -151,8 +150,8 @@ def transfer_permit(permit, municipality, heir_id, cause, reason):
     db.session.flush()
     record("transfer", "permit", permit.id, before, permit_snapshot(permit), reason=text,
            municipality_id=municipality.id)
-    db.session.commit()
     _revoke_credentials(permit, f"Permissão transferida a {heir.name}")
+    db.session.flush()
     return permit
 
 
@@ -192,8 +191,6 @@ def declare_absence_loss(permit, municipality, absent_since, reason, today=None)
 
 def _free_vacancy(municipality, reason):
     """Art. 27 caput and art. 34: the next suplente is called (None when the register is empty)."""
-    from ..selection.operations import call_next_suplente
-
-    cand = call_next_suplente(municipality, reason)
-    db.session.commit()
-    return cand
+    candidate = call_next_suplente(municipality, reason)
+    db.session.flush()
+    return candidate

@@ -7,6 +7,7 @@ from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
 from ..registry.models import OCCUPYING, Company, Operator, Permit, Ponto, UnitValue, Vehicle
+from .rule_checks import registry_problems
 
 
 def field_error(field, message, status=422):
@@ -33,8 +34,6 @@ def owned_row_or_error(model, ident, municipality_id, field):
 
 def _rule_problems(municipality, entity, data):
     """Registry checks that come from the municipality's rule packs (citing the article)."""
-    from .rule_checks import registry_problems
-
     problems = registry_problems(municipality, entity, data)
     if problems:
         raise ApiError(422, "validation_error", "Dados inválidos segundo a lei municipal.", problems)
@@ -70,7 +69,7 @@ def save_entity(model, municipality, data, obj=None, reason=None):
     db.session.flush()
     record("create" if before is None else "update", ENTITY_NAMES[model], obj.id, before, snapshot(obj),
            reason=reason, municipality_id=municipality.id)
-    db.session.commit()
+    db.session.flush()
     return obj
 
 
@@ -83,5 +82,5 @@ def add_unit_value(municipality, data):
     db.session.add(row)
     db.session.flush()
     record("create", "unit_value", row.id, None, snapshot(row), municipality_id=municipality.id)
-    db.session.commit()
+    db.session.flush()
     return row

@@ -2,13 +2,30 @@
 Validated data in, audited change out. No request parsing here. The other registry records
 (companies, operators, vehicles, pontos, unit values) are written by entities.py."""
 
-from ...core.audit import record, snapshot
+from datetime import timedelta
+
+from ...core.audit import current_actor, record, snapshot
 from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
+from ...rules.legal_calendar import cc_132_days, fixed_date_end
+from ..calendar.service import calendar_of
+from ..issuance.requirements import enforce
+from ..issuance.validity import RULES, issue_validity, renewal_validity, rule_for
 from ..registry.legal import check_holder_unchanged
-from ..registry.models import OCCUPYING, Company, Municipality, Operator, Permit, PermitStatusChange, Ponto, Vehicle, utcnow
+from ..registry.models import (
+    OCCUPYING,
+    Company,
+    Municipality,
+    Operator,
+    Permit,
+    PermitStatusChange,
+    Ponto,
+    Vehicle,
+    utcnow,
+)
 from ..registry.signals import permit_status_changed
+from ..selection.operations import candidate_for_permit, mark_permit_granted, vacancy_refusal
 from .entities import check_unique, field_error, owned_row_or_error
 
 # action -> (statuses it may start from, status it leads to)
@@ -39,7 +56,6 @@ def _check_capacity(municipality, ponto, exclude_permit_id=None):
         if query.count() >= ponto.capacity:
             raise field_error("ponto_id", f"O ponto {ponto.name} está lotado ({ponto.capacity} vagas).", 409)
     if exclude_permit_id is None:
-        from ..selection.operations import vacancy_refusal
         refusal = vacancy_refusal(municipality)
         if refusal:
             raise field_error("number", refusal, 409)
@@ -68,10 +84,6 @@ def _apply_permit_fields(permit, municipality, data):
 def issue_permit(municipality, data, today=None):
     """Issue a permit: validity computed from the law (a different date needs
     `validity_exception_reason`, audited), every legal requirement met (issuance.requirements)."""
-    from ..issuance.requirements import enforce
-    from ..issuance.validity import issue_validity
-    from ..selection.operations import candidate_for_permit, mark_permit_granted
-
     data = dict(data)
     exception_reason = data.pop("validity_exception_reason", None)
     candidate_id = data.pop("candidate_id", None)
@@ -98,7 +110,7 @@ def issue_permit(municipality, data, today=None):
                                       reason="Emissão"))
     record("issue", "permit", permit.id, None, permit_snapshot(permit), municipality_id=municipality.id)
     permit_status_changed.send(permit, old=None, new="ativo")
-    db.session.commit()
+    db.session.flush()
     return permit
 
 
@@ -121,7 +133,7 @@ def update_permit(permit, municipality, data):
     _apply_permit_fields(permit, municipality, data)
     db.session.flush()
     record("update", "permit", permit.id, before, permit_snapshot(permit), municipality_id=municipality.id)
-    db.session.commit()
+    db.session.flush()
     return permit
 
 
@@ -137,9 +149,6 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
     before = permit_snapshot(permit)
     computed = None
     if action == "renew":
-        from ..issuance.requirements import enforce
-        from ..issuance.validity import renewal_validity
-
         if permit.status == "suspenso" and not _suspended_for_not_renewing(permit):
             raise ApiError(409, "invalid_transition", f"{ACTION_LABELS[action]} não é possível: a suspensão "
                            "é uma penalidade; encerre-a antes (Fim da suspensão).")
@@ -171,7 +180,7 @@ def change_permit_status(permit, action, reason, valid_until=None, suspended_unt
     if action == "renew":
         _record_validity_exception(permit, computed, exception_reason, actor=actor)
     permit_status_changed.send(permit, old=old_status, new=new_status)
-    db.session.commit()
+    db.session.flush()
     return permit
 
 
@@ -205,8 +214,6 @@ def _suspended_for_not_renewing(permit):
 def expire_due_permits(today=None):
     """Daily job: permits past their validity become 'vencido' — or 'suspenso' where the law
     suspends them (Sapezal art. 10 § 2º) — (system actor). Returns the count."""
-    from ..issuance.validity import rule_for
-
     today = today or local_today()
     due = Permit.query.filter(Permit.status == "ativo", Permit.valid_until < today).all()
     changed = 0
@@ -231,8 +238,6 @@ def renewal_deadline_end(permit, calendar=None):
     office hours (CC art. 132 § 1º; Lei 9.784/1999 art. 66 § 1º) — the end the roadside rule
     `sap.req.alvara_renovado` also reads. A validity of months or years (Nortelândia art. 6º,
     Paranatinga arts. 13 § 1º and 20) is a duration, not a period to act: it does not move."""
-    from ...rules.legal_calendar import fixed_date_end
-    from ..calendar.service import calendar_of
     if calendar is None:
         calendar = calendar_of(db.session.get(Municipality, permit.municipality_id))
     return fixed_date_end(calendar, permit.valid_until)
@@ -243,8 +248,6 @@ def _grace_end(permit, rule, calendar=None):
     Código Civil art. 132 in the municipality's calendar from the end of the renewal deadline (a
     31 March without office hours moves that start: `legal_calendar.start_day`) — the day the
     roadside rule `sap.req.alvara_nao_caducado` (`cc_132_days`) also takes as the last."""
-    from ...rules.legal_calendar import cc_132_days
-    from ..calendar.service import calendar_of
     if calendar is None:
         calendar = calendar_of(db.session.get(Municipality, permit.municipality_id))
     return cc_132_days(calendar, permit.valid_until, rule.grace_days)
@@ -253,10 +256,6 @@ def _grace_end(permit, rule, calendar=None):
 def lapse_unrenewed_permits(today=None):
     """Daily job: where the law makes an unrenewed permit lapse after a grace period (Sapezal
     art. 10 § 2º: 30 days), it becomes 'caducado'. Idempotent: only permits still waiting."""
-    from datetime import timedelta
-    from ..calendar.service import calendar_of
-    from ..issuance.validity import RULES
-
     today = today or local_today()
     count = 0
     for key, rule in RULES.items():
@@ -282,7 +281,6 @@ def lapse_unrenewed_permits(today=None):
 
 
 def current_actor_id():
-    from ...core.audit import current_actor
     return getattr(current_actor(), "id", None)
 
 
@@ -298,8 +296,6 @@ def move_grace_ends(municipality, closed_day):
     art. 10 § 2º, CC art. 132 § 1º); a closure recorded on or before that day may move it (the day
     itself, or the start: a 31 March now without office hours). Recomputed and audited; only ever
     later — removing a closure does not shorten a period already announced. Returns the count."""
-    from ..calendar.service import calendar_of
-    from ..issuance.validity import rule_for
     rows = Permit.query.filter(Permit.municipality_id == municipality.id, Permit.status == "suspenso",
                                Permit.suspended_until >= closed_day).order_by(Permit.id).all()
     cal, moved = None, 0

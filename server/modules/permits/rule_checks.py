@@ -7,10 +7,15 @@ requirement's label and citation next to the form field. Vetoed provisions whose
 pending never refuse anything (the engine reports them as undecided).
 """
 
+import copy
+
+from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...rules import evaluate
-from ..registry.facts import FACT_FIELDS, entity_facts
-from ...core.clock import local_today
+from ..calendar.service import calendar_of
+from ..registry.facts import FACT_FIELDS, OPERATOR_FACTS, VEHICLE_FACTS, entity_facts
+from ..rules.citations import format_citation
+from ..rules.service import composed_for
 
 
 def _holds_refs(requirement):
@@ -24,11 +29,6 @@ def registry_ruleset(municipality):
     registration requirements judged on operator/vehicle registry facts alone), for checking many
     records in a row (the registry import): the same requirements evaluated by the same engine, without
     the hundreds a registry record can never fail. None when the municipality has no rules."""
-    import copy
-
-    from ..rules.service import composed_for
-    from ..registry.facts import OPERATOR_FACTS, VEHICLE_FACTS
-
     try:
         composed = composed_for(municipality)
     except ApiError:
@@ -60,9 +60,6 @@ def registry_failures(municipality, entity, data, today=None, composed=None, cal
     deadline id, SPEC §5 "Adaptation periods"), or None. The import records an existing permit's
     failures as transitions instead of refusing it (registry_import.importer). `calendar` may be
     given (calendar_of, read once) when checking many: reading it is a query, ~45 % of a row's check."""
-    from ..rules.citations import format_citation
-    from ..rules.service import composed_for
-
     if entity not in ("operator", "vehicle"):
         return []
     if composed is None:
@@ -74,7 +71,6 @@ def registry_failures(municipality, entity, data, today=None, composed=None, cal
     if not facts:
         return []
     if calendar is _UNSET:
-        from ..calendar.service import calendar_of
         calendar = calendar_of(municipality)
     result = evaluate(composed, today or local_today(), facts, (), calendar)
     out = []

@@ -5,6 +5,8 @@ fiscal checks; these are what the registry must keep true whatever the form says
 See shared_rules/LEGAL.md ("Readings chosen in the legal review", item 10).
 """
 from ...core.errors import ApiError
+from ...extensions import db
+from .models import Ponto
 
 # "caráter pessoal e intransferível" (Nortelândia Lei 030/1998, art. 6º, § 1º);
 # "expedido de forma individual, à pessoa física, sendo intransferível" (Sapezal Lei 125/1999, art. 3º).
@@ -40,9 +42,6 @@ def check_holder_unchanged(municipality, permit, data):
 def create_legal_pontos(municipality):
     """Create the pontos the municipality's law names, once (matched by their legal basis).
     Call it wherever a municipality is created. Returns the pontos created now."""
-    from ...extensions import db
-    from .models import Ponto
-
     existing = {p.legal_basis for p in Ponto.query.filter_by(municipality_id=municipality.id)}
     created = []
     for name, capacity, basis in LEGAL_PONTOS.get(municipality.slug, []):

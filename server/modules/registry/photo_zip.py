@@ -125,13 +125,13 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
             if len(content) > MAX_ENTRY_BYTES:
                 raise ApiError(413, "image_too_large", "Imagem recusada.",
                                {"photo": [f"Foto grande demais (máximo {MAX_ENTRY_BYTES // (1024 * 1024)} MB)."]})
-            store_operator_photo(operator, content, actor=actor)  # audited, committed
+            # Audited; an entry refused stages nothing (it fails reading or decoding, before the row
+            # changes), so the photos matched are kept and the request commits them with the report.
+            store_operator_photo(operator, content, actor=actor)
         except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError):
-            db.session.rollback()
             report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": "Entrada do ZIP danificada ou protegida por senha."})
         except ApiError as err:
-            db.session.rollback()
             report["bad"].append({"entry": shown, "cpf": mask_cpf(cpf),
                                   "reason": " ".join((err.fields or {}).get("photo", [err.message]))})
         else:
@@ -140,5 +140,5 @@ def import_photo_zip(municipality, data, actor=None) -> dict:
     record("operator_photo_batch", "operator", None, None,
            {kind: [{k: v for k, v in row.items() if k != "name"} for row in rows] for kind, rows in report.items()},
            municipality_id=municipality.id, actor=actor)
-    db.session.commit()
+    db.session.flush()
     return report

@@ -60,5 +60,5 @@ def store_operator_photo(operator, data: bytes, actor=None):
     operator.photo_path = relative
     record("photo", "operator", operator.id, {"photo_path": before}, {"photo_path": relative},
            municipality_id=operator.municipality_id, actor=actor)
-    db.session.commit()
+    db.session.flush()
     return relative

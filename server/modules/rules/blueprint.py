@@ -4,19 +4,19 @@ import json
 from flask import Blueprint, jsonify, request
 from werkzeug.routing import BaseConverter
 
-from . import views
-
 from ...core.auth import api_auth
 from ...core.compressed import send_compressed
-from ..registry.scope import check_municipality_slug
 from ...core.errors import ApiError, api_error_response
 from ...core.openapi import ERROR, NoContent, api_doc
-from ...core.tenancy import crossing_municipalities
 from ...core.schemas import MunicipalitySlugPathSchema
+from ...core.tenancy import crossing_municipalities
 from ...rules import RulesError, evaluate
 from ...rules.errors import FactError, expected_of
-from .schemas import ComposedRulesSchema, EvaluateSchema, EvaluationSchema, RulesErrorSchema
+from ..calendar.service import calendar_of
 from ..registry.models import Municipality
+from ..registry.scope import check_municipality_slug
+from . import views
+from .schemas import ComposedRulesSchema, EvaluateSchema, EvaluationSchema, RulesErrorSchema
 from .service import composed_for
 
 bp = Blueprint("rules_api", __name__, url_prefix="/api/v1/rules")
@@ -55,7 +55,6 @@ def composed(slug):
 def evaluate_facts(body):
     muni = check_municipality_slug(body["municipality"])
     try:
-        from ..calendar.service import calendar_of
         return evaluate(composed_for(muni), body["date"], body["facts"], body["history"], calendar_of(muni))
     except RulesError as exc:
         return _rules_error(exc)

@@ -10,7 +10,7 @@ from datetime import date
 from ...rules import RulesError, evaluate
 from ...rules.authoring import checker, law_text
 from ...rules.checklist import auto_form, checklist
-from ...rules.compose import ComposedRules, read_packs
+from ...rules.compose import REPO_ROOT, ComposedRules, read_packs
 from ..registry.facts import fact_source
 from .citations import format_citation, penalty_label
 from .service import config_overrides, file_defaults, published_dirs
@@ -102,7 +102,6 @@ def _law_texts_with(pack, uploaded_text):
 
 
 def _repo_root():
-    from ...rules.compose import REPO_ROOT
     return REPO_ROOT
 
 

@@ -13,6 +13,7 @@ from flask import current_app, has_app_context
 
 from ...core.errors import ApiError
 from ...rules import UnknownMunicipality, load_municipality
+from ...rules.compose import CONFIG_DIR, compose, read_packs
 from ..registry.models import UnitValue
 
 RULE_SETTING_KEYS = ("decree_amounts", "deadlines", "periods", "options")
@@ -21,7 +22,6 @@ RULE_SETTING_KEYS = ("decree_amounts", "deadlines", "periods", "options")
 @lru_cache(maxsize=32)
 def file_defaults(slug):
     # The file ships with the code: read once per process, not on every request.
-    from ...rules.compose import CONFIG_DIR
     path = CONFIG_DIR / f"{slug}.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
@@ -64,7 +64,6 @@ def published_dirs():
 @lru_cache(maxsize=32)
 def _composed(slug, fingerprint, overrides_json, federal_only=False, extra_dirs=(), extra_fingerprint=""):
     if federal_only:  # no municipal law pack yet (onboarding): the federal layer alone
-        from ...rules.compose import compose, read_packs
         config = {"municipality": slug, **json.loads(overrides_json)}
         return compose([p for _, p in read_packs(extra_dirs=extra_dirs) if p.get("kind") == "federal"], config)
     return load_municipality(slug, config_overrides=json.loads(overrides_json), extra_dirs=extra_dirs)

@@ -15,6 +15,8 @@ from ...core.errors import ApiError
 from ...extensions import db
 from ...rules.compose import REPO_ROOT
 from ..registry.models import FISCAL_UNITS
+from .citations import format_citation
+from .service import file_defaults
 
 VETO_OPTIONS = {"pending": "Pendente (não aplicar; mostrar ao fiscal como pendente)",
                 "veto_upheld": "Veto mantido (dispositivo não vigora)",
@@ -35,8 +37,6 @@ def _schema():
 def configurable_keys(composed):
     """[{kind, key, label_pt, citation, choices?, note?, cap?}] in composition order, one row per
     key. `cap` ({unit, max, citation_pt}) is the ceiling the law sets for a decree amount."""
-    from .citations import format_citation
-
     rows, seen = [], set()
 
     def add(kind, key, entry, **extra):
@@ -143,7 +143,6 @@ def _fmt(n):
 def default_values(composed):
     """What the shipped configuration (shared_rules/config/<slug>.json) already sets: the declared
     default readings, shown beside an unconfigured key."""
-    from .service import file_defaults
     cfg = file_defaults(composed.municipality)
     return {kind: cfg.get(kind, {}) for kind in ("decree_amounts", "deadlines", "periods", "options")}
 
@@ -172,4 +171,4 @@ def save_value(municipality, kind, key, value, source):
     municipality.settings = settings
     record("configure_rules", "municipality", municipality.id, {kind: {key: before}},
            {kind: {key: rules[kind][key]}}, reason=source.strip(), municipality_id=municipality.id)
-    db.session.commit()
+    db.session.flush()

@@ -1,18 +1,30 @@
 """Back office: the law as encoded (catalogue) and the municipality's rule configuration."""
 
+from datetime import date as _date
+
 from flask import g, jsonify, redirect, render_template, request, url_for
 
 from ...core.auth import STAFF_ROLES, login_required, require_municipality_id
+from ...core.clock import local_today
 from ...core.errors import ApiError
+from ...core.routes import RouteTable
 from ...extensions import db
+from ...rules.dates import MAX_ORD, MIN_ORD
 from ..registry.models import Municipality, UnitValue
 from .citations import format_citation, penalty_label
-from .service import composed_for
 from .configuration_page import KIND_TITLES, anchor, current_state, grouped, note_words
-from .settings import (AMOUNT_UNITS, PERIOD_UNITS, VETO_OPTIONS, configurable_keys, current_values,
-                       default_values, parse_value, save_value)
-from ...core.clock import local_today
-from ...core.routes import RouteTable
+from .draft_preview import DraftError, compose_draft, parse_day, preview, read_draft
+from .service import composed_for
+from .settings import (
+    AMOUNT_UNITS,
+    PERIOD_UNITS,
+    VETO_OPTIONS,
+    configurable_keys,
+    current_values,
+    default_values,
+    parse_value,
+    save_value,
+)
 
 routes = RouteTable()
 
@@ -34,8 +46,6 @@ def _vigencia_filter(entry):
     composed = g.get("_composed")
     if composed is None or len(composed.versions.get(entry.get("id"), ())) < 2:
         return ""
-    from datetime import date as _date
-    from ...rules.dates import MAX_ORD, MIN_ORD
     start = "" if entry["_from"] <= MIN_ORD else f"de {_date.fromordinal(entry['_from']).strftime('%d/%m/%Y')}"
     end = "" if entry["_to"] >= MAX_ORD else f"até {_date.fromordinal(entry['_to']).strftime('%d/%m/%Y')}"
     return " ".join(x for x in (start, end) if x)
@@ -113,8 +123,6 @@ def configuration():
 @login_required("admin", "backoffice")
 def draft_preview():
     """A draft pack before it is published to phones: checker, checklist, verdicts, auto."""
-    from .draft_preview import DraftError, compose_draft, parse_day, preview, read_draft
-
     muni = _municipality()
     context = {"errors": {}, "day": local_today(), "pack_json": "", "law_text": "", "pack": None}
     if request.method == "POST":
