@@ -18,14 +18,6 @@ COMMIT_ALLOWED = {
     "server/modules/tenancy/cli.py": "roles and grants (DDL) on a connection of its own, not the session's data",
 }
 
-# Files still committing inside operations, each to be converted (issue 39 item 2). Empty when done.
-NOT_YET_CONVERTED = {
-    # tx-a
-    # tx-b
-    # tx-c
-}
-
-
 def _calls(tree, name):
     """Line numbers of every call of `<anything>.name(...)` or `name(...)`."""
     found = []
@@ -51,7 +43,7 @@ def _is_job_runner(rel):
 def test_no_commit_outside_the_boundary():
     offenders = {}
     for rel, tree in _sources():
-        if rel in COMMIT_ALLOWED or rel in NOT_YET_CONVERTED:
+        if rel in COMMIT_ALLOWED:
             continue
         lines = _calls(tree, "commit") + _calls(tree, "begin")
         if lines:
@@ -64,8 +56,3 @@ def test_units_of_work_only_in_job_runners():
                  if not _is_job_runner(rel) and (lines := _calls(tree, "unit_of_work"))}
     assert not offenders, f"unit_of_work() outside a job runner (cli.py, jobs.py): {offenders}"
 
-
-def test_the_not_yet_converted_list_holds_no_converted_file():
-    # A file converted must leave the list, so that the first test holds it from then on.
-    stale = [rel for rel, tree in _sources() if rel in NOT_YET_CONVERTED and not _calls(tree, "commit")]
-    assert not stale, f"converted, remove from NOT_YET_CONVERTED: {stale}"
