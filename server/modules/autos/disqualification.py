@@ -22,7 +22,7 @@ REHAB_FACT = "operator.rehabilitation_course_on"
 def reached(municipality, operator, today):
     """The escalation (engine output) that disqualifies the operator on `today` by applied
     penalties alone, or None."""
-    from .penalties import server_history  # local: penalties.py imports check_operator from here
+    from .penalties import server_history  # noqa: PLC0415 (local: penalties.py imports check_operator from here)
     rules = composed_for(municipality)
     facts = {}
     if operator.rehabilitation_course_on and REHAB_FACT in rules.facts:

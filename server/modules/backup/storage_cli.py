@@ -17,7 +17,7 @@ def storage_cli():
 def create_bucket():
     """Create STORAGE_URL's bucket when missing (private, versioning on); say so when it exists."""
     # local: the S3 library loads only where an object store is used (as core/storage.py does)
-    from botocore.exceptions import BotoCoreError, ClientError
+    from botocore.exceptions import BotoCoreError, ClientError  # noqa: PLC0415 (local: boto3 loads only where an object store is configured)
 
     url = storage_url()
     if not url:

@@ -56,7 +56,7 @@ def _text(data: bytes) -> str:
 
 
 def parse_ofx(data: bytes) -> tuple[str, list[Line]]:
-    from ofxtools.Parser import OFXTree  # local: ofxtools is loaded only when an OFX file is read
+    from ofxtools.Parser import OFXTree  # noqa: PLC0415 (local: ofxtools is loaded only when an OFX file is read)
     tree = OFXTree()
     try:
         tree.parse(io.BytesIO(data))

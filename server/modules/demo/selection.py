@@ -24,7 +24,7 @@ INAPTO = ("Rui Teles Nogueira", 4)
 
 
 def _morning(day):
-    from .dataset import local_morning  # local: dataset.py imports this module (load_selection_demo)
+    from .dataset import local_morning  # noqa: PLC0415 (local: dataset.py imports this module (load_selection_demo))
     return local_morning(day)
 
 

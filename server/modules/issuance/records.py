@@ -183,7 +183,7 @@ def permit_facts(permit, declared, today=None):
 
 def issqn_arrears_count(municipality, today):
     """Unpaid charges past due in a municipality that charges monthly ISSQN; None elsewhere."""
-    from .operations import ISSQN_MUNICIPALITIES  # local: operations.py imports this module
+    from .operations import ISSQN_MUNICIPALITIES  # noqa: PLC0415 (local: operations.py imports this module)
     if municipality.slug not in ISSQN_MUNICIPALITIES:
         return None
     return IssqnCharge.query.filter(IssqnCharge.municipality_id == municipality.id, IssqnCharge.paid_on.is_(None),

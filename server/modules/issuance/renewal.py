@@ -138,7 +138,7 @@ def document_state(doc, check, today, since, act):
 
 def renewal_items(municipality, permit, today=None):
     """[requirements.Item] for the documents this renewal must be instructed with."""
-    from .requirements import Item  # local: requirements.py imports this module
+    from .requirements import Item  # noqa: PLC0415 (local: requirements.py imports this module)
 
     today = today or local_today()
     since, act = cycle_start(permit)

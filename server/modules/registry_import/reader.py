@@ -86,7 +86,7 @@ def _count_lines(path):
 
 def _raw_rows(path, kind):
     if kind == "xlsx":
-        from openpyxl import load_workbook  # local: heavy (0.2–0.7 s measured), only an XLSX file needs it
+        from openpyxl import load_workbook  # noqa: PLC0415 (local: heavy (0.2–0.7 s measured), only an XLSX file needs it)
         try:
             # data_only=False: a formula cell reads as "=…", refused by the importer, never its cached value.
             workbook = load_workbook(path, read_only=True, data_only=False)

@@ -19,9 +19,9 @@ def template_csv(municipality):
 
 def template_xlsx(municipality):
     # local: openpyxl is heavy (0.2–0.7 s to import, measured), only the XLSX template needs it
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
+    from openpyxl import Workbook  # noqa: PLC0415 (local: openpyxl is heavy, only an XLSX template needs it)
+    from openpyxl.styles import Font  # noqa: PLC0415 (local: openpyxl is heavy, only an XLSX template needs it)
+    from openpyxl.utils import get_column_letter  # noqa: PLC0415 (local: openpyxl is heavy, only an XLSX template needs it)
 
     columns = columns_for(municipality)
     book = Workbook()
