@@ -30,18 +30,6 @@ def _sqlite_foreign_keys(dbapi_connection, _record):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
-        # Python's sqlite3 opens a transaction only before its first write, so a SAVEPOINT opened
-        # before any write began SQLite's transaction itself and its RELEASE committed it: the
-        # sync push's per-attempt savepoint held before the request's end (core/transaction.py).
-        # SQLAlchemy's recipe for SQLite: the driver leaves transactions alone and every
-        # transaction SQLAlchemy begins starts with BEGIN (below), so SQLite's are the session's.
-        dbapi_connection.isolation_level = None
-
-
-@event.listens_for(Engine, "begin")
-def _sqlite_begin(conn):
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql("BEGIN")
 
 
 def init_extensions(app):
