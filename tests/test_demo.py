@@ -6,11 +6,13 @@ from server.core.clock import local_today
 from server.modules.credentials.models import Credential, IssuerKey, StatusListEntry
 from server.modules.demo.dataset import PERMIT_PLAN, load_demo
 from server.modules.registry.models import Municipality, Permit, PermitStatusChange, Ponto
+from server.extensions import db
 
 
 def test_full_demo_has_every_status_keys_and_crachas(app):
     with app.app_context():
         logins = load_demo()
+        db.session.commit()  # the loader stages; `flask demo load` commits
         assert ("admin", "admin", "todos") in logins
         assert load_demo() is None  # never loads twice
         today = local_today()
@@ -40,6 +42,7 @@ def test_full_demo_has_every_status_keys_and_crachas(app):
 def test_sapezal_pontos_are_the_three_of_article_20(app):
     with app.app_context():
         load_demo(credentials=False)
+        db.session.commit()  # the loader stages; `flask demo load` commits
         muni = Municipality.query.filter_by(slug="sapezal").one()
         pontos = {p.name: (p.capacity, p.legal_basis) for p in Ponto.query.filter_by(municipality_id=muni.id)}
     assert pontos == {
@@ -56,6 +59,7 @@ def test_demo_reads_like_a_real_registry(app):
     from server.modules.registry.models import Operator
     with app.app_context():
         load_demo(credentials=False)
+        db.session.commit()  # the loader stages; `flask demo load` commits
         today = local_today()
         for op in Operator.query:
             surnames = op.name.split()[1:]
@@ -88,6 +92,7 @@ def test_demo_validities_are_the_law_s(app):
 
     with app.app_context():
         load_demo(credentials=False)
+        db.session.commit()  # the loader stages; `flask demo load` commits
         for permit in Permit.query:
             slug = Municipality.query.filter_by(id=permit.municipality_id).one().slug
             start = permit.valid_from
@@ -111,6 +116,7 @@ def test_paranatinga_demo_permits_come_from_a_published_selection(app):
     from server.modules.selection.operations import receivable_candidates
     with app.app_context():
         load_demo()
+        db.session.commit()  # the loader stages; `flask demo load` commits
         muni = Municipality.query.filter_by(slug="paranatinga").one()
         permits = Permit.query.filter_by(municipality_id=muni.id).all()
         editais = Edital.query.filter_by(municipality_id=muni.id).order_by(Edital.published_on).all()

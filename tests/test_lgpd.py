@@ -35,6 +35,7 @@ def test_export_holds_every_row_of_every_table_pointing_at_the_operator(app):
 
     with app.app_context():
         load_demo(credentials=True)
+        db.session.commit()  # the loader stages; `flask demo load` commits
         operator = _richest_operator()
         data = collect(operator)
         pointing = _tables_pointing_at("operator")

@@ -62,6 +62,7 @@ def test_the_full_demo_holds_the_example_marked_and_working(app, client):
 
     with app.app_context():
         logins = load_demo(credentials=False, example=True)
+        db.session.commit()  # the loader stages; `flask demo load` commits
         assert ("fiscal.serra-azul-do-norte", "fiscal", "Serra Azul do Norte (exemplo fictício)") in logins
         muni = Municipality.query.filter_by(slug="serra-azul-do-norte").one()
         assert muni.synthetic_example and muni.ibge_code.startswith("99")  # no state has code 99
@@ -89,6 +90,7 @@ def test_the_back_office_asks_for_the_documents_the_pack_declares(app, client):
 
     with app.app_context():
         load_demo(credentials=False, example=True)
+        db.session.commit()  # the loader stages; `flask demo load` commits
         muni = Municipality.query.filter_by(slug="serra-azul-do-norte").one()
         permit = Permit.query.filter_by(municipality_id=muni.id, status="ativo").order_by(Permit.id).first()
         operator_id, vehicle_id = permit.holder_operator_id, permit.vehicle_id

@@ -303,6 +303,7 @@ def world(app, client):
     from server.modules.registry.models import Municipality, Operator
     with app.app_context():
         load_demo()
+        db.session.commit()  # the loader stages; `flask demo load` commits
         munis = {m.slug: m.id for m in Municipality.query.order_by(Municipality.id)}
         for slug, mid in munis.items():  # a municipality's own administrator, for the admin routes
             create_user(mid, {"username": f"admin.{slug}", "name": f"Administração de {slug}", "role": "admin",

@@ -20,6 +20,8 @@ from helpers import csrf_token, login
 from ratelimit_backends import REDIS_URL, delete_keys, redis_answers
 from two_servers import Http, flask_cli, free_port, shared_env, start, stop, storage_env, wait_healthy
 
+from server.extensions import db
+
 pytestmark = [pytest.mark.db, pytest.mark.skipif(
     not PG_URL, reason="two app servers share one PostgreSQL (set MOTOFISCAL_TEST_DATABASE_URL)")]
 
@@ -34,6 +36,7 @@ def servers(database_url, tmp_path_factory, s3_server):
     with app.app_context():
         _empty_tables()
         load_demo(credentials=False)
+        db.session.commit()  # the loader stages; `flask demo load` commits
     redis = redis_answers()
     port_a, port_b = free_port(), free_port()
     env = shared_env(database_url, REDIS_URL if redis else "memory://", f"http://localhost:{port_a}",
