@@ -9,7 +9,7 @@ total, with one has no sum (None, shown "a definir (decreto não configurado)"),
 sum that reads as the whole (issue 18, item 5)."""
 from datetime import date, timedelta
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import and_, case, func, or_, select, union_all
 
 from ...extensions import db
 from ..accounts.models import User
@@ -84,28 +84,28 @@ def _priced(values):
 
 
 def activity(mid, first, last):
-    """Everything the page shows from field_stat_day: the sums per bucket (day or month), per
+    """Everything the page shows from the activity rollups: the sums per bucket (day or month), per
     fiscal and per ponto — a few dozen rows (_three_ways), never the bucket × fiscal × ponto
     cross product (15,000 rows over 24 months, whose fetch and Python summing were most of the
-    page: docs/benchmarks/dashboard.md). Returns (series, daily?, totals, per fiscal, per ponto)."""
+    page: docs/benchmarks/dashboard.md), in one statement over the whole months and the edge days
+    together (_rows). Returns (series, daily?, totals, per fiscal, per ponto)."""
     daily = (last - first).days < DAILY_SPAN_DAYS
     sources = ([(FieldStatDay, _in(FieldStatDay, mid, first, last))] if daily
                else _sources(FieldStatDay, FieldStatMonth, mid, first, last))
+    rows = _rows(lambda s: (s.day if daily else s.month).label("bucket"), ACTIVITY_COLUMNS, sources)
     by_bucket, by_user, by_ponto = {}, {}, {}
     totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "unpriced": 0, "void": 0}
-    for s, where in sources:
-        bucket = s.day if daily else s.month
-        for way, key, inspections, autos, amount, unpriced, void in _three_ways(s, bucket, where):
-            values = (int(inspections), int(autos), int(amount), int(unpriced))
-            if way == "bucket":
-                _add(by_bucket, key.isoformat() if daily else key, values)
-                for name, value in zip(("inspections", "autos", "amount_cents", "unpriced", "void"),
-                                       (*values, int(void))):
-                    totals[name] += value
-            elif way == "user":
-                _add(by_user, key, values)
-            else:  # ponto_key 0: no ponto identified
-                _add(by_ponto, key or None, values)
+    for way, key, inspections, autos, amount, unpriced, void in _three_ways(rows):
+        values = (int(inspections), int(autos), int(amount), int(unpriced))
+        if way == "bucket":
+            by_bucket[key.isoformat() if daily else key] = values
+            for name, value in zip(("inspections", "autos", "amount_cents", "unpriced", "void"),
+                                   (*values, int(void))):
+                totals[name] += value
+        elif way == "user":
+            by_user[key] = values
+        else:  # ponto_key 0: no ponto identified
+            by_ponto[key or None] = values
     if totals["unpriced"]:
         totals["amount_cents"] = None
     by_bucket, by_user, by_ponto = ({k: _priced(v) for k, v in t.items()} for t in (by_bucket, by_user, by_ponto))
@@ -120,30 +120,39 @@ def activity(mid, first, last):
     return series, daily, totals, fiscal, ponto
 
 
-def _add(table, key, values):
-    """Sums of one key from two rollups (the edge days and the whole months) added together."""
-    table[key] = tuple(a + b for a, b in zip(table.get(key, (0,) * len(values)), values))
+ACTIVITY_COLUMNS = ("user_id", "ponto_key", "inspections", "autos", "amount_cents", "unpriced", "void")
+ITEM_COLUMNS = ("kind", "code", "label", "count", "amount_cents", "unpriced")
 
 
-def _three_ways(s, bucket, where):
+def _rows(first_column, columns, sources):
+    """The rows of every source (whole months, edge days) as one relation: UNION ALL of the same
+    columns, so one statement sums them (a round trip less per source, and the database adds the
+    two rollups instead of Python)."""
+    parts = [select(*((first_column(m),) if first_column else ()), *(getattr(m, c) for c in columns)).where(where)
+             for m, where in sources]
+    return (parts[0] if len(parts) == 1 else union_all(*parts)).subquery("rollup_rows")
+
+
+def _three_ways(rows):
     """[(way "bucket" | "user" | "ponto", key, inspections, autos, amount, unpriced, void)]: the
-    rows of `where` summed by bucket, by fiscal and by ponto. PostgreSQL does it in one scan
-    (GROUPING SETS); SQLite, which has none, in three GROUP BYs of the same sums."""
-    sums = (_sum(s.inspections), _sum(s.autos), _sum(s.amount_cents), _sum(s.unpriced), _sum(s.void))
-    ways = (("bucket", bucket), ("user", s.user_id), ("ponto", s.ponto_key))
+    rows summed by bucket, by fiscal and by ponto. PostgreSQL does it in one scan (GROUPING
+    SETS); SQLite, which has none, in three GROUP BYs of the same sums."""
+    c = rows.c
+    sums = (_sum(c.inspections), _sum(c.autos), _sum(c.amount_cents), _sum(c.unpriced), _sum(c.void))
+    ways = (("bucket", c.bucket), ("user", c.user_id), ("ponto", c.ponto_key))
     if db.session.get_bind().dialect.name == "postgresql":
         # GROUPING(bucket, user, ponto): a bit set per column summed away (bucket = 4, user = 2, ponto = 1).
         which = {0b011: 0, 0b101: 1, 0b110: 2}
-        rows = db.session.execute(
-            select(func.grouping(bucket, s.user_id, s.ponto_key), bucket, s.user_id, s.ponto_key, *sums)
-            .where(where).group_by(func.grouping_sets(bucket, s.user_id, s.ponto_key))).all()
+        result = db.session.execute(
+            select(func.grouping(c.bucket, c.user_id, c.ponto_key), c.bucket, c.user_id, c.ponto_key, *sums)
+            .group_by(func.grouping_sets(c.bucket, c.user_id, c.ponto_key))).all()
         out = []
-        for mask, *rest in rows:
+        for mask, *rest in result:
             index = which[mask]
             out.append((ways[index][0], rest[index], *rest[3:]))
         return out
     return [(way, key, *values) for way, column in ways
-            for key, *values in db.session.execute(select(column, *sums).where(where).group_by(column)).all()]
+            for key, *values in db.session.execute(select(column, *sums).group_by(column)).all()]
 
 
 def _named(table, name):
@@ -165,17 +174,13 @@ def _buckets(first, last, daily):
 
 def items(mid, first, last):
     """(by infraction [(code, label, autos, amount_cents)] most frequent first,
-    nonconformities [(code, label, inspections)] top ten), from a GROUP BY (kind, code) of each
-    rollup the period reads (_sources)."""
-    summed = {}
-    for i, where in _sources(FieldStatItemDay, FieldStatItemMonth, mid, first, last):
-        for kind, code, label, n, amount, unpriced in db.session.execute(
-                select(i.kind, i.code, func.max(i.label), _sum(i.count), _sum(i.amount_cents), _sum(i.unpriced))
-                .where(where).group_by(i.kind, i.code)).all():
-            was = summed.get((kind, code), (None, 0, 0, 0))
-            summed[(kind, code)] = (max(filter(None, (was[0], label)), default=None),
-                                    was[1] + int(n), was[2] + int(amount), was[3] + int(unpriced))
-    ordered = sorted(((k, c, label, n, None if u else a) for (k, c), (label, n, a, u) in summed.items() if n),
+    nonconformities [(code, label, inspections)] top ten), from one GROUP BY (kind, code) over the
+    rollups the period reads (_sources, as one relation: _rows)."""
+    rows = _rows(None, ITEM_COLUMNS, _sources(FieldStatItemDay, FieldStatItemMonth, mid, first, last)).c
+    summed = db.session.execute(
+        select(rows.kind, rows.code, func.max(rows.label), _sum(rows.count), _sum(rows.amount_cents),
+               _sum(rows.unpriced)).group_by(rows.kind, rows.code)).all()
+    ordered = sorted(((k, c, label, int(n), None if u else int(a)) for k, c, label, n, a, u in summed if n),
                      key=lambda r: (-r[3], r[1]))
     traffic = traffic_ids()
     infractions = [(code, label or code, n, TRAFFIC_AMOUNT if code in traffic else amount)
