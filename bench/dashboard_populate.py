@@ -243,8 +243,8 @@ def derive_all(connection, mid):
     connection.execute(text(f"INSERT INTO field_stat_item ({COLUMNS['field_stat_item']}) {ITEM_ROWS}"))
     connection.execute(text("DROP TABLE bench_base, bench_item"))
     connection.execute(text("ANALYZE field_stat, field_stat_item"))
-    for table, rows in ROLLUPS.items():
-        connection.execute(text(f"INSERT INTO {table} ({COLUMNS[table]}) {rows}"))
+    for table, rows in ROLLUPS.items():  # in key order, as the pushes of each day leave them (_roll sorts its keys)
+        connection.execute(text(f"INSERT INTO {table} ({COLUMNS[table]}) {rows} ORDER BY 1, 2, 3, 4"))
 
 
 def check_equivalence(app, schema, mid, days):
