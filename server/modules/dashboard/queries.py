@@ -9,7 +9,7 @@ total, with one has no sum (None, shown "a definir (decreto não configurado)"),
 sum that reads as the whole (issue 18, item 5)."""
 from datetime import date, timedelta
 
-from sqlalchemy import and_, case, func, or_, select, union_all
+from sqlalchemy import and_, case, func, literal, or_, select, union_all
 
 from ...extensions import db
 from ..accounts.models import User
@@ -95,28 +95,26 @@ def activity(mid, first, last):
     rows = _rows(lambda s: (s.day if daily else s.month).label("bucket"), ACTIVITY_COLUMNS, sources)
     by_bucket, by_user, by_ponto = {}, {}, {}
     totals = {"inspections": 0, "autos": 0, "amount_cents": 0, "unpriced": 0, "void": 0}
-    for way, key, inspections, autos, amount, unpriced, void in _three_ways(rows):
+    names = {}
+    for way, key, name, inspections, autos, amount, unpriced, void in _three_ways(rows, mid):
         values = (int(inspections), int(autos), int(amount), int(unpriced))
         if way == "bucket":
             by_bucket[key.isoformat() if daily else key] = values
-            for name, value in zip(("inspections", "autos", "amount_cents", "unpriced", "void"),
-                                   (*values, int(void))):
-                totals[name] += value
+            for total, value in zip(("inspections", "autos", "amount_cents", "unpriced", "void"),
+                                    (*values, int(void))):
+                totals[total] += value
         elif way == "user":
             by_user[key] = values
+            names[way, key] = name or f"Usuário {key}"
         else:  # ponto_key 0: no ponto identified
             by_ponto[key or None] = values
+            names[way, key or None] = name or "Sem ponto identificado"
     if totals["unpriced"]:
         totals["amount_cents"] = None
     by_bucket, by_user, by_ponto = ({k: _priced(v) for k, v in t.items()} for t in (by_bucket, by_user, by_ponto))
     series = [(label, *by_bucket.get(key, (0, 0, 0))) for key, label in _buckets(first, last, daily)]
-    user_names = dict(db.session.execute(select(User.id, User.name).where(
-        User.id.in_(list(by_user)))).all()) if by_user else {}
-    pontos = [p for p in by_ponto if p is not None]
-    ponto_names = dict(db.session.execute(select(Ponto.id, Ponto.name).where(
-        Ponto.id.in_(pontos), Ponto.municipality_id == mid)).all()) if pontos else {}
-    fiscal = _named(by_user, lambda uid: user_names.get(uid) or f"Usuário {uid}")
-    ponto = _named(by_ponto, lambda pid: ponto_names.get(pid) or "Sem ponto identificado")
+    fiscal = _named(by_user, lambda uid: names["user", uid])
+    ponto = _named(by_ponto, lambda pid: names["ponto", pid])
     return series, daily, totals, fiscal, ponto
 
 
@@ -133,26 +131,43 @@ def _rows(first_column, columns, sources):
     return (parts[0] if len(parts) == 1 else union_all(*parts)).subquery("rollup_rows")
 
 
-def _three_ways(rows):
-    """[(way "bucket" | "user" | "ponto", key, inspections, autos, amount, unpriced, void)]: the
-    rows summed by bucket, by fiscal and by ponto. PostgreSQL does it in one scan (GROUPING
-    SETS); SQLite, which has none, in three GROUP BYs of the same sums."""
+def _three_ways(rows, mid):
+    """[(way "bucket" | "user" | "ponto", key, name, inspections, autos, amount, unpriced, void)]:
+    the rows summed by bucket, by fiscal and by ponto, with the fiscal's or the ponto's name (None
+    when there is none: a bucket, a ponto of another municipality, no ponto) joined in the same
+    statement. PostgreSQL does it in one scan (GROUPING SETS); SQLite, which has none, in three
+    GROUP BYs of the same sums."""
     c = rows.c
-    sums = (_sum(c.inspections), _sum(c.autos), _sum(c.amount_cents), _sum(c.unpriced), _sum(c.void))
-    ways = (("bucket", c.bucket), ("user", c.user_id), ("ponto", c.ponto_key))
+    sums = [_sum(column).label(f"sum_{n}") for n, column in enumerate(
+        (c.inspections, c.autos, c.amount_cents, c.unpriced, c.void))]
     if db.session.get_bind().dialect.name == "postgresql":
         # GROUPING(bucket, user, ponto): a bit set per column summed away (bucket = 4, user = 2, ponto = 1).
-        which = {0b011: 0, 0b101: 1, 0b110: 2}
-        result = db.session.execute(
-            select(func.grouping(c.bucket, c.user_id, c.ponto_key), c.bucket, c.user_id, c.ponto_key, *sums)
-            .group_by(func.grouping_sets(c.bucket, c.user_id, c.ponto_key))).all()
-        out = []
-        for mask, *rest in result:
-            index = which[mask]
-            out.append((ways[index][0], rest[index], *rest[3:]))
-        return out
-    return [(way, key, *values) for way, column in ways
-            for key, *values in db.session.execute(select(column, *sums).group_by(column)).all()]
+        grouped = select(func.grouping(c.bucket, c.user_id, c.ponto_key).label("mask"), c.bucket, c.user_id,
+                         c.ponto_key, *sums).group_by(func.grouping_sets(c.bucket, c.user_id, c.ponto_key)).subquery()
+        g = grouped.c
+        result = db.session.execute(_with_names(grouped, g.user_id, g.ponto_key, mid, g.mask == 0b101, g.mask == 0b110,
+                                                (g.mask, g.bucket, g.user_id, g.ponto_key))).all()
+        ways = {0b011: ("bucket", 0), 0b101: ("user", 1), 0b110: ("ponto", 2)}
+        # row: mask, bucket, user_id, ponto_key, name, sums…
+        return [(ways[r[0]][0], r[1 + ways[r[0]][1]], r[4], *r[5:]) for r in result]
+    out = []
+    for way, column in (("bucket", c.bucket), ("user", c.user_id), ("ponto", c.ponto_key)):
+        grouped = select(column.label("key"), *sums).group_by(column).subquery()
+        g = grouped.c
+        result = db.session.execute(_with_names(grouped, g.key, g.key, mid, literal(way == "user"),
+                                                literal(way == "ponto"), (g.key,))).all()
+        out += [(way, key, name, *values) for key, name, *values in result]
+    return out
+
+
+def _with_names(grouped, user_id, ponto_key, mid, is_user, is_ponto, keys):
+    """SELECT keys, the fiscal's or the ponto's name, the sums FROM grouped (LEFT JOINs: a key
+    without a name keeps its row)."""
+    name = func.coalesce(User.name, Ponto.name).label("name")
+    sums = [column for column in grouped.c if column.name.startswith("sum_")]
+    return (select(*keys, name, *sums).select_from(grouped)
+            .outerjoin(User, and_(is_user, User.id == user_id))
+            .outerjoin(Ponto, and_(is_ponto, Ponto.id == ponto_key, Ponto.municipality_id == mid)))
 
 
 def _named(table, name):
