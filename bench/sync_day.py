@@ -160,10 +160,15 @@ SYNC = """async ({ parallel }) => {
 
 
 def one_phone(browser, url, counter, inspections, autos, parallel, salt, username="fiscal.sapezal"):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers="allow")
     page = context.new_page()
-    enroll(page, url, "1357", f"Celular da bancada {salt}", username=username)
+    try:
+        enroll(page, url, "1357", f"Celular da bancada {salt}", username=username)
+    except PlaywrightTimeout:  # a large registry's first download outlasts the helper's 30 s under load
+        page.get_by_role("button", name="Começar").click(timeout=600_000)
+        page.locator("#go-scan").wait_for(timeout=60_000)
     # The enrolment's downloads (a large registry comes in pages) finish before the day starts, as
     # on a phone enrolled the day before: the server has seen no request for 3 s (3 min at most).
     seen, waited = -1, 0
@@ -238,7 +243,10 @@ def curve(sizes, inspections, autos):
             load_before, reference = os.getloadavg()[0], healthz_ms(server.url)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                run = one_phone(browser, server.url, counter, inspections, autos, PARALLEL_PHOTOS, permits, CITY_FISCAL)
+                try:
+                    run = one_phone(browser, server.url, counter, inspections, autos, PARALLEL_PHOTOS, permits, CITY_FISCAL)
+                except Exception as error:  # noqa: BLE001 — the page says which size failed and why
+                    run = {"failed": f"{type(error).__name__}: {str(error).splitlines()[0]}"}
                 browser.close()
             server.stop()
         out.append({**run, "permits": permits, "healthz_ms": reference, "loads": (load_before, os.getloadavg()[0])})
@@ -315,7 +323,9 @@ def write_report(runs, inspections, autos, stored, photos, load_before, load_aft
             "| permits in the registry | enrolment quiet after | requests | bytes sent | floor | time | time ÷ floor | `/healthz` (ms) | load before / after |",
             "|---|---|---|---|---|---|---|---|---|",
             *[f"| {r['permits']:,} | {r['quiet_after_s']} s | {r['requests']} | {r['bytes']:,} | {r['floor']:.1f} s | {r['seconds']:.1f} s | "
-              f"**{r['ratio']:.3f}** | {r['healthz_ms']:.1f} | {r['loads'][0]:.1f} / {r['loads'][1]:.1f} |" for r in sized],
+              f"**{r['ratio']:.3f}** | {r['healthz_ms']:.1f} | {r['loads'][0]:.1f} / {r['loads'][1]:.1f} |"
+              if "failed" not in r else f"| {r['permits']:,} | not measured: {r['failed']} | | | | | | {r['healthz_ms']:.1f} | "
+              f"{r['loads'][0]:.1f} / {r['loads'][1]:.1f} |" for r in sized],
             ""]
     existing = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
     notes = existing[existing.index("## Notes"):] if "## Notes" in existing else ""
