@@ -42,6 +42,8 @@ def spread(app, client, demo):
     (date(2026, 7, 2), date(2026, 10, 31)),   # a partial first month
     (date(2026, 7, 1), date(2026, 9, 10)),    # a partial last month
     (date(2026, 6, 1), date(2026, 12, 31)),   # wider than the data
+    (date(2026, 7, 3), date(2026, 10, 29)),   # both edge months read as the month minus the days left out (7/1, 10/31)
+    (date(2026, 9, 12), date(2026, 12, 31)),  # September minus 1–11: its one record (9/10) taken out, no bucket left
 ])
 def test_whole_months_and_edge_days_add_up_to_the_days(app, spread, monkeypatch, first, last):
     with app.app_context():
@@ -56,6 +58,18 @@ def test_whole_months_and_edge_days_add_up_to_the_days(app, spread, monkeypatch,
     assert not daily and totals["autos"] == totals["inspections"] == len(inside)
     assert totals["amount_cents"] == sum((100 + DAYS.index(d)) * 100 for d in inside)
     assert infractions[0][2] == len(inside) and failed[0][2] == len(inside)
+
+
+def test_an_edge_month_with_few_days_left_out_is_read_as_its_month_minus_them():
+    sources = queries._sources(queries.FieldStatDay, queries.FieldStatMonth, 1, date(2024, 12, 5), date(2026, 12, 5),
+                               subtract=True)
+    assert [(model.__name__, sign) for model, _, sign in sources] == [
+        ("FieldStatMonth", 1), ("FieldStatDay", 1), ("FieldStatDay", -1)]
+    months, days, minus = (str(w.compile(compile_kwargs={"literal_binds": True})) for _, w, _ in sources)
+    assert "'2024-12'" in months and "'2026-12-01'" in days and "'2024-12-01'" in minus
+    assert "'2024-12-04'" in minus and "'2024-12-05'" not in minus
+    items = queries._sources(queries.FieldStatItemDay, queries.FieldStatItemMonth, 1, date(2024, 12, 5), date(2026, 12, 5))
+    assert all(sign == 1 for _, _, sign in items)  # labels are a max: never subtracted
 
 
 def test_split_reads_each_day_once():

@@ -34,6 +34,7 @@ ALLOWED = {
     ("server/modules/dashboard/derive.py", "<module>"): "tolerance of a phone's clock ahead of the server's",
     ("server/modules/dashboard/queries.py", "_month_end"): "last day of a calendar month for a chart bucket",
     ("server/modules/dashboard/queries.py", "_split"): "splitting a chart range into whole months and loose days",
+    ("server/modules/dashboard/queries.py", "_sources"): "the days of a chart range's edge month left outside it (read as the month minus them)",
     ("server/modules/dashboard/queries.py", "activity"): "choosing daily or monthly buckets by the span of a chart",
     ("server/modules/dashboard/queries.py", "_buckets"): "chart buckets (days, weeks)",
     ("server/modules/dashboard/queries.py", "expiring"): "horizon of the dashboard's expiring list",
