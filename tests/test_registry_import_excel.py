@@ -8,37 +8,16 @@ from datetime import timedelta
 
 import pytest
 from openpyxl import Workbook, load_workbook
-from registry_import_data import values_for
+from registry_import_data import cnh_leading_zero, cpf_leading_zero, renavam_leading_zero, values_for
 
 from server.core.audit import AuditLog
 from server.core.clock import local_today
-from server.core.validation import cnh_number_is_valid, cpf_check_digits
 from server.extensions import db
 from server.modules.registry.models import Municipality, Operator, Permit, Vehicle
 from server.modules.registry.transition_models import PermitTransition
 from server.modules.registry_import.columns import columns_for
 from server.modules.registry_import.importer import run_import
 from server.modules.registry_import.template import template_xlsx
-
-
-
-
-def _zero_cpf(i):
-    return cpf_check_digits(f"0{70000000 + i:08d}")
-
-
-def _zero_cnh(i):
-    for base in range(10_000_000 + 10 * i, 10_000_000 + 10 * i + 10):
-        for dv in range(100):
-            if cnh_number_is_valid(f"0{base:08d}{dv:02d}"):
-                return f"0{base:08d}{dv:02d}"
-    raise ValueError(i)
-
-
-def _zero_renavam(i):
-    base = [int(d) for d in f"{2000 + i:010d}"]
-    total = sum(d * w for d, w in zip(base, [3, 2, 9, 8, 7, 6, 5, 4, 3, 2]))
-    return "".join(map(str, base)) + str((total * 10) % 11 % 10)
 
 
 def _sheet(path, columns, rows, extra=None):
@@ -70,7 +49,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
     with app.app_context():
         muni = Municipality.query.one()
         columns = columns_for(muni)
-        known = Operator(municipality_id=muni.id, name="Maria Já Cadastrada", cpf=_zero_cpf(50), cnh_number=_zero_cnh(90),
+        known = Operator(municipality_id=muni.id, name="Maria Já Cadastrada", cpf=cpf_leading_zero(50), cnh_number=cnh_leading_zero(90),
                          cnh_category="A", cnh_first_issue_date=today - timedelta(days=4000),
                          cnh_expiry=today + timedelta(days=400), birth_date=today - timedelta(days=12000))
         db.session.add(known)
@@ -78,8 +57,8 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
     rows = []
     for i in range(8):
         row = values_for(i, today)
-        row.update({"operator.cpf": _zero_cpf(i), "operator.cnh_number": _zero_cnh(i),
-                    "vehicle.renavam": _zero_renavam(i)})
+        row.update({"operator.cpf": cpf_leading_zero(i), "operator.cnh_number": cnh_leading_zero(i),
+                    "vehicle.renavam": renavam_leading_zero(i)})
         rows.append(row)
     assert all(r["operator.cpf"].startswith("0") and r["vehicle.renavam"].startswith("0") for r in rows)
     rows[1]["operator.name"] = "=HYPERLINK(\"http://x\",\"João\")"           # line 3
@@ -89,7 +68,7 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
     rows[3]["vehicle.plate"] = ""
     rows[4]["operator.cnh_expiry"] = (today - timedelta(days=20)).strftime("%d/%m/%Y")   # line 6: decision
     rows[5]["operator.name"] = "Outro Nome"                                    # line 7: decision (known CPF)
-    rows[5]["operator.cpf"] = _zero_cpf(50)
+    rows[5]["operator.cpf"] = cpf_leading_zero(50)
     rows[6]["vehicle.year_manufacture"] = str(today.year - 9)                  # line 8: Sapezal art. 5º
     path = tmp_path / "cadastro.xlsx"
     _sheet(path, columns, rows, extra="Observações")
@@ -112,8 +91,8 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
     # One corrected pass: the clerk fixes the three rows and decides the two flagged ones.
     rows[1]["operator.name"] = "João Hiperlink"
     rows[2]["operator.phone"] = "(65) 99999-1111"
-    rows[3].update(values_for(3, today), **{"operator.cpf": _zero_cpf(3), "operator.cnh_number": _zero_cnh(3),
-                                            "vehicle.renavam": _zero_renavam(3)})
+    rows[3].update(values_for(3, today), **{"operator.cpf": cpf_leading_zero(3), "operator.cnh_number": cnh_leading_zero(3),
+                                            "vehicle.renavam": renavam_leading_zero(3)})
     _sheet(path, columns, rows, extra="Observações")
     with app.app_context():
         muni = Municipality.query.one()
@@ -124,9 +103,9 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
                           act="Decreto nº 12/2026", act_until=today + timedelta(days=365))
         db.session.commit()  # as the command or the job's unit does
         assert done.committed and done.written["permit"] == 8 and done.written["operator"] == 7
-        padded = Operator.query.filter_by(cpf=_zero_cpf(0)).one()
+        padded = Operator.query.filter_by(cpf=cpf_leading_zero(0)).one()
         padded_id = padded.id
-        assert padded.cnh_number == _zero_cnh(0) and Vehicle.query.filter_by(renavam=_zero_renavam(0)).count() == 1
+        assert padded.cnh_number == cnh_leading_zero(0) and Vehicle.query.filter_by(renavam=renavam_leading_zero(0)).count() == 1
         attached = Permit.query.filter_by(number=rows[5]["permit.number"]).one()
         assert attached.holder_operator.name == "Maria Já Cadastrada"  # accepted: linked, the registered name kept
         transition = PermitTransition.query.one()
@@ -159,11 +138,11 @@ def test_excel_damaged_sheet_one_pass_then_corrected_import_and_reimport_diff(ap
         assert {c[0] for c in again.changes} == {2, 7}
         assert {(c[2], c[3], c[4]) for c in again.changes if c[0] == 2} == {("Endereço", "Rua 0, 10", "Rua Nova, 200"),
                                                                ("Cilindrada (cc)", "150", "160")}
-        assert Operator.query.filter_by(cpf=_zero_cpf(0)).one().address == "Rua 0, 10"  # not confirmed
+        assert Operator.query.filter_by(cpf=cpf_leading_zero(0)).one().address == "Rua 0, 10"  # not confirmed
         confirmed = run_import(muni, str(path), "xlsx", path.name, commit=True, accept=True, apply_changes=True)
         db.session.commit()  # as the command or the job's unit does
         assert confirmed.updated == {"permit": 0, "operator": 2, "vehicle": 1}
-        assert Operator.query.filter_by(cpf=_zero_cpf(0)).one().address == "Rua Nova, 200"
+        assert Operator.query.filter_by(cpf=cpf_leading_zero(0)).one().address == "Rua Nova, 200"
         audit = AuditLog.query.filter_by(action="update", entity="operator", entity_id=str(padded_id)).one()
         assert audit.after == {"address": "Rua Nova, 200"} and audit.before == {"address": "Rua 0, 10"}
         assert PermitTransition.query.count() == 1  # not recorded twice
