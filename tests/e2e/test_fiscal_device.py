@@ -132,6 +132,7 @@ def test_revoked_device_wipes_itself_on_next_contact(phone, live_server, live_ap
     with live_app.app_context():
         from server.extensions import db
         revoke_device(db.session.get(Device, device_id), "Celular perdido")
+        db.session.commit()  # as the back office's request would
 
     page.goto(f"{live_server}/app/#/fiscal/dados")
     expect(page.get_by_role("status").first).to_contain_text("desativado pela prefeitura")

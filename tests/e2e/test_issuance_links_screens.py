@@ -31,6 +31,7 @@ def _setup(live_app, size):
         permit = (Permit.query.filter_by(municipality_id=muni.id, status="ativo")
                   .filter(Permit.holder_operator_id.isnot(None)).order_by(Permit.id.desc()).first())
         substitute_vehicle(permit, muni, new_vehicle_id, local_today() - timedelta(days=1), "Requerimento 3/2026")
+        db.session.commit()  # as the back office's request would
         # As every page writes it (core.ptbr.plate: one plate format, issue 34).
         plate = ptbr.plate(db.session.get(Vehicle, new_vehicle_id).plate)
         return cand_id, permit.id, plate

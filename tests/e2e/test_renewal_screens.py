@@ -40,6 +40,7 @@ def _substituted_paranatinga_permit(live_app, size):
         db.session.add(new)
         db.session.commit()
         substitute_vehicle(permit, muni, new.id, local_today() - timedelta(days=2), "Troca de moto (teste)")
+        db.session.commit()  # as the back office's request would
         return permit.number
 
 
