@@ -156,6 +156,7 @@ def test_backup_restore_round_trip(app, demo, runner, tmp_path, request):
         from server.modules.registry.models import Permit
         permit = Permit.query.filter_by(status="ativo").join(Permit.holder_operator).filter_by(photo_path=photo).first()
         new_payload = issue_credential(permit, reason="segunda via").payload
+        db.session.commit()  # as the back office's request would
     assert _verify(target, new_payload)["reason_code"] == "ok"
 
     again = target.test_cli_runner().invoke(args=["backup", "restore", str(archive)])
