@@ -87,7 +87,7 @@ def test_sapezal_art_26_suspension_recidivism_follows_the_municipality_s_option(
     from server.modules.calendar.service import calendar_of
     from server.modules.rules.service import composed_for
     from server.modules.rules.settings import save_value
-    from server.rules.engine import evaluate
+    from server.rules.evaluation import evaluate
     cases = json.loads((Path(__file__).resolve().parents[1] / "shared_rules/vectors/law-sapezal.json")
                        .read_text(encoding="utf-8"))["cases"]
     case = next(c for c in cases if c["name"].startswith("art. 26, alternativa `suspensao_de_reincidente`"))

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from .compose import load_municipality
-from .engine import evaluate
+from .evaluation import evaluate
 from .errors import RulesError
 from .vectors import calendar_of
 

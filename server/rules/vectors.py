@@ -6,7 +6,7 @@ from pathlib import Path
 from . import dates, legal_calendar
 from .checklist import auto_form, checklist
 from .compose import compose, deep_merge, load_municipality
-from .engine import evaluate
+from .evaluation import evaluate
 from .errors import CompileError, PackError, RulesError
 from .expr import CALENDAR_VAR, DATE_VAR, UNKNOWN, compile_expr
 from .history import history_for
