@@ -2,7 +2,7 @@
 // outcome in columns. Twin of server/rules/vector_table.py (read its docstring for the columns):
 // same parsing, same cases, same projection of the result onto the columns, so both engines are
 // checked against the one table a municipal analyst writes in a spreadsheet.
-import { evaluate } from "./engine.js";
+import { evaluate } from "./evaluation.js";
 import { loadMunicipality } from "./compose.js";
 import { RulesError } from "./errors.js";
 import { calendarOf } from "./vectors.js";

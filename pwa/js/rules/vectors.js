@@ -2,7 +2,7 @@
 // injected: io = {readJson(relPath), listDir(relDir)} relative to the repository root.
 import { compose, deepMerge, loadMunicipality } from "./compose.js";
 import { autoForm, checklist } from "./checklist.js";
-import { evaluate } from "./engine.js";
+import { evaluate } from "./evaluation.js";
 import { addOptions, factValues, parseDateArg } from "./inputs.js";
 import { CALENDAR_VAR, compileExpr, DATE_VAR, UNKNOWN } from "./expr.js";
 import { Calendar } from "./legal_calendar.js";
