@@ -17,7 +17,7 @@ class ComposedRulesSchema(Schema):
 
 
 class HistoryEntrySchema(Schema):
-    """An earlier penalty of the same operator (recidivism), as server/rules/engine._history reads it."""
+    """An earlier penalty of the same operator (recidivism), as server/rules/inputs.applied_history reads it."""
     infraction = fields.String(required=True, validate=validate.Length(min=1, max=120),
                                metadata={"description": "Id of an infraction of the composed packs."})
     date = fields.String(required=True, validate=validate.Length(max=40), metadata={"example": "2024-01-15"})
