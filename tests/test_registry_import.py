@@ -174,7 +174,13 @@ def test_backoffice_screen_dry_run_report_and_import_valid(app, runner, client, 
     upload = queued.headers["Location"].rstrip("/").rsplit("/", 1)[1]
     waiting = client.get(f"/bo/importacao/{upload}").get_data(as_text=True)
     assert "Na fila" in waiting and "js/job-progress.js" in waiting  # the page follows its job by itself
+    # What the page's script polls: the state line while the job waits, never cached.
+    status = client.get(f"/bo/importacao/{upload}/estado")
+    assert status.status_code == 200 and status.headers["Cache-Control"] == "no-store"
+    assert status.json == {"state": "queued", "running": True, "text": "Na fila: começa em instantes."}
+    assert f'data-status="/bo/importacao/{upload}/estado"' in waiting and status.json["text"] in waiting
     assert _work(app) == 1
+    assert client.get(f"/bo/importacao/{upload}/estado").json == {"state": "done", "running": False, "text": None}
     report = client.get(f"/bo/importacao/{upload}")
     page = report.get_data(as_text=True)
     assert report.status_code == 200 and "Cilindrada (cc)" in page and "Importar as válidas (2 no máximo)" in page
@@ -223,6 +229,7 @@ def test_upload_belongs_to_its_session_and_staff_roles(app, runner, client, tmp_
         assert second.get(f"/bo/importacao/{upload}").status_code == 404
         assert second.post(f"/bo/importacao/{upload}/gravar", data={"csrf_token": other_token}).status_code == 404
         assert second.get(f"/bo/importacao/{upload}/erros.csv").status_code == 404
+        assert second.get(f"/bo/importacao/{upload}/estado").status_code == 404
     assert _work(app) == 0
     assert _counts(app)["Permit"] == 0
     third = app.test_client()  # a fiscal has no back-office session at all; its API token opens nothing here
@@ -230,6 +237,8 @@ def test_upload_belongs_to_its_session_and_staff_roles(app, runner, client, tmp_
     assert token_response.status_code == 200
     bearer = {"Authorization": f"Bearer {token_response.json['token']}"}
     assert third.get("/bo/importacao/", headers=bearer).status_code == 302  # to the login page
+    assert third.get(f"/bo/importacao/{upload}/estado", headers=bearer).status_code == 302
+    assert client.get(f"/bo/importacao/{upload}/estado").json["state"] == "done"  # the uploader's own
 
 
 def test_imported_permits_enter_the_status_list(app, runner, tmp_path):

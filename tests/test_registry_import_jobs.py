@@ -215,7 +215,8 @@ def test_daily_purge_drops_old_files_and_report_details(app, runner):
 def test_progress_is_recorded_while_a_job_runs_on_both_databases(app, runner, tmp_path):
     """More rows than a progress step and a write batch: the progress written beside the job's own
     transaction never blocks it (SQLite included, where `make run` runs the jobs)."""
-    from server.modules.registry_import.importer import BATCH, PROGRESS_EVERY
+    from server.modules.registry_import.importer import PROGRESS_EVERY
+    from server.modules.registry_import.writing import BATCH
 
     _setup(app, runner)
     rows = max(BATCH, PROGRESS_EVERY) + PROGRESS_EVERY + 10

@@ -191,6 +191,7 @@ NOT_TENANT_IDS = {
     "registry_import.template": "file kind (csv, xlsx) of the caller's own municipality's template",
     "registry_import.job": "import job id: random, bound to the uploader (user) and municipality",
     "registry_import.errors_csv": "import job id: random, bound to the uploader (user) and municipality",
+    "registry_import.job_status": "import job id: random, bound to the uploader (user) and municipality",
     "registry_import.commit": "import job id: random, bound to the uploader (user) and municipality",
     "onboarding.create_municipality_admin": "platform administration: the municipality itself, platform admin only",
 }

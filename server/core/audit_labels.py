@@ -20,7 +20,7 @@ ACTION_LABELS = {
     "lapse": "Caducidade",
     "expire_suspend": "Suspensão por falta de renovação",
     "validity_exception": "Validade diferente da lei (exceção)",
-    # Onboarding and registry import (onboarding.operations, registry_import.importer)
+    # Onboarding and registry import (onboarding.operations, registry_import.importer and .writing)
     "import": "Importação do cadastro existente",
     "registry_import": "Importação de cadastro (arquivo)",
     "lgpd_export": "Exportação dos dados do titular (LGPD)",

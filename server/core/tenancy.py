@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 
 import click
 from flask import current_app, g, has_app_context
-from flask.cli import NoAppException, ScriptInfo
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError, PendingRollbackError
 from sqlalchemy.orm import Session
 
 from .. import extensions
+from .commands import command_app_context, marked_wrapper, wrap_each_command
 from .errors import ApiError
 
 MAX_ID = 2**31 - 1  # integer ids are 32-bit on every database we run on
@@ -177,30 +177,16 @@ def cross_on_command_line(group, reason):
     """Every command of `group` (and of its subgroups) runs crossing municipalities: the command
     line is the server's operator, and its commands (daily jobs, imports, back-ups, the demo)
     work on every municipality or on the one they are told. Declared once, in server/cli.py."""
-    for command in group.commands.values():
-        if isinstance(command, click.Group):
-            cross_on_command_line(command, reason)
-        elif command.callback is not None and not getattr(command.callback, "crosses_municipalities", None):
-            command.callback = _crossing_callback(command.callback, reason, ScriptInfo)
+    wrap_each_command(group, lambda callback: _crossing_callback(callback, reason), "crosses_municipalities")
 
 
-def _crossing_callback(callback, reason, script_info):
+def _crossing_callback(callback, reason):
     @click.pass_context
     def wrapped(ctx, *args, **kwargs):
-        if not has_app_context():  # as flask.cli.with_appcontext does
-            try:
-                ctx.with_resource(ctx.ensure_object(script_info).load_app().app_context())
-            except NoAppException:  # a command that needs no app (`rules check --root`): no database
-                return ctx.invoke(callback, *args, **kwargs)
-        with crossing_municipalities(reason):
+        app_context = command_app_context(ctx)  # pushed by the transaction boundary's wrapper, outside
+        if app_context is None:
             return ctx.invoke(callback, *args, **kwargs)
-    wrapped = functools.update_wrapper(wrapped, callback)
-    wrapped.crosses_municipalities = reason
-    return wrapped
+        with app_context, crossing_municipalities(reason):
+            return ctx.invoke(callback, *args, **kwargs)
 
-
-def scope_connection(connection, municipality_id):
-    """Send one municipality's scope on a connection of its own (outside the Session): a job's
-    progress, written and committed while the job's own transaction is still open."""
-    if connection.dialect.name == "postgresql":
-        _send(connection, Scope(municipality_id=municipality_id))
+    return marked_wrapper(callback, wrapped, "crosses_municipalities", reason)

@@ -20,17 +20,15 @@ of work that called it, and only three kinds of edge exist:
 the place for what only tells the outside world (a file to delete from storage, a message) and
 must not happen for a change that did not.
 """
-import contextlib
-import functools
 from contextlib import contextmanager
 
 import click
-from flask import g, has_app_context, has_request_context
-from flask.cli import NoAppException, ScriptInfo
+from flask import g, has_request_context
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from ..extensions import db
+from .commands import command_app_context, marked_wrapper, wrap_each_command
 
 _AFTER_COMMIT = "motofiscal_after_commit"
 
@@ -91,25 +89,16 @@ def init_app(app):
 def commit_each_command(group):
     """Every command of `group` (and of its subgroups) is one unit of work. Declared once, in
     server/cli.py, after the other command wrappers so that it is the outermost."""
-
-    for command in group.commands.values():
-        if isinstance(command, click.Group):
-            commit_each_command(command)
-        elif command.callback is not None and not getattr(command.callback, "transaction_boundary", False):
-            command.callback = _committing_callback(command.callback)
+    wrap_each_command(group, _committing_callback, "transaction_boundary")
 
 
 def _committing_callback(callback):
 
     @click.pass_context
     def wrapped(ctx, *args, **kwargs):
-        app_context = contextlib.nullcontext()
-        if not has_app_context():  # as flask.cli.with_appcontext does, but held by this frame:
-            # `ctx.exit()` closes the click context's resources before the commit below runs.
-            try:
-                app_context = ctx.ensure_object(ScriptInfo).load_app().app_context()
-            except NoAppException:  # a command that needs no app (`rules check --root`): no database
-                return ctx.invoke(callback, *args, **kwargs)
+        app_context = command_app_context(ctx)
+        if app_context is None:
+            return ctx.invoke(callback, *args, **kwargs)
         with app_context:
             try:
                 result = ctx.invoke(callback, *args, **kwargs)
@@ -125,9 +114,7 @@ def _committing_callback(callback):
             _commit()
             return result
 
-    wrapped = functools.update_wrapper(wrapped, callback)
-    wrapped.transaction_boundary = True
-    return wrapped
+    return marked_wrapper(callback, wrapped, "transaction_boundary", True)
 
 
 # --- jobs ----------------------------------------------------------------------------------------

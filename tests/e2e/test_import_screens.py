@@ -47,9 +47,13 @@ def test_upload_progress_and_report_screens(browser, live_server, live_app, queu
         _note_sizes(page, "importação: na fila", problems, shot="importacao-fila")
 
         assert page.locator("meta[http-equiv=refresh]").count() == 0  # no timed reload (WCAG 2.2.1)
+        # The page follows its job through the job's small status answer, not by fetching itself.
+        with page.expect_response(f"{job_url}/estado") as polled:
+            pass
+        assert polled.value.json() == {"state": "queued", "running": True, "text": "Na fila: começa em instantes."}
         with live_app.app_context():
             assert jobs.work(once=True) == 1
-        # The page follows its job by itself and opens the report once the job is done.
+        # It opens the report once the job is done.
         page.locator("h1", has_text="Verificação de").wait_for()
         assert page.url == job_url and page.locator("h1").inner_text() == "Verificação de cadastro.csv"
         repeated = page.locator("table[aria-labelledby=tipos]").inner_text()

@@ -20,7 +20,7 @@ from ..registry.public_address import public_base_url
 from ..rules.service import composed_for
 from . import notification as codec
 from .auto_data import auto_data, confirmed_infractions
-from ..calendar.service import calendar_of
+from ..calendar.service import move_stored_days
 from .instances import due, instances
 from .models import AutoCase, utcnow
 from .notification_content import authority, build_content, deadline_source, infraction_date, process_settings
@@ -295,17 +295,18 @@ def move_appeal_dues(municipality, closed_day):
     9.784/1999 art. 66 § 1º). Audited; the case's penalties brought up to date. Returns the count."""
     rows = (AutoAppeal.query.filter(AutoAppeal.municipality_id == municipality.id, AutoAppeal.due_on >= closed_day)
             .order_by(AutoAppeal.case_id, AutoAppeal.level, AutoAppeal.id).all())
-    moved, cal = 0, None
-    for appeal in rows:
+
+    def case_and_step(appeal):
         case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
-        step = next((s for s in steps_for(case) if s["level"] == appeal.level), None)
+        return case, next((s for s in steps_for(case) if s["level"] == appeal.level), None)
+
+    def recount(appeal, cal):
+        case, step = case_and_step(appeal)
         start = _start_of_level(case, appeal.level)
-        if step is None or start is None:
-            continue
-        cal = cal or calendar_of(municipality)
-        new_due = due(cal, start, step)
-        if new_due is None or new_due <= appeal.due_on:
-            continue
+        return None if step is None or start is None else due(cal, start, step)
+
+    def move(appeal, new_due):
+        case, step = case_and_step(appeal)
         before = {"due_on": appeal.due_on.isoformat(), "late": appeal.late, "suspensive": appeal.suspensive}
         appeal.due_on = new_due
         if appeal.late and appeal.filed_on <= new_due:
@@ -316,8 +317,8 @@ def move_appeal_dues(municipality, closed_day):
                       "(Código Civil, art. 132, § 1º; Lei 9.784/1999, art. 66, § 1º)",
                municipality_id=municipality.id)
         refresh_penalties(case, local_today())
-        moved += 1
-    return moved
+
+    return move_stored_days(municipality, rows, recount, lambda appeal: appeal.due_on, move)
 
 
 def _start_of_level(case, level):

@@ -28,3 +28,23 @@ def field_calendar(municipality):
     the municipality's reading of Good Friday."""
     return {"holidays": legal_calendar.load_data(), "state": municipality.uf or "MT",
             "closures": closures_of(municipality.id), "good_friday": good_friday_of(municipality)}
+
+
+def move_stored_days(municipality, rows, recount, stored, move):
+    """The loop of every closure_added receiver that keeps a period's last day on a row (a renewal
+    suspension's `suspended_until`, a candidate's `motorcycle_due`, a filing's `due_on`): each
+    row's day is counted again on the calendar that now holds the new closure —
+    `recount(row, calendar)`, None when the row has no such period — and, when that is later than
+    `stored(row)`, `move(row, new_day)` stores and audits it. Only ever later: removing a closure
+    does not shorten a period already announced (CC art. 132 § 1º moves a last day without office
+    hours forward). The calendar is read once, at the first row. Returns how many moved."""
+    calendar, moved = None, 0
+    for row in rows:
+        if calendar is None:
+            calendar = calendar_of(municipality)
+        new_day = recount(row, calendar)
+        if new_day is None or new_day <= stored(row):
+            continue
+        move(row, new_day)
+        moved += 1
+    return moved

@@ -9,7 +9,7 @@ from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...extensions import db
 from ...rules.legal_calendar import cc_132_days, fixed_date_end
-from ..calendar.service import calendar_of
+from ..calendar.service import calendar_of, move_stored_days
 from ..issuance.requirements import enforce
 from ..issuance.validity import RULES, issue_validity, renewal_validity, rule_for
 from ..registry.legal import check_holder_unchanged
@@ -298,19 +298,18 @@ def move_grace_ends(municipality, closed_day):
     later — removing a closure does not shorten a period already announced. Returns the count."""
     rows = Permit.query.filter(Permit.municipality_id == municipality.id, Permit.status == "suspenso",
                                Permit.suspended_until >= closed_day).order_by(Permit.id).all()
-    cal, moved = None, 0
-    for permit in rows:
+
+    def recount(permit, cal):
         rule = rule_for(municipality, permit.kind)
         if rule is None or rule.grace_days is None or not _suspended_for_not_renewing(permit):
-            continue  # a penalty suspension lasts its days: not a period to act
-        cal = cal or calendar_of(municipality)
-        new_end = _grace_end(permit, rule, cal)
-        if new_end <= permit.suspended_until:
-            continue
+            return None  # a penalty suspension lasts its days: not a period to act
+        return _grace_end(permit, rule, cal)
+
+    def move(permit, new_end):
         before = permit_snapshot(permit)
         permit.suspended_until = new_end
         record("update", "permit", permit.id, before, permit_snapshot(permit), municipality_id=municipality.id,
                reason=f"Dia sem expediente registrado ({closed_day:%d/%m/%Y}): o prazo para regularizar vai a "
-                      f"{new_end:%d/%m/%Y} ({rule.grace_basis}; Código Civil, art. 132, § 1º)")
-        moved += 1
-    return moved
+                      f"{new_end:%d/%m/%Y} ({rule_for(municipality, permit.kind).grace_basis}; Código Civil, art. 132, § 1º)")
+
+    return move_stored_days(municipality, rows, recount, lambda permit: permit.suspended_until, move)

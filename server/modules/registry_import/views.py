@@ -8,7 +8,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
-from flask import Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 
 from ...core.auth import login_required, require_municipality_id
 from ...core.csv_export import csv_response
@@ -116,12 +116,25 @@ def check():
     return redirect(url_for(".job", job_id=job.id), code=303)
 
 
+def _running(job):
+    return job.state in ("queued", "running")
+
+
+def _progress_text(job):
+    """A running job's state line: its page's (progress.html) and its status's (job_status)."""
+    if job.state == "queued":
+        return "Na fila: começa em instantes."
+    if not job.rows_done:
+        return "Em andamento…"
+    return f"{job.rows_done} linhas {'processadas' if job.action == 'commit' else 'verificadas'} até agora…"
+
+
 @routes.get("/<job_id>")
 @login_required(*ROLES)
 def job(job_id):
     job = _job(job_id)
-    if job.state in ("queued", "running"):
-        return render_template("registry_import/progress.html", job=job)
+    if _running(job):
+        return render_template("registry_import/progress.html", job=job, state_text=_progress_text(job))
     if job.state == "failed":
         return render_template("registry_import/start.html", columns=columns_for(_municipality()),
                                error=job.message or "A verificação falhou."), 422
@@ -130,6 +143,19 @@ def job(job_id):
         return render_template("registry_import/done.html", job=job, result=result)
     return render_template("registry_import/report.html", result=result, token=job.id, name=job.file_name,
                            shown=result["errors"][:SHOWN], kinds=summarize(result["errors"]))
+
+
+@routes.get("/<job_id>/estado")
+@login_required(*ROLES)
+def job_status(job_id):
+    """What the progress page's script polls every 2 s (static/js/job-progress.js) instead of the
+    whole page: the job's state and, while it runs, its state line; `running` false once the page
+    has a result to show (the report, the import's outcome, or the refusal)."""
+    job = _job(job_id)
+    running = _running(job)
+    response = jsonify({"state": job.state, "running": running, "text": _progress_text(job) if running else None})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @routes.get("/<job_id>/erros.csv")

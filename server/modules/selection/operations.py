@@ -7,7 +7,7 @@ from ...core.clock import local_today
 from ...core.errors import ApiError
 from ...core.tenancy import owned
 from ...extensions import db
-from ..calendar.service import calendar_of
+from ..calendar.service import calendar_of, move_stored_days
 from ..registry.models import OCCUPYING, Municipality, Permit, utcnow
 from ..rules.service import composed_for
 from . import rules
@@ -143,10 +143,12 @@ def publish_classification(edital, today=None):
     return ranking
 
 
-def _motorcycle_due(municipality_id, today):
+def _motorcycle_due(municipality_id, today, calendar=None):
     """Art. 8º § 1º: 90 days to present the motorcycle, by the legal calendar (CC art. 132 § 1º: a
     last day without office hours moves to the next business day)."""
-    return cc_132_days(calendar_of(db.session.get(Municipality, municipality_id)), today, rules.MOTORCYCLE_DAYS)
+    if calendar is None:
+        calendar = calendar_of(db.session.get(Municipality, municipality_id))
+    return cc_132_days(calendar, today, rules.MOTORCYCLE_DAYS)
 
 
 def _select(cand, today):
@@ -375,18 +377,16 @@ def move_motorcycle_dues(municipality, closed_day):
     rows = (Candidate.query.filter(Candidate.municipality_id == municipality.id, Candidate.vehicle_year.is_(None),
                                    Candidate.motorcycle_due >= closed_day)
             .order_by(Candidate.id).all())
-    moved = 0
-    for cand in rows:
+
+    def recount(cand, cal):
         start = cand.called_on if cand.status == "convocado" else cand.selected_on
-        if start is None:
-            continue
-        new_due = _motorcycle_due(municipality.id, start)
-        if new_due <= cand.motorcycle_due:
-            continue
+        return None if start is None else _motorcycle_due(municipality.id, start, cal)
+
+    def move(cand, new_due):
         before = snapshot(cand)
         cand.motorcycle_due = new_due
         record("update", "candidate", cand.id, before, snapshot(cand), municipality_id=municipality.id,
                reason=f"Dia sem expediente registrado ({closed_day:%d/%m/%Y}): prazo da motocicleta até "
                       f"{new_due:%d/%m/%Y} (Lei 311/2007, art. 8º, § 1º; Código Civil, art. 132, § 1º)")
-        moved += 1
-    return moved
+
+    return move_stored_days(municipality, rows, recount, lambda cand: cand.motorcycle_due, move)

@@ -1,28 +1,36 @@
 // A running import's page follows its job without reloading itself: a timed refresh moves a
 // screen reader's focus back to the top every two seconds and cannot be paused (WCAG 2.2.1, axe's
-// meta-refresh). Instead the page asks its own address every 2 s and, while the job runs, replaces
-// only the state line (read out by the aria-live card); when the answer is no longer a progress
-// page (the report, or the import's result), it opens it. Without JavaScript the "Atualizar agora"
-// link does the same by hand.
+// meta-refresh). Instead the page asks its job's status (a small JSON, the state line's
+// data-status address) every 2 s and, while the job runs, replaces only the state line (read out
+// by the aria-live card); once the job no longer runs, it opens its own address again, which now
+// shows the report or the import's result. An answer that is not the status (the session ended:
+// the login page) reloads the page too, which then asks to log in. Without JavaScript the
+// "Atualizar agora" link does the same by hand.
 (function () {
   'use strict';
   var state = document.getElementById('job-state');
-  if (!state || !window.fetch || !window.DOMParser) return;
+  var url = state && state.getAttribute('data-status');
+  if (!url || !window.fetch) return;
   var EVERY_MS = 2000;
 
+  function later() { setTimeout(poll, EVERY_MS); }
+
   function poll() {
-    if (document.hidden) { setTimeout(poll, EVERY_MS); return; }
-    fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (html) {
-        if (html === null) { setTimeout(poll, EVERY_MS); return; }
-        var doc = new DOMParser().parseFromString(html, 'text/html');
-        var next = doc.getElementById('job-state');
-        if (!next) { location.replace(location.href); return; }  // done: show the result
-        if (next.textContent !== state.textContent) state.textContent = next.textContent;
-        setTimeout(poll, EVERY_MS);
+    if (document.hidden) { later(); return; }
+    fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(function (response) {
+        if (!response.ok) return null;  // a moment's failure: ask again
+        var type = response.headers.get('Content-Type') || '';
+        if (type.indexOf('application/json') !== 0) return { running: false };
+        return response.json();
       })
-      .catch(function () { setTimeout(poll, EVERY_MS); });  // offline a moment: try again
+      .then(function (status) {
+        if (status === null) { later(); return; }
+        if (!status.running) { location.replace(location.href); return; }  // done: show the result
+        if (status.text !== state.textContent) state.textContent = status.text;
+        later();
+      })
+      .catch(later);  // offline a moment: try again
   }
-  setTimeout(poll, EVERY_MS);
+  later();
 })();
