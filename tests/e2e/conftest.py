@@ -15,6 +15,7 @@ from werkzeug.serving import make_server
 
 from server import create_app
 from server.extensions import db as _db
+from .helpers import SCREEN_SCALE
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -83,7 +84,7 @@ def browser():
 
 @pytest.fixture
 def context(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers="allow")
     yield context
     context.close()

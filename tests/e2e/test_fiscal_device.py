@@ -8,12 +8,12 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import check_screen, enroll
-from .helpers import wait_for_service_worker
+from .helpers import SCREEN_SCALE, wait_for_service_worker
 
 
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers="allow", bypass_csp=True)
     page = context.new_page()
     errors = []

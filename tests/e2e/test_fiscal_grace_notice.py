@@ -10,6 +10,7 @@ from server.rules import load_municipality
 from .conftest import PHONE
 from .fiscal_helpers import check_screen
 from .test_fiscal_faults import _enroll
+from .helpers import SCREEN_SCALE
 
 RENDER = """async ({ rulesJson, facts, date }) => {
     const { loadField } = await import('./js/fiscal/field-data.js');
@@ -27,7 +28,7 @@ RENDER = """async ({ rulesJson, facts, date }) => {
 
 
 def test_adaptation_period_is_a_notice_with_its_last_day(browser, live_server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers="allow", bypass_csp=True)
     page = context.new_page()
     _enroll(page, live_server)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from .fiscal_helpers import StoppableServer, check_screen, shot, write_y4m
-from .helpers import wait_for_service_worker
+from .helpers import SCREEN_SCALE, wait_for_service_worker
 
 PASSWORD = "demo-motofiscal"
 
@@ -51,7 +51,7 @@ def server(live_app):
 
 
 def _context(browser, server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers="allow",
                                   permissions=["camera", "geolocation"],
                                   geolocation={"latitude": -13.5436, "longitude": -58.8143, "accuracy": 12},

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from .conftest import PHONE
 from .fiscal_helpers import check_screen
 from .test_fiscal_faults import _enroll
+from .helpers import SCREEN_SCALE
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared_rules" / "vectors" / "law-sapezal.json"
 
@@ -39,7 +40,7 @@ RENDER = """async ({ facts, history, date }) => {
 def test_displaced_infraction_is_struck_through_with_the_one_that_prevails(browser, live_server):
     vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
     case = next(c for c in vectors["cases"] if c["expected"].get("displaced"))
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers="allow", bypass_csp=True)
     page = context.new_page()
     _enroll(page, live_server)

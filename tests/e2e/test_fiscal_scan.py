@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .fiscal_helpers import check_screen, enroll, shot
-from .helpers import wait_for_service_worker
+from .helpers import SCREEN_SCALE, wait_for_service_worker
 from .test_fiscal_journey import camera_browser, crachá, server  # noqa: F401 (fixtures)
 
 ENGINE = "() => performance.getEntriesByName('scan-decoded').pop()?.detail?.engine ?? null"
@@ -18,7 +18,7 @@ ENGINE = "() => performance.getEntriesByName('scan-decoded').pop()?.detail?.engi
 def _phone(browser, errors, service_workers="block"):
     # Blocked service worker: every request of the page and its worker reaches context.route (the
     # cache would answer the .wasm otherwise).
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                   timezone_id="America/Cuiaba", service_workers=service_workers,
                                   permissions=["camera", "geolocation"])
     page = context.new_page()

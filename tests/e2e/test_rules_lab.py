@@ -16,14 +16,14 @@ from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from .fiscal_helpers import check_screen, enroll, shot, write_y4m
-from .helpers import backoffice_login, save_png, save_shot, serious_violations, wait_for_service_worker
+from .helpers import SCREEN_SCALE, backoffice_login, save_png, save_shot, serious_violations, wait_for_service_worker
 
 EXAMPLE = "serra-azul-do-norte"
 CUIABA = timezone(timedelta(hours=-4))
 
 
 def _context(browser, permissions=("camera", "geolocation")):
-    return browser.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR", timezone_id="America/Cuiaba",
+    return browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR", timezone_id="America/Cuiaba",
                                service_workers="allow", permissions=list(permissions),
                                geolocation={"latitude": -13.54, "longitude": -58.81, "accuracy": 12},
                                bypass_csp=True)  # axe-core is injected as a script tag

@@ -16,6 +16,7 @@ from server import create_app
 from large_registry import PASSWORD, populate
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT
 from .fiscal_helpers import StoppableServer, check_screen, enroll, write_y4m
+from .helpers import SCREEN_SCALE
 
 PERMITS = 20_000
 USERNAME = "fiscal.cidade"
@@ -70,7 +71,7 @@ def test_a_crachá_issued_last_reads_válido_after_one_update(city, browser, tmp
     camera = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
         "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
         f"--use-file-for-fake-video-capture={video}"])
-    context = camera.new_context(viewport=PHONE, device_scale_factor=2, locale="pt-BR",
+    context = camera.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
                                  timezone_id="America/Cuiaba", service_workers="allow",
                                  permissions=["camera", "geolocation"], bypass_csp=True)
     page = context.new_page()
