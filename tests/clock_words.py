@@ -60,6 +60,14 @@ SWEEP_EXEMPT = {
 }
 
 
+def swept(item):
+    """Whether the date sweep runs this date-sensitive test: it can run under libfaketime, and it is
+    not marked `unswept` — a test that throws generated hostile input at every route of a screen
+    (no 500, whatever the input) is about input, not dates, and costs seconds at each of the seven
+    moments (the files in SWEEP_EXEMPT, for the same reason, hold only such tests)."""
+    return item.get_closest_marker("unswept") is None and runs_under_faketime(item)
+
+
 def runs_under_faketime(item):
     """False for what libfaketime cannot run, left to the day's run: the S3 variant of a test
     (`storage_backend` "s3": the moto_server it starts refuses connections under libfaketime; the

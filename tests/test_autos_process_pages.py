@@ -229,6 +229,7 @@ def test_process_settings_name_what_the_law_leaves_open(app, client, demo):
     assert "R$ 85,00" in page and "Decreto nº 12/2026" in page
 
 
+@pytest.mark.unswept("hostile input to every route: about input, not dates")
 def test_process_routes_never_answer_500_to_hostile_input(app, client, demo):
     """tests/test_no_500.py's hostile values on the process routes, with a real case that has a
     notification, an appeal and a seizure (the generic run only sees ids that do not exist)."""

@@ -5,6 +5,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 import clock_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,3 +57,19 @@ def test_the_sweep_fails_on_a_bomb_planted_in_a_demo_test(tmp_path):
     assert run.returncode != 0, out[-3000:]
     assert "FAILED ::test_planted_bomb - assert 2027 <= 2026" in out, out[-3000:]
     assert "1 failed, 1 passed" in out, out[-3000:]
+
+
+class _Item:
+    """What clock_words.swept reads of a collected pytest item: its markers and its function."""
+    function = callspec = None
+
+    def __init__(self, unswept):
+        self.unswept = unswept
+
+    def get_closest_marker(self, name):
+        return pytest.mark.unswept("generated input").mark if name == "unswept" and self.unswept else None
+
+
+def test_a_test_marked_unswept_stays_in_the_day_run_only():
+    assert clock_words.swept(_Item(unswept=False))
+    assert not clock_words.swept(_Item(unswept=True))

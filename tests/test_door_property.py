@@ -183,6 +183,7 @@ def _open_pages(app, door, body, result):
             _no_5xx(clerk, f"/bo/revisao/recusados/{kept_id}")
 
 
+@pytest.mark.unswept("generated records: about their shape, not dates")
 @pytest.mark.db
 def test_generated_records_never_break_a_page(app, client, door):
     seen = {"accepted": 0, "refused": 0}

@@ -8,6 +8,8 @@ import subprocess
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from helpers import csrf_token, login
 from selection_data import create_edital, cpf, post_population, register
 from server.core.audit import AuditLog
@@ -252,6 +254,7 @@ def test_forms_need_csrf(app, client, demo):
     assert response.status_code == 400
 
 
+@pytest.mark.unswept("hostile input to every route: about input, not dates")
 def test_selection_routes_never_answer_500_to_hostile_form_input(app, client, demo):
     """tests/test_no_500.py runs as Sapezal, where these screens are 404: the same hostile
     values here, as Paranatinga's back office, into every field of every selection form."""
