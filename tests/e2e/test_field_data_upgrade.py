@@ -224,3 +224,92 @@ def test_rows_kept_one_store_per_kind_move_into_chunks(page, context, live_serve
     expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
     expect(page.locator("#verdict-permit")).to_have_text(old["permit"]["number"])
     context.set_offline(False)
+
+
+# The database rebuilt at v5 (issue 40's first layout): every store as it is, but each chunk of
+# rows as the array of its row objects, as the app before the packed chunks (v6) kept them.
+REBUILD_AS_V5 = """async () => {
+    const db = await import('./js/data/db.js');
+    const { readField } = await import('./js/fiscal/field-store.js');
+    const rows = (await readField()).data;
+    const handle = await db.openDb();
+    const dump = {};
+    for (const name of handle.objectStoreNames) {
+        const store = handle.transaction(name).objectStore(name);
+        const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
+        dump[name] = keys.map((key, i) => [key, values[i]]);
+    }
+    handle.close();
+    await new Promise((ok, fail) => { const r = indexedDB.deleteDatabase('motofiscal'); r.onsuccess = ok; r.onerror = fail; });
+    const old = await new Promise((ok, fail) => {
+        const r = indexedDB.open('motofiscal', 5);
+        r.onupgradeneeded = () => {
+            const d = r.result;
+            for (const name of ['meta', 'credential', 'reference', 'field_chunks']) d.createObjectStore(name);
+            d.createObjectStore('drafts', { keyPath: 'id' });
+            d.createObjectStore('outbox', { keyPath: 'id' });
+            d.createObjectStore('photos', { keyPath: 'sha256' });
+            d.createObjectStore('operator_outbox', { keyPath: 'id' });
+            d.createObjectStore('operator_files', { keyPath: 'sha256' });
+        };
+        r.onsuccess = () => ok(r.result);
+        r.onerror = fail;
+    });
+    const names = Object.keys(dump);
+    const tx = old.transaction(names, 'readwrite');
+    for (const [name, pairs] of Object.entries(dump)) {
+        for (const [key, value] of pairs) {
+            if (name === 'field_chunks' && key[0] !== 'number') continue;  // the rows: below, as arrays
+            if (tx.objectStore(name).keyPath) tx.objectStore(name).put(value); else tx.objectStore(name).put(value, key);
+        }
+    }
+    const arrays = new Map();
+    for (const kind of db.FIELD_KINDS) {
+        for (const row of rows[kind]) {
+            const key = db.chunkKey(kind, row.id);
+            if (!arrays.has(key.join('|'))) arrays.set(key.join('|'), [key, []]);
+            arrays.get(key.join('|'))[1].push(row);
+        }
+    }
+    for (const [key, value] of arrays.values()) tx.objectStore('field_chunks').put(value, key);
+    await new Promise((ok) => { tx.oncomplete = ok; });
+    old.close();
+    const permit = rows.permits.find((p) => p.status === 'ativo' && p.holder_operator_id);
+    return { cursor: dump.reference.find(([key]) => key === 'field')[1].data.cursor, chunks: arrays.size,
+             permits: rows.permits.length, operators: rows.operators.length, permit };
+}"""
+
+# Every chunk of rows in the store packed ({ids, ends, text}), none left an array.
+CHUNK_SHAPES = """async () => {
+    const db = await import('./js/data/db.js');
+    const store = (await db.openDb()).transaction('field_chunks').objectStore('field_chunks');
+    const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
+    const rows = keys.map((key, i) => [key, values[i]]).filter(([key]) => key[0] !== 'number');
+    return { chunks: rows.length, arrays: rows.filter(([, v]) => Array.isArray(v)).length,
+             packed: rows.filter(([, v]) => v.ids instanceof Float64Array && v.ends instanceof Uint32Array && typeof v.text === 'string').length };
+}"""
+
+
+def test_chunks_of_row_objects_are_packed_in_the_upgrade(page, context, live_server):
+    """A phone of the first chunked app (IndexedDB v5: each chunk an array of row objects) takes
+    the update: v6 packs every chunk in the upgrade, keeps the cursor and the number look-up, and
+    the verdict finds a permit offline."""
+    enroll(page, live_server, "2468", "Celular da versão 5")
+    wait_for_service_worker(page)
+    old = page.evaluate(REBUILD_AS_V5)
+    assert old["permits"] > 0 and old["permit"] and old["chunks"] > 0
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#go-scan")).to_be_visible()
+    after = page.evaluate(AFTER_UPGRADE)
+    assert after == {"version": after["latest"], "latest": after["latest"], "cursor": old["cursor"], "leftInRecord": False,
+                     "permits": old["permits"], "operators": old["operators"], "stores": ["field_chunks"], "found": True}
+    assert page.evaluate(CHUNK_SHAPES) == {"chunks": old["chunks"], "arrays": 0, "packed": old["chunks"]}
+    page.goto(f"{live_server}/app/#/fiscal/buscar")
+    page.fill("#search-text", old["permit"]["number"])
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO")
+    expect(page.locator("#verdict-name")).to_have_text(page.evaluate(
+        "async (id) => (await (await import('./js/fiscal/field-store.js')).readRow('operators', id)).name", old["permit"]["holder_operator_id"]))
+    context.set_offline(False)
