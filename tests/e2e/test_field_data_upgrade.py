@@ -226,8 +226,8 @@ def test_rows_kept_one_store_per_kind_move_into_chunks(page, context, live_serve
     context.set_offline(False)
 
 
-# The database rebuilt at v5 (issue 40's first layout): every store as it is, but each chunk of
-# rows as the array of its row objects, as the app before the packed chunks (v6) kept them.
+# The database rebuilt at v5 (issue 40's first layout): every store as it is, but the rows in
+# chunks of 512 ids, as the app before v6's 128-id chunks kept them.
 REBUILD_AS_V5 = """async () => {
     const db = await import('./js/data/db.js');
     const { readField } = await import('./js/fiscal/field-store.js');
@@ -259,14 +259,16 @@ REBUILD_AS_V5 = """async () => {
     const tx = old.transaction(names, 'readwrite');
     for (const [name, pairs] of Object.entries(dump)) {
         for (const [key, value] of pairs) {
-            if (name === 'field_chunks' && key[0] !== 'number') continue;  // the rows: below, as arrays
+            if (name === 'field_chunks' && key[0] !== 'number') continue;  // the rows: below, in 512-id chunks
             if (tx.objectStore(name).keyPath) tx.objectStore(name).put(value); else tx.objectStore(name).put(value, key);
         }
     }
+    // 300 pontos more, ids 5,000–5,299: 2 chunks of 512 ids here, 3 of 128 after the upgrade.
+    const extra = Array.from({ length: 300 }, (_, i) => ({ id: 5000 + i, name: `Ponto de teste ${i}` }));
     const arrays = new Map();
     for (const kind of db.FIELD_KINDS) {
-        for (const row of rows[kind]) {
-            const key = db.chunkKey(kind, row.id);
+        for (const row of kind === 'pontos' ? [...rows[kind], ...extra] : rows[kind]) {
+            const key = [kind, Math.floor(row.id / 512)];
             if (!arrays.has(key.join('|'))) arrays.set(key.join('|'), [key, []]);
             arrays.get(key.join('|'))[1].push(row);
         }
@@ -279,23 +281,24 @@ REBUILD_AS_V5 = """async () => {
              permits: rows.permits.length, operators: rows.operators.length, permit };
 }"""
 
-# Every chunk of rows in the store packed ({ids, ends, text}), none left an array.
+# The chunks of rows in the store: how many, and those holding an id outside their key's 128.
 CHUNK_SHAPES = """async () => {
     const db = await import('./js/data/db.js');
     const store = (await db.openDb()).transaction('field_chunks').objectStore('field_chunks');
     const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); })));
     const rows = keys.map((key, i) => [key, values[i]]).filter(([key]) => key[0] !== 'number');
-    return { chunks: rows.length, arrays: rows.filter(([, v]) => Array.isArray(v)).length,
-             packed: rows.filter(([, v]) => v.ids instanceof Float64Array && v.ends instanceof Uint32Array && typeof v.text === 'string').length };
+    return { chunks: rows.length, misplaced: rows.filter(([key, v]) => v.some((row) => Math.floor(row.id / 128) !== key[1])).length,
+             rows: rows.reduce((n, [, v]) => n + v.length, 0), numbers: keys.filter((key) => key[0] === 'number').length };
 }"""
 
 
-def test_chunks_of_row_objects_are_packed_in_the_upgrade(page, context, live_server):
-    """A phone of the first chunked app (IndexedDB v5: each chunk an array of row objects) takes
-    the update: v6 packs every chunk in the upgrade, keeps the cursor and the number look-up, and
-    the verdict finds a permit offline."""
+def test_chunks_of_512_ids_are_split_in_the_upgrade(page, context, live_server):
+    """A phone of the first chunked app (IndexedDB v5: chunks of 512 ids) takes the update: v6
+    splits every chunk into chunks of 128 ids in the upgrade, keeps the cursor and the number
+    look-up, and the verdict finds a permit offline."""
     enroll(page, live_server, "2468", "Celular da versão 5")
     wait_for_service_worker(page)
+    before = page.evaluate(CHUNK_SHAPES)
     old = page.evaluate(REBUILD_AS_V5)
     assert old["permits"] > 0 and old["permit"] and old["chunks"] > 0
 
@@ -305,7 +308,10 @@ def test_chunks_of_row_objects_are_packed_in_the_upgrade(page, context, live_ser
     after = page.evaluate(AFTER_UPGRADE)
     assert after == {"version": after["latest"], "latest": after["latest"], "cursor": old["cursor"], "leftInRecord": False,
                      "permits": old["permits"], "operators": old["operators"], "stores": ["field_chunks"], "found": True}
-    assert page.evaluate(CHUNK_SHAPES) == {"chunks": old["chunks"], "arrays": 0, "packed": old["chunks"]}
+    # As the download stored them before the rebuild (128-id chunks, the same number buckets),
+    # with the 300 pontos added at v5 in 3 chunks more.
+    assert before["misplaced"] == 0
+    assert page.evaluate(CHUNK_SHAPES) == {**before, "chunks": before["chunks"] + 3, "rows": before["rows"] + 300}
     page.goto(f"{live_server}/app/#/fiscal/buscar")
     page.fill("#search-text", old["permit"]["number"])
     page.get_by_role("button", name="Buscar").click()

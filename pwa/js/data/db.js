@@ -76,20 +76,27 @@ const MIGRATIONS = [
       }
     };
   },
-  // v6 — each chunk of rows packed (issue 40): {ids, ends, text} instead of an array of 512 row
-  // objects, whose structured clone was most of a verdict's registry read at 50,000 permits (the
-  // layout: FIELD_CHUNKS below). A v5 phone's chunks are packed here, in the upgrade (~300
-  // records at 50,000 permits); the number look-up records stay as they are. A phone upgrading
-  // from v4 or earlier gets packed chunks from v5's own move (chunkRecords packs), so the cursor
-  // below, queued before that move's puts, finds nothing left to pack.
+  // v6 — chunks of 128 ids instead of 512 (issue 40): a verdict's read deserialized the 4 chunks
+  // its permit, operator, vehicle and ponto fall in, ~2,000 row objects at 50,000 permits, on the
+  // thread that runs the scanner; now ~500 (bench/field_chunk_layout.py). A v5 phone's chunks are
+  // split here, in the upgrade; the number look-up records stay as they are. A phone upgrading
+  // from v4 or earlier gets 128-id chunks from v5's own move (chunkRecords uses CHUNK_SHIFT), and
+  // the reads below, queued before that move's puts, find no chunk to split.
   (db, tx) => {
-    const cursor = tx.objectStore('field_chunks').openCursor();
-    cursor.onsuccess = () => {
-      const at = cursor.result;
-      if (!at) return;
-      if (Array.isArray(at.value)) at.update(packChunk(at.value));
-      at.continue();
-    };
+    const store = tx.objectStore('field_chunks');
+    const kinds = FIELD_KINDS.map((kind) => IDBKeyRange.bound([kind, -Infinity], [kind, Infinity]));
+    const rows = Object.fromEntries(FIELD_KINDS.map((kind) => [kind, []]));
+    let pending = kinds.length;
+    FIELD_KINDS.forEach((kind, i) => {
+      const request = store.getAll(kinds[i]);
+      request.onsuccess = () => {
+        for (const chunk of request.result) rows[kind].push(...chunk);
+        store.delete(kinds[i]);
+        pending -= 1;
+        if (pending) return;
+        for (const [key, value] of chunkRecords(rows)) if (key[0] !== 'number') store.put(value, key);
+      };
+    });
   },
 ];
 
@@ -103,18 +110,14 @@ const V3_FIELD_STORES = {
   penalties: ['operator_id', 'permit_id'],
 };
 
-// --- the registry extract's layout in `field_chunks` (v5, packed since v6) ----------------------
-// Rows of a kind by id: key [kind, id >> CHUNK_SHIFT] → the rows of those 512 ids, sorted by id
-// (a municipality's ids are mostly consecutive: ~100 records for 50,000 rows), packed
-// (packChunk): their ids in a Float64Array, and the rows as ONE JSON array text with each row's
-// end offset in a Uint32Array. Its structured clone is a copy of three flat buffers instead of
-// the walk of 512 objects; a verdict binary-searches the ids and parses one row's slice, the
-// whole read parses the text (bench/field_chunk_layout.py: the two layouts side by side). A verdict's
+// --- the registry extract's layout in `field_chunks` (v5; 128 ids a chunk since v6) -------------
+// Rows of a kind by id: key [kind, id >> CHUNK_SHIFT] → the rows of those 128 ids, sorted by id
+// (a municipality's ids are mostly consecutive: ~400 records for 50,000 rows). A verdict's
 // look-up by permit number: key ['number', numberBucket(number)] → {NUMBER: permit id}. A delta
 // reads and rewrites the few chunks its rows fall in. Kept here, beside the schema, so that the
 // start-up graph (db-early.js → db.js) gains no module.
 export const FIELD_KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
-export const CHUNK_SHIFT = 9;
+export const CHUNK_SHIFT = 7;
 export const NUMBER_BUCKETS = 256;
 
 export const chunkKey = (kind, id) => [kind, Math.floor(Number(id) / 2 ** CHUNK_SHIFT)];
@@ -145,7 +148,7 @@ export function chunkRecords(rows) {
       add(chunkKey(kind, row.id), () => []).push(row);
     }
   }
-  for (const record of records.values()) record[1] = packChunk(record[1].sort((a, b) => a.id - b.id));
+  for (const [, value] of records.values()) value.sort((a, b) => a.id - b.id);
   for (const p of rows.permits || []) {
     if (p.number === null || p.number === undefined) continue;
     const numbers = add(['number', numberBucket(p.number)], () => ({}));
@@ -156,40 +159,6 @@ export function chunkRecords(rows) {
 }
 
 export const validId = (id) => Number.isSafeInteger(id) && id >= 0;
-
-/** Rows sorted by id → a packed chunk {ids, ends, text}: text is the rows as one JSON array, row
- *  i its slice [ends[i - 1] + 1 (1 for the first), ends[i]). */
-export function packChunk(rows) {
-  const ids = new Float64Array(rows.length); // ids are safe integers, not always 32-bit
-  const ends = new Uint32Array(rows.length);
-  const texts = new Array(rows.length);
-  let at = 1; // after "["
-  for (let i = 0; i < rows.length; i += 1) {
-    texts[i] = JSON.stringify(rows[i]);
-    at += texts[i].length;
-    ends[i] = at;
-    at += 1; // the ","
-    ids[i] = rows[i].id;
-  }
-  return { ids, ends, text: `[${texts.join(',')}]` };
-}
-
-/** Every row of a packed chunk (none for a missing one), in id order. */
-export const chunkRows = (chunk) => (chunk ? JSON.parse(chunk.text) : []);
-
-/** The row of `id` in a packed chunk, or undefined: its id found by halves, its slice parsed. */
-export function chunkRow(chunk, id) {
-  if (!chunk) return undefined;
-  const { ids, ends, text } = chunk;
-  let low = 0;
-  let high = ids.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (ids[middle] === id) return JSON.parse(text.slice(middle ? ends[middle - 1] + 1 : 1, ends[middle]));
-    if (ids[middle] < id) low = middle + 1; else high = middle - 1;
-  }
-  return undefined;
-}
 
 export const DB_VERSION = MIGRATIONS.length;
 export const STORES = ['meta', 'credential', 'reference', 'drafts', 'outbox', 'photos', 'operator_outbox', 'operator_files',

@@ -1,12 +1,12 @@
-// The registry extract in IndexedDB (issues 24, 40): rows in packed chunks of the store
-// `field_chunks` (layout: data/db.js — rows by id >> 9, and a permit-number → id look-up), beside
+// The registry extract in IndexedDB (issues 24, 40): rows in chunks of the store `field_chunks`
+// (layout: data/db.js FIELD_CHUNKS — rows by id >> 7, and a permit-number → id look-up), beside
 // its meta in reference "field" = {data: {cursor, generated_at, municipality, photo_url, tariff,
 // calendar}, etag, fetched_at}. An answer of GET /field/data is written in ONE transaction — a
 // snapshot replaces every chunk, a delta rewrites the few chunks its rows and removed ids fall
 // in — together with the new cursor, so the cursor moves only when the rows it stands for are
 // stored (a failed write leaves both as they were).
 import {
-  chunkKey, chunkRecords, chunkRow, chunkRows, FIELD_KINDS, numberBucket, numberKey, openDb, packChunk, transact, validId,
+  chunkKey, chunkRecords, FIELD_KINDS, numberBucket, numberKey, openDb, transact, validId,
 } from '../data/db.js';
 import { decodeColumns, KINDS, mergeMeta, permitOperatorId, permitView } from './field-merge.js';
 
@@ -25,8 +25,7 @@ export async function storeAnswer(answer, { etag, fetchedAt }) {
     };
   };
   if (answer.snapshot) {
-    // Grouped and packed before the transaction: a few hundred puts of ~512 rows instead of one
-    // per row.
+    // Grouped before the transaction: a few hundred puts of ~128 rows instead of one per row.
     const records = chunkRecords(rows);
     await transact(['reference', 'field_chunks'], (stores) => {
       stores.field_chunks.clear();
@@ -51,13 +50,13 @@ function patchChunks(store, rows, removed) {
     for (const row of rows[kind] || []) want(kind, row.id);
     for (const id of removed[kind] || []) want(kind, id);
   }
-  const chunks = new Map(); // "kind|bucket" → the packed chunk as stored (or undefined)
+  const chunks = new Map(); // "kind|bucket" → rows as stored
   let pending = keys.size;
   if (!pending) return;
   for (const [name, key] of keys) {
     const got = store.get(key);
     got.onsuccess = () => {
-      chunks.set(name, got.result);
+      chunks.set(name, got.result || []);
       pending -= 1;
       if (!pending) write();
     };
@@ -67,7 +66,7 @@ function patchChunks(store, rows, removed) {
     const byChunk = new Map();
     const edit = (kind, id) => {
       const name = chunkKey(kind, id).join('|');
-      if (!byChunk.has(name)) byChunk.set(name, new Map(chunkRows(chunks.get(name)).map((row) => [row.id, row])));
+      if (!byChunk.has(name)) byChunk.set(name, new Map(chunks.get(name).map((row) => [row.id, row])));
       return byChunk.get(name);
     };
     for (const kind of FIELD_KINDS) {
@@ -84,7 +83,7 @@ function patchChunks(store, rows, removed) {
     }
     for (const [name, rowsById] of byChunk) {
       const key = keys.get(name);
-      if (rowsById.size) store.put(packChunk([...rowsById.values()].sort((a, b) => a.id - b.id)), key);
+      if (rowsById.size) store.put([...rowsById.values()].sort((a, b) => a.id - b.id), key);
       else store.delete(key);
     }
     patchNumbers(store, numbers.filter(([before, after]) => before === null || after === null || numberKey(before) !== numberKey(after)));
@@ -120,10 +119,10 @@ export async function touchField(fetchedAt) {
   });
 }
 
-// Chunks per read when the whole extract is read (~1,000 rows, one JSON.parse each): each read is its own short
-// transaction and its own task, so a tap, a frame or a verdict's look-up runs between them; and
-// between them the reader may wait (`paused`) or stop (`cancelled`).
-const PAGE = 2;
+// Chunks per read when the whole extract is read (~1,000 rows of 128-id chunks): each read is its
+// own short transaction and its own task, so a tap, a frame or a verdict's look-up runs between
+// them; and between them the reader may wait (`paused`) or stop (`cancelled`).
+const PAGE = 8;
 const kindRange = (kind, after) => IDBKeyRange.bound([kind, after], [kind, Infinity], after !== -Infinity, false);
 
 async function readPage(db, kind, after) {
@@ -157,7 +156,7 @@ export async function readField({ paused = async () => {}, cancelled = () => fal
         const page = await readPage(db, kind, after);
         if (first === undefined) first = page;
         if (page.stamp !== first.stamp) { moved = true; break; }
-        for (const chunk of page.values) for (const row of chunkRows(chunk)) rows[kind].push(row);
+        for (const chunk of page.values) for (const row of chunk) rows[kind].push(row);
         if (page.keys.length < PAGE) break;
         after = page.keys[page.keys.length - 1][1];
       }
@@ -174,19 +173,20 @@ export async function readField({ paused = async () => {}, cancelled = () => fal
 export async function readKind(kind) {
   const db = await openDb();
   const chunks = await request(db.transaction('field_chunks').objectStore('field_chunks').getAll(kindRange(kind, -Infinity)));
-  return chunks.flatMap(chunkRows);
+  return chunks.flat();
 }
 
 /** One stored row by kind and id, or undefined. */
 export async function readRow(kind, id) {
   const db = await openDb();
-  return chunkRow(await request(db.transaction('field_chunks').objectStore('field_chunks').get(chunkKey(kind, id))), id);
+  const chunk = await request(db.transaction('field_chunks').objectStore('field_chunks').get(chunkKey(kind, id)));
+  return (chunk || []).find((row) => row.id === id);
 }
 
 /**
  * One permit's view by its number, read through the number look-up and the chunks its ids fall
- * in, in one transaction: four rows parsed out of their packed chunks instead of the whole
- * extract (readField), for a verdict asked before the rows are in memory. null when the phone does not hold the permit.
+ * in, in one transaction: a few hundred rows instead of the whole extract (readField), for a
+ * verdict asked before the rows are in memory. null when the phone does not hold the permit.
  * Resolves with the last row read, not on the transaction's completion: nothing is written,
  * and completion is one more round trip to the database, a wait for a core on a loaded phone.
  */
@@ -206,7 +206,7 @@ export async function readPermitView(number) {
       pending += 1;
       const got = store.get(chunkKey(kind, id));
       got.onsuccess = () => {
-        rows[name] = chunkRow(got.result, id) || null;
+        rows[name] = (got.result || []).find((r) => r.id === id) || null;
         then(rows[name]);
         settle();
       };
