@@ -61,6 +61,7 @@ def main():
     for app in (app_a, app_b):
         app.wsgi_app = Slow(app.wsgi_app)  # it serves the floor page too
     sides = {"A": StoppableServer(app_a).start(), "B": StoppableServer(app_b).start()}
+    print(", ".join(f"{side}: {server.url}" for side, server in sides.items()), flush=True)
     out = {side: {"offline": [], "floor": [], "scans": []} for side in sides}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
