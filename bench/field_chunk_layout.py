@@ -1,7 +1,7 @@
 """Layouts of a registry chunk in IndexedDB side by side (issue 40), in Chromium at 4× CPU: v5's
 array of 512 row objects; the same rows packed (ids in a Float64Array, the rows as one JSON text
 with each row's end offset: a structured clone of three flat buffers, a verdict parsing one row's
-slice); and both with 128 ids a chunk (v6 keeps arrays of 128: data/db.js CHUNK_SHIFT). For
+slice); and both with 128 ids a chunk. For
 50,000 synthetic permits, operators and vehicles shaped as the server's rows
 (server/modules/fieldsync/field_data.py), each layout on its own database:
 
@@ -35,7 +35,6 @@ RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 ROWS = int(sys.argv[2]) if len(sys.argv) > 2 else 50_000
 
 PAGE = """<!doctype html><meta charset="utf-8"><body><script type="module">
-import { CHUNK_SHIFT } from './js/data/db.js';
 // The packed layout tried (issue 40) and not kept: a chunk's ids in a Float64Array, its rows as
 // one JSON array text with each row's end offset in a Uint32Array.
 function packChunk(rows) {
@@ -84,7 +83,7 @@ const PACKED = { pack: packChunk, row: chunkRow, rows: chunkRows };
 const LAYOUTS = {
   arrays: { ...AS_ARRAYS, shift: 9 },
   packed: { ...PACKED, shift: 9 },
-  'arrays, 128 ids': { ...AS_ARRAYS, shift: CHUNK_SHIFT },
+  'arrays, 128 ids': { ...AS_ARRAYS, shift: 7 },
   'packed, 128 ids': { ...PACKED, shift: 7 },
 };
 const req = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });

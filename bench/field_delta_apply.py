@@ -172,8 +172,8 @@ def main():
         f"the first download's write at {at['permits']:,} permits ≤ 3,000 ms (issue 40) — "
         f"{'met' if at['write'] <= 3000 else '**missed**'} ({at['write']:.0f} ms).",
         "",
-        "The store since issue 40 (IndexedDB v5): rows in chunks of ids (512; 128 since v6) and a "
-        "permit-number look-up (`field_chunks`, data/db.js). Before it, one record per row: the first download's write took "
+        "The store since issue 40 (IndexedDB v5): rows in chunks of 512 ids and a permit-number look-up "
+        "(`field_chunks`, data/db.js). Before it, one record per row: the first download's write took "
         "13.7 s at 50,000 permits and 3.0 s at 10,000 (issue 40's figures); a one-change delta 4.3 ms "
         "(3.2–21.8) at 10,000 synthetic permits (2026-12-04 01:42 UTC, load 1.1), and the whole extract "
         "as one record, before issue 24, 240 ms. The same bench on the chunked store before the "

@@ -15,7 +15,7 @@ def test_schema_has_the_stores_later_screens_rely_on(page, live_server):
         for (const name of handle.objectStoreNames) stores[name] = tx.objectStore(name).keyPath;
         return { version: handle.version, declared: db.DB_VERSION, stores };
     }""")
-    assert result["version"] == result["declared"] == 6
+    assert result["version"] == result["declared"] == 5
     assert result["stores"] == {"meta": None, "credential": None, "reference": None,
                                 "drafts": "id", "outbox": "id", "photos": "sha256", "field_chunks": None,
                                 "operator_outbox": "id", "operator_files": "sha256"}

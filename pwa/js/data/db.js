@@ -76,28 +76,6 @@ const MIGRATIONS = [
       }
     };
   },
-  // v6 — chunks of 128 ids instead of 512 (issue 40): a verdict's read deserialized the 4 chunks
-  // its permit, operator, vehicle and ponto fall in, ~2,000 row objects at 50,000 permits, on the
-  // thread that runs the scanner; now ~500 (bench/field_chunk_layout.py). A v5 phone's chunks are
-  // split here, in the upgrade; the number look-up records stay as they are. A phone upgrading
-  // from v4 or earlier gets 128-id chunks from v5's own move (chunkRecords uses CHUNK_SHIFT), and
-  // the reads below, queued before that move's puts, find no chunk to split.
-  (db, tx) => {
-    const store = tx.objectStore('field_chunks');
-    const kinds = FIELD_KINDS.map((kind) => IDBKeyRange.bound([kind, -Infinity], [kind, Infinity]));
-    const rows = Object.fromEntries(FIELD_KINDS.map((kind) => [kind, []]));
-    let pending = kinds.length;
-    FIELD_KINDS.forEach((kind, i) => {
-      const request = store.getAll(kinds[i]);
-      request.onsuccess = () => {
-        for (const chunk of request.result) rows[kind].push(...chunk);
-        store.delete(kinds[i]);
-        pending -= 1;
-        if (pending) return;
-        for (const [key, value] of chunkRecords(rows)) if (key[0] !== 'number') store.put(value, key);
-      };
-    });
-  },
 ];
 
 // v3's registry stores by kind → their indexes, as step v3 created them (v5 moved their rows into
@@ -110,14 +88,14 @@ const V3_FIELD_STORES = {
   penalties: ['operator_id', 'permit_id'],
 };
 
-// --- the registry extract's layout in `field_chunks` (v5; 128 ids a chunk since v6) -------------
-// Rows of a kind by id: key [kind, id >> CHUNK_SHIFT] → the rows of those 128 ids, sorted by id
-// (a municipality's ids are mostly consecutive: ~400 records for 50,000 rows). A verdict's
+// --- the registry extract's layout in `field_chunks` (v5) ---------------------------------------
+// Rows of a kind by id: key [kind, id >> CHUNK_SHIFT] → the rows of those 512 ids, sorted by id
+// (a municipality's ids are mostly consecutive: ~100 records for 50,000 rows). A verdict's
 // look-up by permit number: key ['number', numberBucket(number)] → {NUMBER: permit id}. A delta
 // reads and rewrites the few chunks its rows fall in. Kept here, beside the schema, so that the
 // start-up graph (db-early.js → db.js) gains no module.
 export const FIELD_KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
-export const CHUNK_SHIFT = 7;
+export const CHUNK_SHIFT = 9;
 export const NUMBER_BUCKETS = 256;
 
 export const chunkKey = (kind, id) => [kind, Math.floor(Number(id) / 2 ** CHUNK_SHIFT)];

@@ -1,5 +1,5 @@
 // The registry extract in IndexedDB (issues 24, 40): rows in chunks of the store `field_chunks`
-// (layout: data/db.js FIELD_CHUNKS — rows by id >> 7, and a permit-number → id look-up), beside
+// (layout: data/db.js FIELD_CHUNKS — rows by id >> 9, and a permit-number → id look-up), beside
 // its meta in reference "field" = {data: {cursor, generated_at, municipality, photo_url, tariff,
 // calendar}, etag, fetched_at}. An answer of GET /field/data is written in ONE transaction — a
 // snapshot replaces every chunk, a delta rewrites the few chunks its rows and removed ids fall
@@ -27,7 +27,7 @@ export async function storeAnswer(answer, { etag, fetchedAt, timings = {} }) {
     };
   };
   if (answer.snapshot) {
-    // Grouped before the transaction: a few hundred puts of ~128 rows instead of one per row.
+    // Grouped before the transaction: a few hundred puts of ~512 rows instead of one per row.
     const records = chunkRecords(rows);
     await transact(['reference', 'field_chunks'], (stores) => {
       stores.field_chunks.clear();
@@ -121,10 +121,10 @@ export async function touchField(fetchedAt) {
   });
 }
 
-// Chunks per read when the whole extract is read (~1,000 rows of 128-id chunks): each read is its
-// own short transaction and its own task, so a tap, a frame or a verdict's look-up runs between
-// them; and between them the reader may wait (`paused`) or stop (`cancelled`).
-const PAGE = 8;
+// Chunks per read when the whole extract is read (~1,000 rows): each read is its own short
+// transaction and its own task, so a tap, a frame or a verdict's look-up runs between them; and
+// between them the reader may wait (`paused`) or stop (`cancelled`).
+const PAGE = 2;
 const kindRange = (kind, after) => IDBKeyRange.bound([kind, after], [kind, Infinity], after !== -Infinity, false);
 
 async function readPage(db, kind, after) {
