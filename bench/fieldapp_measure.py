@@ -114,7 +114,7 @@ def measure(permits, tmp, runs):
         context.add_init_script(WATCH)
         setup = throttled_page(context)  # the first download, at 4× too
         enroll(setup, server.url, USERNAME, CITY_PASSWORD)
-        first = setup.evaluate("() => performance.getEntriesByName('field-sync').map((m) => ({ ms: m.duration, store: m.detail.store, snapshot: m.detail.snapshot }))")
+        first = setup.evaluate("() => performance.getEntriesByName('field-sync').map((m) => ({ ms: m.duration, store: m.detail.store, decode: m.detail.decode, snapshot: m.detail.snapshot }))")
         assert first and first[0]["snapshot"], first
         out["write"] = first[0]
         setup.close()

@@ -56,6 +56,7 @@ def write_doc(results, runs):
     hasty = lambda r: [s[2] for s in r["scans"]]  # noqa: E731
     every = lambda r: [x for s in r["scans"] for x in s]  # noqa: E731
     add("first download's write: decode + IndexedDB (`storeAnswer`), one sample", lambda r: [r["write"]["store"]], target="≤ 3,000 at 50,000", check=("write", 3000))
+    add("  of which: decode (`decodeColumns`)", lambda r: [r["write"].get("decode", float("nan"))])
     add("  the same + the kept copy (since 2026-12-05 04:00 UTC: a snapshot's is built afterwards, in slices)", lambda r: [r["write"]["ms"]])
     add("cold start offline → home visible", lambda r: r["offline"], start, "≤ 2.5× floor", ("offline", 2.5))
     add(f"cold start offline after {IDLE_S} s with no page of the origin (IndexedDB closed)", lambda r: r["idle"], start, "≤ 2.5× floor", ("idle", 2.5))

@@ -83,11 +83,12 @@ async function syncField(s) {
   // format=packed2 carries no rules: syncRules, the step before, fetched them.
   const answer = await response.json();
   const started = performance.now();
-  const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString() });
+  const timings = {};
+  const rows = await storeAnswer(answer, { etag, fetchedAt: new Date().toISOString(), timings });
   const stored = performance.now();
   keepRows(saved, answer, rows, etag);
   // bench/fieldapp_perf.py: the first download's write, and the sync step after a delta.
-  performance.measure('field-sync', { start: started, end: performance.now(), detail: { snapshot: Boolean(answer.snapshot), store: stored - started } });
+  performance.measure('field-sync', { start: started, end: performance.now(), detail: { snapshot: Boolean(answer.snapshot), store: stored - started, decode: timings.decoded - started } });
   forgetField();
   // Background: the verdict shows them when present. A changed operator row may mean a new
   // photo under the same URL: fetch those again.

@@ -12,9 +12,11 @@ import { decodeColumns, KINDS, mergeMeta, permitOperatorId, permitView } from '.
 
 const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
 
-/** Store one answer; resolves with its decoded rows ({kind: [row]}) once durable. */
-export async function storeAnswer(answer, { etag, fetchedAt }) {
+/** Store one answer; resolves with its decoded rows ({kind: [row]}) once durable. `timings`, when
+ *  given, gets `decoded`: the performance.now() at which the rows were decoded (the bench's split). */
+export async function storeAnswer(answer, { etag, fetchedAt, timings = {} }) {
   const rows = Object.fromEntries(KINDS.map((kind) => [kind, decodeColumns(answer[kind] || [])]));
+  timings.decoded = performance.now();
   for (const kind of KINDS) {
     for (const row of rows[kind]) if (!validId(row?.id)) throw new DOMException(`${kind}: linha sem id`, 'DataError');
   }
