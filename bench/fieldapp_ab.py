@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 from tests.e2e.fiscal_helpers import StoppableServer, write_y4m  # noqa: E402
 from fieldapp_city import USERNAME, city_app  # noqa: E402
-from fieldapp_harness import WATCH, Slow, crachá_png, enroll, throttled_page  # noqa: E402
+from fieldapp_harness import WATCH, Slow, crachá_png, enroll, on_fiscal_home, throttled_page  # noqa: E402
 from fieldapp_measure import cold_start, floor, scan  # noqa: E402
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 12
@@ -63,11 +63,7 @@ REWRITE = """async () => {
 
 
 def rewrite(context, url):
-    page = throttled_page(context)
-    page.goto(f"{url}/app/#/fiscal")
-    page.wait_for_selector("#go-scan")
-    written = page.evaluate(REWRITE)
-    page.close()
+    written = on_fiscal_home(context, url, REWRITE)
     assert written["step"] == "ok" and written["snapshot"], written
     return written["store"]
 

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fieldapp_harness import throttled_page  # noqa: E402
+from fieldapp_harness import on_fiscal_home  # noqa: E402
 
 USERNAME = "fiscal.bench"
 
@@ -33,12 +33,7 @@ SYNC = """async () => {
 
 
 def held_permits(context, url):
-    page = throttled_page(context)
-    page.goto(f"{url}/app/#/fiscal")
-    page.wait_for_selector("#go-scan")
-    held = page.evaluate(HELD)
-    page.close()
-    return held
+    return on_fiscal_home(context, url, HELD)
 
 
 

@@ -210,6 +210,16 @@ def throttled_page(context):
     return page
 
 
+def on_fiscal_home(context, url, script):
+    """Evaluate `script` in a new throttled page once the fiscal home shows, then close the page."""
+    page = throttled_page(context)
+    page.goto(f"{url}/app/#/fiscal")
+    page.wait_for_selector("#go-scan")
+    result = page.evaluate(script)
+    page.close()
+    return result
+
+
 def wait_for(page, signal):
     """Wait for WATCH's console signal. Not wait_for_function: Playwright's polling runs its
     injected script in the page every frame, ~50 ms of main thread at 4× CPU (seen in a trace)
