@@ -16,6 +16,14 @@ of work that called it, and only three kinds of edge exist:
   Only job runners (files named `cli.py` or `jobs.py`, and jobs/registry.py) open units; the test
   tests/test_transaction_boundary.py holds every other file of server/ to no commit at all.
 
+On SQLite (the `make run` default) a savepoint opened before any write would start SQLite's
+transaction itself, as a deferred one: its reads take a shared lock, and its first write then asks
+to upgrade it while another request's writer waits to commit — SQLite answers "database is locked"
+at once rather than wait (two phones pushing at the same moment got a 500). So a savepoint that
+would begin the transaction begins it with `BEGIN IMMEDIATE` first: the writer's lock is taken up
+front, waiting its turn (the driver's busy timeout), and the savepoint's release no longer commits —
+the boundary does, as on PostgreSQL.
+
 `after_commit(fn)` runs `fn` once the boundary's commit has succeeded (and never after a rollback):
 the place for what only tells the outside world (a file to delete from storage, a message) and
 must not happen for a change that did not.
@@ -25,6 +33,7 @@ from contextlib import contextmanager
 import click
 from flask import g, has_request_context
 from sqlalchemy import event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from ..extensions import db
@@ -65,6 +74,15 @@ def _rollback():
 def _forget_after_commit(session):
     # A rolled-back change must not tell anyone it happened.
     session.info.pop(_AFTER_COMMIT, None)
+
+
+@event.listens_for(Engine, "savepoint")
+def _sqlite_write_transaction_first(connection, _name):
+    # Before SQLAlchemy emits SAVEPOINT (see the module's docstring). Only when nothing has begun
+    # SQLite's transaction yet: a request that already wrote holds the writer's lock.
+    raw = connection.connection.dbapi_connection
+    if type(raw).__module__.startswith("sqlite3") and not raw.in_transaction:
+        raw.execute("BEGIN IMMEDIATE")
 
 
 # --- requests ------------------------------------------------------------------------------------

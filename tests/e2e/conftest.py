@@ -82,6 +82,24 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _no_context_outlives_its_test(request):
+    """Closes what a test opened on the shared browser and left open (a failure before its own
+    close): a page of it still syncing would run its route handlers in the next test, against a
+    server already stopped, and fail that test too."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for leftover in set(browser.contexts) - before:
+        try:
+            leftover.close()
+        except Exception:  # noqa: BLE001 (already closing with its test)
+            pass
+
+
 @pytest.fixture
 def context(browser):
     context = browser.new_context(viewport=PHONE, device_scale_factor=SCREEN_SCALE, locale="pt-BR",
