@@ -4,6 +4,7 @@ Envelope: {"error": {"code": str, "message": str (pt-BR), "fields": {field: [rea
 """
 from flask import jsonify, redirect, render_template, request, url_for
 from marshmallow import ValidationError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
@@ -21,7 +22,26 @@ MESSAGES_PT = {
     422: "Dados inválidos.",
     429: "Muitas tentativas. Aguarde um pouco e tente novamente.",
     500: "Erro interno. A equipe foi avisada.",
+    503: "Servidor ocupado. Tente de novo em instantes.",
 }
+
+# Lock waits the database gave up on: PostgreSQL's deadlock, serialization failure and lock
+# timeout, and SQLite's "database is locked" once its busy timeout has passed (one writer at a
+# time). The request rolled back whole; the same request a moment later may well succeed. A
+# phone told 503 waits and sends again in order; told 500, it would search its batch for a record
+# to blame (pwa/js/fiscal/outbox.js).
+BUSY_SQLSTATES = frozenset({"40P01", "40001", "55P03"})
+RETRY_AFTER_BUSY_S = 5
+
+
+def database_busy(err) -> bool:
+    """Whether `err` is the database refusing to wait any longer for a lock (see BUSY_SQLSTATES)."""
+    if not isinstance(err, DBAPIError):
+        return False
+    orig = err.orig
+    if getattr(orig, "sqlstate", None) in BUSY_SQLSTATES:
+        return True
+    return type(orig).__module__.startswith("sqlite3") and "locked" in str(orig)
 
 
 class ApiError(Exception):
@@ -92,24 +112,34 @@ def init_app(app):
 
     @app.errorhandler(Exception)
     def _unexpected(err):
-        app.logger.exception("Unhandled error")
+        busy = database_busy(err)
+        if busy:
+            app.logger.warning("Database busy, answered 503: %s", err.orig)
+        else:
+            app.logger.exception("Unhandled error")
+        status, code = (503, "busy") if busy else (500, "internal_error")
+        headers = {"Retry-After": str(RETRY_AFTER_BUSY_S)} if busy else {}
         # After a database error the request's transaction is failed (or its connection gone):
         # every query of the page (the layout reads the user's municipality) would fail again and
         # the error page itself would end as an empty 500. Roll back first; if the database is
         # unreachable altogether, a page that needs none.
         _roll_back()
         try:
-            return _render(500, "internal_error", MESSAGES_PT[500])
+            body, status = _render(status, code, MESSAGES_PT[status])
         except Exception:
             app.logger.exception("The error page failed too")
             _roll_back()
             if wants_json():
-                return envelope(500, "internal_error", MESSAGES_PT[500])
-            return PLAIN_500, 500, {"Content-Type": "text/html; charset=utf-8"}
+                body, status = envelope(status, code, MESSAGES_PT[status])
+            else:
+                body, headers = plain_page(status), {**headers, "Content-Type": "text/html; charset=utf-8"}
+        return body, status, headers
 
 
-PLAIN_500 = ("<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\"><title>Erro 500</title>"
-             f"<h1>Erro 500</h1><p>{MESSAGES_PT[500]}</p><p><a href=\"/bo/\">Voltar ao início</a></p></html>")
+def plain_page(status):
+    """An error page that needs neither the database nor a template."""
+    return (f"<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\"><title>Erro {status}</title>"
+            f"<h1>Erro {status}</h1><p>{MESSAGES_PT[status]}</p><p><a href=\"/bo/\">Voltar ao início</a></p></html>")
 
 
 def _roll_back():

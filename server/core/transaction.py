@@ -80,9 +80,11 @@ def _forget_after_commit(session):
 def _sqlite_write_transaction_first(connection, _name):
     # Before SQLAlchemy emits SAVEPOINT (see the module's docstring). Only when nothing has begun
     # SQLite's transaction yet: a request that already wrote holds the writer's lock.
+    # Through the Connection, so that a lock waited for in vain arrives as SQLAlchemy's
+    # OperationalError, as any other statement's would (core/errors.py answers it 503).
     raw = connection.connection.dbapi_connection
     if type(raw).__module__.startswith("sqlite3") and not raw.in_transaction:
-        raw.execute("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 # --- requests ------------------------------------------------------------------------------------
