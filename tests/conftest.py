@@ -278,9 +278,10 @@ def runner(app):
 
 # The light demo set is the same rows for every test of a worker on one day: it is built through
 # the real operations once, then kept — on SQLite as a copy of the whole database (see
-# _SQLITE_SNAPSHOTS), on PostgreSQL row by row, written back by bulk inserts — for the next test
-# (far cheaper than building it again, and ~850 tests ask for it).
-_DEMO_ROWS = {}
+# _SQLITE_SNAPSHOTS), on PostgreSQL in temporary tables of the worker's own connection
+# (_PgDemoRows), written back by one INSERT … SELECT per table — for the next test (far cheaper
+# than building it again, and ~850 tests ask for it).
+_DEMO_SNAPSHOTS = {}
 
 
 @pytest.fixture
@@ -292,8 +293,8 @@ def demo(app, database_url):
     from server.modules.demo.dataset import load_demo
     with app.app_context():
         key = (database_url, local_today())
-        if key in _DEMO_ROWS:
-            saved, logins = _DEMO_ROWS[key]
+        if key in _DEMO_SNAPSHOTS:
+            saved, logins = _DEMO_SNAPSHOTS[key]
             if isinstance(saved, sqlite3.Connection):
                 _sqlite_restore(_owner_engine(database_url), saved)
                 return logins
@@ -301,10 +302,10 @@ def demo(app, database_url):
                 return logins
         logins = load_demo(credentials=False)
         _db.session.commit()  # the loader stages, as under `flask demo load` (its command commits)
-        _DEMO_ROWS.clear()
+        _DEMO_SNAPSHOTS.clear()
         engine = _owner_engine(database_url)
         saved = _sqlite_snapshot(engine) if engine.dialect.name == "sqlite" else _PgDemoRows(database_url)
-        _DEMO_ROWS[key] = (saved, logins)
+        _DEMO_SNAPSHOTS[key] = (saved, logins)
         return logins
 
 
