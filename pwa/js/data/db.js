@@ -189,6 +189,8 @@ export const put = (store, value, key) => run(store, 'readwrite', (s) => (key ==
 export const del = (store, key) => run(store, 'readwrite', (s) => s.delete(key));
 export const clear = (store) => run(store, 'readwrite', (s) => s.clear());
 export const count = (store) => run(store, 'readonly', (s) => s.count());
+/** The keys of `store` that begin with `prefix` (text keys), in one request. */
+export const keysStartingWith = (store, prefix) => run(store, 'readonly', (s) => s.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)));
 
 /**
  * One readwrite transaction over several stores: `fn(stores)` issues its requests synchronously
