@@ -138,6 +138,7 @@ def make_app(tmp):
     from flask_migrate import upgrade
 
     from server import create_app
+    from server.extensions import db
     from server.modules.demo.dataset import load_demo
 
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
@@ -148,6 +149,7 @@ def make_app(tmp):
     with app.app_context():
         upgrade(directory=str(ROOT / "migrations"))
         load_demo()
+        db.session.commit()  # the loader stages, as under `flask demo load` (its command commits)
     return app
 
 
