@@ -269,7 +269,9 @@ class Holders:
         body = phone.body("inspection", plate=HOLDER_PLATE)
         body["id"] = rid
         item = phone.record(body)
-        result = phone.push([item]).json["results"][0]
+        response = phone.push([item])
+        assert response.status_code == 200, (response.status_code, response.get_data(as_text=True))
+        result = response.json["results"][0]
         assert result["status"] == "accepted", result
         self.held[rid] = (which, item["body"])
         return rid
