@@ -302,6 +302,8 @@ def demo(app, database_url):
                 return logins
         logins = load_demo(credentials=False)
         _db.session.commit()  # the loader stages, as under `flask demo load` (its command commits)
+        for kept, _logins in _DEMO_SNAPSHOTS.values():  # another day's (or a lost connection's)
+            kept.close()
         _DEMO_SNAPSHOTS.clear()
         engine = _owner_engine(database_url)
         saved = _sqlite_snapshot(engine) if engine.dialect.name == "sqlite" else _PgDemoRows(database_url)
@@ -346,8 +348,11 @@ class _PgDemoRows:
                 self.connection.execute(self.sql)
             return True
         except psycopg.OperationalError:
-            self.connection.close()
+            self.close()
             return False
+
+    def close(self):
+        self.connection.close()
 
 
 @pytest.fixture

@@ -296,17 +296,17 @@ def move_appeal_dues(municipality, closed_day):
     rows = (AutoAppeal.query.filter(AutoAppeal.municipality_id == municipality.id, AutoAppeal.due_on >= closed_day)
             .order_by(AutoAppeal.case_id, AutoAppeal.level, AutoAppeal.id).all())
 
-    def case_and_step(appeal):
-        case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
-        return case, next((s for s in steps_for(case) if s["level"] == appeal.level), None)
+    found = {}  # appeal id → (case, step), as recount read them: move acts on the same
 
     def recount(appeal, cal):
-        case, step = case_and_step(appeal)
+        case = owned(AutoCase, appeal.case_id, appeal.municipality_id)
+        step = next((s for s in steps_for(case) if s["level"] == appeal.level), None)
+        found[appeal.id] = (case, step)
         start = _start_of_level(case, appeal.level)
         return None if step is None or start is None else due(cal, start, step)
 
     def move(appeal, new_due):
-        case, step = case_and_step(appeal)
+        case, step = found[appeal.id]
         before = {"due_on": appeal.due_on.isoformat(), "late": appeal.late, "suspensive": appeal.suspensive}
         appeal.due_on = new_due
         if appeal.late and appeal.filed_on <= new_due:
