@@ -231,3 +231,26 @@ def test_progress_is_recorded_while_a_job_runs_on_both_databases(app, runner, tm
         job = db.session.get(ImportJob, commit)
         assert job.state == "done" and job.result["committed"] and job.rows_done == rows
         assert Permit.query.count() == rows
+
+
+@pytest.mark.parametrize("action, one, many", [("check", "1 linha verificada", "3 linhas verificadas"),
+                                               ("commit", "1 linha processada", "3 linhas processadas")])
+def test_progress_line_agrees_in_number(app, runner, client, action, one, many):
+    """The progress line a clerk reads while a job runs says "1 linha", never "1 linhas"."""
+    from server.modules.accounts.models import User
+
+    _setup(app, runner)
+    with app.app_context():
+        muni = Municipality.query.one()
+        clerk = User.query.filter_by(username="adm.sapezal").one()
+        job_id = jobs.enqueue(muni.id, clerk.id, action, "c.csv", "csv", b"x", {}).id
+        db.session.commit()
+    login(client, "adm.sapezal", PASSWORD)
+    for done, text in ((1, one), (3, many)):
+        with app.app_context():
+            job = db.session.get(ImportJob, job_id)
+            job.state, job.rows_done = "running", done
+            db.session.commit()
+        status = client.get(f"/bo/importacao/{job_id}/estado").get_json()
+        assert status["running"] and status["text"] == f"{text} até agora…"
+        assert f"{text} até agora…" in client.get(f"/bo/importacao/{job_id}").get_data(as_text=True)

@@ -12,6 +12,7 @@ from flask import Response, abort, current_app, g, jsonify, redirect, render_tem
 
 from ...core.auth import login_required, require_municipality_id
 from ...core.csv_export import csv_response
+from ...core.ptbr import plural
 from ...core.routes import RouteTable
 from ...core.transaction import after_commit
 from ...extensions import db
@@ -126,7 +127,10 @@ def _progress_text(job):
         return "Na fila: começa em instantes."
     if not job.rows_done:
         return "Em andamento…"
-    return f"{job.rows_done} linhas {'processadas' if job.action == 'commit' else 'verificadas'} até agora…"
+    done = job.rows_done
+    if job.action == "commit":
+        return f"{done} {plural(done, 'linha processada', 'linhas processadas')} até agora…"
+    return f"{done} {plural(done, 'linha verificada', 'linhas verificadas')} até agora…"
 
 
 @routes.get("/<job_id>")
