@@ -94,6 +94,62 @@ def test_one_permit_read_through_the_indexes_is_the_view_the_whole_index_gives(p
     assert result["missing"] is None
 
 
+def test_a_permit_read_in_one_round_trip_through_the_kept_look_up_stays_true_after_deltas(page, live_server):
+    # A tab keeps the number look-up in memory (readNumberLookup): each entry names the permit's
+    # rows, so a verdict reads them in one round trip. A delta moves numbers and refs; a look-up
+    # read before it must still give the stored truth (the rows read decide), and one read after
+    # it names the new rows. A bucket written before the refs (bare ids) still answers.
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    page.evaluate(STORE_REGISTRY)
+    result = page.evaluate("""async () => {
+        const db = await import('./js/data/db.js');
+        const { readField, readNumberLookup, readPermitView, storeAnswer } = await import('./js/fiscal/field-store.js');
+        const { indexField } = await import('./js/fiscal/field-merge.js');
+        const look = (lookup, n) => readPermitView(n, lookup).then((v) => v && { id: v.permit.id, vehicle: v.vehicle?.id ?? null, operator: v.operator?.id ?? null });
+        const numbers = ['SAP-1', 'SAP-1234', 'SAP-2499', 'SAP-700', ' sap-42 ', 'SAP-9999'];
+        const before = await readNumberLookup();
+        let index = indexField((await readField()).data);
+        const same = await Promise.all(numbers.map(async (n) => JSON.stringify(await readPermitView(n, before)) === JSON.stringify(index.byNumber(n))));
+        // The delta: 1234 changes vehicle, 700 its number, 5 leaves, 3000 arrives, 42 changes holder.
+        await storeAnswer({ cursor: 41, snapshot: false, permits: [
+            { id: 1234, number: 'SAP-1234', status: 'ativo', holder_operator_id: 11234, vehicle_id: 21235, ponto_id: 2 },
+            { id: 700, number: 'SAP-70000', status: 'ativo', holder_operator_id: 10700, vehicle_id: 20700, ponto_id: 1 },
+            { id: 3000, number: 'SAP-3000', status: 'ativo', holder_operator_id: 10001, vehicle_id: 20001, ponto_id: 3 },
+            { id: 42, number: 'SAP-42', status: 'ativo', holder_operator_id: 10043, vehicle_id: 20042, ponto_id: 1 },
+        ], removed: { permits: [5] } }, { etag: 'e41', fetchedAt: '2026-12-01T13:00:00Z' });
+        const after = ['SAP-1234', 'SAP-700', 'SAP-70000', 'SAP-5', 'SAP-3000', 'SAP-42'];
+        const stale = {};
+        for (const n of after) stale[n] = await look(before, n);
+        const fresh = await readNumberLookup();
+        const entries = Object.fromEntries(after.map((n) => [n, fresh[db.numberBucket(n)][db.numberKey(n)] ?? null]));
+        index = indexField((await readField()).data);
+        const freshSame = await Promise.all(after.map(async (n) => JSON.stringify(await readPermitView(n, fresh)) === JSON.stringify(index.byNumber(n))));
+        // The kept entry alone finds the rows: with SAP-2499's stored bucket emptied, only the one
+        // round-trip read can still answer (the stored look-up has no SAP-2499 any more).
+        const bucket = db.numberBucket('SAP-2499');
+        const stored = await db.get('field_chunks', ['number', bucket]);
+        await db.put('field_chunks', {}, ['number', bucket]);
+        const keptOnly = { withKept: await look(fresh, 'SAP-2499'), withoutKept: await look(null, 'SAP-2499') };
+        // A bucket as an earlier version wrote it: bare permit ids.
+        await db.put('field_chunks', Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, v[0]])), ['number', bucket]);
+        const bare = { stored: await look(null, 'SAP-2499'), lookup: await look(await readNumberLookup(), 'SAP-2499') };
+        return { same, stale, entries, freshSame, keptOnly, bare };
+    }""")
+    assert result["same"] == [True] * 6
+    truth = {"SAP-1234": {"id": 1234, "vehicle": 21235, "operator": 11234}, "SAP-700": None,
+             "SAP-70000": {"id": 700, "vehicle": 20700, "operator": 10700}, "SAP-5": None,
+             "SAP-3000": {"id": 3000, "vehicle": 20001, "operator": 10001},
+             "SAP-42": {"id": 42, "vehicle": 20042, "operator": 10043}}
+    assert result["stale"] == truth
+    assert result["entries"] == {"SAP-1234": [1234, 11234, 21235, 2], "SAP-700": None, "SAP-70000": [700, 10700, 20700, 1],
+                                 "SAP-5": None, "SAP-3000": [3000, 10001, 20001, 3], "SAP-42": [42, 10043, 20042, 1]}
+    assert result["freshSame"] == [True] * 6
+    assert result["keptOnly"] == {"withKept": {"id": 2499, "vehicle": 22499, "operator": 12499}, "withoutKept": None}
+    assert result["bare"] == {"stored": {"id": 2499, "vehicle": 22499, "operator": 12499},
+                              "lookup": {"id": 2499, "vehicle": 22499, "operator": 12499}}
+
+
 def test_the_head_answers_before_the_rows_are_read_and_is_the_read_copy_after(page, live_server):
     # loadFieldHead (the home, the verdict) does not wait for the rows: its look-up reads the one
     # permit; once loadField has read the rows, it is that same copy (no second read).

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { CHUNK_SHIFT, chunkKey, chunkRecords, numberBucket, numberKey } from '../../pwa/js/data/db.js';
+import { CHUNK_SHIFT, chunkKey, chunkRecords, numberBucket, numberEntryId, numberKey } from '../../pwa/js/data/db.js';
 import { keepField, keepFieldInSlices } from '../../pwa/js/fiscal/field-merge.js';
 
 const rows = (n) => ({
@@ -15,7 +15,7 @@ const rows = (n) => ({
   penalties: [],
 });
 
-test('every row lands once, in the chunk of its id, sorted; each permit number finds its id', () => {
+test('every row lands once, in the chunk of its id, sorted; each permit number finds its rows\' ids', () => {
   const data = rows(3000);
   const records = chunkRecords(data);
   const byKey = new Map(records.map(([key, value]) => [key.join('|'), value]));
@@ -30,7 +30,16 @@ test('every row lands once, in the chunk of its id, sorted; each permit number f
   }
   // 3,000 permits: 6 chunks (512 ids each) per kind, not 3,000 records.
   assert.equal(records.filter(([key]) => key[0] === 'permits').length, 6);
-  for (const p of data.permits) assert.equal(byKey.get(`number|${numberBucket(p.number)}`)[numberKey(p.number)], p.id);
+  // Each number's entry names the permit and the rows its verdict shows (holder, vehicle, ponto).
+  for (const p of data.permits) {
+    const entry = byKey.get(`number|${numberBucket(p.number)}`)[numberKey(p.number)];
+    assert.deepEqual(entry, [p.id, p.holder_operator_id, p.vehicle_id, p.ponto_id]);
+    assert.equal(numberEntryId(entry), p.id);
+  }
+  assert.equal(numberEntryId(42), 42); // a bare id, as an earlier version wrote the look-up
+  // A company permit names its first driver; a permit without vehicle or ponto, nulls.
+  const company = chunkRecords({ permits: [{ id: 7, number: 'E-7', driver_ids: [31, 32] }] });
+  assert.deepEqual(company.find(([key]) => key[0] === 'number')[1], { 'E-7': [7, 31, null, null] });
   assert.equal(numberBucket(' sap-42 '), numberBucket('SAP-42'));
 });
 

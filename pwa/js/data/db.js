@@ -91,8 +91,10 @@ const V3_FIELD_STORES = {
 // --- the registry extract's layout in `field_chunks` (v5) ---------------------------------------
 // Rows of a kind by id: key [kind, id >> CHUNK_SHIFT] → the rows of those 512 ids, sorted by id
 // (a municipality's ids are mostly consecutive: ~100 records for 50,000 rows). A verdict's
-// look-up by permit number: key ['number', numberBucket(number)] → {NUMBER: permit id}. A delta
-// reads and rewrites the few chunks its rows fall in. Kept here, beside the schema, so that the
+// look-up by permit number: key ['number', numberBucket(number)] → {NUMBER: permitRefs} (a bare
+// permit id in what an earlier version wrote: numberEntryId reads both). The refs name the four
+// chunks a verdict reads, so a phone that holds the buckets in memory reads them in one round
+// trip (field-store.js readPermitView). A delta reads and rewrites the few chunks its rows fall in. Kept here, beside the schema, so that the
 // start-up graph (db-early.js → db.js) gains no module.
 export const FIELD_KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
 export const CHUNK_SHIFT = 9;
@@ -102,6 +104,16 @@ export const chunkKey = (kind, id) => [kind, Math.floor(Number(id) / 2 ** CHUNK_
 
 /** A permit number as the look-ups compare it (the in-memory index too: field-merge.js). */
 export const numberKey = (number) => String(number).trim().toUpperCase();
+
+/** The operator a permit's crachá names: the holder, or (company permits) its first driver. */
+export const permitOperatorId = (p) => p.holder_operator_id ?? (p.driver_ids || [])[0] ?? p.operator_id;
+
+/** A permit's entry in its number's look-up: [permit id, operator id, vehicle id, ponto id]
+ *  (null where it has none): the ids of the rows its verdict shows. */
+export const permitRefs = (p) => [p.id, permitOperatorId(p) ?? null, p.vehicle_id ?? null, p.ponto_id ?? null];
+
+/** The permit id of a look-up entry: permitRefs, or a bare id (written before the refs). */
+export const numberEntryId = (entry) => (Array.isArray(entry) ? entry[0] : entry);
 
 /** The bucket of a permit number's look-up record (FNV-1a over its UTF-16 units). */
 export function numberBucket(number) {
@@ -131,7 +143,7 @@ export function chunkRecords(rows) {
     if (p.number === null || p.number === undefined) continue;
     const numbers = add(['number', numberBucket(p.number)], () => ({}));
     const key = numberKey(p.number);
-    if (!(key in numbers)) numbers[key] = p.id; // the first, as the in-memory index keeps it
+    if (!(key in numbers)) numbers[key] = permitRefs(p); // the first, as the in-memory index keeps it
   }
   return [...records.values()];
 }

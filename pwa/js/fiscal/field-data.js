@@ -6,7 +6,7 @@ import { send } from '../data/api.js';
 import { get, keysStartingWith, put, transact } from '../data/db.js';
 import { mergeTrust, touchTrust } from '../credentials/trust.js';
 import { indexField, keepAnswer, keepFieldInSlices, mergeMeta } from './field-merge.js';
-import { readField, readKind, readPermitView, storeAnswer, touchField } from './field-store.js';
+import { readField, readKind, readNumberLookup, readPermitView, storeAnswer, touchField } from './field-store.js';
 import { isUnauthorized, registerKey, session } from './session.js';
 
 const LOW_NUMBERS = 5;
@@ -323,7 +323,23 @@ export async function loadFieldHead() {
   const key = `${generation}|${last?.at}`;
   if (cache.key === key && cache.settled) return cache.settled;
   const { trust, rules, fieldMeta, fieldCheckedAt } = await headOf(key);
-  return { trust, rules, field: fieldMeta, fieldCheckedAt, syncedAt: last?.at || null, index: { byNumber: readPermitView } };
+  const numbers = lookupOf(key);
+  return { trust, rules, field: fieldMeta, fieldCheckedAt, syncedAt: last?.at || null,
+    index: { byNumber: (number) => readPermitView(number, numbers.buckets) } };
+}
+
+// The permit-number look-up under one key, read when idle (short tasks that yield to a verdict,
+// as the rows' read): with it, a verdict asked before the rows are in memory reads its permit in
+// one round trip instead of three (readPermitView). 256 records, ~3 MB at 50,000 permits.
+let lookup = { key: null, buckets: null };
+
+function lookupOf(key) {
+  if (lookup.key !== key) {
+    const mine = { key, buckets: null };
+    lookup = mine;
+    readNumberLookup({ paused: paced }).then((buckets) => { mine.buckets = buckets; }, () => {});
+  }
+  return lookup;
 }
 
 /** Seconds since the field data was generated on the server (the age every verdict shows). */

@@ -1,5 +1,6 @@
 // Merging field-data answers (GET /api/v1/field/data) into what the phone keeps. Pure (Node tests).
 // A snapshot replaces everything; a delta upserts rows by id and drops the ids in `removed`.
+import { permitOperatorId } from '../data/db.js';
 import { Calendar } from '../rules/legal_calendar.js';
 
 export const KINDS = ['permits', 'operators', 'vehicles', 'pontos', 'penalties'];
@@ -167,8 +168,6 @@ export function normalisePlate(text) {
 
 export const isPlate = (text) => /^[A-Z]{3}\d[A-Z0-9]\d{2}$/.test(normalisePlate(text));
 
-/** The operator a permit's crachá names: the holder, or (company permits) its first driver. */
-export const permitOperatorId = (p) => p.holder_operator_id ?? (p.driver_ids || [])[0] ?? p.operator_id;
 
 /** A permit with its rows, as the verdict, the search and the checklist read it. */
 export function permitView(p, { operator = null, vehicle = null, ponto = null }) {

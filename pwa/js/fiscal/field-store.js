@@ -6,9 +6,10 @@
 // in — together with the new cursor, so the cursor moves only when the rows it stands for are
 // stored (a failed write leaves both as they were).
 import {
-  chunkKey, chunkRecords, FIELD_KINDS, numberBucket, numberKey, openDb, transact, validId,
+  chunkKey, chunkRecords, FIELD_KINDS, NUMBER_BUCKETS, numberBucket, numberEntryId, numberKey, openDb, permitOperatorId,
+  permitRefs, transact, validId,
 } from '../data/db.js';
-import { decodeColumns, KINDS, mergeMeta, permitOperatorId, permitView } from './field-merge.js';
+import { decodeColumns, KINDS, mergeMeta, permitView } from './field-merge.js';
 
 const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
 
@@ -44,7 +45,8 @@ export async function storeAnswer(answer, { etag, fetchedAt, timings = {} }) {
 }
 
 // A delta's rows and removed ids patched into their chunks, then the permit numbers whose
-// look-up changed. Requests chained by callbacks inside the caller's transaction.
+// look-up entry changed (the number, or a row it names). Requests chained by callbacks inside
+// the caller's transaction.
 function patchChunks(store, rows, removed) {
   const keys = new Map();
   const want = (kind, id) => { const key = chunkKey(kind, id); keys.set(key.join('|'), key); };
@@ -64,7 +66,7 @@ function patchChunks(store, rows, removed) {
     };
   }
   const write = () => {
-    const numbers = []; // [old number or null, new number or null, permit id]
+    const numbers = []; // [old number or null, new number or null, permit id, new refs or null]
     const byChunk = new Map();
     const edit = (kind, id) => {
       const name = chunkKey(kind, id).join('|');
@@ -74,12 +76,12 @@ function patchChunks(store, rows, removed) {
     for (const kind of FIELD_KINDS) {
       for (const row of rows[kind] || []) {
         const at = edit(kind, row.id);
-        if (kind === 'permits') numbers.push([at.get(row.id)?.number ?? null, row.number ?? null, row.id]);
+        if (kind === 'permits') numbers.push(numberChange(at.get(row.id), row));
         at.set(row.id, row);
       }
       for (const id of removed[kind] || []) {
         const at = edit(kind, id);
-        if (kind === 'permits' && at.has(id)) numbers.push([at.get(id).number ?? null, null, id]);
+        if (kind === 'permits' && at.has(id)) numbers.push([at.get(id).number ?? null, null, id, null]);
         at.delete(id);
       }
     }
@@ -88,8 +90,18 @@ function patchChunks(store, rows, removed) {
       if (rowsById.size) store.put([...rowsById.values()].sort((a, b) => a.id - b.id), key);
       else store.delete(key);
     }
-    patchNumbers(store, numbers.filter(([before, after]) => before === null || after === null || numberKey(before) !== numberKey(after)));
+    patchNumbers(store, numbers.filter(Boolean));
   };
+}
+
+// A permit row's change of look-up entry, or null when its number and refs stay as they were.
+function numberChange(before, after) {
+  const refs = permitRefs(after);
+  const was = before?.number ?? null;
+  const is = after.number ?? null;
+  if (was !== null && is !== null && numberKey(was) === numberKey(is)
+      && permitRefs(before).every((id, i) => id === refs[i])) return null;
+  return [was, is, after.id, refs];
 }
 
 function patchNumbers(store, changes) {
@@ -104,9 +116,11 @@ function patchNumbers(store, changes) {
       buckets.set(bucket, got.result || {});
       pending -= 1;
       if (pending) return;
-      for (const [before, after, id] of changes) {
-        if (before !== null && buckets.get(numberBucket(before))[numberKey(before)] === id) delete buckets.get(numberBucket(before))[numberKey(before)];
-        if (after !== null && !(numberKey(after) in buckets.get(numberBucket(after)))) buckets.get(numberBucket(after))[numberKey(after)] = id;
+      const holder = (number) => numberEntryId(buckets.get(numberBucket(number))[numberKey(number)]);
+      for (const [before, after, id, refs] of changes) {
+        if (before !== null && holder(before) === id) delete buckets.get(numberBucket(before))[numberKey(before)];
+        const free = after !== null && holder(after);
+        if (after !== null && (free === undefined || free === id)) buckets.get(numberBucket(after))[numberKey(after)] = refs;
       }
       for (const [b, numbers] of buckets) store.put(numbers, ['number', b]);
     };
@@ -185,14 +199,87 @@ export async function readRow(kind, id) {
   return (chunk || []).find((row) => row.id === id);
 }
 
+// Look-up buckets per read of readNumberLookup: ~6,000 entries at 50,000 permits, one short task.
+const LOOKUP_PAGE = 32;
+
 /**
- * One permit's view by its number, read through the number look-up and the chunks its ids fall
- * in, in one transaction: a few hundred rows instead of the whole extract (readField), for a
- * verdict asked before the rows are in memory. null when the phone does not hold the permit.
- * Resolves with the last row read, not on the transaction's completion: nothing is written,
- * and completion is one more round trip to the database, a wait for a core on a loaded phone.
+ * The permit-number look-up's records, [bucket] → {NUMBER: entry}, read in short transactions
+ * with `await paused()` before each (as readField's pages). What a tab holds in memory so that a
+ * verdict reads its permit in one round trip (readPermitView's `lookup`); read in pages, so it
+ * may mix two downloads' states: readPermitView checks every entry against the rows it reads.
  */
-export async function readPermitView(number) {
+export async function readNumberLookup({ paused = async () => {} } = {}) {
+  const db = await openDb();
+  const buckets = new Array(NUMBER_BUCKETS);
+  for (let from = 0; from < NUMBER_BUCKETS; from += LOOKUP_PAGE) {
+    await paused();
+    const store = db.transaction('field_chunks', 'readonly').objectStore('field_chunks');
+    const range = IDBKeyRange.bound(['number', from], ['number', from + LOOKUP_PAGE], false, true);
+    const [keys, values] = await Promise.all([request(store.getAllKeys(range)), request(store.getAll(range))]);
+    keys.forEach((key, i) => { buckets[key[1]] = values[i]; });
+  }
+  return buckets;
+}
+
+/**
+ * One permit's view by its number, for a verdict asked before the rows are in memory: a few
+ * hundred rows instead of the whole extract (readField). null when the phone does not hold the
+ * permit. With `lookup` (readNumberLookup's buckets, kept by the caller) whose entry names the
+ * permit's rows, ONE round trip: its four chunks read side by side (issue 40: each request in a
+ * row cost 7–25 ms at 4× CPU right after a decode, at 50,000 permits). The rows read decide: an
+ * entry that no longer matches its permit (another tab's download, a page of the look-up read
+ * before a delta) falls back to the stored look-up.
+ */
+export async function readPermitView(number, lookup = null) {
+  const entry = lookup?.[numberBucket(number)]?.[numberKey(number)];
+  if (Array.isArray(entry)) {
+    const view = await readByRefs(number, entry);
+    if (view !== undefined) return view;
+  }
+  return readThroughLookup(number);
+}
+
+// The view of the permit `refs` names, read in one transaction; undefined when the permit read
+// does not carry this number and these refs any more. Resolves with the last row read.
+async function readByRefs(number, refs) {
+  const db = await openDb();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction('field_chunks', 'readonly');
+    const store = tx.objectStore('field_chunks');
+    const names = ['permit', 'operator', 'vehicle', 'ponto'];
+    const kinds = ['permits', 'operators', 'vehicles', 'pontos'];
+    const rows = {};
+    let pending = 0;
+    const settle = () => {
+      pending -= 1;
+      if (pending) return;
+      const { permit } = rows;
+      const current = permit && numberKey(permit.number ?? '') === numberKey(number)
+        && permitRefs(permit).every((id, i) => id === refs[i]);
+      resolve(current ? permitView(permit, rows) : undefined);
+    };
+    refs.forEach((id, i) => {
+      if (id === null || id === undefined) return;
+      pending += 1;
+      const got = store.get(chunkKey(kinds[i], id));
+      got.onsuccess = () => {
+        rows[names[i]] = (got.result || []).find((r) => r.id === id) || null;
+        settle();
+      };
+    });
+    if (!pending) resolve(undefined);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
+  });
+}
+
+/**
+ * One permit's view through the stored number look-up and the chunks its ids fall in, in one
+ * transaction (three requests in a row). Resolves with the last row read, not on the
+ * transaction's completion: nothing is written, and completion is one more round trip to the
+ * database, a wait for a core on a loaded phone.
+ */
+async function readThroughLookup(number) {
   const db = await openDb();
   return new Promise((resolve, reject) => {
     const tx = db.transaction('field_chunks', 'readonly');
@@ -215,7 +302,7 @@ export async function readPermitView(number) {
     };
     const look = store.get(['number', numberBucket(number)]);
     look.onsuccess = () => {
-      const id = look.result?.[numberKey(number)];
+      const id = numberEntryId(look.result?.[numberKey(number)]);
       row('permits', id, 'permit', (permit) => {
         if (!permit) return;
         row('operators', permitOperatorId(permit), 'operator');
