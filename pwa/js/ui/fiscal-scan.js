@@ -27,6 +27,7 @@ export function guideBox(videoW, videoH, viewW, viewH, inset = 0.18) {
 // How long the scanner holds the home's read of the registry rows at most: a crachá held to the
 // camera reads in ~250 ms; a fiscal still aiming (or typing) after this lets the read go on.
 const HOLD_ROWS_MS = 2000;
+const SAY_CHECKING_AFTER_MS = 150; // a check that takes longer says so (a slow phone, a large registry)
 
 export async function render(root, { navigate }) {
   // The registry's idle read waits from here to the verdict's first frame (issue 40).
@@ -117,8 +118,10 @@ export async function render(root, { navigate }) {
   // verdict route (replaceState, no hashchange), so back and reload behave as before.
   const found = async (text) => {
     stopped = true;
-    message.textContent = 'Verificando…';
-    const draft = await startFromPayload(text, await prepared);
+    // Said only when the check is slow to come: a status change now is a style, layout and paint
+    // of this screen inside the ~30 ms of a usual check, which the verdict then paints over.
+    const saying = setTimeout(() => { message.textContent = 'Verificando…'; }, SAY_CHECKING_AFTER_MS);
+    const draft = await startFromPayload(text, await prepared).finally(() => clearTimeout(saying));
     performance.mark('scan-verified'); // bench: decoded → verified → verdict visible
     if (left) return;
     root.replaceChildren();
