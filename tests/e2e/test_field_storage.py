@@ -54,12 +54,16 @@ STORE_REGISTRY = """async () => {
 }"""
 
 
-def test_the_whole_extract_reads_back_page_by_page_complete_and_in_order(page, live_server):
-    # readField asks 1,000 rows at a time (a tap can run between pages): 2,500 permits come back
-    # all, once each, in key order, with the meta they were stored with.
+def _open_with_registry(page, live_server):
+    """The app's start page, then STORE_REGISTRY written through it."""
     page.goto(f"{live_server}/app/")
     expect(page.locator("#go-operator")).to_be_visible()
     page.evaluate(STORE_REGISTRY)
+
+def test_the_whole_extract_reads_back_page_by_page_complete_and_in_order(page, live_server):
+    # readField asks 1,000 rows at a time (a tap can run between pages): 2,500 permits come back
+    # all, once each, in key order, with the meta they were stored with.
+    _open_with_registry(page, live_server)
     read = page.evaluate("""async () => {
         const { readField } = await import('./js/fiscal/field-store.js');
         const r = await readField();
@@ -74,9 +78,7 @@ def test_the_whole_extract_reads_back_page_by_page_complete_and_in_order(page, l
 def test_one_permit_read_through_the_indexes_is_the_view_the_whole_index_gives(page, live_server):
     # The verdict asked before the rows are in memory reads one permit through the `number`
     # index (readPermitView): the same view as the in-memory index, null for a permit not held.
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    page.evaluate(STORE_REGISTRY)
+    _open_with_registry(page, live_server)
     result = page.evaluate("""async () => {
         const { readField, readPermitView } = await import('./js/fiscal/field-store.js');
         const { indexField } = await import('./js/fiscal/field-merge.js');
@@ -99,9 +101,7 @@ def test_a_permit_read_in_one_round_trip_through_the_kept_look_up_stays_true_aft
     # rows, so a verdict reads them in one round trip. A delta moves numbers and refs; a look-up
     # read before it must still give the stored truth (the rows read decide), and one read after
     # it names the new rows. A bucket written before the refs (bare ids) still answers.
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    page.evaluate(STORE_REGISTRY)
+    _open_with_registry(page, live_server)
     result = page.evaluate("""async () => {
         const db = await import('./js/data/db.js');
         const { readField, readNumberLookup, readPermitView, storeAnswer } = await import('./js/fiscal/field-store.js');
@@ -153,9 +153,7 @@ def test_a_permit_read_in_one_round_trip_through_the_kept_look_up_stays_true_aft
 def test_the_head_answers_before_the_rows_are_read_and_is_the_read_copy_after(page, live_server):
     # loadFieldHead (the home, the verdict) does not wait for the rows: its look-up reads the one
     # permit; once loadField has read the rows, it is that same copy (no second read).
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    page.evaluate(STORE_REGISTRY)
+    _open_with_registry(page, live_server)
     result = page.evaluate("""async () => {
         const f = await import('./js/fiscal/field-data.js');
         const head = await f.loadFieldHead();
@@ -173,9 +171,7 @@ def test_the_rows_read_waits_while_a_verdict_holds_it(page, live_server):
     # The scanner holds the home's read of the rows from the tap to the verdict's first frame
     # (holdRows, issue 40): the read stops between two of its short tasks, the verdict's own
     # look-up (through the number look-up) answers meanwhile, and the read completes once released.
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    page.evaluate(STORE_REGISTRY)
+    _open_with_registry(page, live_server)
     result = page.evaluate("""async () => {
         const f = await import('./js/fiscal/field-data.js');
         const release = f.holdRows();
@@ -195,9 +191,7 @@ def test_a_read_overtaken_by_a_write_in_this_tab_starts_again(page, live_server)
     # A write in this tab while the idle read is under way (forgetField: the read is cancelled
     # and starts again; a download from another tab: the read sees another cursor and restarts):
     # whoever awaited the read gets the rows just written, not the ones it began with.
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    page.evaluate(STORE_REGISTRY)
+    _open_with_registry(page, live_server)
     result = page.evaluate("""async () => {
         const f = await import('./js/fiscal/field-data.js');
         const { storeAnswer } = await import('./js/fiscal/field-store.js');

@@ -239,67 +239,26 @@ export async function readPermitView(number, lookup = null) {
   return readThroughLookup(number);
 }
 
+// The kinds a permit's refs name, in permitRefs' order, and the name each row has in a view.
+const REF_ROWS = [['permits', 'permit'], ['operators', 'operator'], ['vehicles', 'vehicle'], ['pontos', 'ponto']];
+
 // The view of the permit `refs` names, read in one transaction; undefined when the permit read
-// does not carry this number and these refs any more. Resolves with the last row read.
+// does not carry this number and these refs any more.
 async function readByRefs(number, refs) {
-  const db = await openDb();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction('field_chunks', 'readonly');
-    const store = tx.objectStore('field_chunks');
-    const names = ['permit', 'operator', 'vehicle', 'ponto'];
-    const kinds = ['permits', 'operators', 'vehicles', 'pontos'];
-    const rows = {};
-    let pending = 0;
-    const settle = () => {
-      pending -= 1;
-      if (pending) return;
-      const { permit } = rows;
-      const current = permit && numberKey(permit.number ?? '') === numberKey(number)
-        && permitRefs(permit).every((id, i) => id === refs[i]);
-      resolve(current ? permitView(permit, rows) : undefined);
-    };
-    refs.forEach((id, i) => {
-      if (id === null || id === undefined) return;
-      pending += 1;
-      const got = store.get(chunkKey(kinds[i], id));
-      got.onsuccess = () => {
-        rows[names[i]] = (got.result || []).find((r) => r.id === id) || null;
-        settle();
-      };
-    });
-    if (!pending) resolve(undefined);
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
+  return readRows(await openDb(), (row, settle) => {
+    REF_ROWS.forEach(([kind, name], i) => row(kind, refs[i], name));
+    settle();
+  }, ({ permit, ...rows }) => {
+    const current = permit && numberKey(permit.number ?? '') === numberKey(number)
+      && permitRefs(permit).every((id, i) => id === refs[i]);
+    return current ? permitView(permit, rows) : undefined;
   });
 }
 
-/**
- * One permit's view through the stored number look-up and the chunks its ids fall in, in one
- * transaction (three requests in a row). Resolves with the last row read, not on the
- * transaction's completion: nothing is written, and completion is one more round trip to the
- * database, a wait for a core on a loaded phone.
- */
+// One permit's view through the stored number look-up and the chunks its ids fall in, in one
+// transaction (three requests in a row).
 async function readThroughLookup(number) {
-  const db = await openDb();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction('field_chunks', 'readonly');
-    const store = tx.objectStore('field_chunks');
-    const rows = {};
-    let pending = 1; // the look-up record
-    const settle = () => {
-      pending -= 1;
-      if (!pending) resolve(rows.permit ? permitView(rows.permit, rows) : null);
-    };
-    const row = (kind, id, name, then = () => {}) => {
-      if (id === null || id === undefined) return;
-      pending += 1;
-      const got = store.get(chunkKey(kind, id));
-      got.onsuccess = () => {
-        rows[name] = (got.result || []).find((r) => r.id === id) || null;
-        then(rows[name]);
-        settle();
-      };
-    };
+  return readRows(await openDb(), (row, settle, store) => {
     const look = store.get(['number', numberBucket(number)]);
     look.onsuccess = () => {
       const id = numberEntryId(look.result?.[numberKey(number)]);
@@ -311,6 +270,36 @@ async function readThroughLookup(number) {
       });
       settle();
     };
+  }, (rows) => (rows.permit ? permitView(rows.permit, rows) : null));
+}
+
+// A read-only transaction of `field_chunks` whose requests `start(row, settle, store)` makes:
+// row(kind, id, name, then) reads one row by id out of its chunk into rows[name] (nothing for a
+// null id), and start calls settle() once it has asked what it asks first. Resolves with
+// finish(rows) when the last row asked is in, not on the transaction's completion: nothing is
+// written, and completion is one more round trip to the database, a wait for a core on a loaded
+// phone.
+function readRows(db, start, finish) {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction('field_chunks', 'readonly');
+    const store = tx.objectStore('field_chunks');
+    const rows = {};
+    let pending = 1; // start's own
+    const settle = () => {
+      pending -= 1;
+      if (!pending) resolve(finish(rows));
+    };
+    const row = (kind, id, name, then = () => {}) => {
+      if (id === null || id === undefined) return;
+      pending += 1;
+      const got = store.get(chunkKey(kind, id));
+      got.onsuccess = () => {
+        rows[name] = (got.result || []).find((r) => r.id === id) || null;
+        then(rows[name]);
+        settle();
+      };
+    };
+    start(row, settle, store);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
   });
