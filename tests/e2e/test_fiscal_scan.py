@@ -171,6 +171,7 @@ def test_a_hidden_page_turns_the_camera_off_and_back_in_view_the_scanner_opens_i
     page.locator("#go-scan").click()
     page.wait_for_function("() => window.__streams.length === 1 && document.querySelector('#scan-video')?.srcObject")
     assert page.evaluate(CAMERAS) == ["live"]
+    check_screen(page, "scanner-filming")  # the scanner as a fiscal holds it: camera on, no QR read yet
 
     # The browser reports the page hidden (screen off, another app): the camera goes off.
     page.evaluate("""() => {
