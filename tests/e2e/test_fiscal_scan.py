@@ -161,6 +161,37 @@ def test_the_camera_stays_warm_between_crachás_of_a_stop_and_stops_when_it_is_l
     context.close()
 
 
+def test_a_press_on_ler_crachá_starts_the_camera_before_the_finger_lifts_and_a_press_that_is_no_tap_stops_it(camera_browser, server, crachá):  # noqa: F811
+    # A phone's tap holds the glass ~100 ms, and the camera's start is the longest step to the
+    # verdict: the home asks for the camera at the press. A press that ends elsewhere (a scroll,
+    # a finger dragged away) is no tap: the camera goes off again and the home stays.
+    errors = []
+    context, page = _phone(camera_browser, errors)
+    context.add_init_script(STREAMS)
+    _enroll(page, server)
+    box = page.locator("#go-scan").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_function("() => window.__streams.length === 1")
+    assert page.evaluate(CAMERAS) == ["live"]
+    assert page.evaluate("() => location.hash") == "#/fiscal"  # still the home: no tap yet
+    heading = page.locator("h1").bounding_box()
+    page.mouse.move(heading["x"] + 5, heading["y"] + 5, steps=4)
+    page.mouse.up()  # released off the button: no click
+    page.wait_for_function("() => window.__streams[0].getVideoTracks()[0].readyState === 'ended'", timeout=5000)
+    assert page.evaluate("() => location.hash") == "#/fiscal"
+    expect(page.locator("#scan-video")).to_have_count(0)
+
+    # A real tap: its press opens the camera, and the scanner films on that same stream.
+    page.locator("#go-scan").click()
+    expect(page.locator("#verdict-word")).to_have_text("VÁLIDO", timeout=20000)
+    assert page.evaluate(CAMERAS) == ["ended", "live"]
+    page.wait_for_timeout(1700)  # past the press's deadline: the stop's camera stays warm
+    assert page.evaluate(CAMERAS) == ["ended", "live"]
+    assert errors == []
+    context.close()
+
+
 def test_a_hidden_page_turns_the_camera_off_and_back_in_view_the_scanner_opens_it_again(camera_browser, server, crachá):  # noqa: F811
     errors = []
     context, page = _phone(camera_browser, errors)
@@ -253,14 +284,17 @@ REHEARSALS = """(() => {
 })();"""
 
 
-def test_the_scanner_rehearses_the_verdict_once_and_no_frame_shows_it(camera_browser, server, crachá):  # noqa: F811
+def test_the_verdict_is_rehearsed_once_a_page_and_no_frame_shows_it(camera_browser, server, crachá):  # noqa: F811
     errors = []
     context, page = _phone(camera_browser, errors)
     context.add_init_script(REHEARSALS)
     context.route("**/qr-worker.js", lambda route: route.abort())  # no decoder: the scanner stays up
     _enroll(page, server)
+    # The home rehearses it when idle, before any tap (the scanner would otherwise do it while
+    # the camera starts, and the camera's stream waited for it).
+    page.wait_for_function("() => window.__rehearsals.added === 1", timeout=20000)
+    assert page.evaluate("() => location.hash") == "#/fiscal"
     page.locator("#go-scan").click()
-    page.wait_for_function("() => window.__rehearsals.added === 1")
     expect(page.locator("#scan-video")).to_be_attached()
     assert page.locator(".rehearsal, #verdict-word, #verdict").count() == 0  # drawn and taken away in one task
     page.goto(f"{server.url}/app/#/fiscal")

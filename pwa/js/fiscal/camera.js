@@ -37,6 +37,18 @@ export function openCamera() {
   return starting;
 }
 
+// A press on "Ler crachá" starts the camera before the finger lifts: the stream's start is the
+// longest step from the tap to the verdict, and a tap on a phone holds the glass ~100 ms. A press
+// that does not end on the scanner (a scroll, a press dragged away, a long press) stops it again.
+const AHEAD_MS = 1500;
+
+/** openCamera() for a press that is not a tap yet: stopped AHEAD_MS later unless the scanner is up. */
+export function openCameraAhead() {
+  const opening = openCamera();
+  setTimeout(() => { if (!STOP_SCREENS.has(currentScreen())) stopCamera(); }, AHEAD_MS);
+  return opening;
+}
+
 /** The scanner has no more use for the camera now; keep it warm for the stop's next crachá. */
 export function releaseCamera() {
   clearTimeout(idle);

@@ -24,6 +24,7 @@ export function registryFactsOf(view) {
 }
 
 let prepared = { source: null, trust: null };
+const warmed = new WeakSet(); // prepared trusts whose signature check has run once
 
 /** The law's word for the permit, as the trust data carries it (server registry.vocabulary). */
 export function permitWords(data) {
@@ -62,9 +63,12 @@ export async function prepareVerification() {
   if (!data.trust) return { data, generation };
   const trust = await trustOf(data);
   // One verify of nothing warms the signature check up: the first real one took ~10 ms more
-  // than the next at 4× CPU (bench/fieldapp_perf.py).
+  // than the next at 4× CPU (bench/fieldapp_perf.py). Once per prepared trust.
   const [key] = trust.keys.values();
-  if (key) await Promise.resolve(key.verify(new Uint8Array(64), new Uint8Array(1))).catch(() => false);
+  if (key && !warmed.has(trust)) {
+    warmed.add(trust);
+    await Promise.resolve(key.verify(new Uint8Array(64), new Uint8Array(1))).catch(() => false);
+  }
   return { data, generation };
 }
 

@@ -15,9 +15,15 @@ export async function render(root, { navigate }) {
   const go = (path) => () => navigate(path);
   // The camera and the decoder's worker start at the tap, while the scanner screen loads and
   // draws (getUserMedia and the .wasm compile took ~400 ms each at 4× CPU, bench/fieldapp_perf.py).
-  const scan = () => {
+  // On a phone both start at the press (pointerdown), before the finger lifts; a keyboard's
+  // Enter or Space has only the click.
+  const startScanner = (open) => {
     import('../fiscal/qr-decoder.js').then((d) => d.qrDecoder()).catch(() => {});
-    import('../fiscal/camera.js').then((c) => c.openCamera()).catch(() => {}); // the screen reports a failure
+    import('../fiscal/camera.js').then(open).catch(() => {}); // the screen reports a failure
+  };
+  const press = (event) => { if (event.isPrimary && event.button === 0) startScanner((c) => c.openCameraAhead()); };
+  const scan = () => {
+    startScanner((c) => c.openCamera());
     navigate('/fiscal/ler');
   };
   const age = el('p', { class: 'hint', id: 'data-age' }, 'Dados: verificando…');
@@ -28,7 +34,7 @@ export async function render(root, { navigate }) {
     s.expired ? el('p', { class: 'notice notice-warn', id: 'session-expired' }, 'Sessão expirada: nada é enviado até você ', el('a', { href: '#/fiscal/entrar?expirado=1' }, 'entrar de novo'), '.') : null,
     age, warnings, drafts,
     el('div', { class: 'stack' },
-      el('button', { type: 'button', class: 'button button-primary button-huge', id: 'go-scan', onclick: scan }, 'Ler crachá'),
+      el('button', { type: 'button', class: 'button button-primary button-huge', id: 'go-scan', onpointerdown: press, onclick: scan }, 'Ler crachá'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/buscar') }, 'Buscar placa, alvará ou nome'),
       el('button', { type: 'button', class: 'button button-big', onclick: go('/fiscal/sem-cracha') }, 'Pessoa sem crachá'),
       el('button', { type: 'button', class: 'button button-big', id: 'go-vistoria', onclick: go('/fiscal/vistoria') }, 'Vistoria da moto'),
@@ -83,7 +89,10 @@ export async function render(root, { navigate }) {
     .finally(() => {
       if (gone) return;
       whenIdle(() => {
-        import('./fiscal-scan.js').catch(() => {});
+        // The scanner's verification prepared (trusted keys, the signature check warmed up) and
+        // its verdict rehearsed here, not while the camera starts: on the scanner that work ran
+        // when the camera's stream came, and the stream waited for it (bench/fieldapp_perf.py).
+        import('./fiscal-scan.js').then((s) => { if (!gone) s.rehearseScanner(); }).catch(() => {});
         import('../fiscal/field-data.js').then((f) => f.loadField()).catch(() => {});
       });
     });
