@@ -189,6 +189,7 @@ def _notification_prints_each_field_once(app, auto_id, tmp_path):
         record = AutoCase.query.filter_by(record_id=auto_id).one().record
         cnh = db.session.get(Operator, record.operator_id).cnh_number
     assert cnh and text.count(cnh) == 1, (cnh, text)
+    SHOTS.mkdir(parents=True, exist_ok=True)  # a fresh machine running this file alone has none yet
     (SHOTS / f"notificacao-{content['municipality']['name']}.txt").write_text(text)
 
 

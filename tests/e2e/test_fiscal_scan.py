@@ -294,6 +294,13 @@ def test_the_verdict_is_rehearsed_once_a_page_and_no_frame_shows_it(camera_brows
     # the camera starts, and the camera's stream waited for it).
     page.wait_for_function("() => window.__rehearsals.added === 1", timeout=20000)
     assert page.evaluate("() => location.hash") == "#/fiscal"
+    # Its check of a made-up crachá (prepareVerification) leaves no draft and no scan's marks.
+    page.wait_for_timeout(300)
+    left = page.evaluate("""async () => {
+      const db = await import('./js/data/db.js');
+      return { drafts: await db.count('drafts'), marks: performance.getEntriesByName('verify-signed').length };
+    }""")
+    assert left == {"drafts": 0, "marks": 0}
     page.locator("#go-scan").click()
     expect(page.locator("#scan-video")).to_be_attached()
     assert page.locator(".rehearsal, #verdict-word, #verdict").count() == 0  # drawn and taken away in one task

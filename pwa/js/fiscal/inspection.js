@@ -1,5 +1,6 @@
 // Starting an inspection: from a scanned crachá (verified offline), from the registry (permit
 // number, plate or name typed in), or with nobody identified (the no-alvará case).
+import { b32encode } from '../credentials/base32.js';
 import { splitPayload } from '../credentials/body.js';
 import { prepareTrust, verify, worded, CADUCADO, DESCONHECIDO, VALIDO, VENCIDO } from '../credentials/verify.js';
 import { dataAgeSeconds, fieldGeneration, loadField, loadFieldHead } from './field-data.js';
@@ -53,21 +54,24 @@ function subjectOf(view) {
 }
 
 /**
- * The field data and trusted keys, read and prepared while the camera starts. The scanner hands
- * the result to startFromPayload, which then skips loadField's IndexedDB check (~10–20 ms at 4×
- * CPU at the decoded frame) unless this tab wrote field data since (a download meanwhile).
+ * The field data and trusted keys, read and prepared before the crachá is read (the home when
+ * idle, else the scanner while the camera starts). The scanner hands the result to
+ * startFromPayload, which then skips loadField's IndexedDB check (~10–20 ms at 4× CPU at the
+ * decoded frame) unless this tab wrote field data since (a download meanwhile). Once per
+ * prepared trust, a made-up crachá is checked: its signature fails, so nothing is shown or kept,
+ * but the first real crachá then meets the parse, the signature check and — with `rehearse`,
+ * the home's call, not the scanner's while its camera starts — the permit's read warm (the
+ * first real signature check took ~10 ms more than the next at 4× CPU, bench/fieldapp_perf.py).
  */
-export async function prepareVerification() {
+export async function prepareVerification({ rehearse = false } = {}) {
   const generation = fieldGeneration();
   const data = await loadFieldHead();
   if (!data.trust) return { data, generation };
   const trust = await trustOf(data);
-  // One verify of nothing warms the signature check up: the first real one took ~10 ms more
-  // than the next at 4× CPU (bench/fieldapp_perf.py). Once per prepared trust.
-  const [key] = trust.keys.values();
-  if (key && !warmed.has(trust)) {
+  if (!warmed.has(trust)) {
     warmed.add(trust);
-    await Promise.resolve(key.verify(new Uint8Array(64), new Uint8Array(1))).catch(() => false);
+    const text = madeUpCrachá(trust, rehearse ? anyPermitNumber(data.trust) : null);
+    if (text) await check(text, data, trust, { rehearsal: true, read: rehearse }).catch(() => null);
   }
   return { data, generation };
 }
@@ -76,23 +80,8 @@ export async function prepareVerification() {
  * prepareVerification returned, when the scanner has it). */
 export async function startFromPayload(text, prepared = null) {
   const data = prepared?.generation === fieldGeneration() ? prepared.data : await loadFieldHead();
-  // The registry look-up starts with the signature check, not after it: before the rows are
-  // in memory it is an IndexedDB read (3 requests in a row), as long as the check or longer at
-  // 4× CPU. Only a verified body's permit is shown (a forged one's read is dropped).
-  const claimed = claimedPermit(text);
-  const lookup = claimed ? Promise.resolve(data.index.byNumber(claimed)) : null;
-  // bench/fieldapp_perf.py splits decoded → verified by these two marks.
-  lookup?.then(() => performance.mark('verify-permit-read'), () => {}); // awaited below only when the crachá verified
-  let result;
-  if (!data.trust) {
-    result = { verdict: DESCONHECIDO, reason_code: 'no_data', reason_pt: 'Sem dados de crachás neste aparelho: atualize os dados.', data_age_seconds: null, credential: null };
-  } else {
-    result = await verify(text, await trustOf(data), Date.now());
-    performance.mark('verify-signed');
-  }
+  const { result, view } = await check(text, data, data.trust ? await trustOf(data) : null);
   const body = result.credential || {};
-  let view = null;
-  if (body.permit_number) view = body.permit_number === claimed ? await lookup : await data.index.byNumber(body.permit_number);
   const subject = subjectOf(view) || (body.permit_number ? { permit_number: body.permit_number, facts: {} } : null);
   return newDraft({
     source: 'cracha', permit_number: body.permit_number || null, plate: subject?.plate || null, subject,
@@ -100,6 +89,46 @@ export async function startFromPayload(text, prepared = null) {
     credential: { verdict: result.verdict, reason: result.reason_pt, reason_code: result.reason_code, payload_text: text, expires_on: body.expires_on || null },
     data_age_s: result.data_age_seconds ?? dataAgeSeconds(data),
   }, { background: true });
+}
+
+// The check of a crachá text: its verdict, and the registry view of the permit it names once
+// verified (null otherwise). The registry look-up starts with the signature check, not after
+// it: before the rows are in memory it is an IndexedDB read, as long as the check or longer at
+// 4× CPU. Only a verified body's permit is shown (a forged one's read is dropped). A rehearsal
+// leaves no performance marks, and reads only when asked to.
+async function check(text, data, trust, { rehearsal = false, read = true } = {}) {
+  const mark = (name) => { if (!rehearsal) performance.mark(name); };
+  const claimed = read ? claimedPermit(text) : null;
+  const lookup = claimed ? Promise.resolve(data.index.byNumber(claimed)) : null;
+  // bench/fieldapp_perf.py splits decoded → verified by these two marks.
+  lookup?.then(() => mark('verify-permit-read'), () => {}); // awaited below only when the crachá verified
+  let result;
+  if (!trust) {
+    result = { verdict: DESCONHECIDO, reason_code: 'no_data', reason_pt: 'Sem dados de crachás neste aparelho: atualize os dados.', data_age_seconds: null, credential: null };
+  } else {
+    result = await verify(text, trust, Date.now());
+    mark('verify-signed');
+  }
+  const body = result.credential || {};
+  let view = null;
+  if (body.permit_number) view = body.permit_number === claimed ? await lookup : await data.index.byNumber(body.permit_number);
+  return { result, view };
+}
+
+// A crachá text in the URL form whose signature is 64 zero bytes: it parses, names the trust's
+// first key and municipality and `permitNumber` (a made-up one when null), and fails its check.
+function madeUpCrachá(trust, permitNumber) {
+  const [kid] = trust.keys.keys();
+  if (!kid || !trust.ibgeCode) return null;
+  const number = [...(permitNumber || 'ENSAIO')].map((c) => c.charCodeAt(0)).filter((c) => c >= 0x20 && c <= 0x7e).slice(0, 20);
+  const ibge = trust.ibgeCode;
+  const body = [1, kid, (ibge >> 16) & 255, (ibge >> 8) & 255, ibge & 255, 0, 0, 0, 1, 0, 1, number.length, ...number];
+  return `https://ensaio.invalid/V/${b32encode(Uint8Array.from([...body, ...new Uint8Array(64)]))}`;
+}
+
+// One permit number the trust data lists (the grouped format), for the rehearsal's read.
+function anyPermitNumber(trustData) {
+  return Object.values(trustData?.statuses?.permit ?? {}).find((refs) => refs?.length)?.[0] ?? null;
 }
 
 /** The permit number a payload claims, before any check (null when it does not parse). */

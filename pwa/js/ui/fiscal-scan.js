@@ -35,7 +35,7 @@ const SAY_CHECKING_AFTER_MS = 150; // a check that takes longer says so (a slow 
  * after a hasty tap).
  */
 export function rehearseScanner() {
-  prepareVerification().catch(() => {});
+  prepareVerification({ rehearse: true }).catch(() => {});
   rehearseVerdict();
 }
 
