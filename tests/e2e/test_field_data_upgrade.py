@@ -122,6 +122,37 @@ def test_a_delta_lands_whole_or_not_at_all(page, live_server):
                       "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1, "removed": None}}
 
 
+def test_chunks_an_earlier_version_wrote_as_row_objects_still_read_and_a_delta_packs_what_it_touches(page, live_server):
+    """A phone updated from the version before packed chunks holds chunks that are arrays of row
+    objects: verdict, whole read and single rows read them as they are, and a delta writes the
+    chunks it touches packed (data/db.js packRows) without losing their other rows."""
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    result = page.evaluate("""async () => {
+        const db = await import('./js/data/db.js');
+        const { readField, readPermitView, readRow, storeAnswer } = await import('./js/fiscal/field-store.js');
+        const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
+        await storeAnswer({ cursor: 5, snapshot: true, removed: {},
+                            permits: [{ id: 1, number: 'A-1', status: 'ativo', holder_operator_id: 9 }, { id: 2, number: 'A-2', status: 'ativo', holder_operator_id: 10 }],
+                            operators: [{ id: 9, name: 'Ana' }, { id: 10, name: 'Bruno', photo: 1 }] }, at);
+        const packed = Array.isArray(await db.get('field_chunks', ['permits', 0]));
+        for (const key of [['permits', 0], ['operators', 0]]) await db.put('field_chunks', db.chunkRows(await db.get('field_chunks', key)), key);
+        const old = { permits: Array.isArray(await db.get('field_chunks', ['permits', 0])), operators: Array.isArray(await db.get('field_chunks', ['operators', 0])) };
+        const view = await readPermitView('A-1');
+        const whole = await readField();
+        const before = { holder: view.operator.name, permits: whole.data.permits.map((p) => p.id), operators: whole.data.operators.map((o) => o.name), row: (await readRow('operators', 10)).photo };
+        await storeAnswer({ cursor: 6, snapshot: false, permits: [{ id: 2, number: 'A-2', status: 'suspenso', holder_operator_id: 10 }], removed: {} }, at);
+        const after = { permitsChunkArray: Array.isArray(await db.get('field_chunks', ['permits', 0])), operatorsChunkArray: Array.isArray(await db.get('field_chunks', ['operators', 0])),
+                        one: (await readRow('permits', 1)).status, two: (await readRow('permits', 2)).status, holder: (await readPermitView('A-2')).operator.name };
+        await db.clear('field_chunks');
+        await db.del('reference', 'field');
+        return { packed, old, before, after };
+    }""")
+    assert result == {"packed": False, "old": {"permits": True, "operators": True},
+                      "before": {"holder": "Ana", "permits": [1, 2], "operators": ["Ana", "Bruno"], "row": 1},
+                      "after": {"permitsChunkArray": False, "operatorsChunkArray": True, "one": "ativo", "two": "suspenso", "holder": "Bruno"}}
+
+
 def test_a_download_in_this_tab_updates_what_the_screens_read(page, live_app, live_server):
     """After a delta the screens see the changed row at once, from the rows this tab kept and
     patched (no re-read of the stores), and the stores hold the same row."""

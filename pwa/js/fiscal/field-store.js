@@ -6,8 +6,8 @@
 // in — together with the new cursor, so the cursor moves only when the rows it stands for are
 // stored (a failed write leaves both as they were).
 import {
-  chunkKey, chunkRecords, FIELD_KINDS, NUMBER_BUCKETS, numberBucket, numberEntryId, numberKey, openDb, permitOperatorId,
-  permitRefs, transact, validId,
+  chunkKey, chunkRecords, chunkRow, chunkRows, FIELD_KINDS, NUMBER_BUCKETS, numberBucket, numberEntryId, numberKey, openDb, permitOperatorId,
+  packRows, permitRefs, transact, validId,
 } from '../data/db.js';
 import { decodeColumns, KINDS, mergeMeta, permitView } from './field-merge.js';
 
@@ -60,7 +60,7 @@ function patchChunks(store, rows, removed) {
   for (const [name, key] of keys) {
     const got = store.get(key);
     got.onsuccess = () => {
-      chunks.set(name, got.result || []);
+      chunks.set(name, chunkRows(got.result));
       pending -= 1;
       if (!pending) write();
     };
@@ -87,7 +87,7 @@ function patchChunks(store, rows, removed) {
     }
     for (const [name, rowsById] of byChunk) {
       const key = keys.get(name);
-      if (rowsById.size) store.put([...rowsById.values()].sort((a, b) => a.id - b.id), key);
+      if (rowsById.size) store.put(packRows([...rowsById.values()].sort((a, b) => a.id - b.id)), key);
       else store.delete(key);
     }
     patchNumbers(store, numbers.filter(Boolean));
@@ -172,7 +172,7 @@ export async function readField({ paused = async () => {}, cancelled = () => fal
         const page = await readPage(db, kind, after);
         if (first === undefined) first = page;
         if (page.stamp !== first.stamp) { moved = true; break; }
-        for (const chunk of page.values) for (const row of chunk) rows[kind].push(row);
+        for (const chunk of page.values) for (const row of chunkRows(chunk)) rows[kind].push(row);
         if (page.keys.length < PAGE) break;
         after = page.keys[page.keys.length - 1][1];
       }
@@ -189,14 +189,14 @@ export async function readField({ paused = async () => {}, cancelled = () => fal
 export async function readKind(kind) {
   const db = await openDb();
   const chunks = await request(db.transaction('field_chunks').objectStore('field_chunks').getAll(kindRange(kind, -Infinity)));
-  return chunks.flat();
+  return chunks.flatMap(chunkRows);
 }
 
 /** One stored row by kind and id, or undefined. */
 export async function readRow(kind, id) {
   const db = await openDb();
   const chunk = await request(db.transaction('field_chunks').objectStore('field_chunks').get(chunkKey(kind, id)));
-  return (chunk || []).find((row) => row.id === id);
+  return chunkRow(chunk, id);
 }
 
 // Look-up buckets per read of readNumberLookup: ~6,000 entries at 50,000 permits, one short task.
@@ -294,7 +294,7 @@ function readRows(db, start, finish) {
       pending += 1;
       const got = store.get(chunkKey(kind, id));
       got.onsuccess = () => {
-        rows[name] = (got.result || []).find((r) => r.id === id) || null;
+        rows[name] = chunkRow(got.result, id) || null;
         then(rows[name]);
         settle();
       };
