@@ -3,8 +3,9 @@
 copy (A: `BENCH_PWA_ROOT`, e.g. an older commit's pwa/), each on its own origin (its own
 IndexedDB and service worker) in one browser, both phones enrolled through their screens. Each
 run measures A then B or B then A (alternating): the offline cold start and bench/fieldapp_perf.py's
-scan (tap "Ler crachá" 1 s after the home → verdict, "Ler outro crachá", the hasty tap), and
-the field data downloaded again as a snapshot (the first download's write: REWRITE), so both
+scan (tap "Ler crachá" 1 s after the home → verdict, "Ler outro crachá", the hasty tap),
+the field data downloaded again as a snapshot (the first download's write: REWRITE) and then read
+back whole as the home reads it when idle (fieldapp_city.HELD), so both
 sides see the same load — on a shared machine a run of the full bench for each side, minutes
 apart, does not (issue 40: decoded → verified 22 ms in one such run of the older code, 37 in
 the next of the newer, at the same load average).
@@ -25,7 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 from tests.e2e.fiscal_helpers import StoppableServer, write_y4m  # noqa: E402
-from fieldapp_city import USERNAME, city_app  # noqa: E402
+from fieldapp_city import HELD, USERNAME, city_app  # noqa: E402
 from fieldapp_harness import WATCH, Slow, crachá_png, enroll, on_fiscal_home, throttled_page  # noqa: E402
 from fieldapp_measure import cold_start, floor, scan  # noqa: E402
 
@@ -44,6 +45,7 @@ FIGURES = {  # name → (scan index or None, key)
     "  decoded → permit's rows read": ("all", "read"),
     "verified → visible (all three)": ("all", "paint"),
     "the field data downloaded again as a snapshot: decode + IndexedDB (`storeAnswer`)": (None, "write"),
+    "the rows read into memory when idle (`loadField`)": (None, "held"),
 }
 
 # The first download's write again, on a phone already enrolled: its registry rows and cursor
@@ -85,7 +87,7 @@ def main():
         app.wsgi_app = Slow(app.wsgi_app)  # it serves the floor page too
     sides = {"A": StoppableServer(app_a).start(), "B": StoppableServer(app_b).start()}
     print(", ".join(f"{side}: {server.url}" for side, server in sides.items()), flush=True)
-    out = {side: {"offline": [], "floor": [], "scans": [], "write": []} for side in sides}
+    out = {side: {"offline": [], "floor": [], "scans": [], "write": [], "held": []} for side in sides}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
             "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
@@ -109,6 +111,7 @@ def main():
                 context.set_offline(False)
                 out[side]["scans"].append(scan(context, url))
                 out[side]["write"].append(rewrite(context, url))
+                out[side]["held"].append(on_fiscal_home(context, url, HELD)["ms"])
             loads.append(os.getloadavg()[0])
             print(f"run {run + 1}/{RUNS}", flush=True)
         browser.close()
