@@ -76,6 +76,7 @@ export async function render(root, { navigate }) {
   let stopped = false; // no more frames: a verdict is up or the screen was left
   let left = false; // the router moved on (this screen's cleanup ran)
   let verdictCleanup = null;
+  const entry = location.hash; // this scanner's URL, which its verdict's replaces
   // Page hidden mid-scan: camera.js stops the camera and the decoder (privacy, battery); back in
   // view, the screen is drawn again, which opens both anew.
   const revive = () => {
@@ -139,9 +140,12 @@ export async function render(root, { navigate }) {
     root.focus({ preventScroll: true });
     // After the verdict's first frame: the URL (history.replaceState alone took 20–35 ms of main
     // thread at 4× CPU before the paint); the camera stays warm for "Ler outro crachá".
+    // Only while the URL is still this scanner's: back pressed meanwhile moves the URL before
+    // the router has run this screen's cleanup, and the verdict's URL would then replace the
+    // entry gone back to (the router drew the verdict route there instead of the home).
     requestAnimationFrame(() => setTimeout(() => {
       releaseRows();
-      if (left) return;
+      if (left || location.hash !== entry) return;
       adoptRoute(`/fiscal/verificacao?id=${draft.id}`);
       video.srcObject = null;
       releaseCamera();
