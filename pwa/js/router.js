@@ -17,14 +17,19 @@ export function navigate(path, { replace = false } = {}) {
 /**
  * The current screen has drawn another route's content itself (the scanner shows its verdict in
  * place, ~160 ms faster than a route change at 4× CPU): record that route in the URL without a
- * hashchange, so back and reload land on it, and label the page as that route would.
+ * hashchange, so back and reload land on it, and label the page as that route would. `over`:
+ * the URL the screen was drawn for; when the URL is no longer that one (back pressed before the
+ * router ran the screen's cleanup), nothing is adopted — it would land on the entry gone back to —
+ * and false is returned.
  */
-export function adoptRoute(path) {
+export function adoptRoute(path, { over = location.hash } = {}) {
+  if (location.hash !== over) return false;
   history.replaceState(null, '', `#${path}`);
   const bare = path.split('?')[0];
   const route = known.find((r) => r.path === bare);
   document.title = route?.title ? `${route.title} · Motofiscal` : 'Motofiscal';
   document.body.dataset.route = bare;
+  return true;
 }
 
 let known = [];

@@ -140,13 +140,10 @@ export async function render(root, { navigate }) {
     root.focus({ preventScroll: true });
     // After the verdict's first frame: the URL (history.replaceState alone took 20–35 ms of main
     // thread at 4× CPU before the paint); the camera stays warm for "Ler outro crachá".
-    // Only while the URL is still this scanner's: back pressed meanwhile moves the URL before
-    // the router has run this screen's cleanup, and the verdict's URL would then replace the
-    // entry gone back to (the router drew the verdict route there instead of the home).
+    // Only over this scanner's own URL (adoptRoute: back pressed meanwhile moved it).
     requestAnimationFrame(() => setTimeout(() => {
       releaseRows();
-      if (left || location.hash !== entry) return;
-      adoptRoute(`/fiscal/verificacao?id=${draft.id}`);
+      if (left || !adoptRoute(`/fiscal/verificacao?id=${draft.id}`, { over: entry })) return;
       video.srcObject = null;
       releaseCamera();
     }, 0));
