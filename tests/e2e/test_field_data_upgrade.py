@@ -95,15 +95,27 @@ def test_old_single_record_data_is_moved_into_rows_and_verdicts_work_offline(pag
     context.set_offline(False)
 
 
+def _on_the_field_store(page, live_server, body):
+    """Evaluate `body` (statements ending in a return) on the app's shell with `db` (data/db.js),
+    the field store's functions and `at` (a download's ETag and time) in scope; the registry it
+    stored is removed afterwards."""
+    page.goto(f"{live_server}/app/")
+    expect(page.locator("#go-operator")).to_be_visible()
+    return page.evaluate("""async () => {
+        const db = await import('./js/data/db.js');
+        const { readField, readKind, readPermitView, readRow, storeAnswer } = await import('./js/fiscal/field-store.js');
+        const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
+        try {""" + body + """} finally {
+            await db.clear('field_chunks');
+            await db.del('reference', 'field');
+        }
+    }""")
+
+
 def test_a_delta_lands_whole_or_not_at_all(page, live_server):
     """The cursor moves only with its rows: a delta that cannot be stored leaves rows and cursor as
     they were; a good one writes its rows and removals and the new cursor together."""
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    result = page.evaluate("""async () => {
-        const db = await import('./js/data/db.js');
-        const { readKind, readPermitView, readRow, storeAnswer } = await import('./js/fiscal/field-store.js');
-        const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
+    result = _on_the_field_store(page, live_server, """
         await storeAnswer({ cursor: 5, snapshot: true, permits: [{ id: 1, number: '1', status: 'ativo' }, { id: 2, number: '2', status: 'ativo' }],
                             operators: [{ id: 9, name: 'Ana' }], removed: {} }, at);
         let refused = null;
@@ -114,10 +126,8 @@ def test_a_delta_lands_whole_or_not_at_all(page, live_server):
         await storeAnswer({ cursor: 7, snapshot: false, permits: [{ id: 1, number: '1', status: 'suspenso' }], removed: { permits: [2] } }, at);
         const afterGood = { cursor: (await db.get('reference', 'field')).data.cursor, permit: (await readRow('permits', 1)).status, permits: (await readKind('permits')).length,
                             byNumber: (await readPermitView('1')).permit.id, removed: await readPermitView('2') };
-        await db.clear('field_chunks');
-        await db.del('reference', 'field');
         return { refused, afterBad, afterGood };
-    }""")
+    """)
     assert result == {"refused": "DataError", "afterBad": {"cursor": 5, "permit": "ativo", "operators": 1},
                       "afterGood": {"cursor": 7, "permit": "suspenso", "permits": 1, "byNumber": 1, "removed": None}}
 
@@ -126,12 +136,7 @@ def test_chunks_an_earlier_version_wrote_as_row_objects_still_read_and_a_delta_p
     """A phone updated from the version before packed chunks holds chunks that are arrays of row
     objects: verdict, whole read and single rows read them as they are, and a delta writes the
     chunks it touches packed (data/db.js packRows) without losing their other rows."""
-    page.goto(f"{live_server}/app/")
-    expect(page.locator("#go-operator")).to_be_visible()
-    result = page.evaluate("""async () => {
-        const db = await import('./js/data/db.js');
-        const { readField, readPermitView, readRow, storeAnswer } = await import('./js/fiscal/field-store.js');
-        const at = { etag: 'e', fetchedAt: '2026-12-01T10:00:00Z' };
+    result = _on_the_field_store(page, live_server, """
         await storeAnswer({ cursor: 5, snapshot: true, removed: {},
                             permits: [{ id: 1, number: 'A-1', status: 'ativo', holder_operator_id: 9 }, { id: 2, number: 'A-2', status: 'ativo', holder_operator_id: 10 }],
                             operators: [{ id: 9, name: 'Ana' }, { id: 10, name: 'Bruno', photo: 1 }] }, at);
@@ -144,10 +149,8 @@ def test_chunks_an_earlier_version_wrote_as_row_objects_still_read_and_a_delta_p
         await storeAnswer({ cursor: 6, snapshot: false, permits: [{ id: 2, number: 'A-2', status: 'suspenso', holder_operator_id: 10 }], removed: {} }, at);
         const after = { permitsChunkArray: Array.isArray(await db.get('field_chunks', ['permits', 0])), operatorsChunkArray: Array.isArray(await db.get('field_chunks', ['operators', 0])),
                         one: (await readRow('permits', 1)).status, two: (await readRow('permits', 2)).status, holder: (await readPermitView('A-2')).operator.name };
-        await db.clear('field_chunks');
-        await db.del('reference', 'field');
         return { packed, old, before, after };
-    }""")
+    """)
     assert result == {"packed": False, "old": {"permits": True, "operators": True},
                       "before": {"holder": "Ana", "permits": [1, 2], "operators": ["Ana", "Bruno"], "row": 1},
                       "after": {"permitsChunkArray": False, "operatorsChunkArray": True, "one": "ativo", "two": "suspenso", "holder": "Bruno"}}
